@@ -1,0 +1,9 @@
+import { notFoundResponse } from "@/lib/http/operation";
+
+// Any other address under /api (including versions that do not exist yet, e.g. /api/v2).
+const handler = async () => notFoundResponse();
+export const GET = handler;
+export const POST = handler;
+export const PUT = handler;
+export const PATCH = handler;
+export const DELETE = handler;

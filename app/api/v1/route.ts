@@ -1,0 +1,8 @@
+import { operationList } from "@/lib/discovery/list";
+import { methodNotAllowed } from "@/lib/http/discovery";
+
+export const GET = () => Response.json(operationList());
+export const POST = methodNotAllowed("GET");
+export const PUT = POST;
+export const PATCH = POST;
+export const DELETE = POST;

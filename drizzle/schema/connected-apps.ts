@@ -1,0 +1,20 @@
+import { index, jsonb, pgTable, uuid } from "drizzle-orm/pg-core";
+import { at, createdAt, id } from "./columns";
+import { oauthClients } from "./oauth-clients";
+import { users } from "./users";
+
+// One grant of one client by one user: a row of Settings > Connections. Disconnecting sets
+// revoked_at, which every token lookup checks, so all its tokens die on the next call.
+export const connectedApps = pgTable(
+  "connected_apps",
+  {
+    id: id(),
+    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    clientId: uuid("client_id").notNull().references(() => oauthClients.id, { onDelete: "cascade" }),
+    scopes: jsonb("scopes").$type<string[]>().notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: at("last_used_at"),
+    revokedAt: at("revoked_at"),
+  },
+  (t) => [index("connected_apps_user_idx").on(t.userId)],
+);

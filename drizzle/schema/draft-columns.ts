@@ -1,0 +1,29 @@
+import { sql } from "drizzle-orm";
+import { integer, jsonb, text } from "drizzle-orm/pg-core";
+import { at, createdAt, id, tsvector, updatedAt } from "./columns";
+
+export type DraftStatus = "draft" | "scheduled" | "publishing" | "published" | "failed" | "unknown";
+
+// Columns shared by post and tweet drafts: text, schedule state and the publishing record.
+export const draftColumns = () => ({
+  id: id(),
+  title: text("title").notNull(),
+  body: text("body").notNull(),
+  status: text("status").$type<DraftStatus>().notNull().default("draft"),
+  imageUrl: text("image_url"),
+  hashtags: jsonb("hashtags").$type<string[]>().notNull().default([]),
+  pillar: text("pillar"),
+  untrustedSource: text("untrusted_source"),
+  scheduledFor: at("scheduled_for"),
+  publishAttempts: integer("publish_attempts").notNull().default(0),
+  publishedAt: at("published_at"),
+  platformPostId: text("platform_post_id"),
+  platformUrl: text("platform_url"),
+  // Why the last publish failed or is unconfirmed; shown to the owner in notes.
+  failureReason: text("failure_reason"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+  search: tsvector("search").generatedAlwaysAs(
+    sql`to_tsvector('english', coalesce(title, '') || ' ' || coalesce(body, ''))`,
+  ),
+});

@@ -1,0 +1,29 @@
+import { sql } from "drizzle-orm";
+import { index, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { createdAt, id, tsvector, updatedAt } from "./columns";
+import { users } from "./users";
+
+export type IdeaStatus = "new" | "used" | "archived";
+
+export const ideas = pgTable(
+  "ideas",
+  {
+    id: id(),
+    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    body: text("body"),
+    status: text("status").$type<IdeaStatus>().notNull().default("new"),
+    pillar: text("pillar"),
+    tags: jsonb("tags").$type<string[]>().notNull().default([]),
+    untrustedSource: text("untrusted_source"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    search: tsvector("search").generatedAlwaysAs(
+      sql`to_tsvector('english', coalesce(title, '') || ' ' || coalesce(body, ''))`,
+    ),
+  },
+  (t) => [
+    index("ideas_user_updated_idx").on(t.userId, t.updatedAt),
+    index("ideas_search_idx").using("gin", t.search),
+  ],
+);

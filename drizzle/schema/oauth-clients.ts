@@ -1,0 +1,14 @@
+import { boolean, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { createdAt, id } from "./columns";
+
+// A registered client (RFC 7591) or a command-line pseudo-client.
+export const oauthClients = pgTable("oauth_clients", {
+  id: id(),
+  name: text("name").notNull(),
+  redirectUris: jsonb("redirect_uris").$type<string[]>().notNull().default([]),
+  tokenEndpointAuthMethod: text("token_endpoint_auth_method").notNull().default("none"),
+  secretHash: text("secret_hash"),
+  // Self-registered clients are shown as "Unverified" to the owner.
+  selfRegistered: boolean("self_registered").notNull().default(true),
+  createdAt: createdAt(),
+});

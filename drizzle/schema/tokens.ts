@@ -1,0 +1,25 @@
+import { index, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { at, createdAt, id } from "./columns";
+import { connectedApps } from "./connected-apps";
+import { users } from "./users";
+
+export type TokenKind = "access" | "refresh";
+
+// Opaque bearer tokens. Only the SHA-256 of the token is stored: a leaked table grants nothing.
+export const tokens = pgTable(
+  "tokens",
+  {
+    id: id(),
+    tokenHash: text("token_hash").notNull().unique(),
+    kind: text("kind").$type<TokenKind>().notNull(),
+    appId: uuid("app_id").notNull().references(() => connectedApps.id, { onDelete: "cascade" }),
+    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    scopes: jsonb("scopes").$type<string[]>().notNull(),
+    // Resource URLs (RFC 8707) this token may be presented to.
+    audience: jsonb("audience").$type<string[]>().notNull(),
+    expiresAt: at("expires_at").notNull(),
+    revokedAt: at("revoked_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("tokens_app_idx").on(t.appId)],
+);

@@ -1,0 +1,24 @@
+import { index, pgTable, uuid } from "drizzle-orm/pg-core";
+import { draftColumns } from "./draft-columns";
+import { postDrafts } from "./post-drafts";
+import { seriesTopics } from "./series-topics";
+import { users } from "./users";
+
+// A tweet always hangs off a parent post draft; deleting the post removes its tweets.
+export const tweetDrafts = pgTable(
+  "tweet_drafts",
+  {
+    ...draftColumns(),
+    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    postDraftId: uuid("post_draft_id")
+      .notNull()
+      .references(() => postDrafts.id, { onDelete: "cascade" }),
+    seriesTopicId: uuid("series_topic_id").references(() => seriesTopics.id, { onDelete: "set null" }),
+  },
+  (t) => [
+    index("tweet_drafts_user_updated_idx").on(t.userId, t.updatedAt),
+    index("tweet_drafts_post_idx").on(t.postDraftId),
+    index("tweet_drafts_search_idx").using("gin", t.search),
+    index("tweet_drafts_due_idx").on(t.status, t.scheduledFor),
+  ],
+);

@@ -1,0 +1,7 @@
+// Runs once when the server starts: opens the database (applying migrations) and, on an
+// empty database, creates the owner account and prints its password once.
+export async function register() {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { startup } = await import("./lib/startup");
+  await startup();
+}

@@ -1,0 +1,101 @@
+import { parseArgs } from "node:util";
+import { config } from "@/lib/config";
+import { database } from "@/lib/db";
+import {
+  AccountError, PLANS, allowPublishing, completeAccount, createUser, issueCommandLineToken, setPlan,
+} from "@/lib/domain/accounts";
+import type { Plan } from "@/drizzle/schema";
+
+// `npm run admin -- <command>` (contract section 9). One JSON object on stdout; errors on
+// stderr with a non-zero exit.
+const USAGE = `Usage: npm run admin -- <command> [options]
+  create-user --email E --password P [--name N] [--plan plus|premium|creator|none] [--incomplete] [--allow-publishing]
+  set-plan --email E --plan plus|premium|creator|none
+  allow-publishing --email E [--off]
+  complete-account --email E
+  issue-token --email E [--app NAME] [--scope "email profile"] [--expires-in SECONDS]`;
+
+const OPTIONS = {
+  email: { type: "string" },
+  password: { type: "string" },
+  name: { type: "string" },
+  plan: { type: "string" },
+  incomplete: { type: "boolean" },
+  "allow-publishing": { type: "boolean" },
+  off: { type: "boolean" },
+  app: { type: "string" },
+  scope: { type: "string" },
+  "expires-in": { type: "string" },
+} as const;
+
+class UsageError extends Error {}
+
+function need<T>(value: T | undefined, flag: string): T {
+  if (value === undefined || value === "") throw new UsageError(`--${flag} is required.`);
+  return value;
+}
+
+function plan(value: string | undefined): Plan | undefined {
+  if (value === undefined) return undefined;
+  if (!(PLANS as readonly string[]).includes(value)) throw new UsageError(`--plan must be one of ${PLANS.join(", ")}.`);
+  return value as Plan;
+}
+
+async function run(argv: string[]) {
+  const { positionals, values: v } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  const command = positionals[0];
+  if (!command || positionals.length > 1) throw new UsageError("Give exactly one command.");
+  const open = async () => (await database()).db;
+  switch (command) {
+    case "create-user":
+      return createUser(await open(), {
+        email: need(v.email, "email"),
+        password: need(v.password, "password"),
+        name: v.name,
+        plan: plan(v.plan),
+        complete: !v.incomplete,
+        publishingAllowed: v["allow-publishing"] ?? false,
+      });
+    case "set-plan":
+      return setPlan(await open(), need(v.email, "email"), need(plan(v.plan), "plan"));
+    case "allow-publishing":
+      return allowPublishing(await open(), need(v.email, "email"), !v.off);
+    case "complete-account":
+      return completeAccount(await open(), need(v.email, "email"));
+    case "issue-token": {
+      const expiresIn = v["expires-in"] === undefined ? undefined : Number(v["expires-in"]);
+      if (expiresIn !== undefined && !(Number.isInteger(expiresIn) && expiresIn > 0)) throw new UsageError("--expires-in must be a positive whole number of seconds.");
+      const scopes = v.scope?.split(/\s+/).filter(Boolean);
+      if (scopes?.some((s) => !["email", "profile", "offline_access"].includes(s))) throw new UsageError("--scope takes email, profile and offline_access.");
+      const { baseUrl, mcpUrl } = config();
+      return issueCommandLineToken(await open(), {
+        email: need(v.email, "email"),
+        appName: v.app,
+        scopes: [...new Set(["email", ...(scopes ?? [])])],
+        expiresIn,
+        audience: [baseUrl, mcpUrl],
+      });
+    }
+    default:
+      throw new UsageError(`Unknown command "${command}".`);
+  }
+}
+
+async function main() {
+  let code = 0;
+  try {
+    const out = await run(process.argv.slice(2));
+    process.stdout.write(JSON.stringify(out) + "\n");
+  } catch (e) {
+    code = e instanceof UsageError || (e as { code?: string }).code?.startsWith("ERR_PARSE_ARGS") ? 2 : 1;
+    const msg = e instanceof Error ? e.message : String(e);
+    process.stderr.write(`${msg}\n${code === 2 ? `\n${USAGE}\n` : ""}`);
+    if (!(e instanceof AccountError) && code === 1 && !(e instanceof Error && e.name === "DataDirInUseError")) {
+      // unexpected: still no stack of secrets, just the message above
+    }
+  }
+  await (await database().catch(() => undefined))?.close().catch(() => {});
+  process.exit(code);
+}
+
+void main();

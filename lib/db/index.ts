@@ -1,0 +1,69 @@
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import path from "node:path";
+import { config } from "@/lib/config";
+import * as schema from "@/drizzle/schema";
+import { acquireDataDirLock } from "./lock";
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type Database = { db: Db; kind: "pglite" | "postgres"; close: () => Promise<void> };
+
+const MIGRATIONS = path.join(process.cwd(), "drizzle", "migrations");
+
+/** Opens PostgreSQL when a URL is given, else embedded PGlite (in `dataDir`, or in memory). */
+export async function openDatabase(opts: { url?: string; dataDir?: string | null }): Promise<Database> {
+  if (opts.url) {
+    const { default: postgres } = await import("postgres");
+    const { drizzle } = await import("drizzle-orm/postgres-js");
+    const { migrate } = await import("drizzle-orm/postgres-js/migrator");
+    const client = postgres(opts.url, { max: 10, onnotice: () => {}, connect_timeout: 5 });
+    const db = drizzle(client, { schema }) as unknown as Db;
+    await migrate(db as never, { migrationsFolder: MIGRATIONS });
+    return { db, kind: "postgres", close: () => client.end({ timeout: 5 }) };
+  }
+  // Loaded lazily so that build workers never open the data directory.
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { drizzle } = await import("drizzle-orm/pglite");
+  const { migrate } = await import("drizzle-orm/pglite/migrator");
+  const release = opts.dataDir ? acquireDataDirLock(opts.dataDir) : () => {};
+  try {
+    const client = opts.dataDir ? await PGlite.create(opts.dataDir) : await PGlite.create();
+    const db = drizzle(client, { schema }) as unknown as Db;
+    await migrate(db as never, { migrationsFolder: MIGRATIONS });
+    return {
+      db,
+      kind: "pglite",
+      close: async () => {
+        await client.close();
+        release();
+      },
+    };
+  } catch (e) {
+    release();
+    throw e;
+  }
+}
+
+// One database per process (a globalThis singleton survives Next's module reloading).
+const g = globalThis as unknown as { __contentioDb?: Promise<Database> };
+
+export function database(): Promise<Database> {
+  if (!g.__contentioDb) {
+    const c = config();
+    g.__contentioDb = openDatabase({ url: c.DATABASE_URL, dataDir: path.resolve(c.DATA_DIR) });
+    g.__contentioDb.catch(() => {
+      g.__contentioDb = undefined; // let the next request try again
+    });
+  }
+  return g.__contentioDb;
+}
+
+export async function db(): Promise<Db> {
+  return (await database()).db;
+}
+
+/** Tests install their own database (in-memory PGlite or a fresh PostgreSQL database). */
+export function useDatabase(d: Database | undefined) {
+  g.__contentioDb = d ? Promise.resolve(d) : undefined;
+}
+
+export { schema };

@@ -1,0 +1,121 @@
+import { and, eq, gt } from "drizzle-orm";
+import { config } from "@/lib/config";
+import type { Db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { approvals, type ApprovalAction } from "@/drizzle/schema";
+import type { Ctx } from "./context";
+import { sha256 } from "./hash";
+import { iso } from "./text";
+
+export const APPROVAL_TTL_MS = 10 * 60 * 1000;
+
+/** The exact action an approval stands for: the operation, its arguments and the content. */
+export type ExactAction = {
+  operation: string;
+  /** The call's arguments, without confirmation_id. */
+  args: Record<string, unknown>;
+  type: string;
+  id: string;
+  title: string;
+  body: string;
+  scheduledFor: Date | null;
+};
+
+const argsHash = (a: ExactAction) => sha256({ operation: a.operation, args: a.args });
+// If the draft changes after approval, the approval no longer matches.
+const contentHash = (a: ExactAction) => sha256({ title: a.title, body: a.body, scheduled_for: iso(a.scheduledFor) });
+
+function matching(ctx: Ctx, a: ExactAction) {
+  const conds = [
+    eq(approvals.userId, ctx.caller.userId),
+    eq(approvals.appId, ctx.caller.appId),
+    eq(approvals.operation, a.operation),
+    eq(approvals.argsHash, argsHash(a)),
+    eq(approvals.contentHash, contentHash(a)),
+    gt(approvals.expiresAt, ctx.now()),
+  ];
+  if (ctx.confirmationId) conds.push(eq(approvals.id, ctx.confirmationId));
+  return conds;
+}
+
+/**
+ * Uses up an approved, unexpired, unused approval of exactly this action. Run it inside the
+ * action's transaction: the approval is spent only if the action commits.
+ */
+export async function consumeApproval(ctx: Ctx, tx: Db, a: ExactAction): Promise<boolean> {
+  const used = await tx
+    .update(approvals)
+    .set({ status: "used", usedAt: ctx.now() })
+    .where(and(...matching(ctx, a), eq(approvals.status, "approved")))
+    .returning({ id: approvals.id });
+  return used.length > 0;
+}
+
+/**
+ * The answer to a call without a matching approval: a pending approval (reused while one
+ * for the same exact action is open) and the confirmation_required error that links to it.
+ */
+export async function approvalRequired(ctx: Ctx, a: ExactAction): Promise<AppError> {
+  const [open] = await ctx.db
+    .select()
+    .from(approvals)
+    .where(and(...matching({ ...ctx, confirmationId: undefined }, a), eq(approvals.status, "pending")))
+    .limit(1);
+  const action: ApprovalAction = {
+    operation: a.operation,
+    type: a.type,
+    id: a.id,
+    title: a.title,
+    scheduled_for: iso(a.scheduledFor),
+  };
+  const row =
+    open ??
+    (
+      await ctx.db
+        .insert(approvals)
+        .values({
+          userId: ctx.caller.userId,
+          appId: ctx.caller.appId,
+          operation: a.operation,
+          argsHash: argsHash(a),
+          contentHash: contentHash(a),
+          action,
+          body: a.body,
+          expiresAt: new Date(ctx.now().getTime() + APPROVAL_TTL_MS),
+        })
+        .returning()
+    )[0];
+  const url = `${config().origin}/confirm/${row.id}`;
+  return new AppError(
+    "confirmation_required",
+    `The account owner must approve this exact action (${a.operation} of ${a.type} "${a.title}") before it runs.`,
+    `Ask the user to open ${url}, approve it, and then repeat the same call (optionally with confirmation_id "${row.id}"). The approval expires in 10 minutes.`,
+    undefined,
+    { id: row.id, url, expires_at: row.expiresAt.toISOString(), action },
+  );
+}
+
+/**
+ * The owner's decision on the approval page (or in tests). Only the owner, only while
+ * pending and unexpired; an approval is then good for 10 minutes.
+ */
+export async function decideApproval(
+  db: Db,
+  userId: string,
+  approvalId: string,
+  decision: "approved" | "denied",
+  now = new Date(),
+): Promise<boolean> {
+  const rows = await db
+    .update(approvals)
+    .set({
+      status: decision,
+      decidedAt: now,
+      ...(decision === "approved" ? { expiresAt: new Date(now.getTime() + APPROVAL_TTL_MS) } : {}),
+    })
+    .where(
+      and(eq(approvals.id, approvalId), eq(approvals.userId, userId), eq(approvals.status, "pending"), gt(approvals.expiresAt, now)),
+    )
+    .returning({ id: approvals.id });
+  return rows.length > 0;
+}

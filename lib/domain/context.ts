@@ -1,0 +1,30 @@
+import type { Db } from "@/lib/db";
+import type { Plan } from "@/drizzle/schema";
+
+export type Permission = "content:read" | "content:write" | "content:publish" | "analytics:read";
+
+/** The signed-in user as every operation sees it. */
+export type Caller = {
+  userId: string;
+  email: string;
+  name: string | null;
+  image: string | null;
+  plan: Plan;
+  accountComplete: boolean;
+  timezone: string;
+  publishingAllowed: boolean;
+  appId: string;
+  appName: string;
+  /** OAuth scopes granted to the token (email, profile, offline_access). */
+  scopes: string[];
+};
+
+/** What a domain function is given: the caller, the database and the clock (ports). */
+export type Ctx = {
+  db: Db;
+  caller: Caller;
+  now: () => Date;
+  requestId: string;
+  /** Names a specific approval on the repeated call of a confirmed action (optional). */
+  confirmationId?: string;
+};

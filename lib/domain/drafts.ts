@@ -1,0 +1,162 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { AppError, notFound } from "@/lib/errors";
+import { postDrafts, tweetDrafts } from "@/drizzle/schema";
+import type { Ctx } from "./context";
+import { approvalRequired, consumeApproval } from "./confirmations";
+import { requirePublishing } from "./guards";
+import { deriveTitle, iso, preview } from "./text";
+
+export type DraftType = "post" | "tweet";
+
+// Post and tweet drafts share their columns; the common ones are reached through one view.
+export const draftTable = (type: DraftType) => (type === "post" ? postDrafts : tweetDrafts) as unknown as typeof tweetDrafts;
+
+const label = (type: DraftType) => (type === "post" ? "post draft" : "tweet draft");
+
+/** A draft of the caller, locked for the rest of the transaction, or the not-found error. */
+async function loadOwn(tx: Db, ctx: Ctx, type: DraftType, id: string) {
+  const t = draftTable(type);
+  const [row] = await tx
+    .select()
+    .from(t)
+    .where(and(eq(t.id, id), eq(t.userId, ctx.caller.userId)))
+    .for("update");
+  if (!row) throw notFound(label(type));
+  return row;
+}
+
+export type CreateDraftInput = {
+  type: DraftType;
+  body: string;
+  title?: string;
+  image_url?: string;
+  post_draft_id?: string;
+};
+
+export async function createDraft(ctx: Ctx, input: CreateDraftInput) {
+  const userId = ctx.caller.userId;
+  return ctx.db.transaction(async (tx) => {
+    if (input.type === "post") {
+      const [row] = await tx
+        .insert(postDrafts)
+        .values({ userId, title: input.title ?? deriveTitle(input.body), body: input.body, imageUrl: input.image_url })
+        .returning();
+      return { id: row.id, type: "post" as const, title: row.title, preview: preview(row.body), linked_post_id: null };
+    }
+    // Rule 1 of spec 4.3: a tweet without a parent gets a matching parent post draft.
+    let parentId = input.post_draft_id;
+    let linked: string | null = null;
+    if (parentId) {
+      const [parent] = await tx
+        .select({ id: postDrafts.id })
+        .from(postDrafts)
+        .where(and(eq(postDrafts.id, parentId), eq(postDrafts.userId, userId)));
+      if (!parent) throw notFound("post draft (post_draft_id)");
+    } else {
+      const [parent] = await tx
+        .insert(postDrafts)
+        .values({ userId, title: deriveTitle(input.body), body: input.body, imageUrl: input.image_url })
+        .returning({ id: postDrafts.id });
+      parentId = linked = parent.id;
+    }
+    const [row] = await tx
+      .insert(tweetDrafts)
+      .values({ userId, postDraftId: parentId, title: deriveTitle(input.body), body: input.body, imageUrl: input.image_url })
+      .returning();
+    return { id: row.id, type: "tweet" as const, title: row.title, preview: preview(row.body), linked_post_id: linked };
+  });
+}
+
+export type UpdateDraftInput = {
+  type: DraftType;
+  id: string;
+  title?: string;
+  body?: string;
+  image_url?: string | null;
+  hashtags?: string[];
+  pillar?: string;
+  if_updated_at?: string;
+};
+
+export async function updateDraft(ctx: Ctx, input: UpdateDraftInput) {
+  return ctx.db.transaction(async (tx) => {
+    const draft = await loadOwn(tx, ctx, input.type, input.id);
+    if (input.if_updated_at && new Date(input.if_updated_at).getTime() !== draft.updatedAt.getTime()) {
+      throw new AppError(
+        "action_failed",
+        `The ${label(input.type)} changed since ${input.if_updated_at} (now updated_at ${iso(draft.updatedAt)}).`,
+        "Fetch it again with fetch_item, merge your change, and retry with the new updated_at.",
+      );
+    }
+    if (draft.status === "published" || draft.status === "publishing" || draft.status === "unknown") {
+      throw new AppError(
+        "action_failed",
+        `This ${label(input.type)} is ${draft.status} and can no longer be edited.`,
+        draft.status === "published" ? "Create a new draft instead; edit the live post on the platform itself." : undefined,
+      );
+    }
+    // Editing a scheduled draft changes what will go out: the owner's switch must allow it.
+    if (draft.status === "scheduled") requirePublishing(ctx.caller, "Editing a scheduled draft");
+    const t = draftTable(input.type);
+    const [row] = await tx
+      .update(t)
+      .set({
+        ...(input.title !== undefined && { title: input.title }),
+        ...(input.body !== undefined && { body: input.body, ...(input.type === "tweet" && { title: deriveTitle(input.body) }) }),
+        ...(input.image_url !== undefined && { imageUrl: input.image_url }),
+        ...(input.hashtags !== undefined && { hashtags: input.hashtags.map((h) => h.replace(/^#/, "")) }),
+        ...(input.pillar !== undefined && { pillar: input.pillar }),
+        // Strictly increasing, so if_updated_at always notices a change.
+        updatedAt: sql`greatest(now(), ${t.updatedAt} + interval '1 millisecond')`,
+      })
+      .where(eq(t.id, draft.id))
+      .returning();
+    return {
+      id: row.id,
+      type: input.type,
+      title: row.title,
+      preview: preview(row.body),
+      status: row.status,
+      scheduled_for: iso(row.scheduledFor),
+      updated_at: row.updatedAt.toISOString(),
+    };
+  });
+}
+
+export async function deleteDraft(ctx: Ctx, input: { type: DraftType; id: string }) {
+  requirePublishing(ctx.caller);
+  const outcome = await ctx.db.transaction(async (tx) => {
+    const draft = await loadOwn(tx, ctx, input.type, input.id);
+    // A post takes its tweets with it, so their states count too.
+    const tweets =
+      input.type === "post"
+        ? await tx.select({ status: tweetDrafts.status }).from(tweetDrafts).where(eq(tweetDrafts.postDraftId, draft.id)).for("update")
+        : [];
+    const states = [draft.status, ...tweets.map((t) => t.status)];
+    if (states.includes("publishing")) {
+      throw new AppError(
+        "action_failed",
+        `This ${label(input.type)}${draft.status === "publishing" ? "" : " has a tweet that"} is being published right now and cannot be deleted.`,
+        "Wait a minute, check its status with fetch_item, then decide again.",
+      );
+    }
+    const action = {
+      operation: "delete_draft",
+      args: { type: input.type, id: input.id },
+      type: input.type,
+      id: draft.id,
+      title: draft.title,
+      body: draft.body,
+      scheduledFor: draft.scheduledFor,
+    };
+    if (!(await consumeApproval(ctx, tx, action))) return { approval: action };
+    const t = draftTable(input.type);
+    // Deleting the row cancels its schedule: the scheduler only ever claims existing rows.
+    // A post's tweets go with it (ON DELETE CASCADE).
+    await tx.delete(t).where(eq(t.id, draft.id));
+    return { deleted: { id: draft.id, type: input.type, deleted: true, cancelled_schedule: states.includes("scheduled") } };
+  });
+  if (outcome.approval) throw await approvalRequired(ctx, outcome.approval);
+  return outcome.deleted!;
+}

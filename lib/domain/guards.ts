@@ -1,0 +1,42 @@
+import { AppError } from "@/lib/errors";
+import type { Caller, Permission } from "./context";
+
+// The authorisation conditions of spec 5.4, in the order every surface applies them.
+
+export function requirePlan(c: Caller) {
+  if (c.plan === "none") {
+    throw new AppError(
+      "plan_required",
+      "This account has no active paid plan; the API needs Plus, Premium or Creator.",
+      "The account owner can choose a plan in Settings > Billing.",
+    );
+  }
+}
+
+export function requireCompleteAccount(c: Caller) {
+  if (!c.accountComplete) {
+    throw new AppError(
+      "account_incomplete",
+      "The account setup is not finished (name, time zone and voice).",
+      "The account owner should sign in to the web app and finish onboarding, then retry.",
+    );
+  }
+}
+
+const PUBLISHING_HINT =
+  "The account owner can allow it in Settings > Connections > AI apps (\"Allow connected apps to publish, schedule and delete\"); each action still needs their approval.";
+
+/** Publish, schedule, delete and editing a scheduled draft need the owner's switch on. */
+export function requirePublishing(c: Caller, what = "Publishing, scheduling and deleting") {
+  if (!c.publishingAllowed) {
+    throw new AppError("publishing_not_allowed", `${what} by connected apps is not allowed on this account yet.`, PUBLISHING_HINT);
+  }
+}
+
+/**
+ * An approved app holds content:read, content:write and analytics:read; content:publish is
+ * in effect only while the owner's publishing switch is on (contract section 4).
+ */
+export function requirePermission(c: Caller, permission: Permission) {
+  if (permission === "content:publish") requirePublishing(c);
+}

@@ -1,0 +1,65 @@
+import { and, eq, lt, sql } from "drizzle-orm";
+import { AppError, invalid } from "@/lib/errors";
+import { idempotencyKeys } from "@/drizzle/schema";
+import type { Ctx } from "./context";
+import { sha256 } from "./hash";
+
+const KEY_TTL = "24 hours";
+const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
+
+export function checkIdempotencyKey(key: string) {
+  if (!KEY_SHAPE.test(key)) {
+    throw invalid(
+      [{ path: "Idempotency-Key", message: "Must be 1 to 255 visible ASCII characters (a UUID is a good choice)" }],
+      "The Idempotency-Key header is malformed.",
+    );
+  }
+}
+
+/**
+ * Runs a non-read-only operation at most once per (user, Idempotency-Key) for 24 hours: the
+ * same key with the same body replays the first response; with another body it is refused.
+ * Only successes are recorded, so a refused or failed call can be retried with its key.
+ */
+export async function withIdempotency<T>(ctx: Ctx, key: string, operation: string, input: unknown, run: () => Promise<T>): Promise<T> {
+  const requestHash = sha256({ operation, input });
+  const userId = ctx.caller.userId;
+  const claimed = await ctx.db
+    .insert(idempotencyKeys)
+    .values({ userId, key, operation, requestHash })
+    .onConflictDoUpdate({
+      target: [idempotencyKeys.userId, idempotencyKeys.key],
+      set: { operation, requestHash, response: null, createdAt: sql`now()` },
+      // An expired record is taken over as if it were new.
+      setWhere: lt(idempotencyKeys.createdAt, sql`now() - interval '${sql.raw(KEY_TTL)}'`),
+    })
+    .returning({ key: idempotencyKeys.key });
+  if (claimed.length === 0) {
+    const [prior] = await ctx.db
+      .select()
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
+    if (prior && prior.requestHash !== requestHash) {
+      throw new AppError(
+        "action_failed",
+        "This Idempotency-Key was already used with a different request.",
+        "Use a new Idempotency-Key for a different request.",
+      );
+    }
+    if (prior?.response != null) return prior.response as T;
+    throw new AppError(
+      "action_failed",
+      "A request with this Idempotency-Key is still being processed.",
+      "Wait a moment and repeat the same request to get its result.",
+    );
+  }
+  const where = and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key));
+  try {
+    const result = await run();
+    await ctx.db.update(idempotencyKeys).set({ response: result as object }).where(where);
+    return result;
+  } catch (e) {
+    await ctx.db.delete(idempotencyKeys).where(where).catch(() => {});
+    throw e;
+  }
+}

@@ -1,0 +1,152 @@
+import { and, asc, eq, getTableColumns, type Table } from "drizzle-orm";
+import { notFound } from "@/lib/errors";
+import { articles, ideas, postDrafts, series, seriesTopics, tweetDrafts } from "@/drizzle/schema";
+import type { Ctx } from "./context";
+import { FETCH_BODY_LIMIT, iso } from "./text";
+
+export type ItemType = "post" | "tweet" | "article" | "idea" | "series";
+
+const LABEL: Record<ItemType, string> = {
+  post: "post draft",
+  tweet: "tweet draft",
+  article: "article",
+  idea: "idea",
+  series: "series",
+};
+
+/** Body with the 6,000-character cut of spec 4.5 (never splitting a surrogate pair). */
+function truncate(body: string | null, notes: string[]) {
+  if (body === null) return { body: null, body_truncated: false };
+  const chars = Array.from(body);
+  if (chars.length <= FETCH_BODY_LIMIT) return { body, body_truncated: false };
+  notes.push(`The body was truncated to ${FETCH_BODY_LIMIT} of its ${chars.length} characters.`);
+  return { body: chars.slice(0, FETCH_BODY_LIMIT).join(""), body_truncated: true };
+}
+
+const common = (row: { id: string; title: string; createdAt: Date; updatedAt: Date }, type: ItemType) => ({
+  id: row.id,
+  type,
+  title: row.title,
+  created_at: iso(row.createdAt),
+  updated_at: iso(row.updatedAt),
+});
+
+const links = (l: Partial<{ post_draft_id: string | null; personal_idea_id: string | null; carousel_project_id: string | null }>) => ({
+  post_draft_id: l.post_draft_id ?? null,
+  personal_idea_id: l.personal_idea_id ?? null,
+  carousel_project_id: l.carousel_project_id ?? null,
+});
+
+// Optional keys appear only when they hold something.
+const optional = (o: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined && !(Array.isArray(v) && v.length === 0)));
+
+type DraftRow = typeof tweetDrafts.$inferSelect;
+
+function draftNotes(d: Pick<DraftRow, "status" | "failureReason">, notes: string[]) {
+  if (d.failureReason && (d.status === "failed" || d.status === "unknown")) notes.push(`Publishing ${d.status}: ${d.failureReason}`);
+}
+
+/** One item of the caller in full; another user's id answers exactly like a missing one. */
+export async function fetchItem(ctx: Ctx, input: { id: string; type: ItemType }) {
+  const uid = ctx.caller.userId;
+  const notes: string[] = [];
+  const row = await load(ctx, input.type, input.id, uid);
+  if (!row) throw notFound(LABEL[input.type]);
+  switch (row.kind) {
+    case "post":
+    case "tweet": {
+      const d = row.data;
+      draftNotes(d, notes);
+      return {
+        ...common(d, row.kind),
+        status: d.status,
+        ...truncate(d.body, notes),
+        scheduled_for: iso(d.scheduledFor),
+        platform: row.kind === "post" ? "pronet" : "micro",
+        hashtags: d.hashtags,
+        links: links(
+          row.kind === "post"
+            ? { personal_idea_id: row.ideaId, carousel_project_id: row.carouselProjectId }
+            : { post_draft_id: row.postDraftId },
+        ),
+        ...optional({ image_url: d.imageUrl, untrusted_source: d.untrustedSource, notes }),
+      };
+    }
+    case "article":
+    case "idea": {
+      const d = row.data;
+      const item = { ...common(d, row.kind), status: d.status, ...truncate(d.body, notes), scheduled_for: null, platform: null };
+      return {
+        ...item,
+        tags: d.tags,
+        ...optional({ image_url: "imageUrl" in d ? d.imageUrl : null, untrusted_source: d.untrustedSource, notes }),
+      };
+    }
+    case "series": {
+      const { data: s, topics } = row;
+      const done = topics.filter((t) => t.status === "done" || t.status === "skipped").length;
+      return {
+        ...common(s, "series"),
+        status: s.completedAt ? "completed" : s.isActive ? "active" : "paused",
+        ...truncate(s.description, notes),
+        scheduled_for: null,
+        platform: null,
+        series: {
+          pronet_enabled: s.pronetEnabled,
+          micro_enabled: s.microEnabled,
+          is_active: s.isActive,
+          completed_at: iso(s.completedAt),
+          total_topics: topics.length,
+          completed_topics: done,
+        },
+        topics: topics.map((t) => ({
+          id: t.id,
+          order_index: t.orderIndex,
+          title: t.title,
+          description: t.description,
+          status: t.status,
+          pronet_completed: t.pronetCompleted,
+          micro_completed: t.microCompleted,
+          pronet_post_id: t.pronetPostId,
+          micro_post_id: t.microPostId,
+        })),
+        ...optional({ notes }),
+      };
+    }
+  }
+}
+
+/** A table's columns without its search vector, which nothing but search reads. */
+function readable<T extends Table>(t: T) {
+  const { search: _search, ...cols } = getTableColumns(t) as Record<string, unknown>;
+  return cols as Omit<T["_"]["columns"], "search">;
+}
+
+async function load(ctx: Ctx, type: ItemType, id: string, uid: string) {
+  const db = ctx.db;
+  switch (type) {
+    case "post": {
+      const [d] = await db.select(readable(postDrafts)).from(postDrafts).where(and(eq(postDrafts.id, id), eq(postDrafts.userId, uid)));
+      return d && { kind: "post" as const, data: d, ideaId: d.ideaId, carouselProjectId: d.carouselProjectId };
+    }
+    case "tweet": {
+      const [d] = await db.select(readable(tweetDrafts)).from(tweetDrafts).where(and(eq(tweetDrafts.id, id), eq(tweetDrafts.userId, uid)));
+      return d && { kind: "tweet" as const, data: d, postDraftId: d.postDraftId };
+    }
+    case "article": {
+      const [d] = await db.select(readable(articles)).from(articles).where(and(eq(articles.id, id), eq(articles.userId, uid)));
+      return d && { kind: "article" as const, data: d };
+    }
+    case "idea": {
+      const [d] = await db.select(readable(ideas)).from(ideas).where(and(eq(ideas.id, id), eq(ideas.userId, uid)));
+      return d && { kind: "idea" as const, data: d };
+    }
+    case "series": {
+      const [s] = await db.select(readable(series)).from(series).where(and(eq(series.id, id), eq(series.userId, uid)));
+      if (!s) return undefined;
+      const topics = await db.select().from(seriesTopics).where(eq(seriesTopics.seriesId, s.id)).orderBy(asc(seriesTopics.orderIndex));
+      return { kind: "series" as const, data: s, topics };
+    }
+  }
+}

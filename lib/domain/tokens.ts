@@ -1,0 +1,118 @@
+import { createHash, randomBytes } from "node:crypto";
+import { and, eq, isNull, lt, or } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { connectedApps, oauthClients, tokens, users, type TokenKind } from "@/drizzle/schema";
+import type { Caller } from "./context";
+
+// Opaque tokens: 256 random bits behind a prefix that makes leaked tokens easy to spot.
+const PREFIX = { access: "cto_at_", refresh: "cto_rt_" } as const;
+
+export function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+export function newToken(kind: TokenKind): string {
+  return PREFIX[kind] + randomBytes(32).toString("base64url");
+}
+
+export async function issueToken(
+  db: Db,
+  opts: { kind: TokenKind; appId: string; userId: string; scopes: string[]; audience: string[]; ttlSeconds: number; now?: Date },
+): Promise<{ token: string; expiresAt: Date }> {
+  const token = newToken(opts.kind);
+  const expiresAt = new Date((opts.now ?? new Date()).getTime() + opts.ttlSeconds * 1000);
+  await db.insert(tokens).values({
+    tokenHash: hashToken(token),
+    kind: opts.kind,
+    appId: opts.appId,
+    userId: opts.userId,
+    scopes: opts.scopes,
+    audience: opts.audience,
+    expiresAt,
+  });
+  return { token, expiresAt };
+}
+
+export type AuthResult = { ok: true; caller: Caller } | { ok: false; reason: "invalid" | "expired" | "revoked" | "audience" };
+
+// Only refresh last_used_at once a minute, so reads stay reads.
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/**
+ * Resolves an access token to its user and connected app. Checked on every call, with no
+ * cache, so that revoking a token or disconnecting its app takes effect on the next call.
+ */
+export async function authenticate(db: Db, token: string, audience: string, now = new Date()): Promise<AuthResult> {
+  if (!token.startsWith(PREFIX.access) || token.length > 200) return { ok: false, reason: "invalid" };
+  const rows = await db
+    .select({
+      token: { expiresAt: tokens.expiresAt, revokedAt: tokens.revokedAt, scopes: tokens.scopes, audience: tokens.audience },
+      app: { id: connectedApps.id, revokedAt: connectedApps.revokedAt, lastUsedAt: connectedApps.lastUsedAt },
+      clientName: oauthClients.name,
+      user: {
+        id: users.id,
+        email: users.email,
+        name: users.name,
+        image: users.image,
+        plan: users.plan,
+        accountCompletedAt: users.accountCompletedAt,
+        timezone: users.timezone,
+        publishingAllowed: users.publishingAllowed,
+      },
+    })
+    .from(tokens)
+    .innerJoin(connectedApps, eq(connectedApps.id, tokens.appId))
+    .innerJoin(oauthClients, eq(oauthClients.id, connectedApps.clientId))
+    .innerJoin(users, eq(users.id, tokens.userId))
+    .where(and(eq(tokens.tokenHash, hashToken(token)), eq(tokens.kind, "access")))
+    .limit(1);
+  const row = rows[0];
+  if (!row) return { ok: false, reason: "invalid" };
+  if (row.token.revokedAt || row.app.revokedAt) return { ok: false, reason: "revoked" };
+  if (row.token.expiresAt <= now) return { ok: false, reason: "expired" };
+  if (!row.token.audience.includes(audience)) return { ok: false, reason: "audience" };
+  if (!row.app.lastUsedAt || now.getTime() - row.app.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    void touchApp(db, row.app.id, now);
+  }
+  const u = row.user;
+  return {
+    ok: true,
+    caller: {
+      userId: u.id,
+      email: u.email,
+      name: u.name,
+      image: u.image,
+      plan: u.plan,
+      accountComplete: u.accountCompletedAt !== null,
+      timezone: u.timezone,
+      publishingAllowed: u.publishingAllowed,
+      appId: row.app.id,
+      appName: row.clientName,
+      scopes: row.token.scopes,
+    },
+  };
+}
+
+async function touchApp(db: Db, appId: string, now: Date) {
+  const stale = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
+  await db
+    .update(connectedApps)
+    .set({ lastUsedAt: now })
+    .where(and(eq(connectedApps.id, appId), or(isNull(connectedApps.lastUsedAt), lt(connectedApps.lastUsedAt, stale))))
+    .catch(() => {}); // bookkeeping only: never fail or log a request over it
+}
+
+/** Disconnect: every token of the app stops working on the very next call. */
+export async function revokeApp(db: Db, userId: string, appId: string, now = new Date()): Promise<boolean> {
+  const rows = await db
+    .update(connectedApps)
+    .set({ revokedAt: now })
+    .where(and(eq(connectedApps.id, appId), eq(connectedApps.userId, userId), isNull(connectedApps.revokedAt)))
+    .returning({ id: connectedApps.id });
+  await db.update(tokens).set({ revokedAt: now }).where(and(eq(tokens.appId, appId), isNull(tokens.revokedAt)));
+  return rows.length > 0;
+}
+
+export async function revokeToken(db: Db, token: string, now = new Date()) {
+  await db.update(tokens).set({ revokedAt: now }).where(eq(tokens.tokenHash, hashToken(token)));
+}

@@ -1,0 +1,56 @@
+// The closed set of error codes (spec section 7, plus contract section 4's
+// confirmation_required). Every surface maps these once: REST to statuses, MCP to tool results.
+export const ERROR_STATUS = {
+  invalid_json: 400,
+  invalid_request: 400,
+  unauthorized: 401,
+  plan_required: 403,
+  account_incomplete: 403,
+  publishing_not_allowed: 403,
+  confirmation_required: 403,
+  unknown_operation: 404,
+  not_found: 404,
+  method_not_allowed: 405,
+  action_failed: 422,
+  rate_limited: 429,
+  internal_error: 500,
+  temporarily_unavailable: 503,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+export type ErrorDetail = { path: string; message: string };
+
+export type Confirmation = {
+  id: string;
+  url: string;
+  expires_at: string;
+  action: { operation: string; type: string; id: string; title: string; scheduled_for: string | null };
+};
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly hint?: string,
+    readonly details?: ErrorDetail[],
+    readonly confirmation?: Confirmation,
+  ) {
+    super(message);
+    this.name = "AppError";
+  }
+}
+
+/** The one message for an id that is missing or not the caller's: they must look the same. */
+export function notFound(type: string): AppError {
+  return new AppError(
+    "action_failed",
+    `No ${type} with that id exists in your account.`,
+    "Check the id and type; search_content lists your items with their ids.",
+  );
+}
+
+export function invalid(details: ErrorDetail[], message = "The request body does not match the operation's schema."): AppError {
+  return new AppError("invalid_request", message, "Fix the fields listed in details and send the request again.", details);
+}

@@ -1,0 +1,40 @@
+import { config } from "@/lib/config";
+import { db } from "@/lib/db";
+import type { Caller } from "@/lib/domain/context";
+import { authenticate } from "@/lib/domain/tokens";
+import { AppError } from "@/lib/errors";
+
+export class Unauthorized extends AppError {
+  constructor(
+    message: string,
+    readonly invalidToken: boolean,
+  ) {
+    super("unauthorized", message, "Sign in again through the app's OAuth flow (or issue a new token) and send it as Authorization: Bearer <token>.");
+  }
+}
+
+/** The protected-resource metadata URL (RFC 9728) of a resource served at `path`. */
+export const resourceMetadataUrl = (path: string) => `${config().origin}/.well-known/oauth-protected-resource${path}`;
+
+/** `WWW-Authenticate` for a 401: where to sign in, and invalid_token when a token was sent. */
+export function wwwAuthenticate(e: Unauthorized, metadataUrl: string) {
+  return `Bearer resource_metadata="${metadataUrl}"${e.invalidToken ? `, error="invalid_token", error_description="${e.message}"` : ""}`;
+}
+
+const REASONS = {
+  invalid: "The access token is not valid.",
+  expired: "The access token has expired.",
+  revoked: "The access token was revoked (the app was disconnected).",
+  audience: "The access token was not issued for this API.",
+} as const;
+
+/** Bearer token from the Authorization header only (never the query string) to its caller. */
+export async function authenticateRequest(req: Request, audience: string): Promise<Caller> {
+  const header = req.headers.get("authorization");
+  if (!header) throw new Unauthorized("This call needs an access token.", false);
+  const m = /^Bearer +([^\s]+) *$/i.exec(header);
+  if (!m) throw new Unauthorized("The Authorization header must be: Bearer <access token>.", true);
+  const result = await authenticate(await db(), m[1], audience);
+  if (!result.ok) throw new Unauthorized(REASONS[result.reason], true);
+  return result.caller;
+}

@@ -1,0 +1,57 @@
+import { AppError, invalid } from "@/lib/errors";
+
+export const MAX_BODY_BYTES = 256 * 1024;
+
+const tooLarge = () =>
+  invalid([{ path: "(body)", message: `The body is larger than ${MAX_BODY_BYTES / 1024} KiB` }], "The request body is too large.");
+
+/** Reads a JSON request body: the content type, the 256 KiB cap (streamed, never buffered past it), the syntax. */
+export async function readJsonBody(req: Request): Promise<unknown> {
+  const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  if (type !== "application/json") {
+    throw invalid(
+      [{ path: "Content-Type", message: `Must be application/json${type ? `, not ${type}` : ""}` }],
+      "The request must be a JSON body with Content-Type: application/json.",
+    );
+  }
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  const bytes = await readCapped(req);
+  const text = new TextDecoder().decode(bytes);
+  if (text.trim() === "") {
+    throw new AppError("invalid_json", "The request body is empty.", "Send a JSON object; {} when the operation needs no fields.");
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new AppError(
+      "invalid_json",
+      `The request body is not valid JSON${e instanceof SyntaxError ? `: ${e.message}` : ""}.`,
+      "Send a JSON object; {} when the operation needs no fields.",
+    );
+  }
+}
+
+async function readCapped(req: Request): Promise<Uint8Array> {
+  if (!req.body) return new Uint8Array();
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}

@@ -1,0 +1,41 @@
+import type { z } from "zod";
+import { invalid, type ErrorDetail } from "@/lib/errors";
+import type { Ctx } from "@/lib/domain/context";
+import { requireCompleteAccount, requirePermission, requirePlan } from "@/lib/domain/guards";
+import { checkIdempotencyKey, withIdempotency } from "@/lib/domain/idempotency";
+import type { Operation } from "./define";
+import { inputProblems } from "./sanitize";
+
+/** zod issues as the spec's details: one entry per problem, with a dotted path. */
+export function toDetails(error: z.ZodError): ErrorDetail[] {
+  return error.issues.flatMap((issue) => {
+    const base = issue.path.map(String).join(".");
+    if (issue.code === "unrecognized_keys") {
+      return issue.keys.map((k) => ({ path: base ? `${base}.${k}` : k, message: "Unknown field" }));
+    }
+    return [{ path: base || "(body)", message: issue.message }];
+  });
+}
+
+/**
+ * The one way any surface runs an operation: plan, account, input, permission, then the
+ * operation itself (with its Idempotency-Key when one is sent for a non-read-only one).
+ */
+export async function execute(ctx: Ctx, op: Operation, rawInput: unknown, opts: { idempotencyKey?: string } = {}) {
+  requirePlan(ctx.caller);
+  requireCompleteAccount(ctx.caller);
+  const problems = inputProblems(rawInput);
+  if (problems.length) throw invalid(problems);
+  const parsed = op.input.safeParse(rawInput);
+  if (!parsed.success) throw invalid(toDetails(parsed.error));
+  requirePermission(ctx.caller, op.permission);
+  const input = parsed.data as Record<string, unknown>;
+  // confirmation_id names an approval; it is not part of the action itself.
+  const { confirmation_id, ...args } = input;
+  const run = () => op.run({ ...ctx, confirmationId: confirmation_id as string | undefined }, args);
+  if (opts.idempotencyKey !== undefined && !op.hints.readOnly) {
+    checkIdempotencyKey(opts.idempotencyKey);
+    return withIdempotency(ctx, opts.idempotencyKey, op.name, args, run);
+  }
+  return run();
+}

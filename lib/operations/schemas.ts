@@ -1,0 +1,33 @@
+import { z } from "zod";
+
+// Building blocks shared by operation schemas. Requests are strict (unknown fields are
+// refused) and responses are strict too, so "no other keys" is checked in tests.
+
+export const Uuid = z.uuid({ message: "Must be a UUID" });
+export const DraftType = z.enum(["post", "tweet"]).describe("post: professional-network (pronet) draft; tweet: microblog (micro) draft");
+export const ItemType = z.enum(["post", "tweet", "article", "idea", "series"]);
+export const Platform = z.enum(["pronet", "micro"]);
+/** Response timestamps: RFC 3339 UTC with milliseconds. */
+export const Timestamp = z.string().describe("RFC 3339 UTC timestamp, e.g. 2026-11-22T09:30:00.000Z");
+export const NullableTimestamp = Timestamp.nullable();
+/** Request timestamps must carry an explicit offset. */
+export const RequestTimestamp = z.iso.datetime({ offset: true, message: "Must be an RFC 3339 timestamp with an offset (Z or +02:00)" });
+
+export const Limit = z.number().int().min(1).max(50).default(20).describe("Page size, 1..50 (default 20)");
+export const Cursor = z.string().min(1).max(200).describe("Opaque cursor from next_cursor of the previous page");
+export const NextCursor = z.string().nullable().describe("Cursor of the next page, or null on the last page");
+
+export const Hashtags = z
+  .array(z.string().regex(/^#?[\p{L}\p{N}_]{1,100}$/u, "A hashtag is letters, digits or _ (up to 100), with or without #"))
+  .max(30);
+export const Pillar = z.string().trim().min(1).max(100);
+
+export const Title = z.string().trim().min(1).max(200);
+export const Body = z.string().min(1).max(3000);
+
+export const DraftSummary = z.strictObject({
+  id: z.string(),
+  type: DraftType,
+  title: z.string(),
+  preview: z.string().describe("The first characters of the body"),
+});

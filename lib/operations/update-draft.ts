@@ -1,0 +1,47 @@
+import { z } from "zod";
+import { updateDraft } from "@/lib/domain/drafts";
+import { defineOperation } from "./define";
+import { Body, DraftSummary, DraftType, Hashtags, NullableTimestamp, Pillar, RequestTimestamp, Timestamp, Title, Uuid } from "./schemas";
+import { checkImageUrl, checkTweetLength } from "./rules";
+
+const EDITABLE = ["title", "body", "image_url", "hashtags", "pillar"] as const;
+
+const Input = z
+  .strictObject({
+    type: DraftType,
+    id: Uuid,
+    title: Title.optional().describe("Posts only"),
+    body: Body.optional(),
+    image_url: z.url().nullable().optional().describe("https URL of an image hosted by this service, or null to remove it"),
+    hashtags: Hashtags.optional(),
+    pillar: Pillar.optional().describe("Content pillar, at most 100 characters"),
+    if_updated_at: RequestTimestamp.optional().describe("Refuse the edit if the draft changed since this updated_at"),
+  })
+  .superRefine((v, ctx) => {
+    if (!EDITABLE.some((k) => v[k] !== undefined)) {
+      ctx.addIssue({ code: "custom", path: [], message: `Give at least one of ${EDITABLE.join(", ")}` });
+    }
+    if (v.type === "tweet" && v.body !== undefined) checkTweetLength(v.body, ctx, ["body"]);
+    if (v.type === "tweet" && v.title !== undefined) ctx.addIssue({ code: "custom", path: ["title"], message: "title is for posts only; a tweet's title comes from its text" });
+    if (v.image_url) checkImageUrl(v.image_url, ctx, ["image_url"]);
+  });
+
+const Output = DraftSummary.extend({
+  status: z.string(),
+  scheduled_for: NullableTimestamp,
+  updated_at: Timestamp,
+});
+
+export const updateDraftOp = defineOperation({
+  name: "update_draft",
+  title: "Edit a draft",
+  summary: "Edit a draft",
+  description:
+    "Changes the title, text, image, hashtags or pillar of an existing post or tweet draft; fields you leave out stay as they are. Send if_updated_at (from fetch_item) to avoid overwriting a newer edit. A scheduled draft keeps its schedule, but editing it needs the owner's publishing switch; published drafts cannot be edited.",
+  permission: "content:write",
+  confirmation: false,
+  hints: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
+  input: Input,
+  output: Output,
+  run: (ctx, input) => updateDraft(ctx, input),
+});

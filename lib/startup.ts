@@ -1,0 +1,23 @@
+import { config } from "@/lib/config";
+import { database } from "@/lib/db";
+import { ensureOwner } from "@/lib/domain/accounts";
+import { log } from "@/lib/log";
+
+export async function startup() {
+  const c = config();
+  try {
+    const { db, kind } = await database();
+    const owner = await ensureOwner(db, c.OWNER_EMAIL);
+    log("info", "database ready", { kind, origin: c.origin });
+    if (owner) {
+      // Printed once, on the first start only; it is stored only as a hash.
+      process.stdout.write(
+        `\n  Owner account created (creator plan):\n    e-mail:   ${owner.email}\n    password: ${owner.password}\n` +
+          `  Get an API token:  npm run admin -- issue-token --email ${owner.email}\n\n`,
+      );
+    }
+  } catch (e) {
+    // Keep serving: requests answer 503 until the database can be reached.
+    log("error", "database not ready at start", { error: e instanceof Error ? e.message : String(e) });
+  }
+}
