@@ -2,8 +2,9 @@ import { parseArgs } from "node:util";
 import { config } from "@/lib/config";
 import { database } from "@/lib/db";
 import {
-  AccountError, PLANS, allowPublishing, completeAccount, createUser, issueCommandLineToken, setPlan,
+  AccountError, PLANS, allowPublishing, completeAccount, createUser, findUserByEmail, issueCommandLineToken, setPlan,
 } from "@/lib/domain/accounts";
+import { decideApproval } from "@/lib/domain/confirmations";
 import type { Plan } from "@/drizzle/schema";
 
 // `npm run admin -- <command>` (contract section 9). One JSON object on stdout; errors on
@@ -13,7 +14,8 @@ const USAGE = `Usage: npm run admin -- <command> [options]
   set-plan --email E --plan plus|premium|creator|none
   allow-publishing --email E [--off]
   complete-account --email E
-  issue-token --email E [--app NAME] [--scope "email profile"] [--expires-in SECONDS]`;
+  issue-token --email E [--app NAME] [--scope "email profile"] [--expires-in SECONDS]
+  approve --email E --id APPROVAL_ID [--deny]   (the owner's decision on a pending exact-action approval)`;
 
 const OPTIONS = {
   email: { type: "string" },
@@ -26,6 +28,8 @@ const OPTIONS = {
   app: { type: "string" },
   scope: { type: "string" },
   "expires-in": { type: "string" },
+  id: { type: "string" },
+  deny: { type: "boolean" },
 } as const;
 
 class UsageError extends Error {}
@@ -76,6 +80,17 @@ async function run(argv: string[]) {
         audience: [baseUrl, mcpUrl],
       });
     }
+    case "approve": {
+      const d = await open();
+      const user = await findUserByEmail(d, need(v.email, "email"));
+      if (!user) throw new AccountError(`No user with e-mail ${v.email}.`);
+      const decision = v.deny ? "denied" : "approved";
+      const id = need(v.id, "id");
+      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw new UsageError("--id must be an approval id (a UUID).");
+      const ok = await decideApproval(d, user.id, id, decision);
+      if (!ok) throw new AccountError("No pending, unexpired approval with that id for this user.");
+      return { id: v.id, status: decision };
+    }
     default:
       throw new UsageError(`Unknown command "${command}".`);
   }
@@ -90,9 +105,6 @@ async function main() {
     code = e instanceof UsageError || (e as { code?: string }).code?.startsWith("ERR_PARSE_ARGS") ? 2 : 1;
     const msg = e instanceof Error ? e.message : String(e);
     process.stderr.write(`${msg}\n${code === 2 ? `\n${USAGE}\n` : ""}`);
-    if (!(e instanceof AccountError) && code === 1 && !(e instanceof Error && e.name === "DataDirInUseError")) {
-      // unexpected: still no stack of secrets, just the message above
-    }
   }
   await (await database().catch(() => undefined))?.close().catch(() => {});
   process.exit(code);
