@@ -9,6 +9,11 @@ const Env = z.object({
   REDIS_URL: z.string().min(1).optional(),
   RATE_LIMIT_SCALE: z.coerce.number().positive().default(1),
   OWNER_EMAIL: z.email().default("owner@example.com"),
+  // Extra browser origins allowed to call the MCP server (comma-separated).
+  MCP_ALLOWED_ORIGINS: z
+    .string()
+    .default("")
+    .transform((v) => v.split(",").map((o) => o.trim()).filter(Boolean)),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 

@@ -10,3 +10,4 @@ export * from "./series";
 export * from "./series-topics";
 export * from "./approvals";
 export * from "./idempotency-keys";
+export type { DraftStatus } from "./draft-columns";

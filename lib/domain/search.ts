@@ -37,7 +37,8 @@ function encodeCursor(offset: number, fingerprint: string) {
 function decodeCursor(cursor: string, fingerprint: string): number {
   try {
     const c = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (Number.isInteger(c.o) && c.o >= 0 && c.f === fingerprint) return c.o;
+    // Safe integers only: a forged huge offset would overflow PostgreSQL's bigint (a 500).
+    if (Number.isSafeInteger(c.o) && c.o >= 0 && c.f === fingerprint) return c.o;
   } catch {}
   throw invalid([{ path: "cursor", message: "Unknown cursor: pass next_cursor from the previous page of the same search" }]);
 }

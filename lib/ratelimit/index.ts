@@ -17,6 +17,10 @@ export function limitFor(plan: Plan): number {
 const STORE_OPTS = { keyPrefix: "rl:req", points: Number.MAX_SAFE_INTEGER, duration: WINDOW_SECONDS * 2 };
 
 let store: RateLimiterAbstract | undefined;
+// A fresh Redis client is not ready for a few milliseconds. Answering from the insurance
+// memory meanwhile would count those requests apart from Redis and admit more than the
+// limit (a burst at start-up), so the first requests wait for the first contact (at most 1 s).
+let firstContact: Promise<unknown> = Promise.resolve();
 
 /**
  * The store behind the per-user budget: Redis when REDIS_URL is set, with an in-process
@@ -37,6 +41,10 @@ function counterStore(): RateLimiterAbstract {
     retryStrategy: (times) => Math.min(times * 200, 2000),
   });
   client.on("error", () => {}); // reconnection is automatic; the insurance limiter covers the gap
+  firstContact = new Promise((resolve) => {
+    client.once("ready", resolve).once("error", resolve);
+    setTimeout(resolve, 1000).unref();
+  });
   return (store = new RateLimiterRedis({
     ...STORE_OPTS,
     storeClient: client,
@@ -46,8 +54,10 @@ function counterStore(): RateLimiterAbstract {
 }
 
 /** One budget per user, shared by every surface (REST and MCP call this). */
-export function consumeRequest(userId: string, plan: Plan, now = Date.now()): Promise<RateDecision> {
-  return slidingWindow(counterStore(), userId, limitFor(plan), now);
+export async function consumeRequest(userId: string, plan: Plan, now = Date.now()): Promise<RateDecision> {
+  const s = counterStore();
+  await firstContact;
+  return slidingWindow(s, userId, limitFor(plan), now);
 }
 
 /** Tests switch between stores by changing REDIS_URL. */
