@@ -16,6 +16,9 @@ export const draftColumns = () => ({
   untrustedSource: text("untrusted_source"),
   scheduledFor: at("scheduled_for"),
   publishAttempts: integer("publish_attempts").notNull().default(0),
+  // Retries of failures known to have posted nothing: when the first try began, when next.
+  firstAttemptAt: at("first_attempt_at"),
+  nextAttemptAt: at("next_attempt_at"),
   publishedAt: at("published_at"),
   platformPostId: text("platform_post_id"),
   platformUrl: text("platform_url"),

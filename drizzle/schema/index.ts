@@ -11,3 +11,7 @@ export * from "./series-topics";
 export * from "./approvals";
 export * from "./idempotency-keys";
 export type { DraftStatus } from "./draft-columns";
+export * from "./authorization-codes";
+export * from "./auth-accounts";
+export * from "./sandbox-posts";
+export * from "./usage";

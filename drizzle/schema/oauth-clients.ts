@@ -10,5 +10,7 @@ export const oauthClients = pgTable("oauth_clients", {
   secretHash: text("secret_hash"),
   // Self-registered clients are shown as "Unverified" to the owner.
   selfRegistered: boolean("self_registered").notNull().default(true),
+  // The registered metadata (RFC 7591), echoed back to the client.
+  metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
   createdAt: createdAt(),
 });

@@ -19,6 +19,10 @@ export const tokens = pgTable(
     audience: jsonb("audience").$type<string[]>().notNull(),
     expiresAt: at("expires_at").notNull(),
     revokedAt: at("revoked_at"),
+    // Refresh tokens rotate: set when this one was exchanged for a new pair.
+    rotatedAt: at("rotated_at"),
+    // The authorization code this token came from (a reused code revokes them).
+    codeId: uuid("code_id"),
     createdAt: createdAt(),
   },
   (t) => [index("tokens_app_idx").on(t.appId)],

@@ -1,0 +1,46 @@
+import { integer, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
+import { at, createdAt, updatedAt } from "./columns";
+import { users } from "./users";
+
+// next-auth's accounts table (@auth/drizzle-adapter), which also holds the LinkedIn and X
+// connections used for publishing: their tokens, scopes and state.
+export const authAccounts = pgTable(
+  "auth_accounts",
+  {
+    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    provider: text("provider").notNull(),
+    providerAccountId: text("provider_account_id").notNull(),
+    refresh_token: text("refresh_token"),
+    access_token: text("access_token"),
+    expires_at: integer("expires_at"),
+    token_type: text("token_type"),
+    scope: text("scope"),
+    id_token: text("id_token"),
+    session_state: text("session_state"),
+    // Publishing: the handle shown to the owner, and whether the connection needs renewing.
+    handle: text("handle"),
+    status: text("status").$type<"connected" | "needs_reconnect">().notNull().default("connected"),
+    // Only one token refresh per account at a time (X rotates refresh tokens).
+    refreshLockedUntil: at("refresh_locked_until"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.providerAccountId] })],
+);
+
+export const authSessions = pgTable("auth_sessions", {
+  sessionToken: text("session_token").primaryKey(),
+  userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  expires: at("expires").notNull(),
+});
+
+export const authVerificationTokens = pgTable(
+  "auth_verification_tokens",
+  {
+    identifier: text("identifier").notNull(),
+    token: text("token").notNull(),
+    expires: at("expires").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.identifier, t.token] })],
+);

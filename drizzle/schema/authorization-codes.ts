@@ -1,0 +1,22 @@
+import { jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { at, createdAt, id } from "./columns";
+import { connectedApps } from "./connected-apps";
+import { oauthClients } from "./oauth-clients";
+import { users } from "./users";
+
+// OAuth authorization codes: stored hashed, single use, short-lived, bound to the PKCE
+// challenge, the exact redirect URI and the grant (connected app) they were issued for.
+export const authorizationCodes = pgTable("authorization_codes", {
+  id: id(),
+  codeHash: text("code_hash").notNull().unique(),
+  clientId: uuid("client_id").notNull().references(() => oauthClients.id, { onDelete: "cascade" }),
+  userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  appId: uuid("app_id").notNull().references(() => connectedApps.id, { onDelete: "cascade" }),
+  redirectUri: text("redirect_uri").notNull(),
+  codeChallenge: text("code_challenge").notNull(),
+  scopes: jsonb("scopes").$type<string[]>().notNull(),
+  audience: jsonb("audience").$type<string[]>().notNull(),
+  expiresAt: at("expires_at").notNull(),
+  usedAt: at("used_at"),
+  createdAt: createdAt(),
+});
