@@ -17,7 +17,16 @@ export function newToken(kind: TokenKind): string {
 
 export async function issueToken(
   db: Db,
-  opts: { kind: TokenKind; appId: string; userId: string; scopes: string[]; audience: string[]; ttlSeconds: number; now?: Date },
+  opts: {
+    kind: TokenKind;
+    appId: string;
+    userId: string;
+    scopes: string[];
+    audience: string[];
+    ttlSeconds: number;
+    codeId?: string | null;
+    now?: Date;
+  },
 ): Promise<{ token: string; expiresAt: Date }> {
   const token = newToken(opts.kind);
   const expiresAt = new Date((opts.now ?? new Date()).getTime() + opts.ttlSeconds * 1000);
@@ -28,6 +37,7 @@ export async function issueToken(
     userId: opts.userId,
     scopes: opts.scopes,
     audience: opts.audience,
+    codeId: opts.codeId ?? null,
     expiresAt,
   });
   return { token, expiresAt };

@@ -6,7 +6,9 @@ type ObjectSchema = Tool["inputSchema"];
 
 function jsonSchema(s: z.ZodType, io: "input" | "output"): ObjectSchema {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(s, { target: "draft-2020-12", io, unrepresentable: "any" }) as Record<string, unknown>;
-  return rest as ObjectSchema;
+  // MCP wants an object schema at the top; a union of objects (e.g. manage_series' actions)
+  // stays a union underneath.
+  return { ...rest, type: "object" } as ObjectSchema;
 }
 
 let cached: Tool[] | undefined;

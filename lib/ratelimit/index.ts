@@ -60,6 +60,15 @@ export async function consumeRequest(userId: string, plan: Plan, now = Date.now(
   return slidingWindow(s, userId, limitFor(plan), now);
 }
 
+/** Registration and token requests per client address: a fixed budget, never scaled. */
+export const OAUTH_PER_MINUTE = 30;
+
+export async function consumeOAuthRequest(key: string, now = Date.now()): Promise<RateDecision> {
+  const s = counterStore();
+  await firstContact;
+  return slidingWindow(s, `oauth:${key}`, OAUTH_PER_MINUTE, now);
+}
+
 /** Tests switch between stores by changing REDIS_URL. */
 export function resetRateLimiter() {
   store = undefined;

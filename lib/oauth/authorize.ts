@@ -1,0 +1,124 @@
+import { createHash, randomBytes } from "node:crypto";
+import { and, eq, isNull } from "drizzle-orm";
+import { config } from "@/lib/config";
+import { db } from "@/lib/db";
+import { hashToken } from "@/lib/domain/tokens";
+import { authorizationCodes, connectedApps, oauthClients } from "@/drizzle/schema";
+import { OAuthError } from "./errors";
+import { CODE_TTL_MS, parseResources, parseScopes } from "./params";
+import { matchesRegistered, redirectHost } from "./redirect-uris";
+
+export type AuthorizeRequest = {
+  clientId: string;
+  clientName: string;
+  selfRegistered: boolean;
+  redirectUri: string;
+  redirectHost: string;
+  scopes: string[];
+  state: string | null;
+  codeChallenge: string;
+  resource: string[];
+};
+
+export type AuthorizeCheck =
+  | { ok: true; request: AuthorizeRequest }
+  | { ok: false; redirect: string }
+  | { ok: false; page: string };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const CHALLENGE = /^[A-Za-z0-9_-]{43}$/; // base64url of a SHA-256
+
+/** The redirect back to the client, always with state (when given) and iss (RFC 9207). */
+function back(redirectUri: string, params: Record<string, string | null>): string {
+  const u = new URL(redirectUri);
+  for (const [k, v] of Object.entries(params)) if (v !== null) u.searchParams.set(k, v);
+  u.searchParams.set("iss", config().origin);
+  return u.toString();
+}
+
+/**
+ * Checks an authorization request. An unknown client or an unregistered redirect URI gets an
+ * error page (never a redirect: it could be an open redirector); every other problem is sent
+ * back to the client's redirect URI. Unknown parameters and a missing state are tolerated.
+ */
+export async function checkAuthorizeRequest(params: URLSearchParams): Promise<AuthorizeCheck> {
+  const clientId = params.get("client_id") ?? "";
+  if (!UUID.test(clientId)) return { ok: false, page: "This app is not registered with this service (unknown client_id)." };
+  const [client] = await (await db()).select().from(oauthClients).where(eq(oauthClients.id, clientId));
+  if (!client) return { ok: false, page: "This app is not registered with this service (unknown client_id)." };
+  const asked = params.get("redirect_uri");
+  const redirectUri = asked ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : null);
+  if (!redirectUri || !matchesRegistered(redirectUri, client.redirectUris)) {
+    return { ok: false, page: "The app asked to send you back to an address it did not register, so the request was stopped." };
+  }
+  const state = params.get("state");
+  const fail = (error: string, description: string): AuthorizeCheck => ({
+    ok: false,
+    redirect: back(redirectUri, { error, error_description: description, state }),
+  });
+  if (params.get("response_type") !== "code") return fail("unsupported_response_type", "response_type must be code.");
+  const challenge = params.get("code_challenge");
+  if (!challenge) return fail("invalid_request", "code_challenge is required (PKCE with S256).");
+  if (params.get("code_challenge_method") !== "S256") return fail("invalid_request", "code_challenge_method must be S256.");
+  if (!CHALLENGE.test(challenge)) return fail("invalid_request", "code_challenge must be the base64url SHA-256 of the verifier.");
+  const scopes = parseScopes(params.get("scope"));
+  if (!scopes) return fail("invalid_scope", "scope may contain email, profile and offline_access.");
+  let resource: string[];
+  try {
+    resource = parseResources(params.getAll("resource"));
+  } catch (e) {
+    return fail("invalid_target", (e as OAuthError).description);
+  }
+  return {
+    ok: true,
+    request: {
+      clientId: client.id,
+      clientName: client.name,
+      selfRegistered: client.selfRegistered,
+      redirectUri,
+      redirectHost: redirectHost(redirectUri),
+      scopes,
+      state,
+      codeChallenge: challenge,
+      resource,
+    },
+  };
+}
+
+/**
+ * The owner approved: the grant (one connected app per user and client, reused while it is
+ * not disconnected) and a single-use code, returned in the redirect.
+ */
+export async function approveAuthorization(userId: string, request: AuthorizeRequest): Promise<string> {
+  const d = await db();
+  const code = randomBytes(32).toString("base64url");
+  await d.transaction(async (tx) => {
+    const [existing] = await tx
+      .select({ id: connectedApps.id })
+      .from(connectedApps)
+      .where(and(eq(connectedApps.userId, userId), eq(connectedApps.clientId, request.clientId), isNull(connectedApps.revokedAt)));
+    const appId =
+      existing?.id ??
+      (await tx.insert(connectedApps).values({ userId, clientId: request.clientId, scopes: request.scopes }).returning({ id: connectedApps.id }))[0].id;
+    if (existing) await tx.update(connectedApps).set({ scopes: request.scopes }).where(eq(connectedApps.id, appId));
+    await tx.insert(authorizationCodes).values({
+      codeHash: hashToken(code),
+      clientId: request.clientId,
+      userId,
+      appId,
+      redirectUri: request.redirectUri,
+      codeChallenge: request.codeChallenge,
+      scopes: request.scopes,
+      audience: request.resource,
+      expiresAt: new Date(Date.now() + CODE_TTL_MS),
+    });
+  });
+  return back(request.redirectUri, { code, state: request.state });
+}
+
+export function denyAuthorization(request: AuthorizeRequest): string {
+  return back(request.redirectUri, { error: "access_denied", error_description: "The user declined.", state: request.state });
+}
+
+/** PKCE S256: base64url(SHA-256(verifier)). */
+export const s256 = (verifier: string) => createHash("sha256").update(verifier).digest("base64url");

@@ -1,0 +1,118 @@
+import { and, eq, gt, isNull } from "drizzle-orm";
+import { db } from "@/lib/db";
+import { hashToken, issueToken, revokeApp } from "@/lib/domain/tokens";
+import { authorizationCodes, connectedApps, tokens } from "@/drizzle/schema";
+import { s256 } from "./authorize";
+import { authenticateClient } from "./client-auth";
+import { OAuthError } from "./errors";
+import { ACCESS_TTL_SECONDS, parseResources, parseScopes, REFRESH_GRACE_MS, REFRESH_TTL_SECONDS } from "./params";
+
+type Client = Awaited<ReturnType<typeof authenticateClient>>;
+const grantError = (d: string) => new OAuthError("invalid_grant", d);
+const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
+
+function need(form: URLSearchParams, key: string): string {
+  const v = form.get(key);
+  if (!v) throw new OAuthError("invalid_request", `${key} is required.`);
+  return v;
+}
+
+/** A narrower audience on request (RFC 8707), never a wider one. */
+function narrowAudience(form: URLSearchParams, granted: string[]): string[] {
+  const asked = form.getAll("resource");
+  if (!asked.length) return granted;
+  const wanted = parseResources(asked);
+  if (wanted.some((r) => !granted.includes(r))) throw new OAuthError("invalid_target", "resource was not part of this grant.");
+  return wanted;
+}
+
+async function issuePair(g: { appId: string; userId: string; scopes: string[]; audience: string[]; codeId: string | null; refresh: boolean }) {
+  const d = await db();
+  const access = await issueToken(d, { kind: "access", ttlSeconds: ACCESS_TTL_SECONDS, ...g });
+  const refresh = g.refresh ? await issueToken(d, { kind: "refresh", ttlSeconds: REFRESH_TTL_SECONDS, ...g }) : null;
+  return {
+    access_token: access.token,
+    token_type: "Bearer",
+    expires_in: ACCESS_TTL_SECONDS,
+    scope: g.scopes.join(" "),
+    ...(refresh && { refresh_token: refresh.token }),
+  };
+}
+
+const wantsRefresh = (client: Client, scopes: string[]) =>
+  scopes.includes("offline_access") && ((client.metadata.grant_types as string[] | undefined)?.includes("refresh_token") ?? true);
+
+export async function exchangeCode(client: Client, form: URLSearchParams) {
+  const code = need(form, "code");
+  const redirectUri = need(form, "redirect_uri");
+  const verifier = need(form, "code_verifier");
+  const d = await db();
+  const [row] = await d.select().from(authorizationCodes).where(eq(authorizationCodes.codeHash, hashToken(code)));
+  if (!row || row.clientId !== client.id) throw grantError("The authorization code is not valid.");
+  // Claimed in one statement: a second use finds it spent, and everything it issued is revoked.
+  const claimed = await d
+    .update(authorizationCodes)
+    .set({ usedAt: new Date() })
+    .where(and(eq(authorizationCodes.id, row.id), isNull(authorizationCodes.usedAt)))
+    .returning({ id: authorizationCodes.id });
+  if (!claimed.length) {
+    await d.update(tokens).set({ revokedAt: new Date() }).where(and(eq(tokens.codeId, row.id), isNull(tokens.revokedAt)));
+    throw grantError("The authorization code was already used; the tokens issued from it are revoked.");
+  }
+  if (row.expiresAt <= new Date()) throw grantError("The authorization code has expired.");
+  if (redirectUri !== row.redirectUri) throw grantError("redirect_uri does not match the authorization request.");
+  if (!VERIFIER.test(verifier) || s256(verifier) !== row.codeChallenge) throw grantError("code_verifier does not match the code challenge.");
+  const [app] = await d.select({ revokedAt: connectedApps.revokedAt }).from(connectedApps).where(eq(connectedApps.id, row.appId));
+  if (!app || app.revokedAt) throw grantError("The app was disconnected.");
+  return issuePair({
+    appId: row.appId,
+    userId: row.userId,
+    scopes: row.scopes,
+    audience: narrowAudience(form, row.audience),
+    codeId: row.id,
+    refresh: wantsRefresh(client, row.scopes),
+  });
+}
+
+export async function refresh(client: Client, form: URLSearchParams) {
+  const presented = need(form, "refresh_token");
+  const d = await db();
+  const [row] = await d
+    .select({ token: tokens, clientId: connectedApps.clientId, appRevokedAt: connectedApps.revokedAt })
+    .from(tokens)
+    .innerJoin(connectedApps, eq(connectedApps.id, tokens.appId))
+    .where(and(eq(tokens.tokenHash, hashToken(presented)), eq(tokens.kind, "refresh")));
+  if (!row || row.clientId !== client.id) throw grantError("The refresh token is not valid.");
+  const t = row.token;
+  if (t.revokedAt || row.appRevokedAt) throw grantError("The refresh token was revoked.");
+  if (t.expiresAt <= new Date()) throw grantError("The refresh token has expired.");
+  const scopes = form.get("scope") === null ? t.scopes : parseScopes(form.get("scope"));
+  if (!scopes || scopes.some((s) => !t.scopes.includes(s))) throw new OAuthError("invalid_scope", "A refresh can narrow the scope, never widen it.");
+  const audience = narrowAudience(form, t.audience);
+  const now = new Date();
+  const rotated = await d.update(tokens).set({ rotatedAt: now }).where(and(eq(tokens.id, t.id), isNull(tokens.rotatedAt))).returning({ id: tokens.id });
+  if (!rotated.length) {
+    // Already rotated: a concurrent refresh within the grace window is normal; later, it is a
+    // stolen token being replayed, so the whole grant goes.
+    const [fresh] = await d.select({ id: tokens.id }).from(tokens).where(and(eq(tokens.id, t.id), gt(tokens.rotatedAt, new Date(now.getTime() - REFRESH_GRACE_MS))));
+    if (!fresh) {
+      await revokeApp(d, t.userId, t.appId, now);
+      throw grantError("The refresh token was already used; the app's access is revoked. Connect it again.");
+    }
+  }
+  return issuePair({ appId: t.appId, userId: t.userId, scopes, audience, codeId: t.codeId, refresh: true });
+}
+
+/** RFC 7009: 200 whatever the token; a refresh token takes its whole grant with it. */
+export async function revoke(client: Client, form: URLSearchParams) {
+  const token = need(form, "token");
+  const d = await db();
+  const [row] = await d
+    .select({ id: tokens.id, kind: tokens.kind, appId: tokens.appId, userId: tokens.userId, clientId: connectedApps.clientId })
+    .from(tokens)
+    .innerJoin(connectedApps, eq(connectedApps.id, tokens.appId))
+    .where(eq(tokens.tokenHash, hashToken(token)));
+  if (!row || row.clientId !== client.id) return;
+  if (row.kind === "refresh") await revokeApp(d, row.userId, row.appId);
+  else await d.update(tokens).set({ revokedAt: new Date() }).where(eq(tokens.id, row.id));
+}

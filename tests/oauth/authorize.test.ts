@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import { checkAuthorizeRequest, denyAuthorization } from "@/lib/oauth/authorize";
+import { makeUser } from "../helpers/api";
+import { withDatabase } from "../helpers/db";
+import { authorizedCode, register, verifierPair } from "../helpers/oauth";
+
+withDatabase();
+
+async function client(redirects = ["https://app.example/cb", "http://127.0.0.1/callback"]) {
+  return (await register({ client_name: "My app", redirect_uris: redirects, token_endpoint_auth_method: "none" })).body;
+}
+
+function params(clientId: string, over: Record<string, string | null> = {}) {
+  const base: Record<string, string | null> = {
+    response_type: "code",
+    client_id: clientId,
+    redirect_uri: "https://app.example/cb",
+    code_challenge: verifierPair().challenge,
+    code_challenge_method: "S256",
+    scope: "email",
+    state: "xyz",
+    ...over,
+  };
+  return new URLSearchParams(Object.entries(base).filter(([, v]) => v !== null) as [string, string][]);
+}
+
+const redirectOf = (check: Awaited<ReturnType<typeof checkAuthorizeRequest>>) => {
+  if (check.ok || !("redirect" in check)) throw new Error(`expected a redirect: ${JSON.stringify(check)}`);
+  return new URL(check.redirect);
+};
+
+describe("authorization requests", () => {
+  it("shows an error page, never a redirect, for an unknown client or unregistered redirect URI (item 12)", async () => {
+    const c = await client();
+    for (const p of [
+      params("00000000-0000-4000-8000-000000000000"),
+      params("not-a-uuid"),
+      params(c.client_id, { redirect_uri: "https://evil.example/cb" }),
+      params(c.client_id, { redirect_uri: "https://app.example/cb/../other" }),
+      params(c.client_id, { redirect_uri: "https://app.example/cb?x=1" }),
+    ]) {
+      const check = await checkAuthorizeRequest(p);
+      expect(check.ok).toBe(false);
+      expect("page" in check && typeof check.page).toBe("string");
+    }
+  });
+
+  it("matches redirect URIs exactly except a loopback port (item 13)", async () => {
+    const c = await client();
+    expect((await checkAuthorizeRequest(params(c.client_id, { redirect_uri: "http://127.0.0.1:51234/callback" }))).ok).toBe(true);
+    const otherPath = await checkAuthorizeRequest(params(c.client_id, { redirect_uri: "http://127.0.0.1:51234/other" }));
+    expect("page" in otherPath).toBe(true);
+    const https = await checkAuthorizeRequest(params(c.client_id, { redirect_uri: "https://app.example:8443/cb" }));
+    expect("page" in https).toBe(true);
+  });
+
+  it("sends PKCE and parameter problems back to the client with state and iss (item 14)", async () => {
+    const c = await client();
+    const cases: [Record<string, string | null>, string][] = [
+      [{ code_challenge: null }, "invalid_request"],
+      [{ code_challenge_method: "plain" }, "invalid_request"],
+      [{ code_challenge_method: null }, "invalid_request"],
+      [{ response_type: "token" }, "unsupported_response_type"],
+      [{ scope: "email admin" }, "invalid_scope"],
+      [{ resource: "https://elsewhere.example/api" }, "invalid_target"],
+    ];
+    for (const [over, error] of cases) {
+      const u = redirectOf(await checkAuthorizeRequest(params(c.client_id, over)));
+      expect(u.origin + u.pathname).toBe("https://app.example/cb");
+      expect(u.searchParams.get("error"), JSON.stringify(over)).toBe(error);
+      expect(u.searchParams.get("state")).toBe("xyz");
+      expect(u.searchParams.get("iss")).toBe("http://localhost:3000");
+    }
+  });
+
+  it("tolerates a missing state and unknown parameters (item 17)", async () => {
+    const c = await client();
+    const p = params(c.client_id, { state: null, prompt: "consent", foo: "bar" });
+    const check = await checkAuthorizeRequest(p);
+    expect(check.ok).toBe(true);
+  });
+
+  it("denial returns access_denied with state and iss; approval one code with state and iss (item 17)", async () => {
+    const c = await client();
+    const check = await checkAuthorizeRequest(params(c.client_id));
+    if (!check.ok) throw new Error("refused");
+    const denied = new URL(denyAuthorization(check.request));
+    expect(denied.searchParams.get("error")).toBe("access_denied");
+    expect(denied.searchParams.get("state")).toBe("xyz");
+    expect(denied.searchParams.get("iss")).toBe("http://localhost:3000");
+    const u = await makeUser();
+    const { back } = await authorizedCode(u.id);
+    expect(back.searchParams.get("code")).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+    expect(back.searchParams.get("state")).toBe("st-1");
+    expect(back.searchParams.get("iss")).toBe("http://localhost:3000");
+  });
+});

@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import { withDatabase } from "../helpers/db";
+import { register } from "../helpers/oauth";
+import { authorizationServerMetadata } from "@/lib/oauth/metadata";
+import { GET as asMetadata } from "@/app/.well-known/oauth-authorization-server/route";
+
+withDatabase();
+
+describe("authorization-server metadata", () => {
+  it("names the issuer and every endpoint and capability (items 1-2)", async () => {
+    const res = asMetadata();
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    const m = await res.json();
+    expect(m).toEqual(authorizationServerMetadata());
+    expect(m.issuer).toBe("http://localhost:3000");
+    expect(m).toMatchObject({
+      authorization_endpoint: "http://localhost:3000/oauth/authorize",
+      token_endpoint: "http://localhost:3000/oauth/token",
+      registration_endpoint: "http://localhost:3000/oauth/register",
+      revocation_endpoint: "http://localhost:3000/oauth/revoke",
+      response_types_supported: ["code"],
+      grant_types_supported: ["authorization_code", "refresh_token"],
+      code_challenge_methods_supported: ["S256"],
+      authorization_response_iss_parameter_supported: true,
+    });
+    expect(m.token_endpoint_auth_methods_supported.sort()).toEqual(["client_secret_basic", "client_secret_post", "none"]);
+  });
+});
+
+describe("dynamic client registration (RFC 7591)", () => {
+  it("registers a public client without a secret (item 8)", async () => {
+    const res = await register({ client_name: "Claude", redirect_uris: ["https://claude.ai/api/mcp/auth_callback"], token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"], response_types: ["code"] });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ client_name: "Claude", redirect_uris: ["https://claude.ai/api/mcp/auth_callback"], token_endpoint_auth_method: "none" });
+    expect(typeof res.body.client_id).toBe("string");
+    expect(Number.isInteger(res.body.client_id_issued_at)).toBe(true);
+    expect(res.body.client_secret).toBeUndefined();
+  });
+
+  it("gives confidential clients a secret (item 8)", async () => {
+    const res = await register({ client_name: "Server app", redirect_uris: ["https://app.example/cb"], token_endpoint_auth_method: "client_secret_basic" });
+    expect(res.status).toBe(201);
+    expect(res.body.client_secret.length).toBeGreaterThan(30);
+    expect(res.body.client_secret_expires_at).toBe(0);
+  });
+
+  it("accepts the redirect URIs real clients use (item 10)", async () => {
+    for (const uri of [
+      "https://claude.ai/api/mcp/auth_callback",
+      "https://claude.com/api/mcp/auth_callback",
+      "https://chatgpt.com/connector/oauth/abc123",
+      "https://vscode.dev/redirect",
+      "http://127.0.0.1:33418/",
+      "http://localhost:6274/callback",
+      "cursor://anysphere.cursor-mcp/oauth/callback",
+    ]) {
+      const res = await register({ client_name: "x", redirect_uris: [uri], token_endpoint_auth_method: "none" });
+      expect(res.status, uri).toBe(201);
+    }
+  });
+
+  it("refuses disallowed redirect URIs and bad metadata (item 9)", async () => {
+    for (const uri of ["http://evil.example/cb", "javascript:alert(1)", "https://a.example/cb#frag", "not a uri", "data:text/html,hi"]) {
+      const res = await register({ client_name: "x", redirect_uris: [uri] });
+      expect(res.status, uri).toBe(400);
+      expect(res.body.error).toBe("invalid_redirect_uri");
+    }
+    expect((await register({ client_name: "x" })).body.error).toBe("invalid_redirect_uri");
+    for (const meta of [
+      { redirect_uris: ["https://a.example/cb"], token_endpoint_auth_method: "private_key_jwt" },
+      { redirect_uris: ["https://a.example/cb"], grant_types: ["implicit"] },
+      { redirect_uris: ["https://a.example/cb"], response_types: ["token"] },
+      { redirect_uris: ["https://a.example/cb"], scope: "admin" },
+      { redirect_uris: ["https://a.example/cb"], client_name: "" },
+    ]) {
+      const res = await register(meta);
+      expect(res.status, JSON.stringify(meta)).toBe(400);
+      expect(res.body.error).toBe("invalid_client_metadata");
+    }
+  });
+
+  it("limits registrations per client address (item 11)", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 32; i++) statuses.push((await register({ client_name: "x", redirect_uris: ["https://a.example/cb"], token_endpoint_auth_method: "none" }, "192.0.2.77")).status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(30);
+    const last = await register({ client_name: "x", redirect_uris: ["https://a.example/cb"] }, "192.0.2.77");
+    expect(last.status).toBe(429);
+    expect(Number(last.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect((await register({ client_name: "x", redirect_uris: ["https://a.example/cb"], token_endpoint_auth_method: "none" }, "192.0.2.78")).status).toBe(201);
+  });
+});
