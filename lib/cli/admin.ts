@@ -34,6 +34,10 @@ const OPTIONS = {
 
 class UsageError extends Error {}
 
+// Set only when a command opens the database: closing must not open it (a usage error would
+// otherwise create ./.data or take the embedded database's lock just to close it again).
+let opened: ReturnType<typeof database> | undefined;
+
 function need<T>(value: T | undefined, flag: string): T {
   if (value === undefined || value === "") throw new UsageError(`--${flag} is required.`);
   return value;
@@ -49,7 +53,7 @@ async function run(argv: string[]) {
   const { positionals, values: v } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   const command = positionals[0];
   if (!command || positionals.length > 1) throw new UsageError("Give exactly one command.");
-  const open = async () => (await database()).db;
+  const open = async () => (await (opened = database())).db;
   switch (command) {
     case "create-user":
       return createUser(await open(), {
@@ -106,7 +110,7 @@ async function main() {
     const msg = e instanceof Error ? e.message : String(e);
     process.stderr.write(`${msg}\n${code === 2 ? `\n${USAGE}\n` : ""}`);
   }
-  await (await database().catch(() => undefined))?.close().catch(() => {});
+  await (await opened?.catch(() => undefined))?.close().catch(() => {});
   process.exit(code);
 }
 

@@ -1,0 +1,145 @@
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, useDatabase as installDatabase } from "@/lib/db";
+import { hashToken } from "@/lib/domain/tokens";
+import { tokens } from "@/drizzle/schema";
+import { call, expectError } from "../helpers/api";
+
+// The real command, as operators run it: `npx tsx lib/cli/admin.ts ...` in a child process.
+// Each start costs seconds, so every command runs once per database and the checks are batched.
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const TSX = path.join(ROOT, "node_modules/.bin/tsx"); // what `npx tsx` resolves to, without npm's start-up
+type Run = { code: number; stdout: string; stderr: string; json: () => any };
+
+function admin(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(TSX, ["lib/cli/admin.ts", ...args], { cwd: ROOT, env, timeout: 90_000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === "number" ? err.code : -1) : 0;
+      resolve({ code, stdout, stderr, json: () => JSON.parse(stdout) });
+    });
+  });
+}
+
+function ok(r: Run) {
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stdout.trim().split("\n")).toHaveLength(1); // one JSON object
+  return r.json();
+}
+
+const MODES = [{ name: "embedded PGlite", url: undefined as string | undefined }];
+if (process.env.DATABASE_URL) MODES.push({ name: "PostgreSQL", url: process.env.DATABASE_URL });
+
+describe.each(MODES)("npm run admin against $name", ({ url }) => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "contentio-cli-"));
+  let dbUrl: string | undefined;
+  const env = () => {
+    const e: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "silent" };
+    delete e.REDIS_URL;
+    if (dbUrl) e.DATABASE_URL = dbUrl;
+    else delete e.DATABASE_URL;
+    return e;
+  };
+  const email = `cli-${randomBytes(4).toString("hex")}@example.test`;
+  const dbName = `contentio_cli_${randomBytes(6).toString("hex")}`;
+
+  beforeAll(async () => {
+    if (!url) return;
+    const adminDb = postgres(url, { max: 1, onnotice: () => {} });
+    await adminDb.unsafe(`create database ${dbName}`);
+    await adminDb.end();
+    const u = new URL(url);
+    u.pathname = `/${dbName}`;
+    dbUrl = u.toString();
+  });
+  afterAll(async () => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!url) return;
+    const adminDb = postgres(url, { max: 1, onnotice: () => {} });
+    await adminDb.unsafe(`drop database if exists ${dbName} with (force)`);
+    await adminDb.end();
+  });
+
+  /** Opens the database the CLI wrote to (PGlite only once the CLI process has ended). */
+  async function openSame() {
+    const d = await openDatabase(dbUrl ? { url: dbUrl } : { dataDir });
+    installDatabase(d);
+    return d;
+  }
+
+  it("creates and changes accounts and issues a token that works against the API", { timeout: 180_000 }, async () => {
+    const created = ok(await admin(env(), "create-user", "--email", email.toUpperCase(), "--password", "pw-123456", "--plan", "none", "--incomplete"));
+    expect(created).toMatchObject({ id: expect.any(String), email, plan: "none" });
+
+    const dup = await admin(env(), "create-user", "--email", email, "--password", "other");
+    expect(dup.code).not.toBe(0);
+    expect(dup.stderr).toContain("already exists");
+    expect(dup.stdout).toBe("");
+
+    // One at a time: the embedded database admits one process.
+    expect(ok(await admin(env(), "set-plan", "--email", email, "--plan", "plus"))).toMatchObject({ id: created.id, plan: "plus" });
+    expect(ok(await admin(env(), "complete-account", "--email", email))).toMatchObject({ account_complete: true });
+    expect(ok(await admin(env(), "allow-publishing", "--email", email))).toMatchObject({ publishing_allowed: true });
+    expect(ok(await admin(env(), "allow-publishing", "--email", email, "--off"))).toMatchObject({ publishing_allowed: false });
+
+    const long = ok(await admin(env(), "issue-token", "--email", email));
+    expect(Object.keys(long).sort()).toEqual(["access_token", "app_id", "expires_in", "token_type"]);
+    expect(long).toMatchObject({ token_type: "Bearer", expires_in: 30 * 24 * 3600, app_id: expect.any(String) });
+    const short = ok(await admin(env(), "issue-token", "--email", email, "--app", "Nightly script", "--expires-in", "120"));
+    expect(short).toMatchObject({ token_type: "Bearer", expires_in: 120 });
+    expect(short.access_token).not.toBe(long.access_token);
+
+    const d = await openSame();
+    try {
+      for (const t of [long, short]) {
+        const res = await call("search_content", {}, { token: t.access_token });
+        expect(res.status, JSON.stringify(res.body)).toBe(200); // plan set and account completed
+        const [row] = await d.db.select().from(tokens).where(eq(tokens.tokenHash, hashToken(t.access_token)));
+        expect(Math.abs(row.expiresAt.getTime() - Date.now() - t.expires_in * 1000)).toBeLessThan(5 * 60_000);
+      }
+      // --off took effect: deleting is refused until the owner allows it again.
+      const del = await call("delete_draft", { type: "post", id: "00000000-0000-4000-8000-000000000000" }, { token: long.access_token });
+      expectError(del, 403, "publishing_not_allowed");
+    } finally {
+      await d.close();
+      installDatabase(undefined);
+    }
+  });
+
+  it.runIf(!url)("refuses an unknown command or plan with the usage on stderr", { timeout: 120_000 }, async () => {
+    // Side by side: only the second one opens the database. A usage error must not create one.
+    const nowhere = `${dataDir}-unused`;
+    const [unknown, plan] = await Promise.all([
+      admin({ ...env(), DATA_DIR: nowhere }, "make-coffee", "--email", email),
+      admin(env(), "set-plan", "--email", email, "--plan", "gold"),
+    ]);
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toMatch(/Unknown command "make-coffee"[\s\S]*Usage:/);
+    expect(fs.existsSync(nowhere)).toBe(false);
+    expect(plan.code).not.toBe(0);
+    expect(plan.stderr).toMatch(/--plan must be one of[\s\S]*Usage:/);
+    expect(plan.stdout).toBe("");
+  });
+
+  it.runIf(!url)("refuses while another live process holds the embedded database", { timeout: 120_000 }, async () => {
+    // Written the way lib/db/lock.ts writes it; this test process is alive and is not the CLI.
+    const lock = path.join(dataDir, "contentio.pid");
+    fs.writeFileSync(lock, String(process.pid), { flag: "wx" });
+    try {
+      const r = await admin(env(), "set-plan", "--email", email, "--plan", "creator");
+      expect(r.code).not.toBe(0);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toContain(`open in process ${process.pid}`);
+      expect(fs.readFileSync(lock, "utf8")).toBe(String(process.pid)); // the holder's lock is left alone
+    } finally {
+      fs.rmSync(lock, { force: true });
+    }
+    // Nothing was changed: the plan is still plus.
+    expect(ok(await admin(env(), "complete-account", "--email", email))).toMatchObject({ plan: "plus" });
+  });
+});
