@@ -15,11 +15,27 @@ const CORS = {
   "Access-Control-Max-Age": "86400",
 };
 
-/** Browsers may call only from the service's own origin or one listed in MCP_ALLOWED_ORIGINS. */
-function originAllowed(origin: string | null): boolean {
-  if (!origin) return true; // not a browser: DNS rebinding needs one
+const LOOPBACK = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
+
+/**
+ * DNS-rebinding protection. Browsers may call only from the service's own origin, one listed
+ * in MCP_ALLOWED_ORIGINS, or (for a service on a loopback address) another loopback origin;
+ * a service on a loopback address also refuses any Host that is not loopback.
+ */
+function requestAllowed(req: Request): boolean {
   const c = config();
-  return origin === new URL(c.origin).origin || c.MCP_ALLOWED_ORIGINS.includes(origin);
+  const own = new URL(c.origin);
+  const local = LOOPBACK.test(own.host);
+  const host = req.headers.get("host");
+  if (local && host && !LOOPBACK.test(host)) return false;
+  const origin = req.headers.get("origin");
+  if (!origin) return true; // not a browser: DNS rebinding needs one
+  if (origin === own.origin || c.MCP_ALLOWED_ORIGINS.includes(origin)) return true;
+  try {
+    return local && LOOPBACK.test(new URL(origin).host);
+  } catch {
+    return false;
+  }
 }
 
 function finish(res: Response, origin: string | null, extra: Record<string, string> = {}): Response {
@@ -44,7 +60,7 @@ type Message = { method?: string; params?: { capabilities?: { elicitation?: unkn
  */
 export async function handleMcp(req: Request): Promise<Response> {
   const origin = req.headers.get("origin");
-  if (!originAllowed(origin)) return rpcError(403, -32000, "Forbidden: this Origin may not call the MCP server.");
+  if (!requestAllowed(req)) return rpcError(403, -32000, "Forbidden: this Host or Origin may not call the MCP server.");
   if (req.method === "OPTIONS") return finish(new Response(null, { status: 204 }), origin);
   if (req.method !== "POST") {
     return finish(rpcError(405, -32000, "Method not allowed: send JSON-RPC messages with POST (no server-initiated stream).", { Allow: "POST" }), origin);
