@@ -14,7 +14,8 @@ export async function serve(handler: (req: Request) => Promise<Response>): Promi
       res.on("close", () => controller.abort());
       const response = await handler(new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body, signal: controller.signal }));
       res.writeHead(response.status, Object.fromEntries(response.headers));
-      if (response.body) for await (const chunk of response.body) res.write(chunk);
+      const reader = response.body?.getReader();
+      for (let r = await reader?.read(); r && !r.done; r = await reader!.read()) res.write(r.value);
       res.end();
     } catch (e) {
       res.writeHead(500).end(String(e));
