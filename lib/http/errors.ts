@@ -20,6 +20,20 @@ export function isDatabaseUnavailable(e: unknown): boolean {
   return false;
 }
 
+/**
+ * What to log of an unexpected error: a failed query's SQL and the database's message, never
+ * its parameters (they hold what users wrote, and could hold secrets).
+ */
+function describeForLog(e: unknown): Record<string, unknown> {
+  if (!(e instanceof Error)) return { error: String(e) };
+  const frames = (e.stack ?? "").split("\n").filter((l) => l.trimStart().startsWith("at ")).slice(0, 15).join("\n");
+  if ("query" in e && "params" in e) {
+    const cause = e.cause as { message?: string; code?: string } | undefined;
+    return { error: `database query failed: ${cause?.message ?? "unknown"}`, code: cause?.code, query: (e as { query: string }).query, stack: frames };
+  }
+  return { error: `${e.name}: ${e.message}`, stack: frames };
+}
+
 /** Any thrown value as an AppError; unexpected ones are logged with the request id only. */
 export function toAppError(e: unknown, requestId: string): AppError {
   if (e instanceof AppError) return e;
@@ -27,7 +41,7 @@ export function toAppError(e: unknown, requestId: string): AppError {
     log("warn", "database unavailable", { requestId, code: (e as { code?: string }).code });
     return new AppError("temporarily_unavailable", "The service cannot reach its database right now.", "Retry later with backoff; nothing was changed by this request.");
   }
-  log("error", "unexpected error", { requestId, error: e instanceof Error ? e.stack : String(e) });
+  log("error", "unexpected error", { requestId, ...describeForLog(e) });
   return new AppError(
     "internal_error",
     "Something went wrong on our side.",
