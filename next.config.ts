@@ -3,6 +3,16 @@ import type { NextConfig } from "next";
 const config: NextConfig = {
   serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "ioredis", "postgres"],
   poweredByHeader: false,
+  // The owner's pages can never be framed (clickjacking of Allow / Approve). Only these page
+  // paths: API, MCP, OAuth endpoints and /.well-known/* are left exactly as they are.
+  async headers() {
+    const noFraming = [
+      { key: "Content-Security-Policy", value: "frame-ancestors 'none'" },
+      { key: "X-Frame-Options", value: "DENY" },
+      { key: "Referrer-Policy", value: "no-referrer" },
+    ];
+    return ["/oauth/authorize", "/confirm/:id", "/settings/:path*", "/signin", "/signup", "/onboarding"].map((source) => ({ source, headers: noFraming }));
+  },
 };
 
 export default config;

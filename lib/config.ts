@@ -15,6 +15,39 @@ const Env = z.object({
     .default("")
     .transform((v) => v.split(",").map((o) => o.trim()).filter(Boolean)),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  // The owner's sign-in (next-auth). Without AUTH_SECRET one is kept in DATA_DIR/auth-secret.
+  AUTH_SECRET: z.string().min(16).optional(),
+  // E-mail sign-in links, only when set (smtp://user:pass@host:port).
+  SMTP_URL: z.string().min(1).optional(),
+  EMAIL_FROM: z.string().min(3).default("Contentio <no-reply@localhost>"),
+  // Publishing (contract section 7).
+  SCHEDULE_MIN_LEAD_SECONDS: z.coerce.number().int().min(0).default(60),
+  SCHEDULE_MAX_LATENESS_SECONDS: z.coerce.number().int().min(1).default(7200),
+  SCHEDULER_POLL_MS: z.coerce.number().int().min(10).default(1000),
+  // In-process scheduler: "auto" runs it unless Inngest is configured; "on" runs it anyway
+  // (safe: the claim is atomic); "off" leaves publishing to Inngest or to nobody.
+  SCHEDULER: z.enum(["auto", "on", "off"]).default("auto"),
+  PUBLISH_TIMEOUT_MS: z.coerce.number().int().min(100).default(20000),
+  // A draft left in `publishing` this long (process killed mid-call) becomes `unknown`.
+  PUBLISH_STUCK_SECONDS: z.coerce.number().int().min(1).default(300),
+  LINKEDIN_API_URL: z.url().default("https://api.linkedin.com"),
+  LINKEDIN_OAUTH_URL: z.url().default("https://www.linkedin.com"),
+  LINKEDIN_VERSION: z.string().regex(/^\d{6}$/).default("202510"),
+  X_API_URL: z.url().default("https://api.x.com"),
+  // App credentials: with them (and a connected account) the real platform; else the sandbox.
+  LINKEDIN_CLIENT_ID: z.string().min(1).optional(),
+  LINKEDIN_CLIENT_SECRET: z.string().min(1).optional(),
+  X_CLIENT_ID: z.string().min(1).optional(),
+  X_CLIENT_SECRET: z.string().min(1).optional(),
+  // Inngest as the publishing engine (instead of the in-process scheduler) when either is set.
+  INNGEST_EVENT_KEY: z.string().min(1).optional(),
+  INNGEST_SIGNING_KEY: z.string().min(1).optional(),
+  // "1" for a dev server on its default address, or its URL (http://127.0.0.1:8288).
+  INNGEST_DEV: z.string().min(1).optional(),
+  // AI generation: with a key, any OpenAI-compatible chat-completions server; else offline.
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_BASE_URL: z.url().optional(),
+  AI_MODEL: z.string().min(1).default("gpt-4o-mini"),
 });
 
 export type Config = z.infer<typeof Env> & { origin: string; baseUrl: string; mcpUrl: string };

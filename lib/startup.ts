@@ -20,4 +20,11 @@ export async function startup() {
     // Keep serving: requests answer 503 until the database can be reached.
     log("error", "database not ready at start", { error: e instanceof Error ? e.message : String(e) });
   }
+  // Scheduled publishing: the in-process engine, once per process (it retries the database
+  // itself on every tick). With Inngest configured, Inngest publishes (SCHEDULER=auto).
+  const inngest = !!(c.INNGEST_EVENT_KEY || c.INNGEST_DEV);
+  if (c.SCHEDULER === "on" || (c.SCHEDULER === "auto" && !inngest)) {
+    const { startScheduler } = await import("@/lib/scheduler");
+    startScheduler({ global: true });
+  }
 }

@@ -5,6 +5,8 @@ import { postDrafts, tweetDrafts } from "@/drizzle/schema";
 import type { Ctx } from "./context";
 import { approvalRequired, consumeApproval } from "./confirmations";
 import { requirePublishing } from "./guards";
+import { announceDeleted } from "@/lib/scheduler/events";
+import { startTopic } from "./series";
 import { deriveTitle, iso, preview } from "./text";
 
 export type DraftType = "post" | "tweet";
@@ -32,15 +34,19 @@ export type CreateDraftInput = {
   title?: string;
   image_url?: string;
   post_draft_id?: string;
+  series_topic_id?: string;
 };
 
 export async function createDraft(ctx: Ctx, input: CreateDraftInput) {
   const userId = ctx.caller.userId;
+  const seriesTopicId = input.series_topic_id;
   return ctx.db.transaction(async (tx) => {
+    // The topic must be the caller's; writing a draft for it starts it.
+    if (seriesTopicId) await startTopic(tx, userId, seriesTopicId);
     if (input.type === "post") {
       const [row] = await tx
         .insert(postDrafts)
-        .values({ userId, title: input.title ?? deriveTitle(input.body), body: input.body, imageUrl: input.image_url })
+        .values({ userId, title: input.title ?? deriveTitle(input.body), body: input.body, imageUrl: input.image_url, seriesTopicId })
         .returning();
       return { id: row.id, type: "post" as const, title: row.title, preview: preview(row.body), linked_post_id: null };
     }
@@ -62,7 +68,7 @@ export async function createDraft(ctx: Ctx, input: CreateDraftInput) {
     }
     const [row] = await tx
       .insert(tweetDrafts)
-      .values({ userId, postDraftId: parentId, title: deriveTitle(input.body), body: input.body, imageUrl: input.image_url })
+      .values({ userId, postDraftId: parentId, title: deriveTitle(input.body), body: input.body, imageUrl: input.image_url, seriesTopicId })
       .returning();
     return { id: row.id, type: "tweet" as const, title: row.title, preview: preview(row.body), linked_post_id: linked };
   });
@@ -158,5 +164,7 @@ export async function deleteDraft(ctx: Ctx, input: { type: DraftType; id: string
     return { deleted: { id: draft.id, type: input.type, deleted: true, cancelled_schedule: states.includes("scheduled") } };
   });
   if (outcome.approval) throw await approvalRequired(ctx, outcome.approval);
+  // Cancels a sleeping Inngest run at once (when configured); the scheduler needs nothing.
+  if (outcome.deleted!.cancelled_schedule) await announceDeleted({ type: input.type, id: input.id, userId: ctx.caller.userId });
   return outcome.deleted!;
 }

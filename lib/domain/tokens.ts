@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { connectedApps, oauthClients, tokens, users, type TokenKind } from "@/drizzle/schema";
 import type { Caller } from "./context";
@@ -48,13 +48,12 @@ export type AuthResult = { ok: true; caller: Caller } | { ok: false; reason: "in
 // Only refresh last_used_at once a minute, so reads stay reads.
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-/**
- * Resolves an access token to its user and connected app. Checked on every call, with no
- * cache, so that revoking a token or disconnecting its app takes effect on the next call.
- */
-export async function authenticate(db: Db, token: string, audience: string, now = new Date()): Promise<AuthResult> {
-  if (!token.startsWith(PREFIX.access) || token.length > 200) return { ok: false, reason: "invalid" };
-  const rows = await db
+// The token query runs on every call; built once per database (prepared), it costs a
+// fraction of the CPU of building the four-table join each time (bench/: R1, R2).
+const authQueries = new WeakMap<Db, ReturnType<typeof prepareAuthQuery>>();
+
+function prepareAuthQuery(db: Db) {
+  return db
     .select({
       token: { expiresAt: tokens.expiresAt, revokedAt: tokens.revokedAt, scopes: tokens.scopes, audience: tokens.audience },
       app: { id: connectedApps.id, revokedAt: connectedApps.revokedAt, lastUsedAt: connectedApps.lastUsedAt },
@@ -74,8 +73,24 @@ export async function authenticate(db: Db, token: string, audience: string, now 
     .innerJoin(connectedApps, eq(connectedApps.id, tokens.appId))
     .innerJoin(oauthClients, eq(oauthClients.id, connectedApps.clientId))
     .innerJoin(users, eq(users.id, tokens.userId))
-    .where(and(eq(tokens.tokenHash, hashToken(token)), eq(tokens.kind, "access")))
-    .limit(1);
+    .where(and(eq(tokens.tokenHash, sql.placeholder("hash")), eq(tokens.kind, "access")))
+    .limit(1)
+    .prepare("authenticate_access_token");
+}
+
+function authQuery(db: Db) {
+  let q = authQueries.get(db);
+  if (!q) authQueries.set(db, (q = prepareAuthQuery(db)));
+  return q;
+}
+
+/**
+ * Resolves an access token to its user and connected app. Checked on every call, with no
+ * cache, so that revoking a token or disconnecting its app takes effect on the next call.
+ */
+export async function authenticate(db: Db, token: string, audience: string, now = new Date()): Promise<AuthResult> {
+  if (!token.startsWith(PREFIX.access) || token.length > 200) return { ok: false, reason: "invalid" };
+  const rows = await authQuery(db).execute({ hash: hashToken(token) });
   const row = rows[0];
   if (!row) return { ok: false, reason: "invalid" };
   if (row.token.revokedAt || row.app.revokedAt) return { ok: false, reason: "revoked" };

@@ -11,6 +11,7 @@ const Input = z
     title: Title.optional().describe("Posts only, 1 to 200 characters; derived from the first line when omitted"),
     image_url: z.url().optional().describe("https URL of an image already hosted by this service"),
     post_draft_id: Uuid.optional().describe("Tweets only: the parent post draft; omitted creates a matching one"),
+    series_topic_id: Uuid.optional().describe("The series topic this draft is written for (makes the topic in_progress)"),
   })
   .superRefine((v, ctx) => {
     if (v.type === "tweet") checkTweetLength(v.body, ctx, ["body"]);

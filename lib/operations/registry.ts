@@ -2,16 +2,36 @@ import { createDraftOp } from "./create-draft";
 import type { Operation } from "./define";
 import { deleteDraftOp } from "./delete-draft";
 import { fetchItemOp } from "./fetch-item";
+import { generatePostOp } from "./generate-post";
+import { generateTweetOp } from "./generate-tweet";
+import { getAnalyticsOp } from "./get-analytics";
+import { getProfileContextOp } from "./get-profile-context";
+import { listScheduledOp } from "./list-scheduled";
+import { listSeriesOp } from "./list-series";
+import { manageSeriesOp } from "./manage-series";
+import { publishNowOp } from "./publish-now";
+import { scheduleContentOp } from "./schedule-content";
 import { searchContentOp } from "./search-content";
+import { unscheduleContentOp } from "./unschedule-content";
 import { updateDraftOp } from "./update-draft";
 
 /** Every operation of the API, in the spec's order. Each surface is a loop over this list. */
 export const operations: Operation[] = [
   searchContentOp,
   fetchItemOp,
+  listScheduledOp,
+  getProfileContextOp,
+  getAnalyticsOp,
+  generatePostOp,
+  generateTweetOp,
   createDraftOp,
   updateDraftOp,
   deleteDraftOp,
+  scheduleContentOp,
+  unscheduleContentOp,
+  publishNowOp,
+  listSeriesOp,
+  manageSeriesOp,
 ] as unknown as Operation[];
 
 const byName = new Map(operations.map((op) => [op.name, op]));

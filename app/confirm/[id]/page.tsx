@@ -1,0 +1,84 @@
+import { csrfToken, requireOwner } from "@/lib/auth/session";
+import { db } from "@/lib/db";
+import { approvalForOwner, platformAccounts } from "@/lib/domain/connections";
+import { PLATFORM_NAMES, formatInZone, formatTime, formatUtc } from "@/components/format";
+import { OwnerShell } from "@/components/owner-shell";
+import { decide } from "./actions";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Approve an action · Contentio" };
+
+const IRREVERSIBLE = new Set(["delete_draft", "publish_now"]);
+
+function headline(app: string, op: string, type: string, platform: string) {
+  const what = type === "tweet" ? "tweet" : "post";
+  if (op === "publish_now") return `${app} wants to publish this ${what} to ${platform} now`;
+  if (op === "schedule_content") return `${app} wants to schedule this ${what} on ${platform}`;
+  if (op === "delete_draft") return `${app} wants to delete this ${platform} ${what} draft`;
+  return `${app} wants to run ${op}`;
+}
+
+export default async function ConfirmPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | undefined>> }) {
+  const { id } = await params;
+  const { result } = await searchParams;
+  const me = await requireOwner(`/confirm/${id}`);
+  const d = await db();
+  const a = await approvalForOwner(d, me.id, id);
+  if (!a) {
+    return (
+      <OwnerShell email={me.email} narrow>
+        <h1>Approval not found</h1>
+        <p>This link does not match a request on your account. If an app gave it to you, ask it to repeat the action to get a new link.</p>
+        <p><a href="/settings/connections">Go to Connections</a></p>
+      </OwnerShell>
+    );
+  }
+  const now = new Date();
+  const platform = PLATFORM_NAMES[a.action.type] ?? a.action.type;
+  const handle = (await platformAccounts(d, me.id)).find((p) => PLATFORM_NAMES[p.provider] === platform)?.handle;
+  const expired = a.expiresAt <= now;
+  const expiry = `${formatTime(a.expiresAt, me.timezone)}${me.timezone === "UTC" ? "" : ` (${formatTime(a.expiresAt, "UTC")})`}`;
+  const open = a.status === "pending" && !expired && !a.appRevoked;
+  let status: { tone: "ok" | "error"; text: string } | null = null;
+  if (a.status === "approved" && !expired) status = { tone: "ok", text: `Approved. ${a.appName} can now complete the action; this approval expires at ${expiry}.` };
+  else if (a.status === "approved") status = { tone: "error", text: `This approval expired at ${expiry} without being used. Ask ${a.appName} to try again.` };
+  else if (a.status === "used") status = { tone: "ok", text: `Done: ${a.appName} used this approval, so it cannot be used again.` };
+  else if (a.status === "denied") status = { tone: "ok", text: `Denied. ${a.appName} cannot do this; it would have to ask again.` };
+  else if (a.appRevoked) status = { tone: "error", text: `${a.appName} was disconnected, so this request no longer applies.` };
+  else if (expired) status = { tone: "error", text: `This request expired at ${expiry}. Ask ${a.appName} to try again for a new one.` };
+  if (result === "late") status = { tone: "error", text: `Nothing changed: this request was no longer waiting for a decision. ${status?.text ?? ""}` };
+  if (result === "expired-form") status = { tone: "error", text: "This page had expired, so nothing changed. Decide again below." };
+
+  return (
+    <OwnerShell email={me.email}>
+      <h1>{headline(a.appName, a.operation, a.action.type, platform)}</h1>
+      {status ? <p className={status.tone === "ok" ? "ok-box" : "error-box"} role={status.tone === "ok" ? "status" : "alert"}>{status.text}</p> : null}
+      <section className="card" aria-labelledby="action">
+        <h2 id="action">The exact action</h2>
+        <dl className="facts">
+          <dt>Asked by</dt><dd>{a.appName}</dd>
+          <dt>Action</dt><dd><code>{a.operation}</code></dd>
+          <dt>Platform</dt><dd>{platform}{handle ? ` (${handle})` : ""}</dd>
+          <dt>Title</dt><dd>{a.action.title}</dd>
+          <dt>When</dt>
+          <dd>
+            {a.action.scheduled_for
+              ? <>{formatInZone(new Date(a.action.scheduled_for), me.timezone)}{me.timezone === "UTC" ? null : <><br /><span className="muted">{formatUtc(new Date(a.action.scheduled_for))}</span></>}</>
+              : <>As soon as {a.appName} repeats its request, before {formatInZone(a.expiresAt, me.timezone)}{me.timezone === "UTC" ? null : <><br /><span className="muted">{formatUtc(a.expiresAt)}</span></>}</>}
+          </dd>
+        </dl>
+        <h3>Full text</h3>
+        <div className="post-text">{a.body}</div>
+        {IRREVERSIBLE.has(a.operation) ? <p><strong>This cannot be undone.</strong></p> : null}
+      </section>
+      {open ? (
+        <form action={decide.bind(null, a.id)} className="actions">
+          <input type="hidden" name="csrf" value={csrfToken(me.id, `confirm:${a.id}`)} />
+          <button className="btn primary" type="submit" name="decision" value="approve">Approve</button>
+          <button className="btn" type="submit" name="decision" value="deny">Deny</button>
+        </form>
+      ) : null}
+      <p><a href="/settings/connections">Back to Connections</a></p>
+    </OwnerShell>
+  );
+}

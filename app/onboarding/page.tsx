@@ -1,0 +1,42 @@
+import { csrfToken, requireOwner, safeReturnTo } from "@/lib/auth/session";
+import { OnboardingForm } from "@/components/onboarding-form";
+import { OwnerShell } from "@/components/owner-shell";
+import { saveOnboarding } from "./actions";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Set up your account · Contentio" };
+
+const ZONES = ["UTC", ...Intl.supportedValuesOf("timeZone").filter((z) => z !== "UTC")];
+
+export default async function OnboardingPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+  const next = safeReturnTo((await searchParams).next);
+  const me = await requireOwner(`/onboarding?next=${encodeURIComponent(next)}`);
+  const done = me.accountCompletedAt !== null;
+  return (
+    <OwnerShell email={me.email}>
+      <h1>{done ? "Your profile and voice" : "Set up your account"}</h1>
+      <p>
+        {done
+          ? "Assistants use this to write like you. Changes apply to their next request."
+          : "Three short steps. Until they are done, connected apps get the answer account_incomplete."}
+      </p>
+      <OnboardingForm
+        action={saveOnboarding}
+        csrf={csrfToken(me.id, "onboarding")}
+        next={next}
+        zones={ZONES.includes(me.timezone) ? ZONES : [me.timezone, ...ZONES]}
+        guessZone={!done && me.timezone === "UTC"}
+        values={{
+          name: me.name ?? "",
+          timezone: me.timezone,
+          samplePosts: me.samplePosts,
+          tone: me.tone.join(", "),
+          niche: me.niche ?? "",
+          traits: me.traits.join(", "),
+          voiceSummary: me.voiceSummary ?? "",
+          pillars: me.pillars.map((p) => (p.description ? `${p.name}: ${p.description}` : p.name)).join("\n"),
+        }}
+      />
+    </OwnerShell>
+  );
+}

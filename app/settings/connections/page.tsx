@@ -1,0 +1,122 @@
+import { configuredProviders } from "@/lib/auth";
+import { csrfToken, requireOwner } from "@/lib/auth/session";
+import { db } from "@/lib/db";
+import { listConnectedApps, pendingApprovals, platformAccounts } from "@/lib/domain/connections";
+import { ConfirmButton } from "@/components/confirm-button";
+import { OPERATION_WORDS, PLATFORM_NAMES, abilities, formatDay, formatTime, relative } from "@/components/format";
+import { OwnerShell } from "@/components/owner-shell";
+import { connectPlatform, disconnectApp, removePlatform, togglePublishing } from "./actions";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Connections · Contentio" };
+
+const DONE: Record<string, string> = {
+  disconnected: "Disconnected. The app lost access immediately.",
+  gone: "That app was already disconnected.",
+  "account-disconnected": "Account disconnected. Nothing will be published to it.",
+};
+
+export default async function ConnectionsPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+  const sp = await searchParams;
+  const me = await requireOwner("/settings/connections", { complete: true });
+  const d = await db();
+  const [apps, accounts, pending] = await Promise.all([listConnectedApps(d, me.id), platformAccounts(d, me.id), pendingApprovals(d, me.id)]);
+  const csrf = csrfToken(me.id, "connections");
+  const providers = configuredProviders();
+  const now = new Date();
+  return (
+    <OwnerShell email={me.email}>
+      <h1>Connections</h1>
+      {sp.done && DONE[sp.done] ? <p className="ok-box" role="status">{DONE[sp.done]}</p> : null}
+      {sp.error === "expired" ? <p className="error-box" role="alert">That page had expired, so nothing changed. Try again.</p> : null}
+
+      <section aria-labelledby="apps" className="card">
+        <h2 id="apps">AI apps</h2>
+        {apps.length === 0 ? (
+          <p>No AI app is connected. To connect an assistant such as Claude or ChatGPT, add this service&apos;s MCP address in the assistant&apos;s settings; it will send you here to approve. See <a href="/llms.txt">the guide</a>.</p>
+        ) : (
+          <ul className="rows">
+            {apps.map((a) => (
+              <li key={a.id}>
+                <div>
+                  <strong>{a.name}</strong> {a.selfRegistered ? <span className="badge" title="This app registered itself; its name is not verified.">Unverified</span> : null}
+                  <p className="meta">
+                    {a.redirectHost ? <>Redirects to {a.redirectHost} · </> : null}Connected on {formatDay(a.createdAt, me.timezone)} · Last used {relative(a.lastUsedAt, now)}
+                  </p>
+                  <details>
+                    <summary>What it can do</summary>
+                    <ul className="can">{abilities(a.scopes, me.publishingAllowed).map((t) => <li key={t}>{t}</li>)}</ul>
+                  </details>
+                </div>
+                <ConfirmButton action={disconnectApp} label="Disconnect" confirm="Disconnect" hidden={{ appId: a.id, csrf }}
+                  question={`Disconnect ${a.name}? It will lose access immediately.`} />
+              </li>
+            ))}
+          </ul>
+        )}
+        <form action={togglePublishing} className="switch-row card">
+          <input type="hidden" name="csrf" value={csrf} />
+          <input type="hidden" name="allow" value={me.publishingAllowed ? "off" : "on"} />
+          <div>
+            <span className="label" id="publish-label">Allow connected apps to publish, schedule and delete</span>
+            <span className="help" id="publish-help">Each action still needs your approval. Now: <strong>{me.publishingAllowed ? "on" : "off"}</strong>.</span>
+          </div>
+          <button type="submit" className="switch" role="switch" aria-checked={me.publishingAllowed} aria-labelledby="publish-label" aria-describedby="publish-help" />
+        </form>
+      </section>
+
+      <section aria-labelledby="accounts" className="card">
+        <h2 id="accounts">Accounts</h2>
+        <ul className="rows">
+          {accounts.map((acc) => {
+            const name = PLATFORM_NAMES[acc.provider];
+            const canConnect = acc.provider === "linkedin" ? providers.linkedin : providers.x;
+            return (
+              <li key={acc.provider}>
+                <div>
+                  <strong>{name}</strong>
+                  <p className="meta">
+                    {acc.state === "connected" ? <span className="badge good">Connected{acc.handle ? ` as ${acc.handle}` : ""}</span> : null}
+                    {acc.state === "needs_reconnect" ? <span className="badge warn">Needs reconnecting: token expired</span> : null}
+                    {acc.state === "not_connected" ? <>Not connected{canConnect ? "" : ` (posts go to the built-in sandbox until ${name} app credentials are configured)`}</> : null}
+                  </p>
+                </div>
+                <div className="actions">
+                  {canConnect && acc.state !== "connected" ? (
+                    <form action={connectPlatform}>
+                      <input type="hidden" name="csrf" value={csrf} />
+                      <input type="hidden" name="provider" value={acc.provider} />
+                      <button className="btn primary" type="submit">{acc.state === "needs_reconnect" ? "Reconnect" : "Connect"} {name}</button>
+                    </form>
+                  ) : null}
+                  {acc.state !== "not_connected" ? (
+                    <ConfirmButton action={removePlatform} label="Disconnect" confirm="Disconnect" hidden={{ provider: acc.provider, csrf }}
+                      question={`Disconnect ${name}? Scheduled items for it will fail until you connect it again.`} />
+                  ) : null}
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      </section>
+
+      <section aria-labelledby="waiting" className="card">
+        <h2 id="waiting">Waiting for your approval</h2>
+        {pending.length === 0 ? (
+          <p className="muted">Nothing is waiting. When an app asks to publish, schedule or delete, the request appears here.</p>
+        ) : (
+          <ul className="rows">
+            {pending.map((p) => (
+              <li key={p.id}>
+                <div>
+                  <a href={`/confirm/${p.id}`}>{p.appName} wants to {OPERATION_WORDS[p.operation] ?? p.operation}: “{p.action.title}”</a>
+                  <p className="meta">{PLATFORM_NAMES[p.action.type] ?? p.action.type} · expires at {formatTime(p.expiresAt, me.timezone)}</p>
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </OwnerShell>
+  );
+}

@@ -1,0 +1,27 @@
+// Just the part of autocannon's programmatic API the bench uses (the package ships no types).
+declare module "autocannon" {
+  type Histogram = { average: number; mean: number; p50: number; p90: number; p99: number; max: number; total?: number };
+  export type Result = {
+    duration: number;
+    requests: Histogram & { total: number; sent: number };
+    latency: Histogram;
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+    "2xx": number;
+    statusCodeStats?: Record<string, { count: number | string }>;
+  };
+  export type Options = {
+    url: string;
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    connections?: number;
+    duration?: number;
+    overallRate?: number;
+    timeout?: number;
+  };
+  type Instance = PromiseLike<Result> & { stop(): void };
+  function autocannon(opts: Options): Instance;
+  export default autocannon;
+}

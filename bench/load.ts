@@ -1,0 +1,58 @@
+import autocannon, { type Result } from "autocannon";
+import { cpuMs, sampleRss } from "./procs";
+
+export type Target = { url: string; headers: Record<string, string>; body: string; pid: number };
+
+export type Phase = {
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodes: Record<string, number>;
+};
+
+/** cpuMsPerReq: the server's CPU time per request during the throughput run. */
+export type Measurement = { throughput: Phase; fixedRate: Phase; peakRssMb: number; cpuMsPerReq: number };
+
+function run(t: Target, opts: { connections: number; duration: number; overallRate?: number }): Promise<Result> {
+  return Promise.resolve(
+    autocannon({ url: t.url, method: "POST", headers: t.headers, body: t.body, timeout: 10, ...opts }),
+  );
+}
+
+const phase = (r: Result): Phase => ({
+  reqPerSec: Math.round(r["2xx"] / r.duration),
+  p50: r.latency.p50,
+  p99: r.latency.p99,
+  requests: r.requests.total,
+  non2xx: r.non2xx,
+  errors: r.errors,
+  timeouts: r.timeouts,
+  statusCodes: Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([k, v]) => [k, Number(v.count)])),
+});
+
+/**
+ * Warm-up (not counted), then the R1 throughput run (50 connections) and the R2 run at a
+ * fixed 200 req/s (latencies corrected for coordinated omission); RSS (R7) sampled throughout.
+ */
+export async function measure(t: Target, durationS: number, log: (s: string) => void): Promise<Measurement> {
+  log(`    warm-up 3 s`);
+  await run(t, { connections: 50, duration: 3 });
+  const rss = sampleRss(t.pid);
+  try {
+    log(`    throughput: 50 connections, ${durationS} s`);
+    const cpu0 = cpuMs(t.pid);
+    const throughput = phase(await run(t, { connections: 50, duration: durationS }));
+    const cpuMsPerReq = Math.round((100 * (cpuMs(t.pid) - cpu0)) / Math.max(1, throughput.requests)) / 100;
+    log(`      ${throughput.reqPerSec} req/s, p99 ${throughput.p99} ms, server CPU ${cpuMsPerReq} ms/request`);
+    log(`    fixed rate: 200 req/s, 10 s`);
+    const fixedRate = phase(await run(t, { connections: 20, duration: 10, overallRate: 200 }));
+    log(`      p50 ${fixedRate.p50} ms, p99 ${fixedRate.p99} ms`);
+    return { throughput, fixedRate, peakRssMb: rss.stop(), cpuMsPerReq };
+  } finally {
+    rss.stop();
+  }
+}

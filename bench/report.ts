@@ -1,0 +1,85 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { Measurement } from "./load";
+
+export type ModeResult = { mode: string; order: string[]; whole: Measurement; bare: Measurement };
+
+const GOALS = { r1Min: 0.5, r2Max: 2.0, p99MaxMs: 25, rssMaxMb: 400 };
+
+const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
+
+export function figures(r: ModeResult) {
+  const r1 = r.whole.throughput.reqPerSec / Math.max(1, r.bare.throughput.reqPerSec);
+  const r2 = r.whole.fixedRate.p99 / Math.max(0.001, r.bare.fixedRate.p99);
+  return {
+    mode: r.mode,
+    wholeReqPerSec: r.whole.throughput.reqPerSec,
+    bareReqPerSec: r.bare.throughput.reqPerSec,
+    r1: round(r1),
+    p99WholeMs: r.whole.fixedRate.p99,
+    p99BareMs: r.bare.fixedRate.p99,
+    r2: round(r2),
+    peakRssWholeMb: r.whole.peakRssMb,
+    peakRssBareMb: r.bare.peakRssMb,
+    cpuMsPerReqWhole: r.whole.cpuMsPerReq,
+    cpuMsPerReqBare: r.bare.cpuMsPerReq,
+    pass: {
+      r1: r1 >= GOALS.r1Min,
+      r2: r2 <= GOALS.r2Max && r.whole.fixedRate.p99 < GOALS.p99MaxMs,
+      r7: r.whole.peakRssMb < GOALS.rssMaxMb,
+    },
+  };
+}
+
+const mark = (ok: boolean) => (ok ? "pass" : "FAIL");
+
+export function printTable(results: ModeResult[]) {
+  const head = ["mode", "whole req/s", "bare req/s", "R1", "p99 whole", "p99 bare", "R2", "RSS whole"];
+  const rows = results.map((r) => {
+    const f = figures(r);
+    return [
+      f.mode,
+      String(f.wholeReqPerSec),
+      String(f.bareReqPerSec),
+      `${f.r1} ${mark(f.pass.r1)}`,
+      `${f.p99WholeMs} ms`,
+      `${f.p99BareMs} ms`,
+      `${f.r2} ${mark(f.pass.r2)}`,
+      `${f.peakRssWholeMb} MB ${mark(f.pass.r7)}`,
+    ];
+  });
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join("  ");
+  const out = [line(head), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)];
+  out.push("", `Goals: R1 >= ${GOALS.r1Min}; R2 <= ${GOALS.r2Max} and p99 whole < ${GOALS.p99MaxMs} ms at 200 req/s; RSS < ${GOALS.rssMaxMb} MB.`);
+  for (const r of results) {
+    for (const side of ["whole", "bare"] as const) {
+      const m = r[side];
+      const sum = (k: "non2xx" | "errors" | "timeouts") => m.throughput[k] + m.fixedRate[k];
+      // autocannon's errors include its timeouts.
+      const bad = sum("non2xx") + sum("errors");
+      const status = bad ? `${sum("non2xx")} non-2xx, ${sum("errors")} errors (${sum("timeouts")} of them timeouts)` : "all 2xx";
+      out.push(
+        `${r.mode} ${side}: ${status}; fixed-rate p50 ${m.fixedRate.p50} ms; ` +
+          `throughput-run p99 ${m.throughput.p99} ms; server CPU ${m.cpuMsPerReq} ms/request; peak RSS ${m.peakRssMb} MB`,
+      );
+    }
+    out.push(`${r.mode}: order ${r.order.join(" then ")}`);
+  }
+  process.stdout.write(`\n${out.join("\n")}\n`);
+}
+
+export function writeJson(file: string, results: ModeResult[], meta: Record<string, unknown>) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const body = { ...meta, finishedAt: new Date().toISOString(), figures: results.map(figures), raw: results };
+  fs.writeFileSync(file, JSON.stringify(body, null, 2) + "\n");
+}
+
+/** Which server goes first alternates between runs (and between modes within a run). */
+export function nextRunIndex(file: string): number {
+  try {
+    return Number(JSON.parse(fs.readFileSync(file, "utf8")).runIndex ?? -1) + 1;
+  } catch {
+    return 0;
+  }
+}

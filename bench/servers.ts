@@ -1,0 +1,97 @@
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import postgres from "postgres";
+import { openDatabase } from "@/lib/db";
+import { createUser, issueCommandLineToken } from "@/lib/domain/accounts";
+import { onCleanup, startProcess, waitForHttp, type Proc } from "./procs";
+
+export type Mode = "pglite" | "postgres";
+const ROOT = process.cwd();
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** A fresh store for one mode: a temp PGlite data dir, or a new database on the local PostgreSQL. */
+export async function freshStore(mode: Mode, tmp: string, pgAdminUrl: string) {
+  if (mode === "pglite") return { DATA_DIR: path.join(tmp, "data") };
+  const name = `bench_${randomBytes(4).toString("hex")}`;
+  const admin = postgres(pgAdminUrl, { max: 1, onnotice: () => {}, connect_timeout: 5 });
+  try {
+    await admin.unsafe(`create database "${name}"`);
+  } finally {
+    await admin.end({ timeout: 5 });
+  }
+  onCleanup(async () => {
+    const a = postgres(pgAdminUrl, { max: 1, onnotice: () => {}, connect_timeout: 5 });
+    try {
+      await a.unsafe(`drop database if exists "${name}" with (force)`);
+    } finally {
+      await a.end({ timeout: 5 });
+    }
+  });
+  const url = new URL(pgAdminUrl);
+  url.pathname = `/${name}`;
+  return { DATABASE_URL: url.toString() };
+}
+
+export type Store = { DATA_DIR?: string; DATABASE_URL?: string };
+
+/**
+ * The bench user (creator plan) and an access token for `origin`, written straight through
+ * the domain layer; the database is closed again before any server opens it (PGlite's lock).
+ */
+export async function seed(store: Store, origin: string) {
+  const d = await openDatabase({ url: store.DATABASE_URL, dataDir: store.DATA_DIR ?? null });
+  try {
+    const email = `bench-${randomBytes(4).toString("hex")}@example.com`;
+    const user = await createUser(d.db, { email, password: randomBytes(12).toString("hex"), plan: "creator", complete: true });
+    const tok = await issueCommandLineToken(d.db, { email, appName: "bench", audience: [`${origin}/api/v1`, `${origin}/mcp`] });
+    return { userId: user.id, token: tok.access_token };
+  } finally {
+    await d.close();
+  }
+}
+
+// The children get only what they need: no DATABASE_URL/REDIS_URL leaking in from the shell.
+function baseEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const k of ["DATABASE_URL", "DATA_DIR", "REDIS_URL", "APP_URL", "PORT", "RATE_LIMIT_SCALE", "NODE_OPTIONS"]) delete env[k];
+  return env;
+}
+
+export type Server = { name: "whole" | "bare"; url: string; proc: Proc };
+
+/** `next start` with the token check, the (lifted) rate limiter and the database. */
+export async function startWhole(store: Store, port: number, tmp: string): Promise<Server> {
+  const env: NodeJS.ProcessEnv = { ...baseEnv(), ...store, APP_URL: `http://127.0.0.1:${port}`, RATE_LIMIT_SCALE: "100000", LOG_LEVEL: "warn", NODE_ENV: "production" as const };
+  // BENCH_NODE_OPTIONS=--cpu-prof (for instance) profiles the server under load.
+  if (process.env.BENCH_NODE_OPTIONS) env.NODE_OPTIONS = process.env.BENCH_NODE_OPTIONS;
+  const proc = startProcess(path.join(ROOT, "node_modules/.bin/next"), ["start", "-p", String(port), "-H", "127.0.0.1"], env, path.join(tmp, `whole-${port}.log`));
+  await waitForHttp(`http://127.0.0.1:${port}/api/v1`, proc);
+  return { name: "whole", url: `http://127.0.0.1:${port}/api/v1`, proc };
+}
+
+/** The bare node:http baseline (bench/bare-server.ts) for one user's items. */
+export async function startBare(store: Store, port: number, userId: string, tmp: string): Promise<Server> {
+  const env = { ...baseEnv(), ...store, BARE_PORT: String(port), BENCH_USER_ID: userId };
+  const proc = startProcess(process.execPath, ["--import", "tsx", path.join(ROOT, "bench/bare-server.ts")], env, path.join(tmp, `bare-${port}.log`));
+  await waitForHttp(`http://127.0.0.1:${port}/health`, proc);
+  return { name: "bare", url: `http://127.0.0.1:${port}`, proc };
+}
+
+export function tempDir() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "contentio-bench-"));
+  onCleanup(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}

@@ -1,0 +1,37 @@
+import { db } from "@/lib/db";
+import { publishDueDraft } from "@/lib/domain/publishing";
+import { runDue } from "@/lib/scheduler";
+import { EVENTS, inngest, type ScheduledData } from "./client";
+
+// Thin jobs: the same domain functions as the in-process scheduler. Correctness does not
+// depend on cancellation or on exactly-once delivery: the draft is claimed by one atomic
+// UPDATE that only matches while it is still scheduled for that time.
+
+const client = inngest();
+
+export const publishScheduled = client.createFunction(
+  {
+    id: "publish-scheduled-draft",
+    triggers: [{ event: EVENTS.scheduled }],
+    // Unscheduling or moving cancels the sleeping run for that time; deleting cancels any.
+    cancelOn: [
+      { event: EVENTS.unscheduled, if: "async.data.id == event.data.id && async.data.scheduled_for == event.data.scheduled_for" },
+      { event: EVENTS.deleted, match: "data.id" },
+    ],
+    // One user's posts go out one after another; other users are not held up.
+    concurrency: [{ key: "event.data.userId", limit: 1 }],
+  },
+  async ({ event, step }) => {
+    const data = event.data as ScheduledData;
+    await step.sleepUntil("wait-until-due", data.scheduled_for);
+    return step.run("publish", async () => publishDueDraft(await db(), data.type, data.id));
+  },
+);
+
+/** Anything overdue (a lost event, a retry after 429/5xx, a stuck or missed draft) each minute. */
+export const sweepOverdue = client.createFunction(
+  { id: "sweep-overdue-drafts", triggers: [{ cron: "* * * * *" }], concurrency: [{ limit: 1 }] },
+  async ({ step }) => step.run("run-due", async () => runDue(await db())),
+);
+
+export const functions = [publishScheduled, sweepOverdue];

@@ -1,0 +1,98 @@
+import NextAuth, { type NextAuthConfig } from "next-auth";
+import Credentials from "next-auth/providers/credentials";
+import LinkedIn from "next-auth/providers/linkedin";
+import Nodemailer from "next-auth/providers/nodemailer";
+import Twitter from "next-auth/providers/twitter";
+import { DrizzleAdapter } from "@auth/drizzle-adapter";
+import { config } from "@/lib/config";
+import { db } from "@/lib/db";
+import { storePlatformTokens, verifyPassword } from "@/lib/domain/owner-auth";
+import { authAccounts, authSessions, authVerificationTokens, users } from "@/drizzle/schema";
+import { authSecret } from "./secret";
+
+// The owner's sign-in. Sessions are JWTs because the Credentials provider (e-mail + password,
+// always on) cannot create database sessions; the adapter still stores users, the LinkedIn /
+// X connections (auth_accounts) and e-mail link tokens. The configuration is built per
+// request (lazily) so that `next build` never opens the database or the secret file.
+async function authConfig(): Promise<NextAuthConfig> {
+  const c = config();
+  const providers: NextAuthConfig["providers"] = [
+    Credentials({
+      credentials: { email: { label: "E-mail", type: "email" }, password: { label: "Password", type: "password" } },
+      authorize: async (raw) => {
+        const email = typeof raw?.email === "string" ? raw.email : "";
+        const password = typeof raw?.password === "string" ? raw.password : "";
+        if (!email || !password) return null;
+        return verifyPassword(await db(), email, password);
+      },
+    }),
+  ];
+  // Signing in with LinkedIn or X also connects that account for publishing: the scopes are
+  // those publishing needs (reference/platforms.md).
+  if (c.LINKEDIN_CLIENT_ID && c.LINKEDIN_CLIENT_SECRET) {
+    providers.push(
+      LinkedIn({
+        clientId: c.LINKEDIN_CLIENT_ID,
+        clientSecret: c.LINKEDIN_CLIENT_SECRET,
+        authorization: { params: { scope: "openid profile email w_member_social" } },
+      }),
+    );
+  }
+  if (c.X_CLIENT_ID && c.X_CLIENT_SECRET) {
+    providers.push(
+      Twitter({
+        clientId: c.X_CLIENT_ID,
+        clientSecret: c.X_CLIENT_SECRET,
+        authorization: "https://x.com/i/oauth2/authorize?scope=tweet.read tweet.write users.read offline.access",
+      }),
+    );
+  }
+  if (c.SMTP_URL) providers.push(Nodemailer({ server: c.SMTP_URL, from: c.EMAIL_FROM }));
+
+  return {
+    adapter: DrizzleAdapter(await db(), {
+      usersTable: users,
+      accountsTable: authAccounts,
+      sessionsTable: authSessions,
+      verificationTokensTable: authVerificationTokens,
+    }),
+    providers,
+    secret: authSecret(),
+    trustHost: true,
+    session: { strategy: "jwt", maxAge: 30 * 24 * 3600 },
+    pages: { signIn: "/signin", error: "/signin", verifyRequest: "/signin?sent=1" },
+    callbacks: {
+      // The token carries the user id and nothing secret; the password hash never leaves the database.
+      jwt: ({ token, user }) => {
+        if (user?.id) token.sub = user.id;
+        return { sub: token.sub, email: token.email, name: token.name, picture: token.picture };
+      },
+      // The session exposes exactly id, email, name and image.
+      session: ({ session, token }) => ({
+        expires: session.expires,
+        user: { id: token.sub ?? "", email: token.email ?? "", name: token.name ?? null, image: token.picture ?? null },
+      }) as never,
+    },
+    events: {
+      // next-auth only stores a provider's tokens when it links the account the first time;
+      // a reconnect must refresh them too (without ever wiping a stored refresh token).
+      signIn: async ({ account, profile }) => {
+        if (account && (account.provider === "linkedin" || account.provider === "twitter")) {
+          await storePlatformTokens(await db(), account, profile);
+        }
+      },
+    },
+  };
+}
+
+export const { handlers, auth, signIn, signOut } = NextAuth(authConfig);
+
+/** Which sign-in methods are configured (for the sign-in and settings pages). */
+export function configuredProviders() {
+  const c = config();
+  return {
+    linkedin: Boolean(c.LINKEDIN_CLIENT_ID && c.LINKEDIN_CLIENT_SECRET),
+    x: Boolean(c.X_CLIENT_ID && c.X_CLIENT_SECRET),
+    email: Boolean(c.SMTP_URL),
+  };
+}

@@ -1,0 +1,91 @@
+import { and, asc, desc, eq, gt, isNull } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { approvals, authAccounts, connectedApps, oauthClients, users } from "@/drizzle/schema";
+
+// What Settings > Connections and the approval page read and change. Every query is scoped
+// by the owner's id: another user's app or approval looks exactly like a missing one.
+
+/** The host an app sends people back to (from its first redirect URI), or null. */
+export function redirectHost(uris: string[]): string | null {
+  for (const u of uris) {
+    try {
+      const url = new URL(u);
+      return url.host || `${url.protocol}//`; // private-use schemes like cursor:// have no host
+    } catch {}
+  }
+  return null;
+}
+
+export async function listConnectedApps(db: Db, userId: string) {
+  const rows = await db
+    .select({
+      id: connectedApps.id,
+      scopes: connectedApps.scopes,
+      createdAt: connectedApps.createdAt,
+      lastUsedAt: connectedApps.lastUsedAt,
+      name: oauthClients.name,
+      selfRegistered: oauthClients.selfRegistered,
+      redirectUris: oauthClients.redirectUris,
+    })
+    .from(connectedApps)
+    .innerJoin(oauthClients, eq(oauthClients.id, connectedApps.clientId))
+    .where(and(eq(connectedApps.userId, userId), isNull(connectedApps.revokedAt)))
+    .orderBy(desc(connectedApps.createdAt));
+  return rows.map((r) => ({ ...r, redirectHost: redirectHost(r.redirectUris) }));
+}
+
+export async function setPublishingAllowed(db: Db, userId: string, allowed: boolean) {
+  await db.update(users).set({ publishingAllowed: allowed, updatedAt: new Date() }).where(eq(users.id, userId));
+}
+
+export type PlatformState = { provider: "linkedin" | "twitter"; state: "connected" | "needs_reconnect" | "not_connected"; handle: string | null };
+
+export async function platformAccounts(db: Db, userId: string, now = new Date()): Promise<PlatformState[]> {
+  const rows = await db
+    .select({ provider: authAccounts.provider, handle: authAccounts.handle, status: authAccounts.status, expiresAt: authAccounts.expires_at, refresh: authAccounts.refresh_token })
+    .from(authAccounts)
+    .where(eq(authAccounts.userId, userId));
+  return (["linkedin", "twitter"] as const).map((provider) => {
+    const r = rows.find((x) => x.provider === provider);
+    if (!r) return { provider, state: "not_connected", handle: null };
+    // An expired token with no refresh token cannot publish until the owner reconnects.
+    const expired = r.expiresAt !== null && r.expiresAt * 1000 <= now.getTime() && !r.refresh;
+    return { provider, state: r.status === "needs_reconnect" || expired ? "needs_reconnect" : "connected", handle: r.handle };
+  });
+}
+
+export async function disconnectPlatform(db: Db, userId: string, provider: string) {
+  await db.delete(authAccounts).where(and(eq(authAccounts.userId, userId), eq(authAccounts.provider, provider)));
+}
+
+export async function pendingApprovals(db: Db, userId: string, now = new Date()) {
+  return db
+    .select({ id: approvals.id, operation: approvals.operation, action: approvals.action, expiresAt: approvals.expiresAt, appName: oauthClients.name })
+    .from(approvals)
+    .innerJoin(connectedApps, eq(connectedApps.id, approvals.appId))
+    .innerJoin(oauthClients, eq(oauthClients.id, connectedApps.clientId))
+    .where(and(eq(approvals.userId, userId), eq(approvals.status, "pending"), gt(approvals.expiresAt, now)))
+    .orderBy(asc(approvals.expiresAt));
+}
+
+/** One approval of the owner's, with the asking app's name; undefined when not theirs. */
+export async function approvalForOwner(db: Db, userId: string, id: string) {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return undefined;
+  const [row] = await db
+    .select({
+      id: approvals.id,
+      operation: approvals.operation,
+      action: approvals.action,
+      body: approvals.body,
+      status: approvals.status,
+      expiresAt: approvals.expiresAt,
+      decidedAt: approvals.decidedAt,
+      appName: oauthClients.name,
+      appRevoked: connectedApps.revokedAt,
+    })
+    .from(approvals)
+    .innerJoin(connectedApps, eq(connectedApps.id, approvals.appId))
+    .innerJoin(oauthClients, eq(oauthClients.id, connectedApps.clientId))
+    .where(and(eq(approvals.id, id), eq(approvals.userId, userId)));
+  return row;
+}

@@ -1,0 +1,103 @@
+import { and, eq } from "drizzle-orm";
+import { write, type Voice } from "@/lib/ai";
+import { notFound } from "@/lib/errors";
+import { ideas, postDrafts, seriesTopics, tweetDrafts, users } from "@/drizzle/schema";
+import type { Ctx } from "./context";
+import { withDebit } from "./allowances";
+import { startTopic } from "./series";
+import { deriveTitle } from "./text";
+
+// generate_post / generate_tweet (spec 4.6, 4.7). Order matters for money: everything that
+// can be refused for free (ownership of ids) is checked before the allowance is debited; the
+// debit is refunded when writing or saving fails. Nothing here publishes or schedules.
+//
+// untrusted_source: the topic and instructions come from the owner's own app session, so a
+// generated draft is the owner's text. It is marked only when its source material was not
+// written by the owner: condensing a post draft that itself carries untrusted_source passes
+// that marker on.
+
+async function voiceOf(ctx: Ctx): Promise<Voice> {
+  const [u] = await ctx.db.select().from(users).where(eq(users.id, ctx.caller.userId));
+  if (!u) throw notFound("account");
+  return { summary: u.voiceSummary, tone: u.tone, samplePosts: u.samplePosts, niche: u.niche, traits: u.traits };
+}
+
+async function checkTopic(ctx: Ctx, topicId: string | undefined) {
+  if (!topicId) return;
+  const [t] = await ctx.db
+    .select({ id: seriesTopics.id })
+    .from(seriesTopics)
+    .where(and(eq(seriesTopics.id, topicId), eq(seriesTopics.userId, ctx.caller.userId)));
+  if (!t) throw notFound("series topic (series_topic_id)");
+}
+
+export type GeneratePostInput = { topic: string; instructions?: string; pillar?: string; save_as_draft: boolean; series_topic_id?: string };
+
+export async function generatePost(ctx: Ctx, input: GeneratePostInput) {
+  await checkTopic(ctx, input.series_topic_id);
+  const voice = await voiceOf(ctx);
+  return withDebit(ctx, "generate_post", async () => {
+    const body = await write({ format: "post", voice, topic: input.topic, instructions: input.instructions, pillar: input.pillar });
+    const title = deriveTitle(body);
+    if (!input.save_as_draft) return { draft_id: null, title, body, saved: false };
+    const id = await ctx.db.transaction(async (tx) => {
+      if (input.series_topic_id) await startTopic(tx, ctx.caller.userId, input.series_topic_id);
+      const [row] = await tx
+        .insert(postDrafts)
+        .values({ userId: ctx.caller.userId, title, body, pillar: input.pillar ?? null, seriesTopicId: input.series_topic_id })
+        .returning({ id: postDrafts.id });
+      return row.id;
+    });
+    return { draft_id: id, title, body, saved: true };
+  });
+}
+
+export type GenerateTweetInput = { topic?: string; from_post_id?: string; instructions?: string; series_topic_id?: string };
+
+export async function generateTweet(ctx: Ctx, input: GenerateTweetInput) {
+  const uid = ctx.caller.userId;
+  await checkTopic(ctx, input.series_topic_id);
+  let source: { id: string; body: string; pillar: string | null; untrustedSource: string | null } | undefined;
+  if (input.from_post_id) {
+    [source] = await ctx.db
+      .select({ id: postDrafts.id, body: postDrafts.body, pillar: postDrafts.pillar, untrustedSource: postDrafts.untrustedSource })
+      .from(postDrafts)
+      .where(and(eq(postDrafts.id, input.from_post_id), eq(postDrafts.userId, uid)));
+    if (!source) throw notFound("post draft (from_post_id)");
+  }
+  const voice = await voiceOf(ctx);
+  return withDebit(ctx, "generate_tweet", async () => {
+    const text = await write({
+      format: "tweet",
+      voice,
+      topic: input.topic,
+      sourcePost: source?.body,
+      pillar: source?.pillar ?? undefined,
+      instructions: input.instructions,
+    });
+    const untrusted = source?.untrustedSource ? `Condensed from a post draft holding text from: ${source.untrustedSource}` : null;
+    const draftId = await ctx.db.transaction(async (tx) => {
+      if (input.series_topic_id) await startTopic(tx, uid, input.series_topic_id);
+      let parentId = source?.id;
+      if (!parentId) {
+        // Topic mode: the topic is kept as an idea (used: a draft came of it), and the tweet
+        // gets a matching parent post draft, as create_draft does (spec 2.1).
+        const [idea] = await tx
+          .insert(ideas)
+          .values({ userId: uid, title: deriveTitle(input.topic!), body: input.topic!, status: "used" })
+          .returning({ id: ideas.id });
+        const [parent] = await tx
+          .insert(postDrafts)
+          .values({ userId: uid, title: deriveTitle(text), body: text, ideaId: idea.id })
+          .returning({ id: postDrafts.id });
+        parentId = parent.id;
+      }
+      const [row] = await tx
+        .insert(tweetDrafts)
+        .values({ userId: uid, postDraftId: parentId, title: deriveTitle(text), body: text, untrustedSource: untrusted, seriesTopicId: input.series_topic_id })
+        .returning({ id: tweetDrafts.id });
+      return row.id;
+    });
+    return { draft_id: draftId, text, from_post_id: source?.id ?? null };
+  });
+}

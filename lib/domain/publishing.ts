@@ -1,0 +1,197 @@
+import { and, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { config } from "@/lib/config";
+import type { Db } from "@/lib/db";
+import { log } from "@/lib/log";
+import { platformFor } from "@/lib/platforms";
+import { PublishError, platformOf, type PlatformName } from "@/lib/platforms/types";
+import { tweetDrafts } from "@/drizzle/schema";
+import { draftTable, type DraftType } from "./drafts";
+import { markTopicPublished } from "./series";
+
+// The one publishing path of both engines (in-process scheduler, Inngest) and publish_now.
+// At most once: a draft reaches the platform only after one conditional UPDATE moved it to
+// `publishing`; whoever's UPDATE matched is the only caller of the platform.
+
+export const RETRY_WINDOW_MS = 30 * 60 * 1000;
+const TYPES: DraftType[] = ["post", "tweet"];
+
+type DraftRow = typeof tweetDrafts.$inferSelect;
+export type Claimed = DraftRow & { type: DraftType };
+export type Outcome =
+  | { status: "published"; platform: PlatformName; postId: string; url: string | null }
+  | { status: "retrying"; platform: PlatformName; reason: string; nextAttemptAt: Date }
+  | { status: "failed" | "unknown"; platform: PlatformName; reason: string };
+
+/** Due and not yet too late: scheduled_for has passed and any retry backoff is over. */
+function dueWhere(type: DraftType, now: Date) {
+  const t = draftTable(type);
+  const oldest = new Date(now.getTime() - config().SCHEDULE_MAX_LATENESS_SECONDS * 1000);
+  return and(
+    eq(t.status, "scheduled"),
+    lte(t.scheduledFor, now),
+    or(isNull(t.nextAttemptAt), lte(t.nextAttemptAt, now)),
+    // A retry keeps its own 30-minute window; a first attempt must not be too late.
+    or(
+      and(isNotNull(t.firstAttemptAt), gt(t.firstAttemptAt, new Date(now.getTime() - RETRY_WINDOW_MS))),
+      and(isNull(t.firstAttemptAt), gte(t.scheduledFor, oldest)),
+    ),
+  );
+}
+
+const claimSet = (type: DraftType, now: Date) => {
+  const t = draftTable(type);
+  return {
+    status: "publishing" as const,
+    publishAttempts: sql`${t.publishAttempts} + 1`,
+    firstAttemptAt: sql`coalesce(${t.firstAttemptAt}, ${now.toISOString()}::timestamptz)`,
+    // updated_at marks when the claim was taken: the stuck sweep measures from it.
+    updatedAt: now,
+  };
+};
+
+/**
+ * Claims up to `limit` due drafts of each type in one UPDATE per table. With several
+ * processes on PostgreSQL, SKIP LOCKED hands each claimer different rows and the status
+ * condition is re-checked on the locked row; on PGlite statements run one after another.
+ */
+export async function claimDue(db: Db, now: Date, limit: number): Promise<Claimed[]> {
+  const out: Claimed[] = [];
+  for (const type of TYPES) {
+    const t = draftTable(type);
+    const ids = db
+      .select({ id: t.id })
+      .from(t)
+      .where(dueWhere(type, now))
+      .orderBy(t.scheduledFor)
+      .limit(limit)
+      .for("update", { skipLocked: true });
+    const rows = await db.update(t).set(claimSet(type, now)).where(and(inArray(t.id, ids), dueWhere(type, now))).returning();
+    out.push(...rows.map((r) => ({ ...r, type })));
+  }
+  return out;
+}
+
+/** publish_now's claim, inside its transaction: draft, scheduled or failed -> publishing. */
+export async function claimForNow(tx: Db, type: DraftType, id: string, userId: string, now: Date): Promise<Claimed | null> {
+  const t = draftTable(type);
+  const [row] = await tx
+    .update(t)
+    .set({ ...claimSet(type, now), publishAttempts: 1, firstAttemptAt: now, nextAttemptAt: null, failureReason: null })
+    .where(and(eq(t.id, id), eq(t.userId, userId), inArray(t.status, ["draft", "scheduled", "failed"])))
+    .returning();
+  return row ? { ...row, type } : null;
+}
+
+/** Backoff between retries: 30 s, 1, 2, 4, 8 min, then every 10 min (inside 30 minutes). */
+const backoffMs = (attempts: number) => Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 10 * 60_000);
+
+/** Calls the platform for a claimed draft and records what happened. Never throws. */
+export async function publishClaimed(db: Db, c: Claimed, clock: () => Date = () => new Date()): Promise<Outcome> {
+  const platform = platformOf(c.type);
+  let outcome: Outcome;
+  try {
+    const p = await platformFor(db, c.userId, platform);
+    const res = await p.publish({ db, userId: c.userId, draftType: c.type, draftId: c.id, text: c.body });
+    outcome = { status: "published", platform, postId: res.postId, url: res.url };
+  } catch (e) {
+    const err = e instanceof PublishError ? e : new PublishError("unknown", `Unexpected error while publishing: ${(e as Error)?.message ?? e}`);
+    outcome = { status: err.kind === "retry" ? "failed" : err.kind, platform, reason: err.message };
+    if (err.kind === "retry") {
+      const now = clock();
+      const first = c.firstAttemptAt ?? now;
+      const next = new Date(Math.max(now.getTime() + backoffMs(c.publishAttempts), err.retryAt?.getTime() ?? 0));
+      if (next.getTime() < first.getTime() + RETRY_WINDOW_MS) outcome = { status: "retrying", platform, reason: err.message, nextAttemptAt: next };
+      else outcome = { status: "failed", platform, reason: `Gave up after retrying for 30 minutes: ${err.message}` };
+    }
+  }
+  await record(db, c, outcome, clock());
+  log(outcome.status === "published" || outcome.status === "retrying" ? "info" : "warn", "publish", {
+    draft: c.id,
+    type: c.type,
+    status: outcome.status,
+    ...(outcome.status !== "published" && { reason: outcome.reason }),
+  });
+  return outcome;
+}
+
+async function record(db: Db, c: Claimed, o: Outcome, now: Date) {
+  const t = draftTable(c.type);
+  // `unknown` too: the stuck sweep may have given up on a call that did finish after all.
+  const mine = and(eq(t.id, c.id), inArray(t.status, ["publishing", "unknown"]));
+  if (o.status === "published") {
+    const set = { status: "published" as const, publishedAt: now, platformPostId: o.postId, platformUrl: o.url, failureReason: null, nextAttemptAt: null, updatedAt: now };
+    // A transaction only when a series topic must change with it (most drafts: one statement).
+    if (!c.seriesTopicId) await db.update(t).set(set).where(mine);
+    else {
+      const topicId = c.seriesTopicId;
+      await db.transaction(async (tx) => {
+        const rows = await tx.update(t).set(set).where(mine).returning({ id: t.id });
+        if (rows.length) await markTopicPublished(tx, topicId, o.platform, o.postId);
+      });
+    }
+  } else if (o.status === "retrying") {
+    // Back to `scheduled` (publish_now's drafts too): the scheduler tries again when due.
+    await db
+      .update(t)
+      .set({ status: "scheduled", scheduledFor: c.scheduledFor ?? c.firstAttemptAt ?? now, nextAttemptAt: o.nextAttemptAt, failureReason: o.reason, updatedAt: now })
+      .where(and(eq(t.id, c.id), eq(t.status, "publishing")));
+  } else {
+    await db.update(t).set({ status: o.status, failureReason: o.reason, nextAttemptAt: null, updatedAt: now }).where(mine);
+  }
+}
+
+/**
+ * Nothing sits past its time unnoticed: drafts too late to post become `failed` ("missed"),
+ * and drafts left in `publishing` by a process that died become `unknown` (never re-posted:
+ * the call may have reached the platform). Returns how many rows each rule changed.
+ */
+export async function sweep(db: Db, now: Date): Promise<{ missed: number; stuck: number }> {
+  const c = config();
+  const oldest = new Date(now.getTime() - c.SCHEDULE_MAX_LATENESS_SECONDS * 1000);
+  const stuckBefore = new Date(now.getTime() - c.PUBLISH_STUCK_SECONDS * 1000);
+  let missed = 0;
+  let stuck = 0;
+  for (const type of TYPES) {
+    const t = draftTable(type);
+    missed += (
+      await db
+        .update(t)
+        .set({
+          status: "failed",
+          failureReason: sql`'missed: it was not published within ' || ${String(c.SCHEDULE_MAX_LATENESS_SECONDS)} || ' seconds of its time (' || to_char(${t.scheduledFor} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || '), so it was not posted late. Schedule it again or publish it now.'`,
+          updatedAt: now,
+        })
+        .where(and(eq(t.status, "scheduled"), isNull(t.firstAttemptAt), lt(t.scheduledFor, oldest)))
+        .returning({ id: t.id })
+    ).length;
+    // Retries whose 30-minute window ran out while nobody was polling.
+    missed += (
+      await db
+        .update(t)
+        .set({ status: "failed", failureReason: sql`'gave up after retrying for 30 minutes: ' || coalesce(${t.failureReason}, 'no reason recorded')`, updatedAt: now })
+        .where(and(eq(t.status, "scheduled"), lt(t.firstAttemptAt, new Date(now.getTime() - RETRY_WINDOW_MS))))
+        .returning({ id: t.id })
+    ).length;
+    stuck += (
+      await db
+        .update(t)
+        .set({
+          status: "unknown",
+          failureReason: `publishing was interrupted (no answer recorded within ${c.PUBLISH_STUCK_SECONDS} seconds); it may or may not have been posted. Check the account on the platform; it will not be posted again automatically.`,
+          updatedAt: now,
+        })
+        .where(and(eq(t.status, "publishing"), lt(t.updatedAt, stuckBefore)))
+        .returning({ id: t.id })
+    ).length;
+  }
+  return { missed, stuck };
+}
+
+/** The Inngest path: publishes one draft if it is (still) due at this moment, else nothing. */
+export async function publishDueDraft(db: Db, type: DraftType, id: string, clock: () => Date = () => new Date()) {
+  const t = draftTable(type);
+  const now = clock();
+  const [row] = await db.update(t).set(claimSet(type, now)).where(and(eq(t.id, id), dueWhere(type, now))).returning();
+  if (!row) return { status: "not_due" as const };
+  return publishClaimed(db, { ...row, type }, clock);
+}

@@ -1,0 +1,167 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { config } from "@/lib/config";
+import type { Db } from "@/lib/db";
+import { AppError, invalid, notFound } from "@/lib/errors";
+import { connectionProblem } from "@/lib/platforms";
+import { platformOf } from "@/lib/platforms/types";
+import type { Ctx } from "./context";
+import { approvalRequired, consumeApproval, type ExactAction } from "./confirmations";
+import { draftTable, type DraftType } from "./drafts";
+import { requirePublishing } from "./guards";
+import { claimForNow, publishClaimed } from "./publishing";
+import { iso } from "./text";
+import { announceScheduled, announceUnscheduled } from "@/lib/scheduler/events";
+
+const label = (type: DraftType) => (type === "post" ? "post draft" : "tweet draft");
+const MAX_AHEAD_MS = 365 * 24 * 3600 * 1000;
+
+async function loadOwn(tx: Db, ctx: Ctx, type: DraftType, id: string) {
+  const t = draftTable(type);
+  const [row] = await tx.select().from(t).where(and(eq(t.id, id), eq(t.userId, ctx.caller.userId))).for("update");
+  if (!row) throw notFound(label(type));
+  return row;
+}
+
+type Row = Awaited<ReturnType<typeof loadOwn>>;
+
+/** The states from which a draft can no longer be scheduled or published. */
+function refuseFinal(d: Row, type: DraftType, what: string) {
+  if (d.status === "published") {
+    throw new AppError(
+      "action_failed",
+      `This ${label(type)} was already published${d.publishedAt ? ` at ${iso(d.publishedAt)}` : ""}; the service never posts the same draft twice.`,
+      d.platformUrl ? `It is live at ${d.platformUrl}. To post again, create a new draft.` : "To post again, create a new draft.",
+    );
+  }
+  if (d.status === "publishing") {
+    throw new AppError("action_failed", `This ${label(type)} is being published right now and cannot be ${what}.`, "Check its status with fetch_item in a minute.");
+  }
+  if (d.status === "unknown") {
+    throw new AppError(
+      "action_failed",
+      `This ${label(type)} may already have been posted (the platform did not confirm: ${d.failureReason ?? "no answer"}), so it is not ${what} again.`,
+      "Check the account on the platform; if the post is not there, create a new draft with the same text.",
+    );
+  }
+}
+
+async function requireConnection(ctx: Ctx, type: DraftType) {
+  const problem = await connectionProblem(ctx.db, ctx.caller.userId, platformOf(type));
+  if (problem) throw new AppError("action_failed", problem, "Connect the account, then repeat the call.");
+}
+
+const action = (operation: string, args: Record<string, unknown>, type: DraftType, d: Row, scheduledFor: Date | null): ExactAction => ({
+  operation,
+  args,
+  type,
+  id: d.id,
+  title: d.title,
+  body: d.body,
+  scheduledFor,
+});
+
+export async function scheduleContent(ctx: Ctx, input: { type: DraftType; id: string; scheduled_for: string }) {
+  requirePublishing(ctx.caller);
+  const at = new Date(input.scheduled_for);
+  const lead = at.getTime() - ctx.now().getTime();
+  const minLead = config().SCHEDULE_MIN_LEAD_SECONDS;
+  if (lead < minLead * 1000) throw invalid([{ path: "scheduled_for", message: `Must be at least ${minLead} seconds in the future` }]);
+  if (lead > MAX_AHEAD_MS) throw invalid([{ path: "scheduled_for", message: "Must be at most 365 days ahead" }]);
+  await requireConnection(ctx, input.type);
+  const t = draftTable(input.type);
+  const outcome = await ctx.db.transaction(async (tx) => {
+    const d = await loadOwn(tx, ctx, input.type, input.id);
+    refuseFinal(d, input.type, "scheduled");
+    // The approval covers the exact time (normalised, so +02:00 and Z spellings agree).
+    const a = action("schedule_content", { type: input.type, id: d.id, scheduled_for: at.toISOString() }, input.type, d, at);
+    if (!(await consumeApproval(ctx, tx, a))) return { approval: a };
+    // One UPDATE moves it: there is no moment in which a rescheduled draft is unscheduled.
+    const [row] = await tx
+      .update(t)
+      .set({
+        status: "scheduled",
+        scheduledFor: at,
+        publishAttempts: 0,
+        firstAttemptAt: null,
+        nextAttemptAt: null,
+        failureReason: null,
+        updatedAt: sql`greatest(now(), ${t.updatedAt} + interval '1 millisecond')`,
+      })
+      .where(and(eq(t.id, d.id), inArray(t.status, ["draft", "scheduled", "failed"])))
+      .returning();
+    return {
+      done: {
+        id: row.id,
+        type: input.type,
+        platform: platformOf(input.type),
+        scheduled_for: at.toISOString(),
+        status: "scheduled" as const,
+        rescheduled: d.status === "scheduled",
+      },
+      previous: d.status === "scheduled" ? d.scheduledFor : null,
+      version: row.updatedAt.getTime(),
+    };
+  });
+  if (outcome.approval) throw await approvalRequired(ctx, outcome.approval);
+  await announceScheduled({ type: input.type, id: input.id, userId: ctx.caller.userId, scheduledFor: at, previous: outcome.previous ?? null, version: outcome.version! });
+  return outcome.done!;
+}
+
+export async function unscheduleContent(ctx: Ctx, input: { type: DraftType; id: string }) {
+  const t = draftTable(input.type);
+  const result = await ctx.db.transaction(async (tx) => {
+    const d = await loadOwn(tx, ctx, input.type, input.id);
+    if (d.status === "publishing") {
+      throw new AppError("action_failed", `This ${label(input.type)} is being published right now and cannot be taken back.`, "Check its status with fetch_item in a minute.");
+    }
+    if (d.status !== "scheduled") return { out: { id: d.id, type: input.type, unscheduled: false, previous_scheduled_for: null as string | null, status: d.status }, version: null };
+    const [row] = await tx
+      .update(t)
+      .set({
+        status: "draft",
+        scheduledFor: null,
+        publishAttempts: 0,
+        firstAttemptAt: null,
+        nextAttemptAt: null,
+        failureReason: null,
+        updatedAt: sql`greatest(now(), ${t.updatedAt} + interval '1 millisecond')`,
+      })
+      .where(and(eq(t.id, d.id), eq(t.status, "scheduled")))
+      .returning();
+    const out = { id: d.id, type: input.type, unscheduled: true, previous_scheduled_for: iso(d.scheduledFor), status: row.status };
+    return { out, version: row.updatedAt.getTime() };
+  });
+  const { out, version } = result;
+  if (version !== null) {
+    await announceUnscheduled({ type: input.type, id: input.id, userId: ctx.caller.userId, scheduledFor: new Date(out.previous_scheduled_for!), version });
+  }
+  return out;
+}
+
+export async function publishNow(ctx: Ctx, input: { type: DraftType; id: string }) {
+  requirePublishing(ctx.caller);
+  await requireConnection(ctx, input.type);
+  const outcome = await ctx.db.transaction(async (tx) => {
+    const d = await loadOwn(tx, ctx, input.type, input.id);
+    refuseFinal(d, input.type, "published");
+    const a = action("publish_now", { type: input.type, id: d.id }, input.type, d, d.scheduledFor);
+    if (!(await consumeApproval(ctx, tx, a))) return { approval: a };
+    return { claimed: await claimForNow(tx, input.type, d.id, ctx.caller.userId, ctx.now()) };
+  });
+  if (outcome.approval) throw await approvalRequired(ctx, outcome.approval);
+  if (!outcome.claimed) throw notFound(label(input.type));
+  // The platform is called outside any transaction (PGlite has one connection).
+  const o = await publishClaimed(ctx.db, outcome.claimed, ctx.now);
+  if (o.status === "published") return { platform: o.platform, platform_post_id: o.postId, url: o.url };
+  if (o.status === "retrying") {
+    throw new AppError(
+      "action_failed",
+      `The platform could not take the post right now (${o.reason}); nothing was posted.`,
+      `The service retries automatically (next at ${o.nextAttemptAt.toISOString()}, for up to 30 minutes); check its status with fetch_item. Do not call publish_now again.`,
+    );
+  }
+  if (o.status === "unknown") {
+    throw new AppError("action_failed", `The platform did not confirm the post: ${o.reason}`, "It may have been posted: check the account on the platform before doing anything else. It will not be retried automatically.");
+  }
+  throw new AppError("action_failed", `Publishing failed: ${o.reason}`, "Nothing was posted. Fix the cause, then publish again (a new approval is needed).");
+}

@@ -1,0 +1,51 @@
+import { and, eq } from "drizzle-orm";
+import { config } from "@/lib/config";
+import type { Db } from "@/lib/db";
+import { authAccounts } from "@/drizzle/schema";
+import { linkedin } from "./linkedin";
+import type { Account } from "./tokens";
+import { sandbox } from "./sandbox";
+import { x } from "./x";
+import { PublishError, type Platform, type PlatformName } from "./types";
+
+export { PublishError, platformOf, type Platform, type PlatformName } from "./types";
+
+/** next-auth's provider id of each network's connection. */
+export const PROVIDER: Record<PlatformName, "linkedin" | "twitter"> = { pronet: "linkedin", micro: "twitter" };
+const NETWORK: Record<PlatformName, string> = { pronet: "LinkedIn", micro: "X" };
+
+/** Whether this deployment has app credentials for the real network (else: the sandbox). */
+export function realConfigured(name: PlatformName): boolean {
+  const c = config();
+  return name === "pronet" ? !!(c.LINKEDIN_CLIENT_ID && c.LINKEDIN_CLIENT_SECRET) : !!(c.X_CLIENT_ID && c.X_CLIENT_SECRET);
+}
+
+export async function connectedAccount(db: Db, userId: string, name: PlatformName) {
+  const [row] = await db
+    .select()
+    .from(authAccounts)
+    .where(and(eq(authAccounts.userId, userId), eq(authAccounts.provider, PROVIDER[name])))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * Why this user cannot publish to `name` right now, or null. With no app credentials the
+ * sandbox is always there; with them, the owner must have connected that network.
+ */
+export async function connectionProblem(db: Db, userId: string, name: PlatformName, known?: Account | null): Promise<string | null> {
+  if (!realConfigured(name)) return null;
+  const acc = known !== undefined ? known : await connectedAccount(db, userId, name);
+  if (!acc) return `No ${NETWORK[name]} account is connected. The owner can connect one in Settings > Connections.`;
+  if (acc.status !== "connected") return `The ${NETWORK[name]} connection needs renewing. The owner can reconnect it in Settings > Connections.`;
+  return null;
+}
+
+/** The platform a user's draft goes to: the real network when configured, else the sandbox. */
+export async function platformFor(db: Db, userId: string, name: PlatformName): Promise<Platform> {
+  if (!realConfigured(name)) return sandbox(name);
+  const acc = await connectedAccount(db, userId, name);
+  const problem = await connectionProblem(db, userId, name, acc);
+  if (!acc || problem) throw new PublishError("failed", problem ?? "No account is connected.");
+  return name === "pronet" ? linkedin(acc) : x(acc);
+}

@@ -1,0 +1,101 @@
+import { and, eq, isNull, lt, or } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { authAccounts } from "@/drizzle/schema";
+import { errorText, send } from "./http";
+import { PublishError } from "./types";
+
+export type Account = typeof authAccounts.$inferSelect;
+export type Tokens = { access_token: string; refresh_token?: string; expires_in?: number };
+export type Refresher = (refreshToken: string) => Promise<Tokens>;
+
+// A refresh can take a few seconds; a lock older than this belongs to a dead process.
+const LOCK_MS = 30_000;
+const WAIT_MS = 15_000;
+
+const pk = (a: Account) => and(eq(authAccounts.provider, a.provider), eq(authAccounts.providerAccountId, a.providerAccountId));
+const expiring = (a: Account) => a.expires_at != null && a.expires_at * 1000 < Date.now() + 60_000;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function markNeedsReconnect(db: Db, a: Account) {
+  await db.update(authAccounts).set({ status: "needs_reconnect", refreshLockedUntil: null, updatedAt: new Date() }).where(pk(a));
+}
+
+/**
+ * A usable access token. Refreshes when it is about to expire, or when the platform refused
+ * `stale`. Refresh tokens rotate (X), so only one refresh per account runs at a time: the
+ * holder of refresh_locked_until refreshes and stores the new pair in one UPDATE; everyone
+ * else waits and uses what it stored.
+ */
+export async function accessToken(db: Db, acc: Account, refresh: Refresher | null, network: string, stale?: string): Promise<string> {
+  let current = acc;
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    if (current.access_token && current.access_token !== stale && !expiring(current)) return current.access_token;
+    if (!refresh || !current.refresh_token) {
+      await markNeedsReconnect(db, current);
+      throw new PublishError("failed", `The ${network} access token expired or was revoked and cannot be renewed; the owner must reconnect ${network} in Settings > Connections.`);
+    }
+    const now = new Date();
+    const [locked] = await db
+      .update(authAccounts)
+      .set({ refreshLockedUntil: new Date(now.getTime() + LOCK_MS) })
+      .where(and(pk(current), or(isNull(authAccounts.refreshLockedUntil), lt(authAccounts.refreshLockedUntil, now))))
+      .returning();
+    if (locked) {
+      // Someone may have refreshed between our read and the lock.
+      if (locked.access_token && locked.access_token !== stale && !expiring(locked)) {
+        await db.update(authAccounts).set({ refreshLockedUntil: null }).where(pk(locked));
+        return locked.access_token;
+      }
+      let t: Tokens;
+      try {
+        t = await refresh(locked.refresh_token!);
+      } catch (e) {
+        if (e instanceof PublishError && e.kind === "failed") await markNeedsReconnect(db, locked);
+        else await db.update(authAccounts).set({ refreshLockedUntil: null }).where(pk(locked));
+        throw e instanceof PublishError ? e : new PublishError("retry", `Renewing the ${network} token failed: ${(e as Error).message}`);
+      }
+      // The rotated pair is stored in one statement, with the lock released.
+      await db
+        .update(authAccounts)
+        .set({
+          access_token: t.access_token,
+          refresh_token: t.refresh_token ?? locked.refresh_token,
+          expires_at: t.expires_in ? Math.floor(Date.now() / 1000) + t.expires_in : null,
+          status: "connected",
+          refreshLockedUntil: null,
+          updatedAt: new Date(),
+        })
+        .where(pk(locked));
+      return t.access_token;
+    }
+    if (Date.now() > deadline) throw new PublishError("retry", `Another ${network} token refresh is still running; nothing was sent.`);
+    await sleep(100);
+    [current] = await db.select().from(authAccounts).where(pk(current));
+    if (!current) throw new PublishError("failed", `The ${network} account was disconnected.`);
+  }
+}
+
+/** The OAuth 2.0 refresh_token grant (RFC 6749 section 6) as LinkedIn and X answer it. */
+export async function refreshGrant(network: string, url: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<Tokens> {
+  let res: Response;
+  try {
+    res = await send(network, url, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json", ...headers },
+      body: new URLSearchParams(form).toString(),
+    });
+  } catch (e) {
+    // Nothing was posted either way; a lost refresh answer is retried (the owner may need to reconnect).
+    throw new PublishError("retry", (e as Error).message);
+  }
+  if (res.ok) {
+    const body = (await res.json().catch(() => null)) as Tokens | null;
+    if (body?.access_token) return body;
+    throw new PublishError("retry", `${network} answered the token refresh without a token.`);
+  }
+  if (res.status === 400 || res.status === 401) {
+    throw new PublishError("failed", `${network} refused to renew the access (${res.status}: ${await errorText(res)}); the owner must reconnect ${network} in Settings > Connections.`);
+  }
+  throw new PublishError("retry", `${network} token refresh failed (${res.status}).`);
+}

@@ -1,0 +1,137 @@
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import postgres from "postgres";
+
+// A built server (`next start`) on a free port with a fresh DATA_DIR (and a fresh PostgreSQL
+// database when DATABASE_URL is set), as in server.test.ts, for browser tests.
+const run = promisify(execFile);
+const ROOT = process.cwd();
+
+function newest(dir: string): number {
+  let n = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    n = Math.max(n, e.isDirectory() ? newest(p) : fs.statSync(p).mtimeMs);
+  }
+  return n;
+}
+
+/**
+ * Builds the app unless the build is newer than every source file. Test files run in
+ * parallel workers, so a lock directory makes the others wait for one build.
+ */
+export async function ensureBuild() {
+  const id = path.join(ROOT, ".next", "BUILD_ID");
+  const lock = path.join(ROOT, ".next-build.lock");
+  const fresh = () => {
+    const sources = Math.max(...["app", "lib", "drizzle", "components"].filter((d) => fs.existsSync(d)).map(newest));
+    return fs.existsSync(id) && fs.statSync(id).mtimeMs > sources;
+  };
+  if (fresh()) return;
+  for (const deadline = Date.now() + 600_000; ; ) {
+    try {
+      fs.mkdirSync(lock);
+      break;
+    } catch {
+      // A lock older than any build is left over from a killed run.
+      if (fs.existsSync(lock) && Date.now() - fs.statSync(lock).mtimeMs > 600_000) fs.rmSync(lock, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new Error("timed out waiting for another test's build");
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  try {
+    if (!fresh()) await run("npx", ["next", "build"], { cwd: ROOT, timeout: 300_000, env: { ...process.env, NODE_ENV: "production" } });
+  } finally {
+    fs.rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+export async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
+  const port = (srv.address() as net.AddressInfo).port;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+export class TestServer {
+  port = 0;
+  env: NodeJS.ProcessEnv = { ...process.env };
+  private dataDir = "";
+  private dbName?: string;
+  private proc?: ChildProcess;
+
+  get origin() {
+    return `http://localhost:${this.port}`;
+  }
+
+  async setup() {
+    await ensureBuild();
+    this.port = await freePort();
+    this.dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "contentio-owner-"));
+    this.env = { ...process.env, PORT: String(this.port), APP_URL: this.origin, DATA_DIR: this.dataDir, LOG_LEVEL: "info", NODE_ENV: "production" };
+    delete this.env.RATE_LIMIT_SCALE;
+    delete this.env.AUTH_SECRET; // exercise the secret kept in DATA_DIR
+    if (process.env.DATABASE_URL) {
+      this.dbName = `contentio_owner_${randomBytes(5).toString("hex")}`;
+      const a = postgres(process.env.DATABASE_URL, { max: 1, onnotice: () => {} });
+      await a.unsafe(`create database ${this.dbName}`);
+      await a.end();
+      const u = new URL(process.env.DATABASE_URL);
+      u.pathname = `/${this.dbName}`;
+      this.env.DATABASE_URL = u.toString();
+    }
+  }
+
+  start(): Promise<string> {
+    const proc = spawn(path.join(ROOT, "node_modules/.bin/next"), ["start", "-p", String(this.port)], { cwd: ROOT, env: this.env, stdio: ["ignore", "pipe", "pipe"] });
+    this.proc = proc;
+    let out = "";
+    proc.stdout!.on("data", (d) => (out += d));
+    proc.stderr!.on("data", (d) => (out += d));
+    return new Promise((resolve, reject) => {
+      const deadline = Date.now() + 30_000;
+      const poll = () => {
+        if (/database ready|database not ready/.test(out)) return resolve(out);
+        if (proc.exitCode !== null || Date.now() > deadline) return reject(new Error(`server did not start:\n${out}`));
+        setTimeout(poll, 100);
+      };
+      poll();
+    });
+  }
+
+  async stop() {
+    const p = this.proc;
+    if (!p || p.exitCode !== null) return;
+    const exited = new Promise((r) => p.once("exit", r));
+    p.kill("SIGTERM");
+    await exited;
+  }
+
+  admin(...args: string[]) {
+    return run("npx", ["tsx", "lib/cli/admin.ts", ...args], { cwd: ROOT, env: this.env, timeout: 60_000 });
+  }
+
+  async teardown() {
+    await this.stop();
+    fs.rmSync(this.dataDir, { recursive: true, force: true });
+    if (this.dbName) {
+      const a = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+      await a.unsafe(`drop database if exists ${this.dbName} with (force)`);
+      await a.end();
+    }
+  }
+
+  api(op: string, body: unknown, token: string) {
+    return fetch(`${this.origin}/api/v1/${op}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    }).then(async (r) => ({ status: r.status, body: await r.json() }));
+  }
+}

@@ -1,0 +1,226 @@
+import http from "node:http";
+import fs from "node:fs";
+import AxeBuilder from "@axe-core/playwright";
+import * as oauth from "oauth4webapi";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TestServer, freePort } from "./harness";
+
+// The owner's side in a real browser (Debian's chromium) against a built server: sign-up and
+// onboarding, Settings > Connections, exact-action approval, consent for an independent OAuth
+// client (oauth4webapi), Disconnect, and an axe scan of every page.
+const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const SHOTS = process.env.SCREENSHOT_DIR; // set it to look at the pages
+const srv = new TestServer();
+let browser: Browser;
+let ownerPassword = "";
+let cliToken = "";
+
+async function axe(page: Page) {
+  const r = await new AxeBuilder({ page }).analyze();
+  expect(r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+}
+
+// A fresh context per person (axe needs pages made from a context; cookies stay apart).
+const newPage = async () => (await browser.newContext()).newPage();
+
+async function shoot(page: Page, name: string) {
+  if (!SHOTS) return;
+  fs.mkdirSync(SHOTS, { recursive: true });
+  for (const [w, h, tag] of [[1280, 900, "desktop"], [390, 844, "phone"]] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.screenshot({ path: `${SHOTS}/${name}-${tag}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+beforeAll(async () => {
+  await srv.setup();
+  const out = await srv.start();
+  ownerPassword = /password: (\S+)/.exec(out)?.[1] ?? "";
+  await srv.stop();
+  cliToken = JSON.parse((await srv.admin("issue-token", "--email", "owner@example.com", "--app", "Test Assistant")).stdout).access_token;
+  await srv.start();
+  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ARGS });
+}, 400_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await srv.teardown();
+});
+
+describe("the owner's pages", () => {
+  it("a new person signs up, finishes onboarding and lands in Settings > Connections", async () => {
+    const page = await newPage();
+    await page.goto(`${srv.origin}/settings/connections`);
+    await expect.poll(() => page.url()).toContain("/signin?callbackUrl=%2Fsettings%2Fconnections");
+    await axe(page);
+    await shoot(page, "signin");
+    await page.getByRole("link", { name: "Create an account" }).click();
+    await page.getByLabel("E-mail").fill("alice@example.com");
+    await page.getByLabel("Password").fill("short");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect.poll(() => page.getByText("Use at least 10 characters.").count()).toBe(1);
+    await axe(page);
+    await page.getByLabel("Password").fill("correct horse battery");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.waitForURL(/\/onboarding/);
+    await axe(page);
+    await page.getByLabel("Time zone").selectOption("Europe/Berlin");
+    await page.getByLabel("Sample post 1").fill("Shipping small changes daily beats a big launch.\n\nHere is why.");
+    await page.getByLabel("Tone").fill("direct, warm");
+    await page.getByLabel("Content pillars (optional)").fill("Shipping: how small teams ship\nHiring");
+    await page.getByRole("button", { name: "Save and finish" }).click();
+    await expect.poll(() => page.getByText("Enter your name.").count()).toBe(1);
+    expect(await page.getByLabel("Tone").inputValue()).toBe("direct, warm"); // nothing typed is lost
+    expect(await page.getByLabel("Time zone").inputValue()).toBe("Europe/Berlin");
+    await axe(page);
+    await page.getByLabel("Your name").fill("Alice Example");
+    await shoot(page, "onboarding");
+    await page.getByRole("button", { name: "Save and finish" }).click();
+    await page.waitForURL(/\/settings\/connections$/);
+    await expect.poll(() => page.getByText("No AI app is connected").count()).toBe(1);
+    await axe(page);
+    await page.close();
+  }, 120_000);
+
+  it("the owner turns on publishing, approves one exact deletion, and the app's repeat works once", async () => {
+    const page = await newPage();
+    await page.goto(`${srv.origin}/signin?callbackUrl=%2Fsettings%2Fconnections`);
+    await signIn(page, "owner@example.com", ownerPassword);
+    await page.waitForURL(/\/settings\/connections$/);
+    await expect.poll(() => page.getByText("Test Assistant").count()).toBeGreaterThan(0);
+    const sw = page.getByRole("switch", { name: "Allow connected apps to publish, schedule and delete" });
+    expect(await sw.getAttribute("aria-checked")).toBe("false");
+    await sw.focus();
+    await page.keyboard.press("Enter"); // keyboard alone
+    await expect.poll(() => sw.getAttribute("aria-checked")).toBe("true");
+    await axe(page);
+
+    const draft = await srv.api("create_draft", { type: "post", body: "Boring deploys are a feature.\n(Really.)" }, cliToken);
+    expect(draft.status).toBe(200);
+    const first = await srv.api("delete_draft", { type: "post", id: draft.body.id }, cliToken);
+    expect(first.status).toBe(403);
+    expect(first.body.error.code).toBe("confirmation_required");
+    const url: string = first.body.error.confirmation.url;
+
+    await page.goto(`${srv.origin}/settings/connections`);
+    await expect.poll(() => page.getByRole("link", { name: /Test Assistant wants to delete this draft/ }).count()).toBe(1);
+    await shoot(page, "connections");
+    await page.goto(url);
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Test Assistant wants to delete this LinkedIn post draft");
+    expect(await page.locator(".post-text").textContent()).toBe("Boring deploys are a feature.\n(Really.)");
+    expect(await page.getByText("This cannot be undone.").count()).toBe(1);
+    await axe(page);
+    await shoot(page, "confirm");
+    await page.getByRole("button", { name: "Approve" }).click();
+    await expect.poll(() => page.getByRole("status").textContent()).toMatch(/^Approved\. Test Assistant can now complete the action; this approval expires at \d\d:\d\d/);
+    expect(await page.getByRole("button", { name: "Approve" }).count()).toBe(0); // single decision
+    await axe(page);
+    await shoot(page, "confirm-approved");
+
+    const second = await srv.api("delete_draft", { type: "post", id: draft.body.id }, cliToken);
+    expect(second.status).toBe(200);
+    expect(second.body.deleted).toBe(true);
+    const third = await srv.api("delete_draft", { type: "post", id: draft.body.id }, cliToken);
+    expect(third.status).not.toBe(200); // the approval was used up
+    await page.goto(url);
+    await expect.poll(() => page.getByRole("status").textContent()).toMatch(/used this approval/);
+
+    // Another account sees nothing of it.
+    const other = await newPage();
+    await other.goto(url);
+    await signIn(other, "alice@example.com", "correct horse battery");
+    await other.waitForURL(url);
+    await expect.poll(() => other.getByRole("heading", { level: 1 }).textContent()).toBe("Approval not found");
+    await other.close();
+    await page.close();
+  }, 120_000);
+
+  it("an independent OAuth client connects through consent, calls the API, and Disconnect stops it", async () => {
+    let callback: URL | undefined;
+    const cbPort = await freePort();
+    const cb = http.createServer((req, res) => {
+      const u = new URL(req.url!, `http://127.0.0.1:${cbPort}`);
+      if (u.pathname === "/callback") callback = u; // not the browser's /favicon.ico
+      res.end("ok");
+    });
+    await new Promise<void>((r) => cb.listen(cbPort, "127.0.0.1", r));
+    try {
+      const issuer = new URL(srv.origin);
+      const opts = { [oauth.allowInsecureRequests]: true };
+      const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...opts, algorithm: "oauth2" }));
+      const redirectUri = `http://127.0.0.1:${cbPort}/callback`;
+      const client = await oauth.processDynamicClientRegistrationResponse(
+        await oauth.dynamicClientRegistrationRequest(as, { client_name: "Indie Client", redirect_uris: [redirectUri], token_endpoint_auth_method: "none" }, opts),
+      );
+      const verifier = oauth.generateRandomCodeVerifier();
+      const state = oauth.generateRandomState();
+      const authorize = new URL(as.authorization_endpoint!);
+      for (const [k, v] of Object.entries({ client_id: client.client_id, redirect_uri: redirectUri, response_type: "code", scope: "email",
+        code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256", state, resource: `${srv.origin}/api/v1` })) {
+        authorize.searchParams.set(k, v);
+      }
+      const page = await newPage();
+      const res = await page.goto(authorize.toString());
+      expect(page.url()).toContain("/signin"); // signed out: sign in, then back to the same request
+      await signIn(page, "owner@example.com", ownerPassword);
+      await page.waitForURL((u) => u.pathname === "/oauth/authorize");
+      expect(res?.status()).toBeLessThan(400);
+      const consent = await page.request.get(authorize.toString());
+      expect(consent.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
+      expect(consent.headers()["x-frame-options"]).toBe("DENY");
+      await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toMatch(/Connect Indie Client\s*Unverified/);
+      expect(await page.getByText(`127.0.0.1:${cbPort}`).count()).toBeGreaterThan(0);
+      expect(await page.getByText("Signed in as owner@example.com").count()).toBe(1);
+      await axe(page);
+      await shoot(page, "consent");
+      await page.getByRole("button", { name: "Allow" }).click();
+      await expect.poll(() => callback?.pathname).toBe("/callback");
+      const params = oauth.validateAuthResponse(as, client, callback!, state);
+      const tokens = await oauth.processAuthorizationCodeResponse(as, client,
+        await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, verifier, opts));
+      const ok = await srv.api("search_content", {}, tokens.access_token);
+      expect(ok.status).toBe(200);
+
+      await page.goto(`${srv.origin}/settings/connections`);
+      const row = page.locator("li", { hasText: "Indie Client" });
+      expect(await row.getByText("Unverified").count()).toBe(1);
+      expect(await row.getByText(`Redirects to 127.0.0.1:${cbPort}`).count()).toBe(1);
+      await row.getByRole("button", { name: "Disconnect" }).first().click();
+      const dialog = page.getByRole("dialog");
+      expect(await dialog.textContent()).toContain("Disconnect Indie Client? It will lose access immediately.");
+      await dialog.getByRole("button", { name: "Disconnect" }).click();
+      await expect.poll(() => page.getByRole("status").textContent()).toContain("Disconnected");
+      expect((await srv.api("search_content", {}, tokens.access_token)).status).toBe(401);
+      expect((await srv.api("search_content", {}, cliToken)).status).toBe(200); // only that app
+
+      // Cancel sends access_denied with the state back to the app.
+      callback = undefined;
+      await page.goto(authorize.toString());
+      await page.getByRole("button", { name: "Cancel" }).click();
+      await expect.poll(() => callback?.searchParams.get("error")).toBe("access_denied");
+      expect(callback!.searchParams.get("state")).toBe(state);
+      expect(callback!.searchParams.get("iss")).toBe(srv.origin);
+      await page.close();
+    } finally {
+      cb.close();
+    }
+  }, 120_000);
+
+  it("leaves the API and discovery documents alone, and refuses framing only on pages", async () => {
+    const meta = await fetch(`${srv.origin}/.well-known/oauth-authorization-server`, { redirect: "manual" });
+    expect(meta.status).toBe(200);
+    expect(meta.headers.get("x-frame-options")).toBeNull();
+    const unknown = await fetch(`${srv.origin}/oauth/authorize?client_id=00000000-0000-4000-8000-000000000000`, { redirect: "manual" });
+    expect(unknown.status).toBe(200); // an error page, never a redirect
+    expect(await unknown.text()).toContain("unknown client_id");
+  });
+});

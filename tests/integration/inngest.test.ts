@@ -1,0 +1,150 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { InngestTestEngine } from "@inngest/test";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resetConfig } from "@/lib/config";
+import { db } from "@/lib/db";
+import { EVENTS } from "@/inngest/events";
+import { publishScheduled, sweepOverdue } from "@/inngest/functions";
+import { postDrafts } from "@/drizzle/schema";
+import { GET } from "@/app/api/inngest/route";
+import { call, makeUser } from "../helpers/api";
+import { withDatabase } from "../helpers/db";
+import { approved, draft, inSeconds, row, sandboxCount } from "../helpers/publishing";
+
+withDatabase();
+
+type Sent = { name: string; id: string; data: Record<string, unknown> };
+let receiver: http.Server;
+const sent: Sent[] = [];
+
+beforeAll(async () => {
+  // A fake Inngest event API: send() POSTs a JSON array of events to /e/{key}.
+  receiver = http.createServer((req, res) => {
+    let b = "";
+    req.on("data", (c) => (b += c));
+    req.on("end", () => {
+      if (req.method === "POST" && req.url?.startsWith("/e/")) {
+        const events = [].concat(JSON.parse(b)) as Sent[];
+        sent.push(...events);
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ids: events.map((_, i) => `evt${i}`), status: 200 }));
+      } else res.writeHead(404).end();
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+  process.env.SCHEDULE_MIN_LEAD_SECONDS = "1";
+  resetConfig();
+});
+afterAll(async () => {
+  delete process.env.SCHEDULE_MIN_LEAD_SECONDS;
+  delete process.env.INNGEST_DEV;
+  resetConfig();
+  await new Promise((r) => receiver.close(r));
+});
+
+/** Makes a scheduled draft due now (the lead time would otherwise need a real wait). */
+async function dueNow(id: string) {
+  const at = new Date(Date.now() - 1000);
+  await (await db()).update(postDrafts).set({ scheduledFor: at }).where(eq(postDrafts.id, id));
+  return at.toISOString();
+}
+
+describe("Inngest functions", () => {
+  it("are configured to cancel on unschedule and delete, one user at a time, with an overdue sweep", () => {
+    const opts = publishScheduled.opts as Record<string, any>;
+    expect(opts.triggers).toEqual([{ event: EVENTS.scheduled }]);
+    expect(opts.cancelOn).toEqual([
+      { event: EVENTS.unscheduled, if: "async.data.id == event.data.id && async.data.scheduled_for == event.data.scheduled_for" },
+      { event: EVENTS.deleted, match: "data.id" },
+    ]);
+    expect(opts.concurrency).toEqual([{ key: "event.data.userId", limit: 1 }]);
+    expect((sweepOverdue.opts as Record<string, any>).triggers).toEqual([{ cron: "* * * * *" }]);
+  });
+
+  it("sleeps until the time, then publishes once; a redelivered event posts nothing more", async () => {
+    const u = await makeUser({ publishing: true });
+    const d = await draft(u);
+    expect((await approved(u, "schedule_content", { type: "post", id: d.id, scheduled_for: inSeconds(60).toISOString() })).status).toBe(200);
+    const at = await dueNow(d.id);
+    const events: [{ name: string; data: Record<string, unknown> }] = [{ name: EVENTS.scheduled, data: { type: "post", id: d.id, userId: u.id, scheduled_for: at } }];
+    // A fresh engine per delivery: one engine memoises step results like a single run.
+    const engine = () => new InngestTestEngine({ function: publishScheduled, events, steps: [{ id: "wait-until-due", handler: () => null }] });
+    const first = await engine().execute();
+    expect(first.ctx.step.sleepUntil).toHaveBeenCalledWith("wait-until-due", at);
+    expect(first.result).toMatchObject({ status: "published", platform: "pronet" });
+    const again = await engine().execute();
+    expect(again.result).toMatchObject({ status: "not_due" });
+    expect(await sandboxCount(d.id)).toBe(1);
+  });
+
+  it("a run for a time the draft no longer has publishes nothing", async () => {
+    const u = await makeUser({ publishing: true });
+    const d = await draft(u);
+    const old = inSeconds(60).toISOString();
+    expect((await approved(u, "schedule_content", { type: "post", id: d.id, scheduled_for: old })).status).toBe(200);
+    expect((await approved(u, "schedule_content", { type: "post", id: d.id, scheduled_for: inSeconds(3600).toISOString() })).status).toBe(200);
+    const engine = new InngestTestEngine({
+      function: publishScheduled,
+      events: [{ name: EVENTS.scheduled, data: { type: "post", id: d.id, userId: u.id, scheduled_for: old } }],
+      steps: [{ id: "wait-until-due", handler: () => null }],
+    });
+    expect((await engine.execute()).result).toMatchObject({ status: "not_due" });
+    expect(await sandboxCount(d.id)).toBe(0);
+    expect((await row("post", d.id)).status).toBe("scheduled");
+  });
+
+  it("the cron sweep publishes overdue drafts", async () => {
+    const u = await makeUser({ publishing: true });
+    const d = await draft(u);
+    expect((await approved(u, "schedule_content", { type: "post", id: d.id, scheduled_for: inSeconds(60).toISOString() })).status).toBe(200);
+    await dueNow(d.id);
+    await new InngestTestEngine({ function: sweepOverdue }).execute();
+    expect(await sandboxCount(d.id)).toBe(1);
+  });
+});
+
+describe("Inngest events from the scheduling operations", () => {
+  it("are not sent, and the serve route is not mounted, when Inngest is not configured", async () => {
+    const u = await makeUser({ publishing: true });
+    const d = await draft(u);
+    expect((await approved(u, "schedule_content", { type: "post", id: d.id, scheduled_for: inSeconds(60).toISOString() })).status).toBe(200);
+    expect(sent).toEqual([]);
+    const res = await GET(new Request("http://localhost/api/inngest"), {});
+    expect(res.status).toBe(404);
+    expect((await res.json()).error.code).toBe("not_found");
+  });
+
+  it("schedule, reschedule, unschedule and delete send events with deterministic ids", async () => {
+    process.env.INNGEST_DEV = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    resetConfig();
+    try {
+      const u = await makeUser({ publishing: true });
+      const d = await draft(u);
+      const a = inSeconds(60).toISOString();
+      const b = inSeconds(120).toISOString();
+      sent.length = 0;
+      await approved(u, "schedule_content", { type: "post", id: d.id, scheduled_for: a });
+      await approved(u, "schedule_content", { type: "post", id: d.id, scheduled_for: b });
+      await call("unschedule_content", { type: "post", id: d.id }, { token: u.token });
+      await approved(u, "schedule_content", { type: "post", id: d.id, scheduled_for: a });
+      await approved(u, "delete_draft", { type: "post", id: d.id });
+      const data = (at?: string) => ({ type: "post", id: d.id, userId: u.id, ...(at && { scheduled_for: at }) });
+      const id = (kind: string, at: string) => expect.stringMatching(new RegExp(`^${kind}:post:${d.id}:${at.replace(/\./g, "\\.")}:\\d+$`));
+      expect(sent.map(({ name, id, data }) => ({ name, id, data }))).toEqual([
+        { name: EVENTS.scheduled, id: id("schedule", a), data: data(a) },
+        { name: EVENTS.unscheduled, id: id("unschedule", a), data: data(a) },
+        { name: EVENTS.scheduled, id: id("schedule", b), data: data(b) },
+        { name: EVENTS.unscheduled, id: id("unschedule", b), data: data(b) },
+        { name: EVENTS.scheduled, id: id("schedule", a), data: data(a) },
+        { name: EVENTS.deleted, id: `delete:post:${d.id}`, data: data() },
+      ]);
+      // Scheduling the same time again is a new event, not a repeat Inngest would drop.
+      expect(sent[4].id).not.toBe(sent[0].id);
+      expect((await GET(new Request("http://localhost/api/inngest"), {})).status).not.toBe(404);
+    } finally {
+      delete process.env.INNGEST_DEV;
+      resetConfig();
+    }
+  });
+});

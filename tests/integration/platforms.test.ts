@@ -1,0 +1,212 @@
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { resetConfig } from "@/lib/config";
+import { db } from "@/lib/db";
+import { publishNowOp } from "@/lib/operations/publish-now";
+import { scheduleContentOp } from "@/lib/operations/schedule-content";
+import { littleText } from "@/lib/platforms/linkedin";
+import { runDue } from "@/lib/scheduler";
+import { authAccounts, tweetDrafts } from "@/drizzle/schema";
+import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
+import { withDatabase } from "../helpers/db";
+import { startFakePlatforms, type FakePlatforms } from "../helpers/fake-platforms";
+import { approved, draft, inSeconds, row } from "../helpers/publishing";
+
+withDatabase();
+
+let fake: FakePlatforms;
+const ENV = ["LINKEDIN_CLIENT_ID", "LINKEDIN_CLIENT_SECRET", "X_CLIENT_ID", "X_CLIENT_SECRET", "LINKEDIN_API_URL", "LINKEDIN_OAUTH_URL", "X_API_URL", "PUBLISH_TIMEOUT_MS", "SCHEDULE_MIN_LEAD_SECONDS"];
+beforeAll(async () => {
+  fake = await startFakePlatforms();
+  Object.assign(process.env, {
+    LINKEDIN_CLIENT_ID: "li-app",
+    LINKEDIN_CLIENT_SECRET: "li-secret",
+    X_CLIENT_ID: "x-app",
+    X_CLIENT_SECRET: "x-secret",
+    LINKEDIN_API_URL: fake.url,
+    LINKEDIN_OAUTH_URL: fake.url,
+    X_API_URL: fake.url,
+    PUBLISH_TIMEOUT_MS: "400",
+    SCHEDULE_MIN_LEAD_SECONDS: "1",
+  });
+  resetConfig();
+});
+afterAll(async () => {
+  for (const k of ENV) delete process.env[k];
+  resetConfig();
+  await fake.close();
+});
+afterEach(() => {
+  fake.calm();
+  expect(fake.badRequests).toEqual([]);
+});
+
+/** Connects the user's LinkedIn or X account with a token the fake accepts. */
+async function connect(u: TestUser, provider: "linkedin" | "twitter", opts: { expired?: boolean; valid?: boolean; refresh?: string | null } = {}) {
+  const route = provider === "linkedin" ? "linkedin" : "x";
+  const access = `${route}-tok-${randomUUID()}`;
+  if (opts.valid !== false) fake.tokens[route].access.add(access);
+  await (await db()).insert(authAccounts).values({
+    userId: u.id,
+    type: "oauth",
+    provider,
+    providerAccountId: `${route}-${randomUUID()}`,
+    access_token: access,
+    refresh_token: opts.refresh === undefined ? null : opts.refresh,
+    expires_at: Math.floor(Date.now() / 1000) + (opts.expired ? -10 : 3600),
+    handle: provider === "twitter" ? "writer" : null,
+  });
+  return access;
+}
+const account = async (u: TestUser) => (await (await db()).select().from(authAccounts).where(eq(authAccounts.userId, u.id)))[0];
+const publisher = async () => {
+  const u = await makeUser({ publishing: true });
+  await connect(u, "linkedin");
+  await connect(u, "twitter");
+  return u;
+};
+
+describe("LinkedIn adapter", () => {
+  it("posts through the Posts API with escaped little text and returns the URN and link", async () => {
+    expect(littleText("a (b) [c] {d} <e> #f *g* _h_ ~i @j |k \\l")).toBe("a \\(b\\) \\[c\\] \\{d\\} \\<e\\> \\#f \\*g\\* \\_h\\_ \\~i \\@j \\|k \\\\l");
+    const u = await publisher();
+    const text = `Lessons (part 1) #growth ${randomUUID()}`;
+    const d = await draft(u, "post", text);
+    const ok = expectOk(await approved(u, "publish_now", { type: "post", id: d.id }), publishNowOp.output);
+    expect(ok.platform_post_id).toMatch(/^urn:li:share:\d+$/);
+    expect(ok.url).toBe(`https://www.linkedin.com/feed/update/${ok.platform_post_id}`);
+    expect(fake.count("linkedin", littleText(text))).toBe(1);
+  });
+
+  it("asks the owner to connect LinkedIn when app credentials exist but no account is connected", async () => {
+    const u = await makeUser({ publishing: true });
+    const d = await draft(u);
+    const res = await call("schedule_content", { type: "post", id: d.id, scheduled_for: inSeconds(120).toISOString() }, { token: u.token });
+    expectError(res, 422, "action_failed");
+    expect(res.body.error.message).toContain("LinkedIn");
+  });
+
+  it("a duplicate answer fails the draft with its reason and posts nothing", async () => {
+    const u = await publisher();
+    const d = await draft(u, "post", `dup ${randomUUID()}`);
+    fake.misbehave("linkedin", "duplicate");
+    const res = await approved(u, "publish_now", { type: "post", id: d.id });
+    expectError(res, 422, "action_failed");
+    const r = await row("post", d.id);
+    expect(r.status).toBe("failed");
+    expect(r.failureReason).toMatch(/duplicate/i);
+    expect(fake.posts.linkedin.filter((p) => p.includes(r.body.slice(4)))).toHaveLength(0);
+  });
+
+  it("a revoked token that cannot be renewed fails the draft and marks the connection", async () => {
+    const u = await makeUser({ publishing: true });
+    await connect(u, "linkedin", { valid: false, refresh: "not-the-current-refresh-token" });
+    const d = await draft(u, "post", `revoked ${randomUUID()}`);
+    expectError(await approved(u, "publish_now", { type: "post", id: d.id }), 422, "action_failed");
+    expect((await row("post", d.id)).status).toBe("failed");
+    expect((await account(u)).status).toBe("needs_reconnect");
+    expect(fake.posts.linkedin.some((p) => p.includes("revoked"))).toBe(false);
+    const again = await call("schedule_content", { type: "post", id: d.id, scheduled_for: inSeconds(120).toISOString() }, { token: u.token });
+    expectError(again, 422, "action_failed");
+    expect(again.body.error.message).toMatch(/reconnect/);
+  });
+});
+
+describe("X adapter", () => {
+  it("publishes a scheduled tweet once, on time, with the exact request shape", async () => {
+    const u = await publisher();
+    const text = `Tweet ${randomUUID()}`;
+    const d = await draft(u, "tweet", text);
+    const at = inSeconds(2);
+    expectOk(await approved(u, "schedule_content", { type: "tweet", id: d.id, scheduled_for: at.toISOString() }), scheduleContentOp.output);
+    await runDue(await db(), { clock: () => new Date(at.getTime() - 100) });
+    expect(fake.count("x", text)).toBe(0);
+    await runDue(await db(), { clock: () => new Date(at.getTime() + 100) });
+    await runDue(await db(), { clock: () => new Date(at.getTime() + 200) });
+    expect(fake.count("x", text)).toBe(1);
+    const r = await row("tweet", d.id);
+    expect(r.status).toBe("published");
+    expect(r.platformUrl).toBe(`https://x.com/writer/status/${r.platformPostId}`);
+  });
+
+  it("refreshes an expired token exactly once for concurrent publishes and stores the rotated pair", async () => {
+    const u = await makeUser({ publishing: true });
+    fake.tokens.x.refresh = `x-refresh-${randomUUID()}`;
+    await connect(u, "twitter", { expired: true, valid: false, refresh: fake.tokens.x.refresh });
+    const before = fake.refreshes.x;
+    const texts = Array.from({ length: 5 }, (_, i) => `Concurrent ${i} ${randomUUID()}`);
+    const at = new Date(Date.now() - 1000);
+    const d = await db();
+    for (const text of texts) {
+      const t = await draft(u, "tweet", text);
+      await d.update(tweetDrafts).set({ status: "scheduled", scheduledFor: at }).where(eq(tweetDrafts.id, t.id));
+    }
+    await Promise.all([runDue(d, { concurrency: 5 }), runDue(d, { concurrency: 5 })]);
+    expect(fake.refreshes.x - before).toBe(1);
+    for (const text of texts) expect(fake.count("x", text)).toBe(1);
+    const acc = await account(u);
+    expect(acc.refresh_token).toBe(fake.tokens.x.refresh);
+    expect(fake.tokens.x.access.has(acc.access_token!)).toBe(true);
+    expect(acc.refreshLockedUntil).toBeNull();
+  });
+
+  it("429 puts the tweet back with the reset time, then publishes it once", async () => {
+    const u = await publisher();
+    const text = `Rate limited ${randomUUID()}`;
+    const d = await draft(u, "tweet", text);
+    fake.misbehave("x", "429");
+    expectError(await approved(u, "publish_now", { type: "tweet", id: d.id }), 422, "action_failed");
+    const r = await row("tweet", d.id);
+    expect(r.status).toBe("scheduled");
+    expect(r.nextAttemptAt!.getTime()).toBeGreaterThanOrEqual(Date.now() + 50_000);
+    await runDue(await db());
+    expect(fake.count("x", text)).toBe(0);
+    await runDue(await db(), { clock: () => new Date(r.nextAttemptAt!.getTime() + 1000) });
+    expect(fake.count("x", text)).toBe(1);
+    expect((await row("tweet", d.id)).status).toBe("published");
+  });
+
+  it("server errors are retried with backoff for 30 minutes, then the draft fails", async () => {
+    const u = await publisher();
+    const text = `Flaky ${randomUUID()}`;
+    const d = await draft(u, "tweet", text);
+    const t0 = Date.now() - 1000;
+    await (await db()).update(tweetDrafts).set({ status: "scheduled", scheduledFor: new Date(t0) }).where(eq(tweetDrafts.id, d.id));
+    fake.misbehave("x", ...Array<"500">(20).fill("500"));
+    for (let m = 0; m <= 40; m += 5) await runDue(await db(), { clock: () => new Date(t0 + 1000 + m * 60_000) });
+    const r = await row("tweet", d.id);
+    expect(r.status).toBe("failed");
+    expect(r.publishAttempts).toBeGreaterThanOrEqual(3);
+    expect(r.failureReason).toMatch(/30 minutes/);
+    expect(fake.count("x", text)).toBe(0);
+    fake.calm();
+  });
+
+  it("a timeout or a cut connection after sending leaves the draft unknown and never re-posts it", async () => {
+    const u = await publisher();
+    for (const kind of ["timeout", "reset"] as const) {
+      const text = `Unknown ${kind} ${randomUUID()}`;
+      const d = await draft(u, "tweet", text);
+      fake.misbehave("x", kind);
+      const res = await approved(u, "publish_now", { type: "tweet", id: d.id });
+      expectError(res, 422, "action_failed");
+      const r = await row("tweet", d.id);
+      expect(r.status).toBe("unknown");
+      expect(r.failureReason).toMatch(/may or may not/);
+      await runDue(await db(), { clock: () => new Date(Date.now() + 3600_000) });
+      expectError(await approved(u, "publish_now", { type: "tweet", id: d.id }), 422, "action_failed");
+      expect(fake.count("x", text)).toBe(1);
+    }
+  });
+
+  it("a duplicate answer fails the tweet", async () => {
+    const u = await publisher();
+    const d = await draft(u, "tweet", `Dup ${randomUUID()}`);
+    fake.misbehave("x", "duplicate");
+    expectError(await approved(u, "publish_now", { type: "tweet", id: d.id }), 422, "action_failed");
+    const r = await row("tweet", d.id);
+    expect(r.status).toBe("failed");
+    expect(r.failureReason).toMatch(/duplicate/);
+  });
+});
