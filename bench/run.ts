@@ -1,17 +1,23 @@
 import path from "node:path";
 import { measure, type Measurement, type Target } from "./load";
+import { ensureBuild } from "../tests/helpers/build";
 import { cleanupAll } from "./procs";
+import { benchScheduler, printSchedulerTable } from "./scheduler";
 import { nextRunIndex, printTable, writeJson, type ModeResult } from "./report";
 import { freePort, freshStore, seed, startBare, startWhole, tempDir, type Mode, type Server } from "./servers";
 
 // `npm run bench`: R1 (throughput ratio), R2 (p99 at 200 req/s) and R7 (peak RSS) of
-// fetch_item, whole stack against a bare node:http server, for PGlite and PostgreSQL.
-// Env: BENCH_DURATION (seconds, default 10), BENCH_MODES (pglite,postgres), BENCH_PG_URL.
+// fetch_item, whole stack against a bare node:http server, and R3 (MCP tools/call against
+// REST on the same server), for PGlite and PostgreSQL.
+// `npm run bench -- scheduler` (or BENCH_MODES=scheduler): R6, scheduler lateness (bench/scheduler.ts).
+// Env: BENCH_DURATION (seconds, default 10), BENCH_MODES (pglite,postgres,scheduler), BENCH_PG_URL.
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
-const MODES = (process.env.BENCH_MODES ?? "pglite,postgres").split(",").map((m) => m.trim()) as Mode[];
+const ASKED = (process.argv.slice(2).join(",") || process.env.BENCH_MODES || "pglite,postgres").split(",").map((m) => m.trim()).filter(Boolean);
+const SCHEDULER = ASKED.includes("scheduler");
+const MODES = ASKED.filter((m) => m !== "scheduler") as Mode[];
 const PG_ADMIN = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const RESULTS = path.join(process.cwd(), "bench/results/latest.json");
-const DEADLINE_MS = (MODES.length * (2 * (DURATION + 13) + 150) + 60) * 1000;
+const DEADLINE_MS = (MODES.length * (2 * (DURATION + 13) + 150) + (SCHEDULER ? 900 : 0) + 60) * 1000;
 
 const log = (s: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${s}\n`);
 
@@ -59,7 +65,7 @@ async function benchMode(mode: Mode, wholeFirst: boolean): Promise<ModeResult> {
   log(`${mode}: draft ${created.id}; fetch_item answers ${reference.length} bytes`);
 
   const order = wholeFirst ? (["whole", "bare"] as const) : (["bare", "whole"] as const);
-  const out: Partial<Record<"whole" | "bare", Measurement>> = {};
+  const out: Partial<Record<"whole" | "bare" | "mcp", Measurement>> = {};
   for (const side of order) {
     // One server at a time: both share the machine's 2 cores, and PGlite's data dir.
     if (side === "whole") {
@@ -67,6 +73,18 @@ async function benchMode(mode: Mode, wholeFirst: boolean): Promise<ModeResult> {
       log(`${mode}: whole stack (pid ${whole.proc.pid})`);
       const target: Target = { url: `${whole.url}/fetch_item`, headers, body: fetchBody, pid: whole.proc.pid };
       out.whole = await measure(target, DURATION, log);
+      // R3: the same read as an MCP tools/call on the same server (stateless, JSON answers).
+      log(`${mode}: MCP tools/call fetch_item on the same server`);
+      out.mcp = await measure(
+        {
+          url: whole.url.replace(/\/api\/v1$/, "/mcp"),
+          headers: { ...headers, accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "fetch_item", arguments: JSON.parse(fetchBody) } }),
+          pid: whole.proc.pid,
+        },
+        DURATION,
+        log,
+      );
       await whole.proc.stop();
       whole = undefined;
     } else {
@@ -80,18 +98,29 @@ async function benchMode(mode: Mode, wholeFirst: boolean): Promise<ModeResult> {
       await bare.proc.stop();
     }
   }
-  return { mode, order: [...order], whole: out.whole!, bare: out.bare! };
+  return { mode, order: [...order], whole: out.whole!, bare: out.bare!, mcp: out.mcp! };
 }
 
 async function main() {
-  const runIndex = nextRunIndex(RESULTS);
-  const results: ModeResult[] = [];
-  for (const [i, mode] of MODES.entries()) {
-    results.push(await benchMode(mode, (runIndex + i) % 2 === 0));
+  if (MODES.length) {
+    log("making sure the build is current");
+    await ensureBuild();
+    const runIndex = nextRunIndex(RESULTS);
+    const results: ModeResult[] = [];
+    for (const [i, mode] of MODES.entries()) {
+      results.push(await benchMode(mode, (runIndex + i) % 2 === 0));
+    }
+    printTable(results);
+    writeJson(RESULTS, results, { runIndex, durationS: DURATION, cpus: (await import("node:os")).cpus().length });
+    log(`results written to ${path.relative(process.cwd(), RESULTS)}`);
   }
-  printTable(results);
-  writeJson(RESULTS, results, { runIndex, durationS: DURATION, cpus: (await import("node:os")).cpus().length });
-  log(`results written to ${path.relative(process.cwd(), RESULTS)}`);
+  if (SCHEDULER) {
+    const rows = await benchScheduler(PG_ADMIN, log);
+    printSchedulerTable(rows);
+    const file = path.join(process.cwd(), "bench/results/scheduler.json");
+    (await import("node:fs")).writeFileSync(file, JSON.stringify({ finishedAt: new Date().toISOString(), rows }, null, 2) + "\n");
+    log(`results written to ${path.relative(process.cwd(), file)}`);
+  }
 }
 
 let exiting = false;
