@@ -24,6 +24,8 @@ const Env = z.object({
   SCHEDULE_MIN_LEAD_SECONDS: z.coerce.number().int().min(0).default(60),
   SCHEDULE_MAX_LATENESS_SECONDS: z.coerce.number().int().min(1).default(7200),
   SCHEDULER_POLL_MS: z.coerce.number().int().min(10).default(1000),
+  // Platform calls the in-process scheduler makes at once (per process) when many are due.
+  SCHEDULER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(200),
   // In-process scheduler: "auto" runs it unless Inngest is configured; "on" runs it anyway
   // (safe: the claim is atomic); "off" leaves publishing to Inngest or to nobody.
   SCHEDULER: z.enum(["auto", "on", "off"]).default("auto"),

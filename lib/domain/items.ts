@@ -2,6 +2,7 @@ import { and, asc, eq, getTableColumns, type Table } from "drizzle-orm";
 import { notFound } from "@/lib/errors";
 import { articles, ideas, postDrafts, series, seriesTopics, tweetDrafts } from "@/drizzle/schema";
 import type { Ctx } from "./context";
+import { seriesView, topicView } from "./series";
 import { FETCH_BODY_LIMIT, iso } from "./text";
 
 export type ItemType = "post" | "tweet" | "article" | "idea" | "series";
@@ -43,8 +44,12 @@ const optional = (o: Record<string, unknown>) =>
 
 type DraftRow = typeof tweetDrafts.$inferSelect;
 
-function draftNotes(d: Pick<DraftRow, "status" | "failureReason">, notes: string[]) {
+function draftNotes(d: Pick<DraftRow, "status" | "failureReason" | "publishedAt" | "platformPostId" | "platformUrl">, notes: string[]) {
   if (d.failureReason && (d.status === "failed" || d.status === "unknown")) notes.push(`Publishing ${d.status}: ${d.failureReason}`);
+  // The item has no keys for these (spec 2.2: no other keys), so the post id and link go in a note.
+  if (d.status === "published" && d.platformPostId) {
+    notes.push(`Published${d.publishedAt ? ` at ${iso(d.publishedAt)}` : ""} as ${d.platformPostId}${d.platformUrl ? `: ${d.platformUrl}` : ""}`);
+  }
 }
 
 /** One item of the caller in full; another user's id answers exactly like a missing one. */
@@ -85,32 +90,15 @@ export async function fetchItem(ctx: Ctx, input: { id: string; type: ItemType })
     }
     case "series": {
       const { data: s, topics } = row;
-      const done = topics.filter((t) => t.status === "done" || t.status === "skipped").length;
+      const { id: _id, title: _title, description: _description, ...progress } = seriesView(s, topics);
       return {
         ...common(s, "series"),
         status: s.completedAt ? "completed" : s.isActive ? "active" : "paused",
         ...truncate(s.description, notes),
         scheduled_for: null,
         platform: null,
-        series: {
-          pronet_enabled: s.pronetEnabled,
-          micro_enabled: s.microEnabled,
-          is_active: s.isActive,
-          completed_at: iso(s.completedAt),
-          total_topics: topics.length,
-          completed_topics: done,
-        },
-        topics: topics.map((t) => ({
-          id: t.id,
-          order_index: t.orderIndex,
-          title: t.title,
-          description: t.description,
-          status: t.status,
-          pronet_completed: t.pronetCompleted,
-          micro_completed: t.microCompleted,
-          pronet_post_id: t.pronetPostId,
-          micro_post_id: t.microPostId,
-        })),
+        series: progress,
+        topics: topics.map(topicView),
         ...optional({ notes }),
       };
     }

@@ -3,7 +3,7 @@ import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { log } from "@/lib/log";
 import { platformFor } from "@/lib/platforms";
-import { PublishError, platformOf, type PlatformName } from "@/lib/platforms/types";
+import { PublishError, platformOf, type Platform, type PlatformName } from "@/lib/platforms/types";
 import { tweetDrafts } from "@/drizzle/schema";
 import { draftTable, type DraftType } from "./drafts";
 import { markTopicPublished } from "./series";
@@ -13,7 +13,7 @@ import { markTopicPublished } from "./series";
 // `publishing`; whoever's UPDATE matched is the only caller of the platform.
 
 export const RETRY_WINDOW_MS = 30 * 60 * 1000;
-const TYPES: DraftType[] = ["post", "tweet"];
+export const TYPES: DraftType[] = ["post", "tweet"];
 
 type DraftRow = typeof tweetDrafts.$inferSelect;
 export type Claimed = DraftRow & { type: DraftType };
@@ -85,12 +85,16 @@ export async function claimForNow(tx: Db, type: DraftType, id: string, userId: s
 /** Backoff between retries: 30 s, 1, 2, 4, 8 min, then every 10 min (inside 30 minutes). */
 const backoffMs = (attempts: number) => Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 10 * 60_000);
 
-/** Calls the platform for a claimed draft and records what happened. Never throws. */
-export async function publishClaimed(db: Db, c: Claimed, clock: () => Date = () => new Date()): Promise<Outcome> {
+/**
+ * Calls the platform for a claimed draft and says what happened, without recording it (the
+ * scheduler records outcomes in batches). `target` lets a caller reuse the account it looked
+ * up for an earlier draft of the same user. Never throws.
+ */
+export async function attempt(db: Db, c: Claimed, clock: () => Date, target?: Promise<Platform>): Promise<Outcome> {
   const platform = platformOf(c.type);
   let outcome: Outcome;
   try {
-    const p = await platformFor(db, c.userId, platform);
+    const p = await (target ?? platformFor(db, c.userId, platform));
     const res = await p.publish({ db, userId: c.userId, draftType: c.type, draftId: c.id, text: c.body });
     outcome = { status: "published", platform, postId: res.postId, url: res.url };
   } catch (e) {
@@ -104,17 +108,28 @@ export async function publishClaimed(db: Db, c: Claimed, clock: () => Date = () 
       else outcome = { status: "failed", platform, reason: `Gave up after retrying for 30 minutes: ${err.message}` };
     }
   }
-  await record(db, c, outcome, clock());
-  log(outcome.status === "published" || outcome.status === "retrying" ? "info" : "warn", "publish", {
-    draft: c.id,
-    type: c.type,
-    status: outcome.status,
-    ...(outcome.status !== "published" && { reason: outcome.reason }),
-  });
   return outcome;
 }
 
-async function record(db: Db, c: Claimed, o: Outcome, now: Date) {
+export function logOutcome(c: Claimed, o: Outcome) {
+  log(o.status === "published" || o.status === "retrying" ? "info" : "warn", "publish", {
+    draft: c.id,
+    type: c.type,
+    status: o.status,
+    ...(o.status !== "published" && { reason: o.reason }),
+  });
+}
+
+/** Calls the platform for a claimed draft and records what happened. Never throws. */
+export async function publishClaimed(db: Db, c: Claimed, clock: () => Date = () => new Date()): Promise<Outcome> {
+  const outcome = await attempt(db, c, clock);
+  await record(db, c, outcome, clock());
+  logOutcome(c, outcome);
+  return outcome;
+}
+
+/** Stores one outcome; `now` is when the platform answered (published_at). */
+export async function record(db: Db, c: Claimed, o: Outcome, now: Date) {
   const t = draftTable(c.type);
   // `unknown` too: the stuck sweep may have given up on a call that did finish after all.
   const mine = and(eq(t.id, c.id), inArray(t.status, ["publishing", "unknown"]));

@@ -14,7 +14,7 @@ import { iso } from "./text";
 // - another user's series or topic answers exactly like a missing one.
 
 export const MAX_TOPICS = 100;
-type SeriesRow = typeof series.$inferSelect;
+type SeriesRow = Omit<typeof series.$inferSelect, "search">;
 type TopicRow = typeof seriesTopics.$inferSelect;
 type NewTopic = { title: string; description?: string | null };
 

@@ -16,6 +16,15 @@ const pk = (a: Account) => and(eq(authAccounts.provider, a.provider), eq(authAcc
 const expiring = (a: Account) => a.expires_at != null && a.expires_at * 1000 < Date.now() + 60_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Keeps the caller's account object current: the scheduler reuses one per user for many
+ * drafts, which then need no lock round trips for a token another draft already renewed.
+ */
+function adopt(acc: Account, t: Pick<Account, "access_token" | "refresh_token" | "expires_at">): string {
+  if (acc.access_token !== t.access_token) Object.assign(acc, { access_token: t.access_token, refresh_token: t.refresh_token, expires_at: t.expires_at });
+  return t.access_token!;
+}
+
 export async function markNeedsReconnect(db: Db, a: Account) {
   await db.update(authAccounts).set({ status: "needs_reconnect", refreshLockedUntil: null, updatedAt: new Date() }).where(pk(a));
 }
@@ -30,7 +39,7 @@ export async function accessToken(db: Db, acc: Account, refresh: Refresher | nul
   let current = acc;
   const deadline = Date.now() + WAIT_MS;
   for (;;) {
-    if (current.access_token && current.access_token !== stale && !expiring(current)) return current.access_token;
+    if (current.access_token && current.access_token !== stale && !expiring(current)) return adopt(acc, current);
     if (!refresh || !current.refresh_token) {
       await markNeedsReconnect(db, current);
       throw new PublishError("failed", `The ${network} access token expired or was revoked and cannot be renewed; the owner must reconnect ${network} in Settings > Connections.`);
@@ -45,7 +54,7 @@ export async function accessToken(db: Db, acc: Account, refresh: Refresher | nul
       // Someone may have refreshed between our read and the lock.
       if (locked.access_token && locked.access_token !== stale && !expiring(locked)) {
         await db.update(authAccounts).set({ refreshLockedUntil: null }).where(pk(locked));
-        return locked.access_token;
+        return adopt(acc, locked);
       }
       let t: Tokens;
       try {
@@ -56,18 +65,16 @@ export async function accessToken(db: Db, acc: Account, refresh: Refresher | nul
         throw e instanceof PublishError ? e : new PublishError("retry", `Renewing the ${network} token failed: ${(e as Error).message}`);
       }
       // The rotated pair is stored in one statement, with the lock released.
+      const fresh = {
+        access_token: t.access_token,
+        refresh_token: t.refresh_token ?? locked.refresh_token,
+        expires_at: t.expires_in ? Math.floor(Date.now() / 1000) + t.expires_in : null,
+      };
       await db
         .update(authAccounts)
-        .set({
-          access_token: t.access_token,
-          refresh_token: t.refresh_token ?? locked.refresh_token,
-          expires_at: t.expires_in ? Math.floor(Date.now() / 1000) + t.expires_in : null,
-          status: "connected",
-          refreshLockedUntil: null,
-          updatedAt: new Date(),
-        })
+        .set({ ...fresh, status: "connected", refreshLockedUntil: null, updatedAt: new Date() })
         .where(pk(locked));
-      return t.access_token;
+      return adopt(acc, fresh);
     }
     if (Date.now() > deadline) throw new PublishError("retry", `Another ${network} token refresh is still running; nothing was sent.`);
     await sleep(100);

@@ -1,6 +1,10 @@
 import { config } from "@/lib/config";
 import { database, type Db } from "@/lib/db";
-import { claimDue, publishClaimed, sweep, type Outcome } from "@/lib/domain/publishing";
+import { and, eq, gt } from "drizzle-orm";
+import { draftTable } from "@/lib/domain/drafts";
+import { attempt, claimDue, logOutcome, sweep, TYPES, type Claimed } from "@/lib/domain/publishing";
+import { recordMany, type Done } from "@/lib/domain/publishing-batch";
+import { platformFor, platformOf, type Platform } from "@/lib/platforms";
 import { log } from "@/lib/log";
 
 // The in-process engine: every SCHEDULER_POLL_MS it sweeps and publishes what is due. Any
@@ -9,39 +13,104 @@ import { log } from "@/lib/log";
 
 export type TickResult = { published: number; retrying: number; failed: number; unknown: number; missed: number; stuck: number };
 
-/** Runs `fn` over `items`, at most `n` at a time. */
-async function pool<T>(items: T[], n: number, fn: (t: T) => Promise<void>) {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await fn(items[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.min(n, items.length) }, worker));
-}
-
 /**
- * One pass: sweep, then claim and publish due drafts batch after batch until none is due,
- * so a backlog of thousands drains in one pass. `clock` is injectable for tests.
+ * One pass: sweep, then claim and publish due drafts until none is due, so a backlog of
+ * thousands drains in one pass. Workers pull from a queue that is refilled (one claim of
+ * `batch` rows at a time) before it runs dry; outcomes are written in bulk every FLUSH_AT
+ * drafts. A draft stays `publishing` until its outcome is written, so a process that dies
+ * in between leaves it to the stuck sweep (`unknown`), never to a second post.
+ * `clock` is injectable for tests.
  */
 export async function runDue(
   db: Db,
   opts: { clock?: () => Date; batch?: number; concurrency?: number } = {},
 ): Promise<TickResult> {
   const clock = opts.clock ?? (() => new Date());
-  const batch = opts.batch ?? 200;
+  const concurrency = opts.concurrency ?? config().SCHEDULER_CONCURRENCY;
+  const batch = opts.batch ?? concurrency;
   const r: TickResult = { published: 0, retrying: 0, failed: 0, unknown: 0, missed: 0, stuck: 0 };
   const s = await sweep(db, clock());
   r.missed += s.missed;
   r.stuck += s.stuck;
-  for (;;) {
-    const claimed = await claimDue(db, clock(), batch);
-    if (!claimed.length) break;
-    await pool(claimed, opts.concurrency ?? 16, async (c) => {
-      const o: Outcome = await publishClaimed(db, c, clock);
+
+  let failure: unknown;
+  const queue: Claimed[] = [];
+  let drained = false;
+  let claiming: Promise<void> | undefined;
+  const refill = () =>
+    (claiming ??= claimDue(db, clock(), batch)
+      .then(
+        (rows) => {
+          queue.push(...rows);
+          // Fewer than asked for (of both types together): nothing else is due right now.
+          if (rows.length < batch) drained = true;
+        },
+        (e) => {
+          failure ??= e;
+          drained = true;
+        },
+      )
+      .finally(() => (claiming = undefined)));
+
+  let pending: Done[] = [];
+  let writing: Promise<void> = Promise.resolve();
+  const flush = () => {
+    const items = pending;
+    pending = [];
+    if (items.length) writing = writing.then(() => recordMany(db, items)).catch((e) => void (failure ??= e));
+    return writing;
+  };
+
+  // One account lookup per user and network per pass; dropped after a refusal so that the
+  // next draft sees a connection that now needs renewing.
+  const targets = new Map<string, Promise<Platform>>();
+  const target = (c: Claimed) => {
+    const key = `${c.userId}:${c.type}`;
+    let p = targets.get(key);
+    if (!p) targets.set(key, (p = platformFor(db, c.userId, platformOf(c.type))));
+    return p;
+  };
+
+  const worker = async () => {
+    for (;;) {
+      if (queue.length < concurrency && !drained && !failure) void refill();
+      const c = queue.shift();
+      if (!c) {
+        // Done: write what this pass has so far rather than wait for a slow last call.
+        if (drained || failure) return void flush();
+        await claiming;
+        continue;
+      }
+      const o = await attempt(db, c, clock, target(c));
+      if (o.status === "failed") targets.delete(`${c.userId}:${c.type}`);
+      pending.push({ c, o, at: clock() });
+      logOutcome(c, o);
       r[o.status]++;
-    });
-    if (claimed.length < batch) break;
-  }
+      if (pending.length >= FLUSH_AT) void flush();
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  await flush();
+  if (failure) throw failure;
   return r;
+}
+
+const FLUSH_AT = 200;
+
+/** When the next scheduled draft is due (for waking up on time), or null. */
+async function nextDue(db: Db, now: Date): Promise<Date | null> {
+  let next: Date | null = null;
+  for (const type of TYPES) {
+    const t = draftTable(type);
+    const [row] = await db
+      .select({ at: t.scheduledFor })
+      .from(t)
+      .where(and(eq(t.status, "scheduled"), gt(t.scheduledFor, now)))
+      .orderBy(t.scheduledFor)
+      .limit(1);
+    if (row?.at && (!next || row.at < next)) next = row.at;
+  }
+  return next;
 }
 
 type Loop = { stop: () => Promise<void> };
@@ -55,19 +124,26 @@ export function startScheduler(opts: { db?: () => Promise<Db>; pollMs?: number; 
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
-  const tick = async () => {
+  // After a pass, sleep until the next draft is due if that comes before the next poll, so
+  // a draft is picked up within milliseconds of its time rather than up to pollMs later.
+  const tick = async (): Promise<number> => {
     try {
-      const r = await runDue(await getDb(), { clock: opts.clock });
+      const d = await getDb();
+      const r = await runDue(d, { clock: opts.clock });
       if (r.missed || r.stuck) log("warn", "scheduler sweep", { missed: r.missed, stuck: r.stuck });
+      if (opts.clock) return pollMs;
+      const next = await nextDue(d, new Date());
+      return next ? Math.min(pollMs, Math.max(0, next.getTime() - Date.now()) + 2) : pollMs;
     } catch (e) {
       // A database outage must not kill the loop; the next tick tries again.
       log("error", "scheduler tick failed", { error: e instanceof Error ? e.message : String(e) });
+      return pollMs;
     }
   };
   const loop = () => {
     if (stopped) return;
-    running = tick().finally(() => {
-      if (!stopped) timer = setTimeout(loop, pollMs);
+    running = tick().then((wait) => {
+      if (!stopped) timer = setTimeout(loop, wait);
       timer?.unref?.();
     });
   };

@@ -15,6 +15,8 @@ export type FakePlatforms = {
   refreshes: Record<Route, number>;
   /** Requests refused because their shape was wrong (must stay empty). */
   badRequests: string[];
+  /** Every post/tweet request as received (headers and parsed body), to check its exact shape. */
+  requests: { route: Route; headers: http.IncomingHttpHeaders; body: unknown }[];
   /** Valid access tokens and the current refresh token, per platform. */
   tokens: Record<Route, { access: Set<string>; refresh: string }>;
   misbehave: (route: Route, ...what: Misbehaviour[]) => void;
@@ -38,6 +40,7 @@ export async function startFakePlatforms(opts: { refreshDelayMs?: number; linked
     posts: { linkedin: [] as string[], x: [] as string[] },
     refreshes: { linkedin: 0, x: 0 },
     badRequests: [] as string[],
+    requests: [] as FakePlatforms["requests"],
     tokens: { linkedin: { access: new Set(["li-access-0"]), refresh: "li-refresh-0" }, x: { access: new Set(["x-access-0"]), refresh: "x-refresh-0" } },
   };
   const hanging = new Set<http.ServerResponse>();
@@ -53,6 +56,13 @@ export async function startFakePlatforms(opts: { refreshDelayMs?: number; linked
     const body = await read(req);
     const route: Route | null = req.url === "/rest/posts" ? "linkedin" : req.url === "/2/tweets" ? "x" : null;
     if (route) {
+      let parsed: unknown = null;
+      try {
+        parsed = JSON.parse(body);
+      } catch {
+        // recorded as null; refused below
+      }
+      f.requests.push({ route, headers: req.headers, body: parsed });
       const token = (req.headers.authorization ?? "").replace(/^Bearer /, "");
       const next = queue[route].shift();
       if (next === "401" || !f.tokens[route].access.has(token)) return json(res, 401, { message: "Unauthorized" });
