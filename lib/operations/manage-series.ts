@@ -65,6 +65,16 @@ export const TopicOut = z.strictObject({
   micro_post_id: z.string().nullable(),
 });
 
+/** A series' switches and progress (spec 2.3), also fetch_item's `series` object. */
+export const SeriesProgress = z.strictObject({
+  pronet_enabled: z.boolean(),
+  micro_enabled: z.boolean(),
+  is_active: z.boolean(),
+  completed_at: NullableTimestamp,
+  total_topics: z.number(),
+  completed_topics: z.number(),
+});
+
 export const manageSeriesOp = defineOperation({
   name: "manage_series",
   title: "Create or update a series and its topics",
@@ -76,17 +86,7 @@ export const manageSeriesOp = defineOperation({
   hints: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   input: Input,
   output: z.strictObject({
-    series: z.strictObject({
-      id: z.string(),
-      title: z.string(),
-      description: z.string().nullable(),
-      pronet_enabled: z.boolean(),
-      micro_enabled: z.boolean(),
-      is_active: z.boolean(),
-      completed_at: NullableTimestamp,
-      total_topics: z.number(),
-      completed_topics: z.number(),
-    }),
+    series: SeriesProgress.extend({ id: z.string(), title: z.string(), description: z.string().nullable() }),
     topics: z.array(TopicOut),
   }),
   run: (ctx, input) => manageSeries(ctx, input),
