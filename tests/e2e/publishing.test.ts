@@ -1,0 +1,171 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakePlatforms, type FakePlatforms } from "../helpers/fake-platforms";
+import { TestServer } from "./harness";
+
+// Scheduled publishing on a built server (`next start`): the in-process scheduler posts
+// through the real LinkedIn and X adapters to fakes on loopback, once each, on time. The
+// approvals come from the admin command, as an owner without a browser would give them.
+const run = promisify(execFile);
+const PG = !!process.env.DATABASE_URL;
+const EMAIL = "writer@example.com";
+const MEMBER = "li-member-7Qx"; // LinkedIn's `sub`, stored by sign-in as the account id
+const srv = new TestServer();
+let fake: FakePlatforms;
+let token = "";
+
+const api = async (op: string, body: unknown) => srv.api(op, body, token);
+const tsx = (...args: string[]) => run("npx", ["tsx", ...args], { cwd: process.cwd(), env: srv.env, timeout: 60_000 });
+
+/** PGlite's data dir belongs to the running server: admin steps run while it is stopped. */
+async function offline<T>(fn: () => Promise<T>): Promise<T> {
+  if (PG) return fn();
+  await srv.stop();
+  try {
+    return await fn();
+  } finally {
+    await srv.start();
+  }
+}
+
+async function status(type: "post" | "tweet", id: string) {
+  return (await api("fetch_item", { type, id })).body as { status: string; notes?: string[]; scheduled_for: string | null };
+}
+
+async function until(pred: () => Promise<boolean>, ms: number) {
+  for (const deadline = Date.now() + ms; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) if (await pred()) return;
+}
+
+const sleepUntil = (at: Date) => new Promise((r) => setTimeout(r, Math.max(0, at.getTime() - Date.now())));
+
+beforeAll(async () => {
+  fake = await startFakePlatforms();
+  await srv.setup();
+  Object.assign(srv.env, {
+    LINKEDIN_API_URL: fake.url,
+    LINKEDIN_OAUTH_URL: fake.url,
+    X_API_URL: fake.url,
+    // App credentials make the real adapters the publishing path (else: the sandbox).
+    LINKEDIN_CLIENT_ID: "li-app",
+    LINKEDIN_CLIENT_SECRET: "li-secret",
+    X_CLIENT_ID: "x-app",
+    X_CLIENT_SECRET: "x-secret",
+    SCHEDULE_MIN_LEAD_SECONDS: "1",
+    SCHEDULER_POLL_MS: "200",
+    RATE_LIMIT_SCALE: "10",
+  });
+  // Before the first start (the user exists, so no owner is created): the user with the
+  // publishing switch on, the connections sign-in would have stored, and an API token.
+  await tsx("lib/cli/admin.ts", "create-user", "--email", EMAIL, "--password", "correct horse battery", "--plan", "creator", "--allow-publishing");
+  const past = Math.floor(Date.now() / 1000) - 60;
+  await tsx("tests/helpers/seed-accounts.ts", JSON.stringify({
+    email: EMAIL,
+    accounts: [
+      { provider: "linkedin", providerAccountId: MEMBER, access_token: "li-access-0", refresh_token: "li-refresh-0", expires_at: past + 3600 * 24, handle: "Writer" },
+      // Expired a minute ago: the first tweet must renew it (X rotates the refresh token).
+      { provider: "twitter", providerAccountId: "x-user-1", access_token: "x-access-stale", refresh_token: "x-refresh-0", expires_at: past, handle: "@writer" },
+    ],
+  }));
+  token = JSON.parse((await tsx("lib/cli/admin.ts", "issue-token", "--email", EMAIL, "--app", "E2E Assistant")).stdout).access_token;
+  await srv.start();
+}, 600_000);
+
+afterAll(async () => {
+  await srv.teardown();
+  await fake.close();
+});
+
+describe("scheduled publishing on a running server", () => {
+  it("posts to LinkedIn and X once each, on time; an unscheduled post never, a rescheduled one at its new time", async () => {
+    const text = "Ship (small) changes #daily with @team: 2*2 [not] {a} <b> ~c_d | e\\f";
+    const tweetText = "Small PRs, fast reviews. Café ☕ at 9!";
+    const mk = async (type: "post" | "tweet", body: string) => (await api("create_draft", { type, body })).body.id as string;
+    const post = await mk("post", text);
+    const tweet = await mk("tweet", tweetText);
+    const dropped = await mk("post", "This one is taken back before its time.");
+    const moved = await mk("post", "This one goes out later than first planned.");
+
+    // The approvals (stop, five admin runs, start on PGlite) happen before Ta.
+    const ta = new Date(Math.ceil(Date.now() / 1000) * 1000 + (PG ? 12_000 : 30_000));
+    const tb = new Date(ta.getTime() + 5_000);
+    const calls: [string, Record<string, unknown>][] = [
+      ["schedule_content", { type: "post", id: post, scheduled_for: ta.toISOString() }],
+      ["schedule_content", { type: "tweet", id: tweet, scheduled_for: ta.toISOString() }],
+      ["schedule_content", { type: "post", id: dropped, scheduled_for: ta.toISOString() }],
+      ["schedule_content", { type: "post", id: moved, scheduled_for: ta.toISOString() }],
+      ["schedule_content", { type: "post", id: moved, scheduled_for: tb.toISOString() }],
+    ];
+    const ids: string[] = [];
+    for (const [op, args] of calls) {
+      const r = await api(op, args);
+      expect(r.status).toBe(403);
+      expect(r.body.error.code).toBe("confirmation_required");
+      expect(r.body.error.confirmation.action).toMatchObject({ operation: op, id: args.id, scheduled_for: args.scheduled_for });
+      ids.push(r.body.error.confirmation.id);
+    }
+    expect(new Set(ids).size).toBe(5);
+    await offline(async () => {
+      for (const id of ids) expect(JSON.parse((await tsx("lib/cli/admin.ts", "approve", "--email", EMAIL, "--id", id)).stdout)).toEqual({ id, status: "approved" });
+    });
+    expect(Date.now()).toBeLessThan(ta.getTime() - 1500); // the lead above was long enough
+
+    for (const [op, args] of calls) {
+      const r = await api(op, args);
+      expect(r.status).toBe(200);
+      expect(r.body).toMatchObject({ id: args.id, status: "scheduled", scheduled_for: args.scheduled_for, rescheduled: args.scheduled_for === tb.toISOString() });
+    }
+    const un = await api("unschedule_content", { type: "post", id: dropped });
+    expect(un.body).toMatchObject({ id: dropped, unscheduled: true, previous_scheduled_for: ta.toISOString(), status: "draft" });
+    expect(fake.requests).toEqual([]); // nothing goes out before its time
+
+    // Ta: the post and the tweet go out within a few polls; the others stay put.
+    await until(async () => (await status("post", post)).status === "published" && (await status("tweet", tweet)).status === "published", ta.getTime() - Date.now() + 10_000);
+    const escaped = "Ship \\(small\\) changes \\#daily with \\@team: 2\\*2 \\[not\\] \\{a\\} \\<b\\> \\~c\\_d \\| e\\\\f";
+    const li = fake.requests.filter((r) => r.route === "linkedin");
+    expect(li).toHaveLength(1);
+    expect(li[0].headers).toMatchObject({ "linkedin-version": "202510", "x-restli-protocol-version": "2.0.0", authorization: "Bearer li-access-0" });
+    expect(li[0].headers["content-type"]).toMatch(/^application\/json/);
+    expect(li[0].body).toEqual({
+      author: `urn:li:person:${MEMBER}`,
+      commentary: escaped,
+      visibility: "PUBLIC",
+      distribution: { feedDistribution: "MAIN_FEED", targetEntities: [], thirdPartyDistributionChannels: [] },
+      lifecycleState: "PUBLISHED",
+      isReshareDisabledByAuthor: false,
+    });
+    const p = await status("post", post);
+    const urn = /as (urn:li:share:\d+): https:\/\/www\.linkedin\.com\/feed\/update\/(urn:li:share:\d+)/.exec(p.notes?.join(" ") ?? "");
+    expect(urn?.[1]).toBeTruthy();
+    expect(urn?.[2]).toBe(urn?.[1]);
+    const postedAt = Date.parse(/Published at (\S+) as/.exec(p.notes![0])![1]);
+    expect(postedAt).toBeGreaterThanOrEqual(ta.getTime());
+    expect(postedAt).toBeLessThan(ta.getTime() + 3_000);
+
+    // The tweet: the stale token was renewed exactly once, then one tweet with the new one.
+    expect(fake.refreshes).toEqual({ linkedin: 0, x: 1 });
+    expect(fake.tokens.x.refresh).toBe("x-refresh-1");
+    const xs = fake.requests.filter((r) => r.route === "x");
+    expect(xs).toHaveLength(1);
+    expect(xs[0].headers.authorization).toBe("Bearer x-access-1");
+    expect(xs[0].body).toEqual({ text: tweetText });
+    const t = await status("tweet", tweet);
+    expect(t.notes?.join(" ")).toMatch(/as (\d+): https:\/\/x\.com\/writer\/status\/\1$/);
+
+    expect((await status("post", moved)).status).toBe("scheduled");
+    expect(fake.count("linkedin", "This one goes out later than first planned.")).toBe(0);
+
+    // Tb: the rescheduled post goes out once, at its new time.
+    await sleepUntil(tb);
+    await until(async () => (await status("post", moved)).status === "published", 10_000);
+    const m = await status("post", moved);
+    expect(m.status).toBe("published");
+    expect(Date.parse(/Published at (\S+) as/.exec(m.notes![0])![1])).toBeGreaterThanOrEqual(tb.getTime());
+    await new Promise((r) => setTimeout(r, 1000)); // a few more polls: nothing else goes out
+    expect(fake.posts.linkedin).toEqual([escaped, "This one goes out later than first planned."]);
+    expect(fake.posts.x).toEqual([tweetText]);
+    expect(fake.count("linkedin", "This one is taken back before its time.")).toBe(0);
+    expect(await status("post", dropped)).toMatchObject({ status: "draft", scheduled_for: null });
+    expect(fake.badRequests).toEqual([]);
+  }, 90_000);
+});
