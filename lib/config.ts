@@ -36,6 +36,8 @@ const Env = z.object({
   LINKEDIN_OAUTH_URL: z.url().default("https://www.linkedin.com"),
   LINKEDIN_VERSION: z.string().regex(/^\d{6}$/).default("202510"),
   X_API_URL: z.url().default("https://api.x.com"),
+  // X's sign-in page (`/i/oauth2/authorize`); its token and user endpoints are on X_API_URL.
+  X_OAUTH_URL: z.url().default("https://x.com"),
   // App credentials: with them (and a connected account) the real platform; else the sandbox.
   LINKEDIN_CLIENT_ID: z.string().min(1).optional(),
   LINKEDIN_CLIENT_SECRET: z.string().min(1).optional(),

@@ -1,5 +1,6 @@
 "use server";
 import { AuthError } from "next-auth";
+import { redirect } from "next/navigation";
 import { z } from "zod";
 import { signIn } from "@/lib/auth";
 import { safeReturnTo } from "@/lib/auth/session";
@@ -53,6 +54,10 @@ export async function signUp(_: FormState, form: FormData): Promise<FormState> {
 
 export async function signInWith(provider: "linkedin" | "twitter" | "nodemailer", form: FormData) {
   const redirectTo = safeReturnTo(form.get("callbackUrl"));
-  if (provider === "nodemailer") await signIn(provider, { email: String(form.get("email") ?? ""), redirectTo });
-  else await signIn(provider, { redirectTo });
+  if (provider === "nodemailer") {
+    // next-auth would send the browser on to /api/auth/verify-request, which the client router
+    // then shows under that address: go straight to the sign-in page's "check your e-mail".
+    const to = await signIn(provider, { email: String(form.get("email") ?? ""), redirectTo, redirect: false });
+    redirect(String(to).includes("/verify-request") ? "/signin?sent=1" : String(to));
+  } else await signIn(provider, { redirectTo });
 }

@@ -11,6 +11,7 @@ const ERRORS: Record<string, string> = {
   OAuthAccountNotLinked: "That account is linked to another user, or an account with its e-mail exists: sign in with your password, then connect it in Settings > Connections.",
   AccessDenied: "Sign-in was cancelled.",
   Verification: "That sign-in link has expired or was already used. Ask for a new one.",
+  EmailRequired: "X does not share your e-mail address, so a new account cannot start with X. Create an account (or sign in) first, then connect X in Settings > Connections.",
 };
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {

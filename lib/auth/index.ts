@@ -28,12 +28,16 @@ async function authConfig(): Promise<NextAuthConfig> {
     }),
   ];
   // Signing in with LinkedIn or X also connects that account for publishing: the scopes are
-  // those publishing needs (reference/platforms.md).
+  // those publishing needs (reference/platforms.md). The endpoints are configurable so that
+  // tests can point them at local fakes; the defaults are the real platforms'.
+  const base = (u: string) => u.replace(/\/+$/, "");
   if (c.LINKEDIN_CLIENT_ID && c.LINKEDIN_CLIENT_SECRET) {
     providers.push(
       LinkedIn({
         clientId: c.LINKEDIN_CLIENT_ID,
         clientSecret: c.LINKEDIN_CLIENT_SECRET,
+        // OpenID Connect: everything else is read from the issuer's discovery document.
+        issuer: `${base(c.LINKEDIN_OAUTH_URL)}/oauth`,
         authorization: { params: { scope: "openid profile email w_member_social" } },
       }),
     );
@@ -43,7 +47,9 @@ async function authConfig(): Promise<NextAuthConfig> {
       Twitter({
         clientId: c.X_CLIENT_ID,
         clientSecret: c.X_CLIENT_SECRET,
-        authorization: "https://x.com/i/oauth2/authorize?scope=tweet.read tweet.write users.read offline.access",
+        authorization: `${base(c.X_OAUTH_URL)}/i/oauth2/authorize?scope=tweet.read tweet.write users.read offline.access`,
+        token: `${base(c.X_API_URL)}/2/oauth2/token`,
+        userinfo: `${base(c.X_API_URL)}/2/users/me?user.fields=profile_image_url`,
       }),
     );
   }
@@ -62,6 +68,13 @@ async function authConfig(): Promise<NextAuthConfig> {
     session: { strategy: "jwt", maxAge: 30 * 24 * 3600 },
     pages: { signIn: "/signin", error: "/signin", verifyRequest: "/signin?sent=1" },
     callbacks: {
+      // Every account needs an e-mail address and X shares none: a new person cannot start
+      // with X alone (the insert would fail). Connecting X while signed in is fine.
+      signIn: async ({ user, account }) => {
+        if (account?.type !== "oauth" && account?.type !== "oidc") return true;
+        if (user.email || (await auth())?.user) return true;
+        return "/signin?error=EmailRequired";
+      },
       // The token carries the user id and nothing secret; the password hash never leaves the database.
       jwt: ({ token, user }) => {
         if (user?.id) token.sub = user.id;

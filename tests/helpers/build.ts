@@ -41,7 +41,12 @@ export async function ensureBuild() {
     }
   }
   try {
-    if (!fresh()) await run("npx", ["next", "build"], { cwd: ROOT, timeout: 300_000, env: { ...process.env, NODE_ENV: "production" } });
+    if (!fresh()) {
+      const started = new Date();
+      await run("npx", ["next", "build"], { cwd: ROOT, timeout: 300_000, env: { ...process.env, NODE_ENV: "production" } });
+      // Stamped with the start: a file edited while the build ran counts as newer than it.
+      fs.utimesSync(id, started, started);
+    }
   } finally {
     fs.rmSync(lock, { recursive: true, force: true });
   }

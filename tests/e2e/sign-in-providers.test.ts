@@ -1,0 +1,198 @@
+import AxeBuilder from "@axe-core/playwright";
+import { eq } from "drizzle-orm";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "@/lib/db";
+import { authAccounts, users } from "@/drizzle/schema";
+import { startFakeOAuth, type FakeOAuth } from "../helpers/fake-oauth-providers";
+import { decodeQuotedPrintable, startSmtpCapture, type SmtpCapture } from "../helpers/smtp-capture";
+import { TestServer } from "./harness";
+
+// Signing in with LinkedIn (OpenID Connect), X (OAuth 2.0 + PKCE) and an e-mailed link, in a
+// real browser against a built server whose provider endpoints point at local fakes.
+const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const PG = !!process.env.DATABASE_URL;
+const LINKEDIN_SCOPES = "openid profile email w_member_social"; // reference/platforms.md
+const X_SCOPES = "tweet.read tweet.write users.read offline.access";
+const LENA = { sub: "li-member-Lena42", name: "Lena Linked", email: "lena@example.com" };
+const srv = new TestServer();
+let li: FakeOAuth;
+let x: FakeOAuth;
+let smtp: SmtpCapture;
+let browser: Browser;
+const WRITER = { email: "writer@example.com", password: "correct horse battery" };
+
+async function axe(page: Page) {
+  const r = await new AxeBuilder({ page }).analyze();
+  expect(r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+}
+
+const newPage = async () => (await browser.newContext()).newPage();
+
+/** Every stored LinkedIn/X connection with its owner's e-mail. PGlite's files belong to the
+ *  running server, so with PGlite the server stops while the test reads them. */
+async function storedAccounts() {
+  const read = async () => {
+    const d = await openDatabase(PG ? { url: srv.env.DATABASE_URL } : { dataDir: srv.env.DATA_DIR });
+    try {
+      return await d.db.select({ email: users.email, a: authAccounts }).from(authAccounts).innerJoin(users, eq(users.id, authAccounts.userId));
+    } finally {
+      await d.close();
+    }
+  };
+  if (PG) return read();
+  await srv.stop();
+  try {
+    return await read();
+  } finally {
+    await srv.start();
+  }
+}
+
+const accountRow = (page: Page, name: string) => page.locator("section[aria-labelledby=accounts] li", { has: page.locator("strong", { hasText: new RegExp(`^${name}$`) }) });
+
+beforeAll(async () => {
+  li = await startFakeOAuth("linkedin", { clientId: "li-app", clientSecret: "li-secret" }, LENA);
+  x = await startFakeOAuth("x", { clientId: "x-app", clientSecret: "x-secret" }, { sub: "2244994945", name: "Wendy on X", username: "wendy_w" });
+  smtp = await startSmtpCapture();
+  await srv.setup();
+  Object.assign(srv.env, {
+    LINKEDIN_CLIENT_ID: "li-app", LINKEDIN_CLIENT_SECRET: "li-secret", LINKEDIN_OAUTH_URL: li.url, LINKEDIN_API_URL: li.url,
+    X_CLIENT_ID: "x-app", X_CLIENT_SECRET: "x-secret", X_OAUTH_URL: x.url, X_API_URL: x.url,
+    SMTP_URL: smtp.url, EMAIL_FROM: "Contentio <no-reply@contentio.test>",
+  });
+  // Before the first start, so no owner is made: a finished account with a password.
+  await srv.admin("create-user", "--email", WRITER.email, "--password", WRITER.password, "--name", "Wendy Writer");
+  await srv.start();
+  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ARGS });
+}, 400_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await srv.teardown();
+  await Promise.all([li?.close(), x?.close(), smtp?.close()]);
+});
+
+describe("signing in with LinkedIn, X and an e-mail link", () => {
+  it("a new person signs in with LinkedIn: account created, LinkedIn connected with its tokens and scopes", async () => {
+    const page = await newPage();
+    await page.goto(`${srv.origin}/signin?callbackUrl=%2Fsettings%2Fconnections`);
+    await axe(page); // with all three sign-in methods shown
+    await page.getByRole("button", { name: "LinkedIn" }).click();
+    await page.waitForURL(/\/onboarding/);
+    expect(await page.getByLabel("Your name").inputValue()).toBe("Lena Linked"); // from LinkedIn's profile
+    await page.getByLabel("Time zone").selectOption("Europe/Berlin");
+    await page.getByLabel("Sample post 1").fill("Small teams ship daily.\n\nHere is how we do it.");
+    await page.getByLabel("Tone").fill("direct");
+    await page.getByRole("button", { name: "Save and finish" }).click();
+    await page.waitForURL(/\/settings\/connections$/);
+    expect(await page.getByText("lena@example.com").count()).toBe(1); // signed in as the new account
+    expect(await accountRow(page, "LinkedIn").getByText("Connected as Lena Linked").count()).toBe(1);
+    expect(await accountRow(page, "X").getByRole("button", { name: "Connect X" }).count()).toBe(1);
+    await axe(page);
+
+    const [auth] = li.authorizations;
+    expect(auth.get("scope")).toBe(LINKEDIN_SCOPES);
+    expect(auth.get("state")).toBeTruthy();
+    expect(auth.get("redirect_uri")).toBe(`${srv.origin}/api/auth/callback/linkedin`);
+    expect(li.tokenRequests).toHaveLength(1);
+    expect(li.errors).toEqual([]);
+
+    const rows = (await storedAccounts()).filter((r) => r.a.provider === "linkedin");
+    expect(rows).toHaveLength(1);
+    expect(rows[0].email).toBe("lena@example.com");
+    expect(rows[0].a).toMatchObject({ providerAccountId: LENA.sub, access_token: "linkedin-access-1", refresh_token: "linkedin-refresh-1",
+      scope: LINKEDIN_SCOPES, handle: "Lena Linked", status: "connected" });
+    expect(rows[0].a.id_token?.split(".")).toHaveLength(3);
+    expect(rows[0].a.expires_at! * 1000).toBeGreaterThan(Date.now() + 59 * 24 * 3600_000); // LinkedIn tokens last 60 days
+    await page.close();
+  }, 180_000);
+
+  it("signing in with LinkedIn again, without a new refresh token, keeps the stored one", async () => {
+    li.issueRefreshToken = false;
+    const page = await newPage();
+    await page.goto(`${srv.origin}/signin?callbackUrl=%2Fsettings%2Fconnections`);
+    await page.getByRole("button", { name: "LinkedIn" }).click();
+    await page.waitForURL(/\/settings\/connections$/); // the same account, already set up
+    expect(await page.getByText("lena@example.com").count()).toBe(1);
+    expect(await accountRow(page, "LinkedIn").getByText("Connected as Lena Linked").count()).toBe(1);
+    expect(li.issued.at(-1)).toMatchObject({ access_token: "linkedin-access-2", refresh_token: undefined });
+
+    const rows = (await storedAccounts()).filter((r) => r.a.provider === "linkedin");
+    expect(rows).toHaveLength(1);
+    expect(rows[0].a).toMatchObject({ access_token: "linkedin-access-2", refresh_token: "linkedin-refresh-1", scope: LINKEDIN_SCOPES });
+    await page.close();
+  }, 180_000);
+
+  it("a person signed in with e-mail and password connects X from Settings", async () => {
+    const page = await newPage();
+    await page.goto(`${srv.origin}/signin?callbackUrl=%2Fsettings%2Fconnections`);
+    await page.locator("#email").fill(WRITER.email);
+    await page.getByLabel("Password").fill(WRITER.password);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await page.waitForURL(/\/settings\/connections$/);
+    await accountRow(page, "X").getByRole("button", { name: "Connect X" }).click();
+    await page.waitForURL(/\/settings\/connections$/);
+    await expect.poll(() => accountRow(page, "X").getByText("Connected as @wendy_w").count()).toBe(1);
+    expect(await page.getByText(WRITER.email).count()).toBe(1); // still the same account
+    await axe(page);
+
+    const [auth] = x.authorizations;
+    expect(auth.get("scope")).toBe(X_SCOPES);
+    expect(auth.get("code_challenge_method")).toBe("S256");
+    expect(x.tokenRequests[0].form.get("code_verifier")).toBeTruthy(); // the fake checked it against the challenge
+    expect(x.tokenRequests[0].authorization).toMatch(/^Basic /);
+    expect(x.errors).toEqual([]);
+
+    const rows = (await storedAccounts()).filter((r) => r.a.provider === "twitter");
+    expect(rows).toHaveLength(1);
+    expect(rows[0].email).toBe(WRITER.email);
+    expect(rows[0].a).toMatchObject({ providerAccountId: "2244994945", access_token: "x-access-1", refresh_token: "x-refresh-1",
+      scope: X_SCOPES, handle: "@wendy_w", status: "connected" });
+    await page.close();
+  }, 180_000);
+
+  it("a new person cannot start with X alone (X shares no e-mail): the sign-in page says why", async () => {
+    x.person = { sub: "9999", name: "Stranger", username: "stranger" };
+    const page = await newPage();
+    await page.goto(`${srv.origin}/signin`);
+    await page.getByRole("button", { name: "X", exact: true }).click();
+    await page.waitForURL(/\/signin\?error=EmailRequired/);
+    expect(await page.getByText("X does not share your e-mail address, so a new account cannot start with X.").count()).toBe(1);
+    await axe(page);
+    expect(x.errors).toEqual([]);
+    const rows = await storedAccounts();
+    expect(rows.filter((r) => r.a.providerAccountId === "9999")).toEqual([]);
+    await page.close();
+  }, 180_000);
+
+  it("an e-mailed sign-in link signs the person in, once", async () => {
+    const page = await newPage();
+    await page.goto(`${srv.origin}/signin?callbackUrl=%2Fsettings%2Fconnections`);
+    await page.locator("#link-email").fill("lena@example.com");
+    await page.getByRole("button", { name: "Send me a link" }).click();
+    await page.waitForURL(/\/signin\?sent=1/);
+    expect(await page.getByText("Check your e-mail: we sent you a sign-in link.").count()).toBe(1);
+    await axe(page);
+    await expect.poll(() => smtp.mails.length, { timeout: 15_000 }).toBe(1);
+    const mail = smtp.mails[0];
+    expect(mail.to).toEqual(["lena@example.com"]);
+    expect(mail.from).toBe("no-reply@contentio.test");
+    const link = /http:\/\/localhost:\d+\/api\/auth\/callback\/nodemailer\?\S+/.exec(decodeQuotedPrintable(mail.raw))?.[0];
+    expect(link).toBeDefined();
+    expect(new URL(link!).origin).toBe(srv.origin);
+
+    await page.goto(link!);
+    await page.waitForURL(/\/settings\/connections$/);
+    expect(await page.getByText("lena@example.com").count()).toBe(1);
+    expect(await accountRow(page, "LinkedIn").getByText("Connected as Lena Linked").count()).toBe(1);
+
+    const again = await newPage(); // a used link does not work twice
+    await again.goto(link!);
+    await again.waitForURL(/\/signin\?error=Verification/);
+    expect(await again.getByText("That sign-in link has expired or was already used.").count()).toBe(1);
+    await again.close();
+    await page.close();
+  }, 180_000);
+});
