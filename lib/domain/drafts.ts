@@ -14,10 +14,10 @@ export type DraftType = "post" | "tweet";
 // Post and tweet drafts share their columns; the common ones are reached through one view.
 export const draftTable = (type: DraftType) => (type === "post" ? postDrafts : tweetDrafts) as unknown as typeof tweetDrafts;
 
-const label = (type: DraftType) => (type === "post" ? "post draft" : "tweet draft");
+export const label = (type: DraftType) => (type === "post" ? "post draft" : "tweet draft");
 
 /** A draft of the caller, locked for the rest of the transaction, or the not-found error. */
-async function loadOwn(tx: Db, ctx: Ctx, type: DraftType, id: string) {
+export async function loadOwn(tx: Db, ctx: Ctx, type: DraftType, id: string) {
   const t = draftTable(type);
   const [row] = await tx
     .select()

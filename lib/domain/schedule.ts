@@ -1,26 +1,17 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { config } from "@/lib/config";
-import type { Db } from "@/lib/db";
 import { AppError, invalid, notFound } from "@/lib/errors";
 import { connectionProblem } from "@/lib/platforms";
 import { platformOf } from "@/lib/platforms/types";
 import type { Ctx } from "./context";
 import { approvalRequired, consumeApproval, type ExactAction } from "./confirmations";
-import { draftTable, type DraftType } from "./drafts";
+import { draftTable, label, loadOwn, type DraftType } from "./drafts";
 import { requirePublishing } from "./guards";
 import { claimForNow, publishClaimed } from "./publishing";
 import { iso } from "./text";
 import { announceScheduled, announceUnscheduled } from "@/lib/scheduler/events";
 
-const label = (type: DraftType) => (type === "post" ? "post draft" : "tweet draft");
 const MAX_AHEAD_MS = 365 * 24 * 3600 * 1000;
-
-async function loadOwn(tx: Db, ctx: Ctx, type: DraftType, id: string) {
-  const t = draftTable(type);
-  const [row] = await tx.select().from(t).where(and(eq(t.id, id), eq(t.userId, ctx.caller.userId))).for("update");
-  if (!row) throw notFound(label(type));
-  return row;
-}
 
 type Row = Awaited<ReturnType<typeof loadOwn>>;
 
