@@ -129,12 +129,14 @@ async function touchApp(db: Db, appId: string, now: Date) {
 
 /** Disconnect: every token of the app stops working on the very next call. */
 export async function revokeApp(db: Db, userId: string, appId: string, now = new Date()): Promise<boolean> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(appId)) return false;
   const rows = await db
     .update(connectedApps)
     .set({ revokedAt: now })
     .where(and(eq(connectedApps.id, appId), eq(connectedApps.userId, userId), isNull(connectedApps.revokedAt)))
     .returning({ id: connectedApps.id });
-  await db.update(tokens).set({ revokedAt: now }).where(and(eq(tokens.appId, appId), isNull(tokens.revokedAt)));
+  // Scoped to the user too: another user's app id revokes nothing.
+  await db.update(tokens).set({ revokedAt: now }).where(and(eq(tokens.appId, appId), eq(tokens.userId, userId), isNull(tokens.revokedAt)));
   return rows.length > 0;
 }
 

@@ -154,4 +154,12 @@ describe("revocation and disconnect", () => {
     const r = await token({ grant_type: "refresh_token", refresh_token: t.body.refresh_token, client_id: c.client.client_id });
     expect(r.body.error).toBe("invalid_grant");
   });
+
+  it("another user's disconnect of the same app id revokes nothing", async () => {
+    const owner = await makeUser();
+    const stranger = await makeUser();
+    expect(await revokeApp(await db(), stranger.id, owner.appId)).toBe(false);
+    expect(await revokeApp(await db(), stranger.id, "not-a-uuid")).toBe(false);
+    expect((await fetchAny(owner.token)).status).toBe(200);
+  });
 });
