@@ -87,6 +87,11 @@ describe("the owner's pages", () => {
     await page.getByRole("button", { name: "Save and finish" }).click();
     await page.waitForURL(/\/settings\/connections$/);
     await expect.poll(() => page.getByText("No AI app is connected").count()).toBe(1);
+    // The session tells pages who is signed in, and nothing more (never the password hash).
+    const session = await (await page.request.get(`${srv.origin}/api/auth/session`)).json();
+    expect(Object.keys(session.user).sort()).toEqual(["email", "id", "image", "name"]);
+    expect(session.user.email).toBe("alice@example.com");
+    expect(JSON.stringify(session)).not.toMatch(/argon2|password/i);
     await axe(page);
     await page.close();
   }, 120_000);
