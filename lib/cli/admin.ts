@@ -6,6 +6,7 @@ import {
 } from "@/lib/domain/accounts";
 import { decideApproval } from "@/lib/domain/confirmations";
 import type { Plan } from "@/drizzle/schema";
+import { isUuid } from "@/lib/ids";
 
 // `npm run admin -- <command>` (contract section 9). One JSON object on stdout; errors on
 // stderr with a non-zero exit.
@@ -90,7 +91,7 @@ async function run(argv: string[]) {
       if (!user) throw new AccountError(`No user with e-mail ${v.email}.`);
       const decision = v.deny ? "denied" : "approved";
       const id = need(v.id, "id");
-      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw new UsageError("--id must be an approval id (a UUID).");
+      if (!isUuid(id)) throw new UsageError("--id must be an approval id (a UUID).");
       const ok = await decideApproval(d, user.id, id, decision);
       if (!ok) throw new AccountError("No pending, unexpired approval with that id for this user.");
       return { id: v.id, status: decision };

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, isNull } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { approvals, authAccounts, connectedApps, oauthClients, users } from "@/drizzle/schema";
+import { isUuid } from "@/lib/ids";
 
 // What Settings > Connections and the approval page read and change. Every query is scoped
 // by the owner's id: another user's app or approval looks exactly like a missing one.
@@ -70,7 +71,7 @@ export async function pendingApprovals(db: Db, userId: string, now = new Date())
 
 /** One approval of the owner's, with the asking app's name; undefined when not theirs. */
 export async function approvalForOwner(db: Db, userId: string, id: string) {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return undefined;
+  if (!isUuid(id)) return undefined;
   const [row] = await db
     .select({
       id: approvals.id,

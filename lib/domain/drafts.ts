@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
+import { readable } from "@/lib/db/readable";
 import { AppError, notFound } from "@/lib/errors";
 import { postDrafts, tweetDrafts } from "@/drizzle/schema";
 import type { Ctx } from "./context";
@@ -20,7 +21,7 @@ export const label = (type: DraftType) => (type === "post" ? "post draft" : "twe
 export async function loadOwn(tx: Db, ctx: Ctx, type: DraftType, id: string) {
   const t = draftTable(type);
   const [row] = await tx
-    .select()
+    .select(readable(t))
     .from(t)
     .where(and(eq(t.id, id), eq(t.userId, ctx.caller.userId)))
     .for("update");

@@ -1,4 +1,5 @@
-import { and, asc, eq, getTableColumns, type Table } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
+import { readable } from "@/lib/db/readable";
 import { notFound } from "@/lib/errors";
 import { articles, ideas, postDrafts, series, seriesTopics, tweetDrafts } from "@/drizzle/schema";
 import type { Ctx } from "./context";
@@ -103,12 +104,6 @@ export async function fetchItem(ctx: Ctx, input: { id: string; type: ItemType })
       };
     }
   }
-}
-
-/** A table's columns without its search vector, which nothing but search reads. */
-function readable<T extends Table>(t: T) {
-  const { search: _search, ...cols } = getTableColumns(t) as Record<string, unknown>;
-  return cols as Omit<T["_"]["columns"], "search">;
 }
 
 async function load(ctx: Ctx, type: ItemType, id: string, uid: string) {

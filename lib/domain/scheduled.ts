@@ -4,6 +4,7 @@ import { platformOf, type PlatformName } from "@/lib/platforms/types";
 import type { Ctx } from "./context";
 import { draftTable, type DraftType } from "./drafts";
 import { preview } from "./text";
+import { isUuid } from "@/lib/ids";
 
 const DAY = 24 * 3600 * 1000;
 
@@ -15,7 +16,7 @@ const encode = (k: Key) => Buffer.from(JSON.stringify({ a: k.at, i: k.id })).toS
 function decode(cursor: string): Key {
   try {
     const c = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (typeof c.a === "string" && !isNaN(Date.parse(c.a)) && typeof c.i === "string" && /^[0-9a-f-]{36}$/.test(c.i)) return { at: c.a, id: c.i };
+    if (typeof c.a === "string" && !isNaN(Date.parse(c.a)) && typeof c.i === "string" && isUuid(c.i)) return { at: c.a, id: c.i };
   } catch {
     // fall through
   }

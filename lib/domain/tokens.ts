@@ -3,6 +3,7 @@ import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { connectedApps, oauthClients, tokens, users, type TokenKind } from "@/drizzle/schema";
 import type { Caller } from "./context";
+import { isUuid } from "@/lib/ids";
 
 // Opaque tokens: 256 random bits behind a prefix that makes leaked tokens easy to spot.
 const PREFIX = { access: "cto_at_", refresh: "cto_rt_" } as const;
@@ -129,7 +130,7 @@ async function touchApp(db: Db, appId: string, now: Date) {
 
 /** Disconnect: every token of the app stops working on the very next call. */
 export async function revokeApp(db: Db, userId: string, appId: string, now = new Date()): Promise<boolean> {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(appId)) return false;
+  if (!isUuid(appId)) return false;
   const rows = await db
     .update(connectedApps)
     .set({ revokedAt: now })

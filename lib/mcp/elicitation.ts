@@ -6,6 +6,7 @@ import { decideApproval } from "@/lib/domain/confirmations";
 import type { Caller } from "@/lib/domain/context";
 import type { Confirmation } from "@/lib/errors";
 import { approvals } from "@/drizzle/schema";
+import { isUuid } from "@/lib/ids";
 
 // Confirmation of an exact action by MCP form elicitation (contract section 4.4). The
 // elicitation request's id names the approval ("confirm:<approval id>:<nonce>"), so the
@@ -66,7 +67,7 @@ export async function recordAnswers(body: Response[] | Response, caller: Caller)
   for (const m of Array.isArray(body) ? body : [body]) {
     if (typeof m.id !== "string" || !m.id.startsWith(PREFIX)) continue;
     const approvalId = m.id.slice(PREFIX.length).split(":")[0];
-    if (!/^[0-9a-f-]{36}$/i.test(approvalId)) continue;
+    if (!isUuid(approvalId)) continue;
     // Only the app that asked may answer for its own approval.
     const [own] = await d.select({ id: approvals.id }).from(approvals).where(and(eq(approvals.id, approvalId), eq(approvals.appId, caller.appId)));
     if (!own) continue;

@@ -7,6 +7,7 @@ import { authorizationCodes, connectedApps, oauthClients } from "@/drizzle/schem
 import { OAuthError } from "./errors";
 import { CODE_TTL_MS, parseResources, parseScopes } from "./params";
 import { matchesRegistered, redirectHost } from "./redirect-uris";
+import { isUuid } from "@/lib/ids";
 
 export type AuthorizeRequest = {
   clientId: string;
@@ -25,7 +26,6 @@ export type AuthorizeCheck =
   | { ok: false; redirect: string }
   | { ok: false; page: string };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CHALLENGE = /^[A-Za-z0-9_-]{43}$/; // base64url of a SHA-256
 
 /** The redirect back to the client, always with state (when given) and iss (RFC 9207). */
@@ -43,7 +43,7 @@ function back(redirectUri: string, params: Record<string, string | null>): strin
  */
 export async function checkAuthorizeRequest(params: URLSearchParams): Promise<AuthorizeCheck> {
   const clientId = params.get("client_id") ?? "";
-  if (!UUID.test(clientId)) return { ok: false, page: "This app is not registered with this service (unknown client_id)." };
+  if (!isUuid(clientId)) return { ok: false, page: "This app is not registered with this service (unknown client_id)." };
   const [client] = await (await db()).select().from(oauthClients).where(eq(oauthClients.id, clientId));
   if (!client) return { ok: false, page: "This app is not registered with this service (unknown client_id)." };
   const asked = params.get("redirect_uri");

@@ -4,8 +4,8 @@ import { db } from "@/lib/db";
 import { hashToken } from "@/lib/domain/tokens";
 import { oauthClients } from "@/drizzle/schema";
 import { OAuthError } from "./errors";
+import { isUuid } from "@/lib/ids";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function basicCredentials(header: string | null): { id: string; secret: string } | null {
   const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header ?? "");
@@ -31,7 +31,7 @@ export async function authenticateClient(form: URLSearchParams, authorization: s
     new OAuthError("invalid_client", d, 401, usedBasic ? { "WWW-Authenticate": 'Basic realm="oauth"' } : {});
   const id = basic?.id ?? form.get("client_id");
   if (!id) throw invalid("Client authentication failed: no client_id.");
-  if (!UUID.test(id)) throw invalid("Client authentication failed: unknown client.");
+  if (!isUuid(id)) throw invalid("Client authentication failed: unknown client.");
   const [client] = await (await db()).select().from(oauthClients).where(eq(oauthClients.id, id));
   if (!client) throw invalid("Client authentication failed: unknown client.");
   if (client.secretHash) {

@@ -3,6 +3,7 @@ import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { sandboxPosts } from "@/drizzle/schema";
 import type { Platform, PlatformName, PublishRequest, Published } from "./types";
+import { isUuid } from "@/lib/ids";
 
 export const sandboxUrl = (platform: PlatformName, postId: string) => `${config().origin}/sandbox/${platform}/${postId}`;
 
@@ -24,14 +25,13 @@ export function sandbox(name: PlatformName): Platform {
   };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * One sandbox post by its id, for its public page. Like a real published post it is public
  * to whoever has its link; the id is a random UUID, and nothing lists the posts.
  */
 export async function findSandboxPost(db: Db, platform: string, id: string) {
-  if ((platform !== "pronet" && platform !== "micro") || !UUID.test(id)) return null;
+  if ((platform !== "pronet" && platform !== "micro") || !isUuid(id)) return null;
   const [row] = await db
     .select({ id: sandboxPosts.id, platform: sandboxPosts.platform, text: sandboxPosts.text, createdAt: sandboxPosts.createdAt })
     .from(sandboxPosts)

@@ -1,29 +1,21 @@
 import http from "node:http";
 import fs from "node:fs";
-import AxeBuilder from "@axe-core/playwright";
 import * as oauth from "oauth4webapi";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { axe, launchBrowser, newPage as openPage } from "./browser";
 import { TestServer, freePort } from "./harness";
 
 // The owner's side in a real browser (Debian's chromium) against a built server: sign-up and
 // onboarding, Settings > Connections, exact-action approval, consent for an independent OAuth
 // client (oauth4webapi), Disconnect, and an axe scan of every page.
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const SHOTS = process.env.SCREENSHOT_DIR; // set it to look at the pages
 const srv = new TestServer();
 let browser: Browser;
 let ownerPassword = "";
 let cliToken = "";
 
-async function axe(page: Page) {
-  const r = await new AxeBuilder({ page }).analyze();
-  expect(r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-}
-
-// A fresh context per person (axe needs pages made from a context; cookies stay apart).
-const newPage = async () => (await browser.newContext()).newPage();
+const newPage = () => openPage(browser);
 
 async function shoot(page: Page, name: string) {
   if (!SHOTS) return;
@@ -48,7 +40,7 @@ beforeAll(async () => {
   await srv.stop();
   cliToken = JSON.parse((await srv.admin("issue-token", "--email", "owner@example.com", "--app", "Test Assistant")).stdout).access_token;
   await srv.start();
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ARGS });
+  browser = await launchBrowser();
 }, 400_000);
 
 afterAll(async () => {

@@ -1,17 +1,15 @@
-import AxeBuilder from "@axe-core/playwright";
 import { eq } from "drizzle-orm";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/lib/db";
 import { authAccounts, users } from "@/drizzle/schema";
 import { startFakeOAuth, type FakeOAuth } from "../helpers/fake-oauth-providers";
 import { decodeQuotedPrintable, startSmtpCapture, type SmtpCapture } from "../helpers/smtp-capture";
+import { axe, launchBrowser, newPage as openPage } from "./browser";
 import { TestServer } from "./harness";
 
 // Signing in with LinkedIn (OpenID Connect), X (OAuth 2.0 + PKCE) and an e-mailed link, in a
 // real browser against a built server whose provider endpoints point at local fakes.
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const PG = !!process.env.DATABASE_URL;
 const LINKEDIN_SCOPES = "openid profile email w_member_social"; // reference/platforms.md
 const X_SCOPES = "tweet.read tweet.write users.read offline.access";
@@ -23,12 +21,7 @@ let smtp: SmtpCapture;
 let browser: Browser;
 const WRITER = { email: "writer@example.com", password: "correct horse battery" };
 
-async function axe(page: Page) {
-  const r = await new AxeBuilder({ page }).analyze();
-  expect(r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-}
-
-const newPage = async () => (await browser.newContext()).newPage();
+const newPage = () => openPage(browser);
 
 /** Every stored LinkedIn/X connection with its owner's e-mail. PGlite's files belong to the
  *  running server, so with PGlite the server stops while the test reads them. */
@@ -65,7 +58,7 @@ beforeAll(async () => {
   // Before the first start, so no owner is made: a finished account with a password.
   await srv.admin("create-user", "--email", WRITER.email, "--password", WRITER.password, "--name", "Wendy Writer");
   await srv.start();
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ARGS });
+  browser = await launchBrowser();
 }, 400_000);
 
 afterAll(async () => {
