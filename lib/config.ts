@@ -14,6 +14,10 @@ const Env = z.object({
     .string()
     .default("")
     .transform((v) => v.split(",").map((o) => o.trim()).filter(Boolean)),
+  // How many reverse proxies stand in front of the service. 0 (the default): no
+  // X-Forwarded-* header is believed anywhere, and a client's address is the connection's.
+  // N: the address is the Nth entry from the right of X-Forwarded-For.
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   // The owner's sign-in (next-auth). Without AUTH_SECRET one is kept in DATA_DIR/auth-secret.
   AUTH_SECRET: z.string().min(16).optional(),

@@ -3,6 +3,9 @@ import { at, createdAt, id } from "./columns";
 import { connectedApps } from "./connected-apps";
 import { users } from "./users";
 
+/** For an edit of a scheduled draft: the content it would have after the edit. */
+export type ProposedContent = { title: string; body: string; image_url: string | null };
+
 export type ApprovalStatus = "pending" | "approved" | "denied" | "used";
 export type ApprovalAction = {
   operation: string;
@@ -26,6 +29,10 @@ export const approvals = pgTable(
     action: jsonb("action").$type<ApprovalAction>().notNull(),
     // The full text as it will be acted on, shown on the approval page.
     body: text("body").notNull(),
+    // The image as it will be acted on (null: none).
+    imageUrl: text("image_url"),
+    // An edit's proposed content, shown beside the current one.
+    proposed: jsonb("proposed").$type<ProposedContent>(),
     status: text("status").$type<ApprovalStatus>().notNull().default("pending"),
     expiresAt: at("expires_at").notNull(),
     decidedAt: at("decided_at"),

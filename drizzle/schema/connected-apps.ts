@@ -1,4 +1,4 @@
-import { index, jsonb, pgTable, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, jsonb, pgTable, uuid } from "drizzle-orm/pg-core";
 import { at, createdAt, id } from "./columns";
 import { oauthClients } from "./oauth-clients";
 import { users } from "./users";
@@ -15,6 +15,10 @@ export const connectedApps = pgTable(
     createdAt: createdAt(),
     lastUsedAt: at("last_used_at"),
     revokedAt: at("revoked_at"),
+    // The owner's choice to let this app confirm actions in its own window (MCP form
+    // elicitation). Off by default: a form is answered by the client, which cannot prove that
+    // a person answered it.
+    trustsForms: boolean("trusts_forms").notNull().default(false),
   },
   (t) => [index("connected_apps_user_idx").on(t.userId)],
 );

@@ -24,6 +24,10 @@ export const draftColumns = () => ({
   platformUrl: text("platform_url"),
   // Why the last publish failed or is unconfirmed; shown to the owner in notes.
   failureReason: text("failure_reason"),
+  // Hash of the content (title, text, image) the owner approved when it was scheduled, or
+  // when an edit of the scheduled draft was approved. The scheduler posts only content that
+  // still hashes to it.
+  approvedContentHash: text("approved_content_hash"),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
   search: tsvector("search").generatedAlwaysAs(

@@ -9,6 +9,7 @@ export * from "./articles";
 export * from "./series";
 export * from "./series-topics";
 export * from "./approvals";
+export * from "./elicitations";
 export * from "./idempotency-keys";
 export type { DraftStatus } from "./draft-columns";
 export * from "./authorization-codes";
