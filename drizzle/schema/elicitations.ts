@@ -5,7 +5,7 @@ import { connectedApps } from "./connected-apps";
 import { users } from "./users";
 
 export type ElicitationMode = "form" | "url";
-export type ElicitationStatus = "open" | "answered" | "cancelled";
+export type ElicitationStatus = "open" | "answered" | "cancelled" | "closed";
 
 // An elicitation the MCP server itself sent about an approval. A client's answer counts only
 // when it names one of these rows, carries its secret (stored hashed), comes from the same

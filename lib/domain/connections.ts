@@ -24,6 +24,7 @@ export async function listConnectedApps(db: Db, userId: string) {
       scopes: connectedApps.scopes,
       createdAt: connectedApps.createdAt,
       lastUsedAt: connectedApps.lastUsedAt,
+      trustsForms: connectedApps.trustsForms,
       name: oauthClients.name,
       selfRegistered: oauthClients.selfRegistered,
       redirectUris: oauthClients.redirectUris,
@@ -33,6 +34,17 @@ export async function listConnectedApps(db: Db, userId: string) {
     .where(and(eq(connectedApps.userId, userId), isNull(connectedApps.revokedAt)))
     .orderBy(desc(connectedApps.createdAt));
   return rows.map((r) => ({ ...r, redirectHost: redirectHost(r.redirectUris) }));
+}
+
+/** "Let {app} confirm actions in its own window": only the owner, only their own app. */
+export async function setAppTrustsForms(db: Db, userId: string, appId: string, trusted: boolean): Promise<boolean> {
+  if (!isUuid(appId)) return false;
+  const rows = await db
+    .update(connectedApps)
+    .set({ trustsForms: trusted })
+    .where(and(eq(connectedApps.id, appId), eq(connectedApps.userId, userId), isNull(connectedApps.revokedAt)))
+    .returning({ id: connectedApps.id });
+  return rows.length > 0;
 }
 
 export async function setPublishingAllowed(db: Db, userId: string, allowed: boolean) {

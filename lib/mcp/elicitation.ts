@@ -1,26 +1,80 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
-import { and, eq } from "drizzle-orm";
-import { db } from "@/lib/db";
-import { decideApproval } from "@/lib/domain/confirmations";
+import { formatInZone, formatUtc, PLATFORM_NAMES } from "@/components/format";
+import type { Db } from "@/lib/db";
+import { platformAccounts } from "@/lib/domain/connections";
 import type { Caller } from "@/lib/domain/context";
+import {
+  answerElicitation,
+  appTrustsForms,
+  approvalToShow,
+  cancelWaiting,
+  closeElicitation,
+  MAX_WAITING_PER_USER,
+  openElicitation,
+  waitingCount,
+  waitState,
+  type WaitState,
+} from "@/lib/domain/elicitations";
 import type { Confirmation } from "@/lib/errors";
-import { approvals } from "@/drizzle/schema";
-import { isUuid } from "@/lib/ids";
+import type { McpSession } from "./session";
 
-// Confirmation of an exact action by MCP form elicitation (contract section 4.4). The
-// elicitation request's id names the approval ("confirm:<approval id>:<nonce>"), so the
-// client's answer, whichever server process it reaches, is recorded on that approval; the
-// process waiting in the tool call watches the approval row.
+// Confirmation of an exact action over MCP (contract section 4, point 4). By default the owner
+// decides on the service's own approval page, which a client with URL-mode elicitation opens
+// for them; a form in the client's window counts only for an app the owner trusted. Either way
+// the elicitation's JSON-RPC id names a row the server stored ("confirm:<id>:<secret>"), so an
+// answer the server did not ask for, from another session, or given twice, changes nothing;
+// and the client's answer may reach any server process.
 const PREFIX = "confirm:";
 const POLL_MS = 300;
+/** The longest a tool call holds its request open for the owner's decision. */
+export const MAX_WAIT_MS = 5 * 60 * 1000;
+const PROGRESS_EVERY_MS = 15_000;
 
-export function confirmationForm(c: Confirmation, appName: string) {
+export type ApprovalMode = "form" | "url";
+
+/** A form only for an app the owner trusts; else the approval page, when the client can open it. */
+export async function approvalMode(db: Db, caller: Caller, session: McpSession): Promise<ApprovalMode | null> {
+  if (!session.id) return null;
+  if (session.form && (await appTrustsForms(db, caller))) return "form";
+  return session.url ? "url" : null;
+}
+
+const VERBS: Record<string, string> = {
+  delete_draft: "delete",
+  publish_now: "publish now",
+  schedule_content: "schedule",
+  update_draft: "change the content of the scheduled",
+};
+
+/** The form: everything the owner would see on the approval page, not only a title. */
+export async function confirmationForm(db: Db, caller: Caller, c: Confirmation) {
   const a = c.action;
-  const when = a.scheduled_for ? ` at ${a.scheduled_for} (UTC)` : "";
-  const verb = { delete_draft: "delete", publish_now: "publish now", schedule_content: "schedule" }[a.operation] ?? a.operation;
+  const shown = await approvalToShow(db, caller.userId, c.id);
+  const platform = PLATFORM_NAMES[a.type] ?? a.type;
+  const provider = a.type === "tweet" ? "twitter" : "linkedin";
+  const handle = (await platformAccounts(db, caller.userId)).find((p) => p.provider === provider && p.state !== "not_connected")?.handle;
+  const verb = VERBS[a.operation] ?? a.operation;
+  const when = a.scheduled_for
+    ? `${formatInZone(new Date(a.scheduled_for), caller.timezone)}${caller.timezone === "UTC" ? "" : ` (${formatUtc(new Date(a.scheduled_for))})`}`
+    : "now";
+  const lines = [
+    `${caller.appName} wants to ${verb} this ${platform} ${a.type}.`,
+    `Account: ${platform}${handle ? ` ${handle}` : " (not connected: the built-in sandbox)"}`,
+    `When: ${when}`,
+    `Title: ${a.title}`,
+    "",
+    shown?.proposed ? "Current text:" : "Full text:",
+    shown?.body ?? "",
+  ];
+  if (shown?.imageUrl) lines.push("", `Image: ${shown.imageUrl}`);
+  if (shown?.proposed) {
+    lines.push("", "Proposed text:", shown.proposed.body);
+    if (shown.proposed.image_url !== shown.imageUrl) lines.push("", `Proposed image: ${shown.proposed.image_url ?? "none"}`);
+  }
+  lines.push("", `This acts on your real account${a.operation === "delete_draft" || a.operation === "publish_now" ? " and cannot be undone" : ""}. Approve this exact action?`);
   return {
-    message: `${appName} wants to ${verb} the ${a.type} "${a.title}"${when}. This acts on your real account${a.operation === "schedule_content" ? "" : " and cannot be undone"}. Approve this exact action?`,
+    message: lines.join("\n"),
     requestedSchema: {
       type: "object" as const,
       properties: { confirm: { type: "boolean" as const, title: `Yes, ${verb} it`, description: "Tick to approve exactly this action, once." } },
@@ -29,49 +83,92 @@ export function confirmationForm(c: Confirmation, appName: string) {
   };
 }
 
-/** Asks the user over the open tool-call stream; resolves true once the approval is approved. */
-export async function askForApproval(
-  transport: Transport,
-  relatedRequestId: RequestId,
-  confirmation: Confirmation,
-  appName: string,
-  signal: AbortSignal,
-): Promise<boolean> {
-  const id = `${PREFIX}${confirmation.id}:${Date.now().toString(36)}`;
-  await transport.send(
-    { jsonrpc: "2.0", id, method: "elicitation/create", params: confirmationForm(confirmation, appName) } as JSONRPCMessage,
-    { relatedRequestId },
-  );
-  const d = await db();
-  const deadline = new Date(confirmation.expires_at).getTime();
-  while (!signal.aborted && Date.now() < deadline) {
-    const [row] = await d.select({ status: approvals.status }).from(approvals).where(eq(approvals.id, confirmation.id));
-    if (!row || row.status === "denied") return false;
-    if (row.status === "approved") return true;
-    await new Promise((r) => setTimeout(r, POLL_MS));
+const urlRequest = (c: Confirmation, elicitationId: string, appName: string) => ({
+  mode: "url" as const,
+  elicitationId,
+  url: c.url,
+  message: `${appName} asks to ${VERBS[c.action.operation] ?? c.action.operation} the ${c.action.type} "${c.action.title}". Open this page of your Contentio account to see the exact action and approve or deny it.`,
+});
+
+export type WaitContext = {
+  db: Db;
+  caller: Caller;
+  session: McpSession;
+  transport: Transport;
+  toolRequestId: RequestId;
+  progressToken?: string | number;
+  signal: AbortSignal;
+};
+
+export type ApprovalOutcome = WaitState | "busy" | "timeout";
+
+/**
+ * Asks over the open tool-call stream and waits for the decision: at most MAX_WAIT_MS (and
+ * never past the approval's expiry), ended early by a decline, a cancellation or a closed
+ * connection, and only MAX_WAITING_PER_USER waits per user at once.
+ */
+export async function askForApproval(w: WaitContext, c: Confirmation, mode: ApprovalMode): Promise<ApprovalOutcome> {
+  const now = new Date();
+  if ((await waitingCount(w.db, w.caller.userId, now)) >= MAX_WAITING_PER_USER) return "busy";
+  const deadline = Math.min(new Date(c.expires_at).getTime(), now.getTime() + MAX_WAIT_MS);
+  const el = await openElicitation(w.db, {
+    approvalId: c.id,
+    caller: w.caller,
+    session: w.session.id,
+    toolRequestId: w.toolRequestId,
+    mode,
+    expiresAt: new Date(deadline),
+  });
+  try {
+    const params = mode === "form" ? await confirmationForm(w.db, w.caller, c) : urlRequest(c, el.id, w.caller.appName);
+    const send = (m: object) => w.transport.send(m as JSONRPCMessage, { relatedRequestId: w.toolRequestId });
+    await send({ jsonrpc: "2.0", id: `${PREFIX}${el.id}:${el.secret}`, method: "elicitation/create", params });
+    let lastProgress = Date.now();
+    for (let tick = 1; !w.signal.aborted && Date.now() < deadline; tick++) {
+      const state = await waitState(w.db, el.id);
+      if (state !== "waiting") {
+        if (state === "approved" && mode === "url") await send({ jsonrpc: "2.0", method: "notifications/elicitation/complete", params: { elicitationId: el.id } });
+        return state;
+      }
+      // Clients that asked for progress reset their request timeout on it while the owner decides.
+      if (w.progressToken !== undefined && Date.now() - lastProgress >= PROGRESS_EVERY_MS) {
+        lastProgress = Date.now();
+        await send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: w.progressToken, progress: tick, message: "Waiting for the owner's decision" } });
+      }
+      await new Promise((r) => setTimeout(r, POLL_MS));
+    }
+    return w.signal.aborted ? "cancelled" : "timeout";
+  } finally {
+    await closeElicitation(w.db, el.id);
   }
-  return false;
 }
 
-type Response = { id?: unknown; result?: { action?: string; content?: Record<string, unknown> }; error?: unknown; method?: unknown };
+type Message = { id?: unknown; method?: unknown; params?: { requestId?: unknown }; result?: { action?: unknown; content?: Record<string, unknown> } };
 
 /** True when the body holds only JSON-RPC responses (the client answering us). */
-export function isResponseBatch(body: unknown): body is Response[] | Response {
+export function isResponseBatch(body: unknown): body is Message[] | Message {
   const list = Array.isArray(body) ? body : [body];
   return list.length > 0 && list.every((m) => m && typeof m === "object" && !("method" in m) && "id" in m && ("result" in m || "error" in m));
 }
 
-/** Records the user's answers: accept with the box ticked approves, anything else denies. */
-export async function recordAnswers(body: Response[] | Response, caller: Caller): Promise<void> {
-  const d = await db();
+/** Takes the client's answers to elicitations this server sent to this session; ignores the rest. */
+export async function recordAnswers(db: Db, body: Message[] | Message, caller: Caller, session: McpSession): Promise<void> {
+  if (!session.id) return;
   for (const m of Array.isArray(body) ? body : [body]) {
     if (typeof m.id !== "string" || !m.id.startsWith(PREFIX)) continue;
-    const approvalId = m.id.slice(PREFIX.length).split(":")[0];
-    if (!isUuid(approvalId)) continue;
-    // Only the app that asked may answer for its own approval.
-    const [own] = await d.select({ id: approvals.id }).from(approvals).where(and(eq(approvals.id, approvalId), eq(approvals.appId, caller.appId)));
-    if (!own) continue;
-    const accepted = m.result?.action === "accept" && m.result.content?.confirm === true;
-    await decideApproval(d, caller.userId, approvalId, accepted ? "approved" : "denied");
+    const [id, secret] = m.id.slice(PREFIX.length).split(":");
+    if (!id || !secret) continue;
+    await answerElicitation(db, caller, session.id, { id, secret }, m.result ?? {});
+  }
+}
+
+/** notifications/cancelled for a tool call waiting on the owner ends that wait. */
+export async function recordCancellations(db: Db, body: unknown, caller: Caller, session: McpSession): Promise<void> {
+  if (!session.id) return;
+  for (const m of (Array.isArray(body) ? body : [body]) as Message[]) {
+    const requestId = m?.params?.requestId;
+    if (m?.method === "notifications/cancelled" && (typeof requestId === "string" || typeof requestId === "number")) {
+      await cancelWaiting(db, caller, session.id, requestId);
+    }
   }
 }

@@ -3,11 +3,15 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { config } from "@/lib/config";
 import { authenticateRequest, resourceMetadataUrl, Unauthorized, wwwAuthenticate } from "@/lib/http/auth";
 import { errorBody, statusOf, toAppError } from "@/lib/http/errors";
-import { isResponseBatch, recordAnswers } from "./elicitation";
+import { db } from "@/lib/db";
+import { consumeRequest } from "@/lib/ratelimit";
+import { isResponseBatch, recordAnswers, recordCancellations } from "./elicitation";
 import { createMcpServer } from "./server";
-import { createSessionId, readSessionId, type McpSession } from "./session";
+import { createSession, declaredModes, NO_SESSION, readSessionId, type McpSession } from "./session";
 
 const MAX_BODY = 256 * 1024;
+/** JSON-RPC messages in one POST (batches exist only in 2025-03-26). */
+const MAX_BATCH = 16;
 const CORS = {
   "Access-Control-Allow-Methods": "POST, GET, DELETE, OPTIONS",
   "Access-Control-Allow-Headers": "Authorization, Content-Type, Accept, MCP-Protocol-Version, Mcp-Session-Id, Last-Event-ID",
@@ -51,7 +55,7 @@ function finish(res: Response, origin: string | null, extra: Record<string, stri
 const rpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}) =>
   Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status, headers });
 
-type Message = { method?: string; params?: { capabilities?: { elicitation?: unknown } } };
+type Message = { id?: unknown; method?: string; params?: { capabilities?: { elicitation?: unknown } } };
 
 /**
  * `{mcp_url}`: Streamable HTTP. A fresh server and transport per request; what must outlive
@@ -78,23 +82,33 @@ export async function handleMcp(req: Request): Promise<Response> {
       return finish(rpcError(400, -32700, "Parse error: the body is not valid JSON."), origin);
     }
     const messages = (Array.isArray(body) ? body : [body]) as Message[];
+    if (messages.length > MAX_BATCH) return finish(rpcError(400, -32600, `Too many messages in one request (at most ${MAX_BATCH}).`), origin);
+    // Every message counts against the caller's budget (tool calls count in the operation,
+    // with REST's), answers and notifications included: none of them is free to flood.
+    const uncounted = messages.filter((m) => m?.method !== "tools/call").length;
+    for (let i = 0; i < uncounted; i++) {
+      const rate = await consumeRequest(caller.userId, caller.plan);
+      if (!rate.allowed) {
+        return finish(rpcError(429, -32000, `Too many requests: wait ${rate.retryAfter} seconds.`, { "Retry-After": String(rate.retryAfter) }), origin);
+      }
+    }
     const init = messages.find((m) => m?.method === "initialize");
-    let session: McpSession = { elicitation: false };
+    let session: McpSession = NO_SESSION;
     let newSession: string | undefined;
     if (init) {
-      session = { elicitation: Boolean(init.params?.capabilities?.elicitation) };
-      newSession = createSessionId(caller, session);
+      ({ header: newSession, session } = createSession(caller, declaredModes(init.params?.capabilities?.elicitation)));
     } else if (req.headers.get("mcp-session-id")) {
       const known = readSessionId(req.headers.get("mcp-session-id")!, caller);
       if (!known) return finish(rpcError(404, -32001, "Session not found: initialize again."), origin);
       session = known;
     }
     if (isResponseBatch(body)) {
-      await recordAnswers(body, caller);
+      await recordAnswers(await db(), body, caller, session);
       return finish(new Response(null, { status: 202 }), origin);
     }
+    await recordCancellations(await db(), body, caller, session);
     // Server-sent events only where a tool call may need to ask the user mid-call.
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !session.elicitation });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !session.form && !session.url });
     const server = createMcpServer({ caller, requestId, session, transport, signal: req.signal });
     await server.connect(transport);
     const res = await transport.handleRequest(req, { parsedBody: body });

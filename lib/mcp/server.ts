@@ -9,7 +9,7 @@ import { errorBody, toAppError } from "@/lib/http/errors";
 import { execute } from "@/lib/operations/execute";
 import { findOperation } from "@/lib/operations/registry";
 import { consumeRequest } from "@/lib/ratelimit";
-import { askForApproval } from "./elicitation";
+import { approvalMode, askForApproval } from "./elicitation";
 import type { McpSession } from "./session";
 import { toolList } from "./tools";
 
@@ -54,12 +54,18 @@ export function createMcpServer({ caller, requestId, session, transport, signal 
       try {
         return okResult(await execute(ctx, op, args));
       } catch (e) {
-        // With a client that can show forms, ask the user right here instead of sending a link.
-        if (!(e instanceof AppError && e.code === "confirmation_required" && e.confirmation && session.elicitation)) throw e;
-        const approved = await askForApproval(transport, extra.requestId, e.confirmation, caller.appName, signal);
-        if (!approved) {
+        if (!(e instanceof AppError && e.code === "confirmation_required" && e.confirmation)) throw e;
+        // Ask right here when the client can show the approval page (or a form, for an app
+        // the owner trusts); otherwise the result is the link.
+        const mode = await approvalMode(ctx.db, caller, session);
+        if (!mode) throw e;
+        const progressToken = request.params._meta?.progressToken;
+        const outcome = await askForApproval({ db: ctx.db, caller, session, transport, toolRequestId: extra.requestId, progressToken, signal }, e.confirmation, mode);
+        if (outcome === "denied") {
           throw new AppError("action_failed", "The user did not approve this action, so nothing was done.", "Ask the user what they want instead; do not repeat the call unless they ask for it.");
         }
+        // Not decided in time, cancelled, or too many waits: the link still works until it expires.
+        if (outcome !== "approved") throw e;
         return okResult(await execute(ctx, op, { ...args, confirmation_id: e.confirmation.id }));
       }
     } catch (e) {

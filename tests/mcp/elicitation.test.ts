@@ -1,60 +1,243 @@
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { describe, expect, it } from "vitest";
-import { makeUser } from "../helpers/api";
+import { eq } from "drizzle-orm";
+import { afterAll, describe, expect, it } from "vitest";
+import { resetConfig } from "@/lib/config";
+import { db } from "@/lib/db";
+import { decideApproval } from "@/lib/domain/confirmations";
+import { setAppTrustsForms } from "@/lib/domain/connections";
+import { MAX_WAITING_PER_USER } from "@/lib/domain/elicitations";
+import { resetRateLimiter } from "@/lib/ratelimit";
+import { approvals, elicitations } from "@/drizzle/schema";
+import { call, expectError, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
-import { mcpClient } from "../helpers/mcp";
+import { inProcessFetch, mcpClient } from "../helpers/mcp";
 
 withDatabase();
 
+type Params = { mode?: string; message: string; url?: string; elicitationId?: string; requestedSchema?: { properties: Record<string, unknown> } };
+type Answer = { action: "accept" | "decline" | "cancel"; content?: Record<string, unknown> };
+type McpClient = Awaited<ReturnType<typeof mcpClient>>;
+
 const structured = (r: unknown) => (r as { structuredContent: Record<string, any> }).structuredContent;
 const errorOf = (r: unknown) => JSON.parse((r as { content: { text: string }[] }).content[0].text).error;
+const sessionOf = (c: McpClient) => (c.transport as unknown as { sessionId?: string }).sessionId!;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A client that shows forms (elicitation) and answers each with `answer`. */
-async function formClient(token: string, answer: (message: string) => { action: "accept" | "decline" | "cancel"; content?: Record<string, unknown> }) {
-  const asked: string[] = [];
-  const client = await mcpClient(token, { capabilities: { elicitation: {} } });
-  client.setRequestHandler(ElicitRequestSchema, async (req) => {
-    const params = req.params as { message: string; requestedSchema: { properties: Record<string, unknown> } };
-    expect(Object.keys(params.requestedSchema.properties)).toEqual(["confirm"]);
-    asked.push(params.message);
-    return answer(params.message);
+/** A client that declares `elicitation` and answers every request with `answer`. */
+async function elicitingClient(
+  token: string,
+  elicitation: Record<string, unknown>,
+  answer: (p: Params, id: string | number) => Answer | Promise<Answer>,
+) {
+  const asked: Params[] = [];
+  const client = await mcpClient(token, { capabilities: { elicitation } });
+  client.setRequestHandler(ElicitRequestSchema, async (req, extra) => {
+    asked.push(req.params as Params);
+    return (await answer(req.params as Params, extra.requestId)) as never;
   });
   return { client, asked };
 }
 
-async function draft(client: Awaited<ReturnType<typeof mcpClient>>, body = "Delete me, please") {
+async function draft(client: McpClient, body = "Delete me, please") {
   return structured(await client.callTool({ name: "create_draft", arguments: { type: "post", body } }));
 }
 
-describe("confirmation of exact actions over MCP", () => {
-  it("asks a client that declared elicitation, and an accepted form completes the action once", async () => {
+async function approvalStatus(id: string) {
+  const [row] = await (await db()).select({ status: approvals.status }).from(approvals).where(eq(approvals.id, id));
+  return row?.status;
+}
+
+/** A raw JSON-RPC POST to /mcp with the app's token (and a session when given). */
+function post(token: string, body: unknown, session?: string) {
+  const headers: Record<string, string> = { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" };
+  if (session) headers["mcp-session-id"] = session;
+  return inProcessFetch("http://localhost:3000/mcp", { method: "POST", headers, body: JSON.stringify(body) });
+}
+
+const selfApproval = (id: string) => ({ jsonrpc: "2.0", id, result: { action: "accept", content: { confirm: true } } });
+
+describe("answers the server never asked for approve nothing", () => {
+  it("a forged elicitation answer without a session (attack 1) leaves the approval pending and publishes nothing", async () => {
     const u = await makeUser({ publishing: true });
-    const { client, asked } = await formClient(u.token, () => ({ action: "accept", content: { confirm: true } }));
-    const d = await draft(client, "Monday notes");
+    const d = await call("create_draft", { type: "post", body: "Self-approved?" }, { token: u.token });
+    const first = await call("publish_now", { type: "post", id: d.body.id }, { token: u.token });
+    expectError(first, 403, "confirmation_required");
+    const a = first.body.error.confirmation.id;
+    for (const id of [`confirm:${a}:x`, `confirm:${a}`, `confirm:${a}:${"A".repeat(32)}`]) {
+      const res = await post(u.token, selfApproval(id));
+      expect(res.status).toBe(202);
+    }
+    // The same forgery inside a real session, naming the approval or guessing a row.
+    const client = await mcpClient(u.token, { capabilities: { elicitation: { form: {}, url: {} } } });
+    await post(u.token, [selfApproval(`confirm:${a}:x`), selfApproval(`confirm:${crypto.randomUUID()}:x`)], sessionOf(client));
+    expect(await approvalStatus(a)).toBe("pending");
+    expectError(await call("publish_now", { type: "post", id: d.body.id }, { token: u.token }), 403, "confirmation_required");
+    expect((await call("fetch_item", { type: "post", id: d.body.id }, { token: u.token })).body.status).toBe("draft");
+  });
+
+  it("a client answering its own forms (attack 2) is sent no form and publishes nothing unless the owner trusts it", async () => {
+    const u = await makeUser({ publishing: true });
+    const { client, asked } = await elicitingClient(u.token, {}, () => ({ action: "accept", content: { confirm: true } }));
+    const d = await draft(client, "Only with a person's yes");
+    const res = await client.callTool({ name: "publish_now", arguments: { type: "post", id: d.id } });
+    expect(res.isError).toBe(true);
+    expect(errorOf(res).code).toBe("confirmation_required");
+    expect(asked).toHaveLength(0);
+    expect(await approvalStatus(errorOf(res).confirmation.id)).toBe("pending");
+    expect(structured(await client.callTool({ name: "fetch_item", arguments: { type: "post", id: d.id } })).status).toBe("draft");
+  });
+
+  it("an answer from another session of the same app does not count, even with the right id and secret", async () => {
+    const u = await makeUser({ publishing: true });
+    await setAppTrustsForms(await db(), u.id, u.appId, true);
+    const other = await mcpClient(u.token);
+    let replayed: Response | undefined;
+    const { client } = await elicitingClient(u.token, { form: {} }, async (_p, elicitationId) => {
+      // The form's id carries the secret; another session replays it first.
+      replayed = await post(u.token, selfApproval(String(elicitationId)), sessionOf(other));
+      return { action: "decline" };
+    });
+    const d = await draft(client);
     const res = await client.callTool({ name: "delete_draft", arguments: { type: "post", id: d.id } });
+    expect(replayed?.status).toBe(202);
+    expect(errorOf(res).message).toMatch(/did not approve/);
+    expect(structured(await client.callTool({ name: "fetch_item", arguments: { type: "post", id: d.id } })).id).toBe(d.id);
+  });
+});
+
+describe("a form in the client's window, for an app the owner trusts", () => {
+  async function trusted(u: TestUser, answer: (p: Params) => Answer) {
+    await setAppTrustsForms(await db(), u.id, u.appId, true);
+    return elicitingClient(u.token, { form: {} }, answer);
+  }
+
+  it("shows the full text, platform, account and time, and an accepted form completes the action once", async () => {
+    const u = await makeUser({ publishing: true });
+    const { client, asked } = await trusted(u, () => ({ action: "accept", content: { confirm: true } }));
+    const d = await draft(client, "Monday notes\n\nSecond paragraph with the details.");
+    const at = new Date(Date.now() + 3 * 3600_000);
+    at.setUTCSeconds(0, 0);
+    const res = await client.callTool({ name: "schedule_content", arguments: { type: "post", id: d.id, scheduled_for: at.toISOString() } });
     expect(res.isError).toBeFalsy();
-    expect(structured(res)).toEqual({ id: d.id, type: "post", deleted: true, cancelled_schedule: false });
+    expect(structured(res)).toMatchObject({ id: d.id, status: "scheduled" });
     expect(asked).toHaveLength(1);
-    expect(asked[0]).toContain('delete the post "Monday notes"');
-    expect(asked[0]).toContain("cannot be undone");
-    const gone = await client.callTool({ name: "fetch_item", arguments: { type: "post", id: d.id } });
-    expect(errorOf(gone).code).toBe("action_failed");
+    expect(asked[0].mode ?? "form").toBe("form");
+    expect(Object.keys(asked[0].requestedSchema!.properties)).toEqual(["confirm"]);
+    expect(asked[0].message).toContain("Second paragraph with the details.");
+    expect(asked[0].message).toContain("LinkedIn");
+    expect(asked[0].message).toContain("sandbox");
+    expect(asked[0].message).toContain(at.getUTCFullYear().toString());
+    expect(asked[0].message).toMatch(/UTC/);
+    // Used up: the same call needs a new approval.
+    const again = await client.callTool({ name: "schedule_content", arguments: { type: "post", id: d.id, scheduled_for: at.toISOString() } });
+    expect(asked).toHaveLength(2);
+    expect(again.isError).toBeFalsy();
   });
 
   it("does nothing when the user declines, or accepts without ticking the box", async () => {
     const u = await makeUser({ publishing: true });
     for (const answer of [{ action: "decline" as const }, { action: "accept" as const, content: { confirm: false } }, { action: "cancel" as const }]) {
-      const { client } = await formClient(u.token, () => answer);
+      const { client } = await trusted(u, () => answer);
       const d = await draft(client);
       const res = await client.callTool({ name: "delete_draft", arguments: { type: "post", id: d.id } });
       expect(res.isError).toBe(true);
       expect(errorOf(res).code).toBe("action_failed");
       expect(errorOf(res).message).toMatch(/did not approve/);
-      const still = await client.callTool({ name: "fetch_item", arguments: { type: "post", id: d.id } });
-      expect(structured(still).id).toBe(d.id);
+      expect(structured(await client.callTool({ name: "fetch_item", arguments: { type: "post", id: d.id } })).id).toBe(d.id);
     }
   });
 
+  it("a yes given after the owner withdrew the trust is taken as a no", async () => {
+    const u = await makeUser({ publishing: true });
+    const { client } = await trusted(u, () => ({ action: "accept", content: { confirm: true } }));
+    client.setRequestHandler(ElicitRequestSchema, async () => {
+      await setAppTrustsForms(await db(), u.id, u.appId, false);
+      return { action: "accept", content: { confirm: true } };
+    });
+    const d = await draft(client);
+    const res = await client.callTool({ name: "delete_draft", arguments: { type: "post", id: d.id } });
+    expect(errorOf(res).message).toMatch(/did not approve/);
+    expect(structured(await client.callTool({ name: "fetch_item", arguments: { type: "post", id: d.id } })).id).toBe(d.id);
+  });
+
+  it("trust is the owner's own: another user's app id changes nothing", async () => {
+    const a = await makeUser();
+    const b = await makeUser();
+    expect(await setAppTrustsForms(await db(), a.id, b.appId, true)).toBe(false);
+    expect(await setAppTrustsForms(await db(), a.id, "not-a-uuid", true)).toBe(false);
+  });
+});
+
+describe("the approval page, opened by URL-mode elicitation", () => {
+  it("sends the page's URL and completes the call once the owner approves there", async () => {
+    const u = await makeUser({ publishing: true });
+    // A client that can show forms too: without the owner's trust, the page is used. The
+    // person opens the page and approves there a moment after the client shows the link.
+    const { client, asked } = await elicitingClient(u.token, { form: {}, url: {} }, async (p) => {
+      const d = await db();
+      setTimeout(() => void decideApproval(d, u.id, p.url!.split("/").pop()!, "approved"), 400);
+      return { action: "accept" };
+    });
+    const d = await draft(client, "Published after the owner's yes");
+    const res = await client.callTool({ name: "publish_now", arguments: { type: "post", id: d.id } });
+    expect(res.isError, JSON.stringify(res)).toBeFalsy();
+    expect(structured(res).url).toMatch(/\/sandbox\/pronet\//);
+    expect(asked).toHaveLength(1);
+    expect(asked[0].mode).toBe("url");
+    expect(asked[0].url).toMatch(/^http:\/\/localhost:3000\/confirm\/[0-9a-f-]{36}$/);
+    expect(asked[0].elicitationId).toBeTruthy();
+  });
+
+  it("reports the owner's denial and changes nothing", async () => {
+    const u = await makeUser({ publishing: true });
+    const { client } = await elicitingClient(u.token, { url: {} }, async (p) => {
+      const d = await db();
+      setTimeout(() => void decideApproval(d, u.id, p.url!.split("/").pop()!, "denied"), 200);
+      return { action: "accept" };
+    });
+    const d = await draft(client);
+    const res = await client.callTool({ name: "delete_draft", arguments: { type: "post", id: d.id } });
+    expect(errorOf(res).code).toBe("action_failed");
+    expect(errorOf(res).message).toMatch(/did not approve/);
+    expect(structured(await client.callTool({ name: "fetch_item", arguments: { type: "post", id: d.id } })).id).toBe(d.id);
+  });
+
+  it("an accepted URL elicitation approves nothing by itself; a declined one ends the wait with the link", async () => {
+    const u = await makeUser({ publishing: true });
+    const { client } = await elicitingClient(u.token, { url: {} }, () => ({ action: "decline" }));
+    const d = await draft(client);
+    const res = await client.callTool({ name: "publish_now", arguments: { type: "post", id: d.id } });
+    expect(errorOf(res).code).toBe("confirmation_required");
+    expect(await approvalStatus(errorOf(res).confirmation.id)).toBe("pending");
+    expect(structured(await client.callTool({ name: "fetch_item", arguments: { type: "post", id: d.id } })).status).toBe("draft");
+  });
+
+  it("a cancelled call stops waiting, and only a few calls per user wait at once", async () => {
+    const u = await makeUser({ publishing: true });
+    const { client } = await elicitingClient(u.token, { url: {} }, () => ({ action: "accept" }));
+    const waiting = await Promise.all(Array.from({ length: MAX_WAITING_PER_USER }, () => draft(client)));
+    const controllers = waiting.map(() => new AbortController());
+    const calls = waiting.map((d, i) =>
+      client.callTool({ name: "delete_draft", arguments: { type: "post", id: d.id } }, undefined, { signal: controllers[i].signal }).catch((e) => e),
+    );
+    const open = async () => (await (await db()).select({ status: elicitations.status }).from(elicitations).where(eq(elicitations.userId, u.id))).filter((r) => r.status !== "closed" && r.status !== "cancelled");
+    for (let i = 0; i < 100 && (await open()).length < MAX_WAITING_PER_USER; i++) await sleep(50);
+    expect(await open()).toHaveLength(MAX_WAITING_PER_USER);
+    // One more answers at once with the link instead of waiting.
+    const extra = await draft(client);
+    const t0 = Date.now();
+    const res = await client.callTool({ name: "delete_draft", arguments: { type: "post", id: extra.id } });
+    expect(errorOf(res).code).toBe("confirmation_required");
+    expect(Date.now() - t0).toBeLessThan(5000);
+    // The client cancels (notifications/cancelled): the server's waits end.
+    controllers.forEach((c) => c.abort("changed my mind"));
+    await Promise.all(calls);
+    for (let i = 0; i < 100 && (await open()).length > 0; i++) await sleep(50);
+    expect(await open()).toHaveLength(0);
+  });
+});
+
+describe("links and limits", () => {
   it("returns the approval link to a client without elicitation", async () => {
     const u = await makeUser({ publishing: true });
     const client = await mcpClient(u.token);
@@ -70,14 +253,40 @@ describe("confirmation of exact actions over MCP", () => {
   it("refuses a session id that was forged or belongs to another app", async () => {
     const a = await makeUser();
     const b = await makeUser();
-    const clientA = await mcpClient(a.token);
-    const sessionA = (clientA.transport as unknown as { sessionId?: string }).sessionId!;
+    const sessionA = sessionOf(await mcpClient(a.token));
     expect(sessionA).toBeTruthy();
-    const { inProcessFetch } = await import("../helpers/mcp");
-    const headers = { authorization: `Bearer ${b.token}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": sessionA };
-    const res = await inProcessFetch("http://localhost:3000/mcp", { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) });
-    expect(res.status).toBe(404);
-    const forged = await inProcessFetch("http://localhost:3000/mcp", { method: "POST", headers: { ...headers, authorization: `Bearer ${a.token}`, "mcp-session-id": sessionA.slice(0, -2) + "xx" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) });
-    expect(forged.status).toBe(404);
+    const list = { jsonrpc: "2.0", id: 1, method: "tools/list" };
+    expect((await post(b.token, list, sessionA)).status).toBe(404);
+    expect((await post(a.token, list, sessionA.slice(0, -2) + "xx")).status).toBe(404);
+  });
+
+  it("refuses a batch of more than 16 messages", async () => {
+    const u = await makeUser();
+    const batch = Array.from({ length: 17 }, (_, i) => ({ jsonrpc: "2.0", id: i, method: "tools/list" }));
+    const res = await post(u.token, batch);
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.message).toMatch(/at most 16/);
+  });
+
+  describe("with the plans' real limits", () => {
+    const saved = process.env.RATE_LIMIT_SCALE;
+    afterAll(() => {
+      process.env.RATE_LIMIT_SCALE = saved;
+      resetConfig();
+      resetRateLimiter();
+    });
+
+    it("counts answers and other messages against the caller's budget, shared with REST", async () => {
+      process.env.RATE_LIMIT_SCALE = "1";
+      resetConfig();
+      resetRateLimiter();
+      const u = await makeUser({ plan: "plus" }); // 30 a minute
+      for (let i = 0; i < 29; i++) expect((await post(u.token, selfApproval(`confirm:${i}:x`))).status).toBe(202);
+      expect((await call("search_content", {}, { token: u.token })).status).toBe(200);
+      const refused = await post(u.token, selfApproval("confirm:late:x"));
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+      expectError(await call("search_content", {}, { token: u.token }), 429, "rate_limited");
+    });
   });
 });

@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { signIn } from "@/lib/auth";
 import { checkCsrf, signedInUserId } from "@/lib/auth/session";
 import { db } from "@/lib/db";
-import { disconnectPlatform, setPublishingAllowed } from "@/lib/domain/connections";
+import { disconnectPlatform, setAppTrustsForms, setPublishingAllowed } from "@/lib/domain/connections";
 import { revokeApp } from "@/lib/domain/tokens";
 
 const PAGE = "/settings/connections";
@@ -28,6 +28,13 @@ export async function disconnectApp(form: FormData) {
 export async function togglePublishing(form: FormData) {
   const userId = await owner(form, "connections");
   await setPublishingAllowed(await db(), userId, form.get("allow") === "on");
+  revalidatePath(PAGE);
+  redirect(PAGE);
+}
+
+export async function toggleAppTrust(form: FormData) {
+  const userId = await owner(form, "connections");
+  await setAppTrustsForms(await db(), userId, String(form.get("appId") ?? ""), form.get("trust") === "on");
   revalidatePath(PAGE);
   redirect(PAGE);
 }

@@ -5,7 +5,7 @@ import { listConnectedApps, pendingApprovals, platformAccounts } from "@/lib/dom
 import { ConfirmButton } from "@/components/confirm-button";
 import { OPERATION_WORDS, PLATFORM_NAMES, abilities, formatDay, formatTime, relative } from "@/components/format";
 import { OwnerShell } from "@/components/owner-shell";
-import { connectPlatform, disconnectApp, removePlatform, togglePublishing } from "./actions";
+import { connectPlatform, disconnectApp, removePlatform, toggleAppTrust, togglePublishing } from "./actions";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Connections · Contentio" };
@@ -47,6 +47,18 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
                     <summary>What it can do</summary>
                     <ul className="can">{abilities(a.scopes, me.publishingAllowed).map((t) => <li key={t}>{t}</li>)}</ul>
                   </details>
+                  <form action={toggleAppTrust} className="switch-row">
+                    <input type="hidden" name="csrf" value={csrf} />
+                    <input type="hidden" name="appId" value={a.id} />
+                    <input type="hidden" name="trust" value={a.trustsForms ? "off" : "on"} />
+                    <div>
+                      <span className="label" id={`trust-label-${a.id}`}>Let {a.name} confirm actions in its own window</span>
+                      <span className="help" id={`trust-help-${a.id}`}>
+                        Off: you approve each publish, schedule and delete on this site. On: a &ldquo;Yes&rdquo; in {a.name}&apos;s own window counts as your approval, and a program, not you, could give it. Now: <strong>{a.trustsForms ? "on" : "off"}</strong>.
+                      </span>
+                    </div>
+                    <button type="submit" className="switch" role="switch" aria-checked={a.trustsForms} aria-labelledby={`trust-label-${a.id}`} aria-describedby={`trust-help-${a.id}`} />
+                  </form>
                 </div>
                 <ConfirmButton action={disconnectApp} label="Disconnect" confirm="Disconnect" hidden={{ appId: a.id, csrf }}
                   question={`Disconnect ${a.name}? It will lose access immediately.`} />
