@@ -47,7 +47,7 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
                     <summary>What it can do</summary>
                     <ul className="can">{abilities(a.scopes, me.publishingAllowed).map((t) => <li key={t}>{t}</li>)}</ul>
                   </details>
-                  <form action={toggleAppTrust} className="switch-row">
+                  <form action={toggleAppTrust} className="switch-row app-trust">
                     <input type="hidden" name="csrf" value={csrf} />
                     <input type="hidden" name="appId" value={a.id} />
                     <input type="hidden" name="trust" value={a.trustsForms ? "off" : "on"} />
