@@ -19,7 +19,7 @@ export function toolList(): Tool[] {
     name: op.name,
     title: op.title,
     description: op.confirmation
-      ? `${op.description} The user confirms this exact action: through a form in this client when it supports elicitation, otherwise by opening the link in the confirmation_required result; then call again with the same arguments.`
+      ? `${op.description} The account owner approves this exact action on the service's approval page: a client with URL-mode elicitation is sent the page and the call waits for the decision; otherwise the confirmation_required result carries the link, and after the owner approved, call again with the same arguments.`
       : op.description,
     inputSchema: jsonSchema(op.input, "input"),
     outputSchema: jsonSchema(op.output, "output"),
