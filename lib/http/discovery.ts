@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { AppError } from "@/lib/errors";
 import { config } from "@/lib/config";
-import { errorBody } from "./errors";
+import { errorBody } from "@/lib/errors/present";
 
 /** 405 in the API's error shape for discovery documents, which answer only `allow`. */
 export function methodNotAllowed(allow: string) {

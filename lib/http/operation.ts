@@ -1,13 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { config } from "@/lib/config";
-import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { execute } from "@/lib/operations/execute";
+import { runOperation } from "@/lib/operations/run";
 import { findOperation } from "@/lib/operations/registry";
-import { consumeRequest } from "@/lib/ratelimit";
+import type { RateDecision } from "@/lib/ratelimit";
 import { authenticateRequest, resourceMetadataUrl, Unauthorized, wwwAuthenticate } from "./auth";
 import { readJsonBody } from "./body";
-import { errorBody, statusOf, toAppError } from "./errors";
+import { errorBody, statusOf, toAppError } from "@/lib/errors/present";
 import { rateLimitHeaders } from "./rate-headers";
 
 const json = (status: number, body: unknown, headers: Headers) => {
@@ -16,8 +15,8 @@ const json = (status: number, body: unknown, headers: Headers) => {
 };
 
 /**
- * `{base_url}/{operation}`: operation, method, token, rate limit, body; then the shared
- * execute(). Every failure leaves through the one error mapping below.
+ * `{base_url}/{operation}`: operation, method, token; then runOperation() (rate limit, body,
+ * execute). Every failure leaves through the one error mapping below.
  */
 export async function handleOperation(req: Request, name: string): Promise<Response> {
   const requestId = randomUUID();
@@ -32,18 +31,14 @@ export async function handleOperation(req: Request, name: string): Promise<Respo
       throw new AppError("method_not_allowed", `Operations accept only POST, not ${req.method}.`, `Send POST ${config().baseUrl}/${op.name} with a JSON body.`);
     }
     const caller = await authenticateRequest(req, config().baseUrl);
-    const rate = await consumeRequest(caller.userId, caller.plan);
-    for (const [k, v] of Object.entries(rateLimitHeaders(rate))) headers.set(k, v);
-    if (!rate.allowed) {
-      throw new AppError(
-        "rate_limited",
-        `Too many requests: this account may make ${rate.limit} requests a minute (REST and MCP together).`,
-        `Wait ${rate.retryAfter} seconds (Retry-After) and try again.`,
-      );
-    }
-    const input = await readJsonBody(req);
-    const ctx = { db: await db(), caller, now: () => new Date(), requestId };
-    const result = await execute(ctx, op, input, { idempotencyKey: req.headers.get("idempotency-key") ?? undefined });
+    const setRate = (rate: RateDecision) => {
+      for (const [k, v] of Object.entries(rateLimitHeaders(rate))) headers.set(k, v);
+    };
+    const result = await runOperation(caller, op, () => readJsonBody(req), {
+      requestId,
+      idempotencyKey: req.headers.get("idempotency-key") ?? undefined,
+      onRate: setRate,
+    });
     return json(200, result, headers);
   } catch (e) {
     const err = toAppError(e, requestId);

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { config } from "@/lib/config";
 import { authenticateRequest, resourceMetadataUrl, Unauthorized, wwwAuthenticate } from "@/lib/http/auth";
-import { errorBody, statusOf, toAppError } from "@/lib/http/errors";
+import { errorBody, statusOf, toAppError } from "@/lib/errors/present";
 import { db } from "@/lib/db";
 import { consumeRequest } from "@/lib/ratelimit";
 import { isResponseBatch, recordAnswers, recordCancellations } from "./elicitation";

@@ -2,13 +2,11 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { db } from "@/lib/db";
-import type { Caller } from "@/lib/domain/context";
-import { AppError } from "@/lib/errors";
-import { errorBody, toAppError } from "@/lib/http/errors";
-import { execute } from "@/lib/operations/execute";
+import type { Caller, Ctx } from "@/lib/domain/context";
+import { AppError, type Confirmation } from "@/lib/errors";
+import { errorBody, toAppError } from "@/lib/errors/present";
 import { findOperation } from "@/lib/operations/registry";
-import { consumeRequest } from "@/lib/ratelimit";
+import { runOperation } from "@/lib/operations/run";
 import { approvalMode, askForApproval } from "./elicitation";
 import type { McpSession } from "./session";
 import { toolList } from "./tools";
@@ -41,33 +39,20 @@ export function createMcpServer({ caller, requestId, session, transport, signal 
     if (!op) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     const args = request.params.arguments ?? {};
     try {
-      // The same per-user budget as REST: one function for every surface.
-      const rate = await consumeRequest(caller.userId, caller.plan);
-      if (!rate.allowed) {
-        throw new AppError(
-          "rate_limited",
-          `Too many requests: this account may make ${rate.limit} requests a minute (REST and MCP together).`,
-          `Wait ${rate.retryAfter} seconds and try again.`,
-        );
-      }
-      const ctx = { db: await db(), caller, now: () => new Date(), requestId };
-      try {
-        return okResult(await execute(ctx, op, args));
-      } catch (e) {
-        if (!(e instanceof AppError && e.code === "confirmation_required" && e.confirmation)) throw e;
-        // Ask right here when the client can show the approval page (or a form, for an app
-        // the owner trusts); otherwise the result is the link.
+      // Ask right here when the client can open the approval page (or show a form, for an
+      // app the owner trusts); otherwise the result is the confirmation_required link.
+      const confirm = async (c: Confirmation, ctx: Ctx) => {
         const mode = await approvalMode(ctx.db, caller, session);
-        if (!mode) throw e;
+        if (!mode) return false;
         const progressToken = request.params._meta?.progressToken;
-        const outcome = await askForApproval({ db: ctx.db, caller, session, transport, toolRequestId: extra.requestId, progressToken, signal }, e.confirmation, mode);
+        const outcome = await askForApproval({ db: ctx.db, caller, session, transport, toolRequestId: extra.requestId, progressToken, signal }, c, mode);
         if (outcome === "denied") {
           throw new AppError("action_failed", "The user did not approve this action, so nothing was done.", "Ask the user what they want instead; do not repeat the call unless they ask for it.");
         }
         // Not decided in time, cancelled, or too many waits: the link still works until it expires.
-        if (outcome !== "approved") throw e;
-        return okResult(await execute(ctx, op, { ...args, confirmation_id: e.confirmation.id }));
-      }
+        return outcome === "approved";
+      };
+      return okResult(await runOperation(caller, op, () => args, { requestId, confirm }));
     } catch (e) {
       return errorResult(toAppError(e, requestId));
     }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { toAppError } from "@/lib/http/errors";
+import { toAppError } from "@/lib/errors/present";
 import { consumeOAuthRequest } from "@/lib/ratelimit";
 import { authenticateClient, readForm } from "./client-auth";
 import { OAUTH_CORS, OAuthError, oauthErrorResponse, oauthJson } from "./errors";

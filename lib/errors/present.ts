@@ -1,5 +1,5 @@
 import { config } from "@/lib/config";
-import { AppError, ERROR_STATUS, type ErrorCode } from "@/lib/errors";
+import { AppError, ERROR_STATUS, type ErrorCode } from "./index";
 import { log } from "@/lib/log";
 
 /** Where each code is explained; every error body links there. */
