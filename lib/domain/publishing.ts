@@ -5,6 +5,7 @@ import { log } from "@/lib/log";
 import { platformFor } from "@/lib/platforms";
 import { PublishError, platformOf, type Platform, type PlatformName } from "@/lib/platforms/types";
 import { tweetDrafts } from "@/drizzle/schema";
+import { contentChangedReason } from "./content-hash";
 import { draftTable, type DraftType } from "./drafts";
 import { markTopicPublished } from "./series";
 
@@ -72,11 +73,11 @@ export async function claimDue(db: Db, now: Date, limit: number): Promise<Claime
 }
 
 /** publish_now's claim, inside its transaction: draft, scheduled or failed -> publishing. */
-export async function claimForNow(tx: Db, type: DraftType, id: string, userId: string, now: Date): Promise<Claimed | null> {
+export async function claimForNow(tx: Db, type: DraftType, id: string, userId: string, now: Date, approvedContentHash: string): Promise<Claimed | null> {
   const t = draftTable(type);
   const [row] = await tx
     .update(t)
-    .set({ ...claimSet(type, now), publishAttempts: 1, firstAttemptAt: now, nextAttemptAt: null, failureReason: null })
+    .set({ ...claimSet(type, now), publishAttempts: 1, firstAttemptAt: now, nextAttemptAt: null, failureReason: null, approvedContentHash })
     .where(and(eq(t.id, id), eq(t.userId, userId), inArray(t.status, ["draft", "scheduled", "failed"])))
     .returning();
   return row ? { ...row, type } : null;
@@ -92,6 +93,10 @@ const backoffMs = (attempts: number) => Math.min(30_000 * 2 ** Math.max(0, attem
  */
 export async function attempt(db: Db, c: Claimed, clock: () => Date, target?: Promise<Platform>): Promise<Outcome> {
   const platform = platformOf(c.type);
+  // Checked on the claimed row, which is exactly what would be sent: whoever changed the
+  // content after the owner's approval (any writer, not only this API), it does not go out.
+  const changed = contentChangedReason(c);
+  if (changed) return { status: "failed", platform, reason: changed };
   let outcome: Outcome;
   try {
     const p = await (target ?? platformFor(db, c.userId, platform));
