@@ -44,6 +44,7 @@ export const OPERATION_WORDS: Record<string, string> = {
   delete_draft: "delete this draft",
   publish_now: "publish this now",
   schedule_content: "schedule this",
+  update_draft: "change this scheduled draft",
 };
 
 export const PLATFORM_NAMES: Record<string, string> = { post: "LinkedIn", tweet: "X", linkedin: "LinkedIn", twitter: "X" };

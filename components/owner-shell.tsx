@@ -8,8 +8,11 @@ async function signOutAction() {
   await signOut({ redirectTo: "/signin" });
 }
 
-/** The frame of the owner's pages; `email` shows the account and a sign-out button. */
-export function OwnerShell({ email, narrow, children }: { email?: string; narrow?: boolean; children: ReactNode }) {
+/**
+ * The frame of the owner's pages; `email` shows the account and a sign-out button. `wide`
+ * leaves room for two versions of a text side by side.
+ */
+export function OwnerShell({ email, narrow, wide, children }: { email?: string; narrow?: boolean; wide?: boolean; children: ReactNode }) {
   return (
     <>
       <header className="topbar">
@@ -25,7 +28,7 @@ export function OwnerShell({ email, narrow, children }: { email?: string; narrow
           </nav>
         ) : null}
       </header>
-      <main className={`owner${narrow ? " narrow" : ""}`}>{children}</main>
+      <main className={`owner${narrow ? " narrow" : ""}${wide ? " wide" : ""}`}>{children}</main>
     </>
   );
 }

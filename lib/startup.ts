@@ -2,6 +2,7 @@ import { config } from "@/lib/config";
 import { database } from "@/lib/db";
 import { ensureOwner } from "@/lib/domain/accounts";
 import { log } from "@/lib/log";
+import { errorFacts } from "@/lib/redact";
 
 export async function startup() {
   const c = config();
@@ -18,7 +19,7 @@ export async function startup() {
     }
   } catch (e) {
     // Keep serving: requests answer 503 until the database can be reached.
-    log("error", "database not ready at start", { error: e instanceof Error ? e.message : String(e) });
+    log("error", "database not ready at start", errorFacts(e));
   }
   // Scheduled publishing: the in-process engine, once per process (it retries the database
   // itself on every tick). With Inngest configured, Inngest publishes (SCHEDULER=auto).

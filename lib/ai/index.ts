@@ -3,6 +3,7 @@ import { generateText, type LanguageModel } from "ai";
 import { config } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
+import { errorFacts } from "@/lib/redact";
 import { tweetWeight } from "@/lib/domain/text";
 import { fitsPost, fitsTweet, tidy, trimPost, trimTweet } from "./length";
 import { offlineModel } from "./offline-model";
@@ -44,7 +45,8 @@ async function once(b: Brief, extra?: string) {
     log("info", "ai.generate", { format: b.format, inputTokens: r.usage.inputTokens, outputTokens: r.usage.outputTokens });
     return tidy(r.text);
   } catch (e) {
-    log("warn", "ai.generate_failed", { format: b.format, error: e instanceof Error ? e.message : String(e) });
+    // A provider's error may quote the API key: only redacted facts are logged.
+    log("warn", "ai.generate_failed", { format: b.format, ...errorFacts(e) });
     throw new AppError("temporarily_unavailable", "The writing model did not answer.", "Nothing was charged. Retry in a minute.");
   }
 }

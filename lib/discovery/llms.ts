@@ -8,7 +8,7 @@ export function llmsTxt(): string {
   const { baseUrl, mcpUrl, origin } = config();
   const ops = operations
     .map((op) => {
-      const flags = [op.hints.readOnly ? "read-only" : "changes data", op.hints.destructive && "destructive", op.confirmation && "needs the owner's approval"]
+      const flags = [op.hints.readOnly ? "read-only" : "changes data", op.hints.destructive && "destructive", op.confirmation && "needs the owner's approval", op.confirmationWhen && `needs the owner's approval ${op.confirmationWhen}`]
         .filter(Boolean)
         .join(", ");
       return `- ${op.name} (${op.permission}; ${flags}): ${op.description}`;
@@ -33,8 +33,9 @@ export function llmsTxt(): string {
 ${ops}
 
 ## Confirmation of exact actions
-Publish, schedule and delete touch the user's real accounts or remove their work. They work only after the account owner
-allowed connected apps to do so (else publishing_not_allowed), and each needs the owner's approval of that exact action:
+Publish, schedule and delete touch the user's real accounts or remove their work, and an edit of a scheduled draft's
+title, text or image changes what will be posted. They work only after the account owner allowed connected apps to do
+so (else publishing_not_allowed), and each needs the owner's approval of that exact action:
 the first call answers confirmation_required with error.confirmation.url. Ask the user to open it and approve, then
 repeat the same call with the same arguments. A flag you set yourself is never a confirmation.
 

@@ -59,10 +59,11 @@ export function openApiDocument() {
       post: {
         operationId: op.name,
         summary: op.summary,
-        description: `${op.description}\n\nPermission: ${op.permission}. Confirmation: ${op.confirmation ? "required" : "no"}.`,
+        description: `${op.description}\n\nPermission: ${op.permission}. Confirmation: ${op.confirmation ? "required" : op.confirmationWhen ? `required ${op.confirmationWhen}` : "no"}.`,
         tags: [op.hints.readOnly ? "read" : "write"],
         "x-permission": op.permission,
         "x-confirmation": op.confirmation,
+        ...(op.confirmationWhen && { "x-confirmation-when": op.confirmationWhen }),
         "x-hints": op.hints,
         parameters: op.hints.readOnly
           ? []

@@ -2,7 +2,8 @@ import { and, eq, gt } from "drizzle-orm";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { approvals, type ApprovalAction } from "@/drizzle/schema";
+import { approvals, type ApprovalAction, type ProposedContent } from "@/drizzle/schema";
+import { contentHashOf } from "./content-hash";
 import type { Ctx } from "./context";
 import { sha256 } from "./hash";
 import { iso } from "./text";
@@ -18,12 +19,17 @@ export type ExactAction = {
   id: string;
   title: string;
   body: string;
+  imageUrl: string | null;
   scheduledFor: Date | null;
+  /** For an edit: the content the draft would have, shown to the owner beside the current. */
+  proposed?: ProposedContent;
 };
 
 const argsHash = (a: ExactAction) => sha256({ operation: a.operation, args: a.args });
-// If the draft changes after approval, the approval no longer matches.
-const contentHash = (a: ExactAction) => sha256({ title: a.title, body: a.body, scheduled_for: iso(a.scheduledFor) });
+// If the draft's content (title, text, image) or schedule changes after approval, the
+// approval no longer matches. An edit's proposal follows from its arguments and the current
+// content, so the two hashes cover it too.
+const contentHash = (a: ExactAction) => sha256({ content: contentHashOf(a), scheduled_for: iso(a.scheduledFor) });
 
 function matching(ctx: Ctx, a: ExactAction) {
   const conds = [
@@ -81,6 +87,8 @@ export async function approvalRequired(ctx: Ctx, a: ExactAction): Promise<AppErr
           contentHash: contentHash(a),
           action,
           body: a.body,
+          imageUrl: a.imageUrl,
+          proposed: a.proposed ?? null,
           expiresAt: new Date(ctx.now().getTime() + APPROVAL_TTL_MS),
         })
         .returning()

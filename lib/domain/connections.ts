@@ -90,6 +90,8 @@ export async function approvalForOwner(db: Db, userId: string, id: string) {
       operation: approvals.operation,
       action: approvals.action,
       body: approvals.body,
+      imageUrl: approvals.imageUrl,
+      proposed: approvals.proposed,
       status: approvals.status,
       expiresAt: approvals.expiresAt,
       decidedAt: approvals.decidedAt,

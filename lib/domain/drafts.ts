@@ -75,62 +75,6 @@ export async function createDraft(ctx: Ctx, input: CreateDraftInput) {
   });
 }
 
-export type UpdateDraftInput = {
-  type: DraftType;
-  id: string;
-  title?: string;
-  body?: string;
-  image_url?: string | null;
-  hashtags?: string[];
-  pillar?: string;
-  if_updated_at?: string;
-};
-
-export async function updateDraft(ctx: Ctx, input: UpdateDraftInput) {
-  return ctx.db.transaction(async (tx) => {
-    const draft = await loadOwn(tx, ctx, input.type, input.id);
-    if (input.if_updated_at && new Date(input.if_updated_at).getTime() !== draft.updatedAt.getTime()) {
-      throw new AppError(
-        "action_failed",
-        `The ${label(input.type)} changed since ${input.if_updated_at} (now updated_at ${iso(draft.updatedAt)}).`,
-        "Fetch it again with fetch_item, merge your change, and retry with the new updated_at.",
-      );
-    }
-    if (draft.status === "published" || draft.status === "publishing" || draft.status === "unknown") {
-      throw new AppError(
-        "action_failed",
-        `This ${label(input.type)} is ${draft.status} and can no longer be edited.`,
-        draft.status === "published" ? "Create a new draft instead; edit the live post on the platform itself." : undefined,
-      );
-    }
-    // Editing a scheduled draft changes what will go out: the owner's switch must allow it.
-    if (draft.status === "scheduled") requirePublishing(ctx.caller, "Editing a scheduled draft");
-    const t = draftTable(input.type);
-    const [row] = await tx
-      .update(t)
-      .set({
-        ...(input.title !== undefined && { title: input.title }),
-        ...(input.body !== undefined && { body: input.body, ...(input.type === "tweet" && { title: deriveTitle(input.body) }) }),
-        ...(input.image_url !== undefined && { imageUrl: input.image_url }),
-        ...(input.hashtags !== undefined && { hashtags: input.hashtags.map((h) => h.replace(/^#/, "")) }),
-        ...(input.pillar !== undefined && { pillar: input.pillar }),
-        // Strictly increasing, so if_updated_at always notices a change.
-        updatedAt: sql`greatest(now(), ${t.updatedAt} + interval '1 millisecond')`,
-      })
-      .where(eq(t.id, draft.id))
-      .returning();
-    return {
-      id: row.id,
-      type: input.type,
-      title: row.title,
-      preview: preview(row.body),
-      status: row.status,
-      scheduled_for: iso(row.scheduledFor),
-      updated_at: row.updatedAt.toISOString(),
-    };
-  });
-}
-
 export async function deleteDraft(ctx: Ctx, input: { type: DraftType; id: string }) {
   requirePublishing(ctx.caller);
   const outcome = await ctx.db.transaction(async (tx) => {
@@ -155,6 +99,7 @@ export async function deleteDraft(ctx: Ctx, input: { type: DraftType; id: string
       id: draft.id,
       title: draft.title,
       body: draft.body,
+      imageUrl: draft.imageUrl,
       scheduledFor: draft.scheduledFor,
     };
     if (!(await consumeApproval(ctx, tx, action))) return { approval: action };

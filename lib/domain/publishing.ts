@@ -2,9 +2,11 @@ import { and, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, sql } from "
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { log } from "@/lib/log";
+import { errorFacts, newErrorId, redactSecrets } from "@/lib/redact";
 import { platformFor } from "@/lib/platforms";
 import { PublishError, platformOf, type Platform, type PlatformName } from "@/lib/platforms/types";
 import { tweetDrafts } from "@/drizzle/schema";
+import { contentChangedReason } from "./content-hash";
 import { draftTable, type DraftType } from "./drafts";
 import { markTopicPublished } from "./series";
 
@@ -72,14 +74,27 @@ export async function claimDue(db: Db, now: Date, limit: number): Promise<Claime
 }
 
 /** publish_now's claim, inside its transaction: draft, scheduled or failed -> publishing. */
-export async function claimForNow(tx: Db, type: DraftType, id: string, userId: string, now: Date): Promise<Claimed | null> {
+export async function claimForNow(tx: Db, type: DraftType, id: string, userId: string, now: Date, approvedContentHash: string): Promise<Claimed | null> {
   const t = draftTable(type);
   const [row] = await tx
     .update(t)
-    .set({ ...claimSet(type, now), publishAttempts: 1, firstAttemptAt: now, nextAttemptAt: null, failureReason: null })
+    .set({ ...claimSet(type, now), publishAttempts: 1, firstAttemptAt: now, nextAttemptAt: null, failureReason: null, approvedContentHash })
     .where(and(eq(t.id, id), eq(t.userId, userId), inArray(t.status, ["draft", "scheduled", "failed"])))
     .returning();
   return row ? { ...row, type } : null;
+}
+
+/**
+ * An error no adapter classified (a database failure, a bug): its details go to the log only,
+ * under an id the owner sees in the reason. It may have happened after sending: unknown.
+ */
+function unexpected(e: unknown, c: Claimed): PublishError {
+  const errorId = newErrorId();
+  log("error", "publish failed unexpectedly", { errorId, draft: c.id, type: c.type, ...errorFacts(e) });
+  return new PublishError(
+    "unknown",
+    `an unexpected error stopped publishing (error id ${errorId}); it may or may not have been posted. Check the account on the platform; it will not be posted again automatically.`,
+  );
 }
 
 /** Backoff between retries: 30 s, 1, 2, 4, 8 min, then every 10 min (inside 30 minutes). */
@@ -92,13 +107,17 @@ const backoffMs = (attempts: number) => Math.min(30_000 * 2 ** Math.max(0, attem
  */
 export async function attempt(db: Db, c: Claimed, clock: () => Date, target?: Promise<Platform>): Promise<Outcome> {
   const platform = platformOf(c.type);
+  // Checked on the claimed row, which is exactly what would be sent: whoever changed the
+  // content after the owner's approval (any writer, not only this API), it does not go out.
+  const changed = contentChangedReason(c);
+  if (changed) return { status: "failed", platform, reason: changed };
   let outcome: Outcome;
   try {
     const p = await (target ?? platformFor(db, c.userId, platform));
     const res = await p.publish({ db, userId: c.userId, draftType: c.type, draftId: c.id, text: c.body });
     outcome = { status: "published", platform, postId: res.postId, url: res.url };
   } catch (e) {
-    const err = e instanceof PublishError ? e : new PublishError("unknown", `Unexpected error while publishing: ${(e as Error)?.message ?? e}`);
+    const err = e instanceof PublishError ? new PublishError(e.kind, redactSecrets(e.message, 400), e.retryAt) : unexpected(e, c);
     outcome = { status: err.kind === "retry" ? "failed" : err.kind, platform, reason: err.message };
     if (err.kind === "retry") {
       const now = clock();

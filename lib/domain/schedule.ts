@@ -5,6 +5,7 @@ import { connectionProblem } from "@/lib/platforms";
 import { platformOf } from "@/lib/platforms/types";
 import type { Ctx } from "./context";
 import { approvalRequired, consumeApproval, type ExactAction } from "./confirmations";
+import { contentHashOf } from "./content-hash";
 import { draftTable, label, loadOwn, type DraftType } from "./drafts";
 import { requirePublishing } from "./guards";
 import { claimForNow, publishClaimed } from "./publishing";
@@ -48,6 +49,7 @@ const action = (operation: string, args: Record<string, unknown>, type: DraftTyp
   id: d.id,
   title: d.title,
   body: d.body,
+  imageUrl: d.imageUrl,
   scheduledFor,
 });
 
@@ -76,6 +78,8 @@ export async function scheduleContent(ctx: Ctx, input: { type: DraftType; id: st
         firstAttemptAt: null,
         nextAttemptAt: null,
         failureReason: null,
+        // What the owner just approved; the publisher posts only content that still hashes to it.
+        approvedContentHash: contentHashOf(d),
         updatedAt: sql`greatest(now(), ${t.updatedAt} + interval '1 millisecond')`,
       })
       .where(and(eq(t.id, d.id), inArray(t.status, ["draft", "scheduled", "failed"])))
@@ -115,6 +119,7 @@ export async function unscheduleContent(ctx: Ctx, input: { type: DraftType; id: 
         firstAttemptAt: null,
         nextAttemptAt: null,
         failureReason: null,
+        approvedContentHash: null,
         updatedAt: sql`greatest(now(), ${t.updatedAt} + interval '1 millisecond')`,
       })
       .where(and(eq(t.id, d.id), eq(t.status, "scheduled")))
@@ -137,7 +142,8 @@ export async function publishNow(ctx: Ctx, input: { type: DraftType; id: string 
     refuseFinal(d, input.type, "published");
     const a = action("publish_now", { type: input.type, id: d.id }, input.type, d, d.scheduledFor);
     if (!(await consumeApproval(ctx, tx, a))) return { approval: a };
-    return { claimed: await claimForNow(tx, input.type, d.id, ctx.caller.userId, ctx.now()) };
+    // The claim records the approved content's hash, as scheduling does, so both paths check alike.
+    return { claimed: await claimForNow(tx, input.type, d.id, ctx.caller.userId, ctx.now(), contentHashOf(d)) };
   });
   if (outcome.approval) throw await approvalRequired(ctx, outcome.approval);
   if (!outcome.claimed) throw notFound(label(input.type));

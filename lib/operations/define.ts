@@ -13,7 +13,13 @@ export type Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.Z
   /** When to use it, and when not: read by language models. */
   description: string;
   permission: Permission;
+  /** Whether every call needs the owner's approval of its exact action. */
   confirmation: boolean;
+  /**
+   * When only some calls need that approval: the condition, completing "needs the owner's
+   * approval ..." (discovery keeps `confirmation` a boolean, so this is said in words).
+   */
+  confirmationWhen?: string;
   hints: Hints;
   input: I;
   output: O;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { updateDraft } from "@/lib/domain/drafts";
+import { updateDraft } from "@/lib/domain/edit-draft";
 import { defineOperation } from "./define";
 import { Body, DraftSummary, DraftType, Hashtags, NullableTimestamp, Pillar, RequestTimestamp, Timestamp, Title, Uuid } from "./schemas";
 import { checkImageUrl, checkTweetLength } from "./rules";
@@ -16,6 +16,7 @@ const Input = z
     hashtags: Hashtags.optional(),
     pillar: Pillar.optional().describe("Content pillar, at most 100 characters"),
     if_updated_at: RequestTimestamp.optional().describe("Refuse the edit if the draft changed since this updated_at"),
+    confirmation_id: Uuid.optional().describe("The approval to use, from error.confirmation.id (optional; only edits of a scheduled draft's content need one)"),
   })
   .superRefine((v, ctx) => {
     if (!EDITABLE.some((k) => v[k] !== undefined)) {
@@ -40,9 +41,10 @@ export const updateDraftOp = defineOperation({
   title: "Edit a draft",
   summary: "Edit a draft",
   description:
-    "Changes the title, text, image, hashtags or pillar of an existing post or tweet draft; fields you leave out stay as they are. Send if_updated_at (from fetch_item) to avoid overwriting a newer edit. A scheduled draft keeps its schedule, but editing it needs the owner's publishing switch; published drafts cannot be edited.",
+    "Changes the title, text, image, hashtags or pillar of an existing post or tweet draft; fields you leave out stay as they are. Send if_updated_at (from fetch_item) to avoid overwriting a newer edit. Published drafts cannot be edited. A scheduled draft keeps its schedule, but editing it needs the owner's publishing switch, and changing its title, text or image also needs the owner's approval of that exact edit: without it the answer is confirmation_required with a link for the user (they see the current and the proposed text side by side); after they approve, repeat the same call. Hashtags and pillar are not posted, so changing only those needs no approval.",
   permission: "content:write",
   confirmation: false,
+  confirmationWhen: "when it changes the title, text or image of a scheduled draft",
   hints: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   input: Input,
   output: Output,

@@ -1,4 +1,5 @@
 import { config } from "@/lib/config";
+import { redactSecrets } from "@/lib/redact";
 import { PublishError } from "./types";
 
 // Classifies what happened to a request sent to a platform, so the caller knows whether
@@ -31,7 +32,7 @@ export async function send(network: string, url: string, init: RequestInit): Pro
     }
     const code = causeCode(e);
     if (code && NOTHING_SENT.has(code)) throw new PublishError("retry", `${network} could not be reached (${code}); nothing was sent.`);
-    throw new PublishError("unknown", `The connection to ${network} broke after the post was sent (${code ?? (e as Error)?.message}); it may or may not have been created.`);
+    throw new PublishError("unknown", `The connection to ${network} broke after the post was sent (${code ?? redactSecrets(String((e as Error)?.message), 100)}); it may or may not have been created.`);
   }
 }
 
@@ -45,9 +46,9 @@ export function retryAt(res: Response, now = Date.now()): Date | undefined {
   return undefined;
 }
 
+/** A platform's error body, fit to show: bounded, and without any credential it echoes. */
 export async function errorText(res: Response): Promise<string> {
-  const text = (await res.text().catch(() => "")).slice(0, 300);
-  return text.replace(/\s+/g, " ").trim();
+  return redactSecrets((await res.text().catch(() => "")).slice(0, 2000), 200);
 }
 
 /**

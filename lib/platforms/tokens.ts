@@ -1,6 +1,7 @@
 import { and, eq, isNull, lt, or } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { authAccounts } from "@/drizzle/schema";
+import { redactSecrets } from "@/lib/redact";
 import { errorText, send } from "./http";
 import { PublishError } from "./types";
 
@@ -62,7 +63,7 @@ export async function accessToken(db: Db, acc: Account, refresh: Refresher | nul
       } catch (e) {
         if (e instanceof PublishError && e.kind === "failed") await markNeedsReconnect(db, locked);
         else await db.update(authAccounts).set({ refreshLockedUntil: null }).where(pk(locked));
-        throw e instanceof PublishError ? e : new PublishError("retry", `Renewing the ${network} token failed: ${(e as Error).message}`);
+        throw e instanceof PublishError ? e : new PublishError("retry", `Renewing the ${network} token failed: ${redactSecrets(String((e as Error)?.message), 200)}`);
       }
       // The rotated pair is stored in one statement, with the lock released.
       const fresh = {
@@ -94,7 +95,7 @@ export async function refreshGrant(network: string, url: string, form: Record<st
     });
   } catch (e) {
     // Nothing was posted either way; a lost refresh answer is retried (the owner may need to reconnect).
-    throw new PublishError("retry", (e as Error).message);
+    throw new PublishError("retry", e instanceof PublishError ? e.message : `Renewing the ${network} token failed: ${redactSecrets(String((e as Error)?.message), 200)}`);
   }
   if (res.ok) {
     const body = (await res.json().catch(() => null)) as Tokens | null;

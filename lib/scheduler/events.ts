@@ -1,5 +1,6 @@
 import { config } from "@/lib/config";
 import { log } from "@/lib/log";
+import { errorFacts } from "@/lib/redact";
 import { EVENTS } from "@/inngest/events";
 
 // Tells the Inngest engine (when configured) about schedule changes. A lost event is
@@ -15,7 +16,8 @@ async function send(event: { name: string; id: string; data: Record<string, unkn
     const { inngest } = await import("@/inngest/client");
     await inngest().send(event);
   } catch (e) {
-    log("warn", "inngest event not sent", { event: event.name, error: e instanceof Error ? e.message : String(e) });
+    // The error may name the event URL, which holds the event key.
+    log("warn", "inngest event not sent", { event: event.name, ...errorFacts(e) });
   }
 }
 

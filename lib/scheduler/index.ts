@@ -6,6 +6,7 @@ import { attempt, claimDue, logOutcome, sweep, TYPES, type Claimed } from "@/lib
 import { recordMany, type Done } from "@/lib/domain/publishing-batch";
 import { platformFor, platformOf, type Platform } from "@/lib/platforms";
 import { log } from "@/lib/log";
+import { errorFacts } from "@/lib/redact";
 
 // The in-process engine: every SCHEDULER_POLL_MS it sweeps and publishes what is due. Any
 // number of processes may run it against one PostgreSQL; the atomic claim in
@@ -136,7 +137,7 @@ export function startScheduler(opts: { db?: () => Promise<Db>; pollMs?: number; 
       return next ? Math.min(pollMs, Math.max(0, next.getTime() - Date.now()) + 2) : pollMs;
     } catch (e) {
       // A database outage must not kill the loop; the next tick tries again.
-      log("error", "scheduler tick failed", { error: e instanceof Error ? e.message : String(e) });
+      log("error", "scheduler tick failed", errorFacts(e));
       return pollMs;
     }
   };

@@ -141,6 +141,51 @@ describe("the owner's pages", () => {
     await page.close();
   }, 120_000);
 
+  it("the owner sees an edit of a scheduled post beside the current version, with images and the time it keeps, and approves it", async () => {
+    const page = await newPage();
+    await page.goto(`${srv.origin}/signin?callbackUrl=%2Fsettings%2Fconnections`);
+    await signIn(page, "owner@example.com", ownerPassword);
+    await page.waitForURL(/\/settings\/connections$/);
+    const image = `${srv.origin}/media/launch-cover.png`;
+    const draft = await srv.api("create_draft", { type: "post", title: "Launch notes", body: "Hello\n\nWe ship on Monday.", image_url: image }, cliToken);
+    const at = new Date(Date.now() + 86_400_000).toISOString();
+    const schedule = await srv.api("schedule_content", { type: "post", id: draft.body.id, scheduled_for: at }, cliToken);
+    expect(schedule.body.error.code).toBe("confirmation_required");
+    // Every approval shows the image that goes with the text.
+    await page.goto(schedule.body.error.confirmation.url);
+    await expect.poll(() => page.getByRole("img", { name: "Image of this post" }).count()).toBe(1);
+    expect(await page.getByRole("img", { name: "Image of this post" }).getAttribute("src")).toBe(image);
+    await axe(page);
+    await page.getByRole("button", { name: "Approve" }).click();
+    await expect.poll(() => page.getByRole("status").textContent()).toMatch(/^Approved\./);
+    expect((await srv.api("schedule_content", { type: "post", id: draft.body.id, scheduled_for: at }, cliToken)).status).toBe(200);
+
+    const edit = { type: "post", id: draft.body.id, body: "Hello\n\nWe ship on Tuesday instead.", image_url: null };
+    const asked = await srv.api("update_draft", edit, cliToken);
+    expect(asked.status).toBe(403);
+    expect(asked.body.error.code).toBe("confirmation_required");
+    await page.goto(asked.body.error.confirmation.url);
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Test Assistant wants to change this scheduled post on LinkedIn");
+    const current = page.getByRole("region", { name: "Current" });
+    const proposed = page.getByRole("region", { name: "Proposed" });
+    expect(await current.locator(".post-text").textContent()).toBe("Hello\n\nWe ship on Monday.");
+    expect(await proposed.locator(".post-text").textContent()).toBe("Hello\n\nWe ship on Tuesday instead.");
+    expect(await current.getByRole("img", { name: "Image of the current version" }).count()).toBe(1);
+    expect(await proposed.getByText("No image").count()).toBe(1);
+    expect(await proposed.getByRole("heading", { name: "Text changed" }).count()).toBe(1);
+    expect(await proposed.getByRole("heading", { name: "Title changed" }).count()).toBe(0);
+    // The schedule it keeps, in the owner's time zone and in UTC (the owner's zone is UTC here).
+    expect(await page.getByText(/^Stays scheduled for .*UTC/).count()).toBe(1);
+    await axe(page);
+    await shoot(page, "confirm-edit");
+    await page.getByRole("button", { name: "Approve" }).click();
+    await expect.poll(() => page.getByRole("status").textContent()).toMatch(/^Approved\./);
+    const done = await srv.api("update_draft", edit, cliToken);
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({ status: "scheduled", scheduled_for: at });
+    await page.close();
+  }, 120_000);
+
   it("an independent OAuth client connects through consent, calls the API, and Disconnect stops it", async () => {
     let callback: URL | undefined;
     const cbPort = await freePort();

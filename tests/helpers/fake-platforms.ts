@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 // the exact request shapes LinkedIn's Posts API and X API v2 demand, counts posts per text,
 // and can be told to misbehave for the next requests.
 
-export type Misbehaviour = "429" | "500" | "timeout" | "reset" | "duplicate" | "401";
+export type Misbehaviour = "429" | "500" | "timeout" | "reset" | "duplicate" | "401" | "echo" | "echo500";
 type Route = "linkedin" | "x";
 
 export type FakePlatforms = {
@@ -68,6 +68,15 @@ export async function startFakePlatforms(opts: { refreshDelayMs?: number; linked
       if (next === "401" || !f.tokens[route].access.has(token)) return json(res, 401, { message: "Unauthorized" });
       if (next === "429") return json(res, 429, { title: "Too Many Requests" }, { "x-rate-limit-reset": String(Math.floor(Date.now() / 1000) + 60), "x-rate-limit-remaining": "0" });
       if (next === "500") return json(res, 503, { message: "Service Unavailable" });
+      // Error bodies that echo the caller's credentials, labelled and bare, as some gateways do.
+      if (next === "echo" || next === "echo500") {
+        return json(res, next === "echo" ? 400 : 503, {
+          message: `Bad request: Authorization: Bearer ${token}`,
+          detail: `${token} was rejected`,
+          debug: `access_token=${token}&client_secret=li-secret`,
+          echo: { access_token: token },
+        });
+      }
       let text: string;
       try {
         const b = JSON.parse(body);

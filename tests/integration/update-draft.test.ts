@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { decideApproval } from "@/lib/domain/confirmations";
 import { createDraftOp } from "@/lib/operations/create-draft";
 import { fetchItemOp } from "@/lib/operations/fetch-item";
 import { searchContentOp } from "@/lib/operations/search-content";
@@ -115,7 +116,7 @@ describe("update_draft", () => {
     expect((await fetchPost(u, d.id)).body).toBe("live");
   });
 
-  it("edits a scheduled draft only while the owner's publishing switch is on, keeping its schedule", async () => {
+  it("edits a scheduled draft only while the owner's publishing switch is on and with the owner's approval of the edit, keeping its schedule", async () => {
     const u = await makeUser({ publishing: false });
     const d = await create(u, { type: "post", body: "planned" });
     const when = new Date(Date.now() + 86_400_000);
@@ -125,6 +126,12 @@ describe("update_draft", () => {
     expect((await fetchPost(u, d.id)).body).toBe("planned");
 
     await (await db()).update(users).set({ publishingAllowed: true }).where(eq(users.id, u.id));
+    // The new text would go out unapproved: the edit itself needs the owner's approval.
+    const asked = await call("update_draft", { type: "post", id: d.id, body: "changed" }, { token: u.token });
+    expectError(asked, 403, "confirmation_required");
+    expect(await fetchPost(u, d.id)).toMatchObject({ body: "planned", status: "scheduled", scheduled_for: when.toISOString() });
+
+    expect(await decideApproval(await db(), u.id, asked.body.error.confirmation.id, "approved")).toBe(true);
     const on = expectOk(await call("update_draft", { type: "post", id: d.id, body: "changed" }, { token: u.token }), updateDraftOp.output);
     expect(on).toMatchObject({ status: "scheduled", scheduled_for: when.toISOString() });
     expect(await fetchPost(u, d.id)).toMatchObject({ body: "changed", status: "scheduled", scheduled_for: when.toISOString() });

@@ -2,6 +2,7 @@ import { csrfToken, requireOwner } from "@/lib/auth/session";
 import { db } from "@/lib/db";
 import { approvalForOwner, platformAccounts } from "@/lib/domain/connections";
 import { PLATFORM_NAMES, formatInZone, formatTime, formatUtc } from "@/components/format";
+import { AttachedImage, EditComparison } from "@/components/approval-content";
 import { OwnerShell } from "@/components/owner-shell";
 import { decide } from "./actions";
 
@@ -15,6 +16,7 @@ function headline(app: string, op: string, type: string, platform: string) {
   if (op === "publish_now") return `${app} wants to publish this ${what} to ${platform} now`;
   if (op === "schedule_content") return `${app} wants to schedule this ${what} on ${platform}`;
   if (op === "delete_draft") return `${app} wants to delete this ${platform} ${what} draft`;
+  if (op === "update_draft") return `${app} wants to change this scheduled ${what} on ${platform}`;
   return `${app} wants to run ${op}`;
 }
 
@@ -49,8 +51,13 @@ export default async function ConfirmPage({ params, searchParams }: { params: Pr
   if (result === "late") status = { tone: "error", text: `Nothing changed: this request was no longer waiting for a decision. ${status?.text ?? ""}` };
   if (result === "expired-form") status = { tone: "error", text: "This page had expired, so nothing changed. Decide again below." };
 
+  const when = (d: Date) => <>{formatInZone(d, me.timezone)}{me.timezone === "UTC" ? null : <><br /><span className="muted">{formatUtc(d)}</span></>}</>;
+  const scheduled = a.action.scheduled_for ? new Date(a.action.scheduled_for) : null;
+  // An edit of a scheduled draft: the owner compares the two versions; the time stays.
+  const edit = a.operation === "update_draft" && a.proposed;
+
   return (
-    <OwnerShell email={me.email}>
+    <OwnerShell email={me.email} wide={!!edit}>
       <h1>{headline(a.appName, a.operation, a.action.type, platform)}</h1>
       {status ? <p className={status.tone === "ok" ? "ok-box" : "error-box"} role={status.tone === "ok" ? "status" : "alert"}>{status.text}</p> : null}
       <section className="card" aria-labelledby="action">
@@ -59,16 +66,28 @@ export default async function ConfirmPage({ params, searchParams }: { params: Pr
           <dt>Asked by</dt><dd>{a.appName}</dd>
           <dt>Action</dt><dd><code>{a.operation}</code></dd>
           <dt>Platform</dt><dd>{platform}{handle ? ` (${handle})` : ""}</dd>
-          <dt>Title</dt><dd>{a.action.title}</dd>
+          {edit ? null : <><dt>Title</dt><dd>{a.action.title}</dd></>}
           <dt>When</dt>
           <dd>
-            {a.action.scheduled_for
-              ? <>{formatInZone(new Date(a.action.scheduled_for), me.timezone)}{me.timezone === "UTC" ? null : <><br /><span className="muted">{formatUtc(new Date(a.action.scheduled_for))}</span></>}</>
-              : <>As soon as {a.appName} repeats its request, before {formatInZone(a.expiresAt, me.timezone)}{me.timezone === "UTC" ? null : <><br /><span className="muted">{formatUtc(a.expiresAt)}</span></>}</>}
+            {edit && scheduled
+              ? <>Stays scheduled for {when(scheduled)}</>
+              : scheduled
+                ? when(scheduled)
+                : <>As soon as {a.appName} repeats its request, before {when(a.expiresAt)}</>}
           </dd>
         </dl>
-        <h3>Full text</h3>
-        <div className="post-text">{a.body}</div>
+        {edit ? (
+          <EditComparison
+            current={{ title: a.action.title, body: a.body, imageUrl: a.imageUrl }}
+            proposed={{ title: edit.title, body: edit.body, imageUrl: edit.image_url }}
+          />
+        ) : (
+          <>
+            <h3>Full text</h3>
+            <div className="post-text">{a.body}</div>
+            {a.imageUrl ? <><h3>Image</h3><AttachedImage url={a.imageUrl} alt={`Image of this ${a.action.type === "tweet" ? "tweet" : "post"}`} /></> : null}
+          </>
+        )}
         {IRREVERSIBLE.has(a.operation) ? <p><strong>This cannot be undone.</strong></p> : null}
       </section>
       {open ? (

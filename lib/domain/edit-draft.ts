@@ -1,0 +1,105 @@
+import { eq, sql } from "drizzle-orm";
+import { AppError } from "@/lib/errors";
+import type { ProposedContent } from "@/drizzle/schema";
+import { approvalRequired, consumeApproval, type ExactAction } from "./confirmations";
+import { contentHashOf, type DraftContent } from "./content-hash";
+import type { Ctx } from "./context";
+import { draftTable, label, loadOwn, type DraftType } from "./drafts";
+import { requirePublishing } from "./guards";
+import { deriveTitle, iso, preview } from "./text";
+
+export type UpdateDraftInput = {
+  type: DraftType;
+  id: string;
+  title?: string;
+  body?: string;
+  image_url?: string | null;
+  hashtags?: string[];
+  pillar?: string;
+  if_updated_at?: string;
+};
+
+type Row = Awaited<ReturnType<typeof loadOwn>>;
+
+/** The title, text and image the draft would have after the edit. */
+function contentAfter(input: UpdateDraftInput, d: Row): DraftContent {
+  const body = input.body ?? d.body;
+  // A tweet's title always follows its text.
+  const title = input.title ?? (input.type === "tweet" && input.body !== undefined ? deriveTitle(body) : d.title);
+  return { title, body, imageUrl: input.image_url !== undefined ? input.image_url : d.imageUrl };
+}
+
+/**
+ * The owner's approval of an edit of a scheduled draft: the edit's arguments (if_updated_at
+ * only guards, it changes nothing), the current content and schedule, and the proposal shown
+ * beside them. Hashtags are not part of what the platforms are sent, so they and the pillar
+ * need no approval on their own; when sent with a content change they are part of its
+ * arguments like any other.
+ */
+function editAction(input: UpdateDraftInput, d: Row, next: DraftContent): ExactAction {
+  const { if_updated_at: _guard, ...args } = input;
+  const proposed: ProposedContent = { title: next.title, body: next.body, image_url: next.imageUrl };
+  return { operation: "update_draft", args, type: input.type, id: d.id, title: d.title, body: d.body, imageUrl: d.imageUrl, scheduledFor: d.scheduledFor, proposed };
+}
+
+export async function updateDraft(ctx: Ctx, input: UpdateDraftInput) {
+  const t = draftTable(input.type);
+  const outcome = await ctx.db.transaction(async (tx) => {
+    const draft = await loadOwn(tx, ctx, input.type, input.id);
+    if (input.if_updated_at && new Date(input.if_updated_at).getTime() !== draft.updatedAt.getTime()) {
+      throw new AppError(
+        "action_failed",
+        `The ${label(input.type)} changed since ${input.if_updated_at} (now updated_at ${iso(draft.updatedAt)}).`,
+        "Fetch it again with fetch_item, merge your change, and retry with the new updated_at.",
+      );
+    }
+    if (draft.status === "published" || draft.status === "publishing" || draft.status === "unknown") {
+      throw new AppError(
+        "action_failed",
+        `This ${label(input.type)} is ${draft.status} and can no longer be edited.`,
+        draft.status === "published" ? "Create a new draft instead; edit the live post on the platform itself." : undefined,
+      );
+    }
+    const next = contentAfter(input, draft);
+    let approvedContentHash: string | undefined;
+    if (draft.status === "scheduled") {
+      // Editing a scheduled draft changes what will go out: the owner's switch must allow it,
+      // and a change of its content is an action the owner approves (contract 4, point 5).
+      requirePublishing(ctx.caller, "Editing a scheduled draft");
+      const nextHash = contentHashOf(next);
+      if (nextHash !== contentHashOf(draft)) {
+        const a = editAction(input, draft, next);
+        if (!(await consumeApproval(ctx, tx, a))) return { approval: a };
+        approvedContentHash = nextHash;
+      }
+    }
+    const [row] = await tx
+      .update(t)
+      .set({
+        title: next.title,
+        body: next.body,
+        imageUrl: next.imageUrl,
+        ...(input.hashtags !== undefined && { hashtags: input.hashtags.map((h) => h.replace(/^#/, "")) }),
+        ...(input.pillar !== undefined && { pillar: input.pillar }),
+        // In the same UPDATE as the content, so the publisher never sees one without the other.
+        ...(approvedContentHash !== undefined && { approvedContentHash }),
+        // Strictly increasing, so if_updated_at always notices a change.
+        updatedAt: sql`greatest(now(), ${t.updatedAt} + interval '1 millisecond')`,
+      })
+      .where(eq(t.id, draft.id))
+      .returning();
+    return {
+      done: {
+        id: row.id,
+        type: input.type,
+        title: row.title,
+        preview: preview(row.body),
+        status: row.status,
+        scheduled_for: iso(row.scheduledFor),
+        updated_at: row.updatedAt.toISOString(),
+      },
+    };
+  });
+  if (outcome.approval) throw await approvalRequired(ctx, outcome.approval);
+  return outcome.done!;
+}

@@ -1,0 +1,46 @@
+import { randomUUID } from "node:crypto";
+
+// Text that leaves the service (failure reasons, notes, API answers) or goes to the log must
+// never carry a credential or a raw database error. Platforms' error bodies may echo the
+// request's token, and a failed query's error holds its SQL and parameters (users' text).
+
+const REPLACEMENTS: [RegExp, string][] = [
+  // Authorization schemes followed by their credential.
+  [/\b(Bearer|Basic|Token|OAuth)(\s+)[^\s"',;}&]+/gi, "$1$2[redacted]"],
+  // key=value, key: value and "key": "value" for anything named like a credential.
+  [/(\b[\w-]*(?:token|secret|password|passwd|api[_-]?key|authorization|code_verifier|assertion|signature)[\w-]*)(["']?\s*[:=]\s*["']?)[^\s"'&,;}]+/gi, "$1$2[redacted]"],
+  // This service's own tokens, wherever they appear.
+  [/\bcto_[a-z]{2}_[\w-]+/g, "[redacted]"],
+  // Any long opaque run (tokens, keys) even without a label.
+  [/[\w-]{32,}/g, "[redacted]"],
+];
+
+/** `text` without credentials, whitespace collapsed, at most `max` characters. */
+export function redactSecrets(text: string, max = 200): string {
+  let out = text.replace(/\s+/g, " ").trim();
+  for (const [re, to] of REPLACEMENTS) out = out.replace(re, to);
+  return out.length > max ? `${out.slice(0, max - 1).trimEnd()}…` : out;
+}
+
+/** An id that ties a generic message shown to people to the log line with the details. */
+export const newErrorId = () => randomUUID();
+
+/** A database error (drizzle's wrapper with the query, or the driver's own with a SQLSTATE). */
+function isDatabaseError(e: unknown): boolean {
+  for (let c = e, i = 0; c && typeof c === "object" && i < 5; c = (c as { cause?: unknown }).cause, i++) {
+    if ("query" in c || "severity" in c || /^[0-9A-Z]{5}$/.test(String((c as { code?: unknown }).code ?? ""))) return true;
+  }
+  return false;
+}
+
+/**
+ * What to log of an unexpected error: its kind and code; its message only when it is not a
+ * database error (whose text holds SQL and users' data), and then without credentials.
+ */
+export function errorFacts(e: unknown): Record<string, unknown> {
+  const err = e as { name?: unknown; code?: unknown; cause?: { code?: unknown } } | null;
+  const code = err?.code ?? err?.cause?.code;
+  if (isDatabaseError(e)) return { error: "database error", ...(code !== undefined && { code: String(code) }) };
+  const message = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  return { error: redactSecrets(message, 300), ...(code !== undefined && { code: String(code) }) };
+}

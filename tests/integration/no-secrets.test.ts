@@ -1,0 +1,153 @@
+import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { resetConfig } from "@/lib/config";
+import { db } from "@/lib/db";
+import { fetchItemOp } from "@/lib/operations/fetch-item";
+import { runDue } from "@/lib/scheduler";
+import { authAccounts } from "@/drizzle/schema";
+import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
+import { withDatabase } from "../helpers/db";
+import { startFakePlatforms, type FakePlatforms } from "../helpers/fake-platforms";
+import { approved, draft, inSeconds, row } from "../helpers/publishing";
+
+// No secrets in messages: failure reasons, fetch_item notes, API answers and log lines never
+// carry a platform token (platforms may echo it in error bodies) or a raw database error.
+
+withDatabase();
+
+let logged = "";
+beforeAll(() => {
+  Object.assign(process.env, { LOG_LEVEL: "info", SCHEDULE_MIN_LEAD_SECONDS: "1" });
+  resetConfig();
+  const write = process.stderr.write.bind(process.stderr);
+  vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    // The service's log lines are kept for the assertions; anything else passes through.
+    if (String(chunk).startsWith('{"time"')) {
+      logged += String(chunk);
+      return true;
+    }
+    return (write as (...a: unknown[]) => boolean)(chunk, ...rest);
+  });
+});
+afterAll(() => {
+  vi.restoreAllMocks();
+  delete process.env.LOG_LEVEL;
+  delete process.env.SCHEDULE_MIN_LEAD_SECONDS;
+  resetConfig();
+});
+
+/** Everything a person or a log reader is told about this draft's publishing. */
+async function everythingShown(u: TestUser, type: "post" | "tweet", id: string, answer: unknown) {
+  const item = expectOk(await call("fetch_item", { type, id }, { token: u.token }), fetchItemOp.output);
+  return [JSON.stringify(answer), JSON.stringify(item.notes ?? []), (await row(type, id)).failureReason ?? "", logged].join("\n");
+}
+
+describe("platform error bodies that echo the token", () => {
+  let fake: FakePlatforms;
+  const ENV = ["LINKEDIN_CLIENT_ID", "LINKEDIN_CLIENT_SECRET", "X_CLIENT_ID", "X_CLIENT_SECRET", "LINKEDIN_API_URL", "LINKEDIN_OAUTH_URL", "X_API_URL"];
+  beforeAll(async () => {
+    fake = await startFakePlatforms();
+    Object.assign(process.env, {
+      LINKEDIN_CLIENT_ID: "li-app", LINKEDIN_CLIENT_SECRET: "li-secret", X_CLIENT_ID: "x-app", X_CLIENT_SECRET: "x-secret",
+      LINKEDIN_API_URL: fake.url, LINKEDIN_OAUTH_URL: fake.url, X_API_URL: fake.url,
+    });
+    resetConfig();
+  });
+  afterAll(async () => {
+    for (const k of ENV) delete process.env[k];
+    resetConfig();
+    await fake.close();
+  });
+  afterEach(() => fake.calm());
+
+  async function publisher(route: "linkedin" | "x") {
+    const u = await makeUser({ publishing: true });
+    const access = `${route}-tok-${randomUUID()}`;
+    fake.tokens[route].access.add(access);
+    await (await db()).insert(authAccounts).values({
+      userId: u.id, type: "oauth", provider: route === "linkedin" ? "linkedin" : "twitter", providerAccountId: `${route}-${randomUUID()}`,
+      access_token: access, expires_at: Math.floor(Date.now() / 1000) + 3600, handle: "writer",
+    });
+    return { u, access };
+  }
+
+  it("a refusal that echoes the bearer token fails the draft with a bounded reason that holds no token", async () => {
+    const { u, access } = await publisher("linkedin");
+    const d = await draft(u, "post", `echo ${randomUUID()}`);
+    fake.misbehave("linkedin", "echo");
+    const res = await approved(u, "publish_now", { type: "post", id: d.id });
+    expectError(res, 422, "action_failed");
+    expect(res.body.error.message).toMatch(/^Publishing failed: LinkedIn refused the post \(400: /);
+    const shown = await everythingShown(u, "post", d.id, res.body);
+    expect(shown).toContain("refused the post");
+    expect(shown).not.toContain(access);
+    expect(shown).not.toContain("li-secret");
+    expect((await row("post", d.id)).failureReason!.length).toBeLessThanOrEqual(400);
+  });
+
+  it("a server error that echoes the token is retried, and the reason kept meanwhile holds no token", async () => {
+    const { u, access } = await publisher("x");
+    const d = await draft(u, "tweet", `echo ${randomUUID()}`);
+    const at = inSeconds(2);
+    expect((await approved(u, "schedule_content", { type: "tweet", id: d.id, scheduled_for: at.toISOString() })).status).toBe(200);
+    fake.misbehave("x", "echo500");
+    await runDue(await db(), { clock: () => new Date(at.getTime() + 100) });
+    const r = await row("tweet", d.id);
+    expect(r.status).toBe("scheduled"); // retried later
+    expect(r.failureReason).toMatch(/^X had a server error \(503\)/);
+    const shown = await everythingShown(u, "tweet", d.id, null);
+    expect(shown).not.toContain(access);
+  });
+});
+
+describe("a database error while publishing", () => {
+  // The sandbox stores the post: without its table the insert fails with SQL and parameters.
+  const breakSandbox = async () => (await db()).execute(sql`alter table sandbox_posts rename to sandbox_posts_away`);
+  const mendSandbox = async () => (await db()).execute(sql`alter table sandbox_posts_away rename to sandbox_posts`);
+
+  it("publish_now answers, records and logs a generic reason with an error id, never the SQL", async () => {
+    const u = await makeUser({ publishing: true });
+    const text = `private words ${randomUUID()}`;
+    const d = await draft(u, "post", text);
+    const ask = await call("publish_now", { type: "post", id: d.id }, { token: u.token });
+    const { decideApproval } = await import("@/lib/domain/confirmations");
+    expect(await decideApproval(await db(), u.id, ask.body.error.confirmation.id, "approved")).toBe(true);
+    logged = "";
+    await breakSandbox();
+    let res;
+    try {
+      res = await call("publish_now", { type: "post", id: d.id }, { token: u.token });
+    } finally {
+      await mendSandbox();
+    }
+    expectError(res, 422, "action_failed");
+    const reason = (await row("post", d.id)).failureReason!;
+    const errorId = /error id ([0-9a-f-]{36})/.exec(reason)?.[1];
+    expect(errorId, reason).toBeDefined();
+    expect(res.body.error.message).toContain(errorId);
+    expect(logged).toContain(errorId);
+    const shown = await everythingShown(u, "post", d.id, res.body);
+    for (const leak of ["sandbox_posts", "insert into", "Failed query", "params", text]) expect(shown).not.toContain(leak);
+  });
+
+  it("the scheduler records the same generic reason", async () => {
+    const u = await makeUser({ publishing: true });
+    const text = `scheduled words ${randomUUID()}`;
+    const d = await draft(u, "post", text);
+    const at = inSeconds(2);
+    expect((await approved(u, "schedule_content", { type: "post", id: d.id, scheduled_for: at.toISOString() })).status).toBe(200);
+    logged = "";
+    await breakSandbox();
+    try {
+      await runDue(await db(), { clock: () => new Date(at.getTime() + 100) });
+    } finally {
+      await mendSandbox();
+    }
+    const r = await row("post", d.id);
+    expect(r.status).toBe("unknown");
+    expect(r.failureReason).toMatch(/^an unexpected error stopped publishing \(error id [0-9a-f-]{36}\)/);
+    const shown = await everythingShown(u, "post", d.id, null);
+    for (const leak of ["sandbox_posts", "insert into", "Failed query", text]) expect(shown).not.toContain(leak);
+  });
+});
