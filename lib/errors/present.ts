@@ -1,6 +1,7 @@
 import { config } from "@/lib/config";
 import { AppError, ERROR_STATUS, type ErrorCode } from "./index";
 import { log } from "@/lib/log";
+import { errorFacts } from "@/lib/redact";
 
 /** Where each code is explained; every error body links there. */
 export const docsUrl = (code: ErrorCode) => `${config().origin}/docs/errors#${code}`;
@@ -21,17 +22,14 @@ export function isDatabaseUnavailable(e: unknown): boolean {
 }
 
 /**
- * What to log of an unexpected error: a failed query's SQL and the database's message, never
- * its parameters (they hold what users wrote, and could hold secrets).
+ * What to log of an unexpected error: its kind and code (never a database's message, which
+ * can quote users' data, nor a credential), a failed query's SQL without its parameters, and
+ * the stack.
  */
 function describeForLog(e: unknown): Record<string, unknown> {
-  if (!(e instanceof Error)) return { error: String(e) };
-  const frames = (e.stack ?? "").split("\n").filter((l) => l.trimStart().startsWith("at ")).slice(0, 15).join("\n");
-  if ("query" in e && "params" in e) {
-    const cause = e.cause as { message?: string; code?: string } | undefined;
-    return { error: `database query failed: ${cause?.message ?? "unknown"}`, code: cause?.code, query: (e as { query: string }).query, stack: frames };
-  }
-  return { error: `${e.name}: ${e.message}`, stack: frames };
+  const frames = e instanceof Error ? (e.stack ?? "").split("\n").filter((l) => l.trimStart().startsWith("at ")).slice(0, 15).join("\n") : undefined;
+  const query = e instanceof Error && "query" in e && typeof e.query === "string" ? e.query : undefined;
+  return { ...errorFacts(e), ...(query && { query }), ...(frames && { stack: frames }) };
 }
 
 /** Any thrown value as an AppError; unexpected ones are logged with the request id only. */

@@ -194,7 +194,10 @@ describe("failures", () => {
       expectErr(res, 500, "internal_error");
       const line = writes.find((w) => w.includes(res.headers.get("x-request-id")!))!;
       expect(JSON.parse(line).query).toMatch(/insert into "post_drafts"/);
+      expect(JSON.parse(line).code).toBe("42P01");
       expect(writes.join("")).not.toContain("7f3a");
+      // Nor the database's own message, which can quote what users wrote.
+      expect(line).not.toMatch(/does not exist/);
     } finally {
       await database.current().db.execute(sql`alter table post_drafts_gone rename to post_drafts`);
       spy.mockRestore();

@@ -188,6 +188,24 @@ describe("the approval page, opened by URL-mode elicitation", () => {
     expect(asked[0].elicitationId).toBeTruthy();
   });
 
+  it("an edit of a scheduled draft's text waits for the owner too, and keeps the schedule", async () => {
+    const u = await makeUser({ publishing: true });
+    const { client, asked } = await elicitingClient(u.token, { url: {} }, async (p) => {
+      const d = await db();
+      setTimeout(() => void decideApproval(d, u.id, p.url!.split("/").pop()!, "approved"), 200);
+      return { action: "accept" };
+    });
+    const d = await draft(client, "Hello");
+    const at = new Date(Date.now() + 3600_000).toISOString();
+    expect(structured(await client.callTool({ name: "schedule_content", arguments: { type: "post", id: d.id, scheduled_for: at } })).status).toBe("scheduled");
+    const edited = await client.callTool({ name: "update_draft", arguments: { type: "post", id: d.id, body: "Hello, approved edit" } });
+    expect(edited.isError, JSON.stringify(edited)).toBeFalsy();
+    expect(structured(edited)).toMatchObject({ status: "scheduled", scheduled_for: at });
+    expect(asked.map((p) => p.message)).toEqual([expect.stringContaining("schedule"), expect.stringContaining("change the content")]);
+    const item = structured(await client.callTool({ name: "fetch_item", arguments: { type: "post", id: d.id } }));
+    expect(item.body).toBe("Hello, approved edit");
+  });
+
   it("reports the owner's denial and changes nothing", async () => {
     const u = await makeUser({ publishing: true });
     const { client } = await elicitingClient(u.token, { url: {} }, async (p) => {
