@@ -44,24 +44,44 @@ function matching(ctx: Ctx, a: ExactAction) {
   return conds;
 }
 
+/** Ends a withApproval transaction (rolling back what it did) when the approval is missing. */
+class ApprovalNeeded {
+  constructor(readonly action: ExactAction) {}
+}
+
 /**
- * Uses up an approved, unexpired, unused approval of exactly this action. Run it inside the
- * action's transaction: the approval is spent only if the action commits.
+ * Uses up an approved, unexpired, unused approval of exactly this action, or ends the
+ * transaction asking for one. Call it inside withApproval: the approval is spent only if the
+ * action commits.
  */
-export async function consumeApproval(ctx: Ctx, tx: Db, a: ExactAction): Promise<boolean> {
+export async function spendApproval(ctx: Ctx, tx: Db, a: ExactAction): Promise<void> {
   const used = await tx
     .update(approvals)
     .set({ status: "used", usedAt: ctx.now() })
     .where(and(...matching(ctx, a), eq(approvals.status, "approved")))
     .returning({ id: approvals.id });
-  return used.length > 0;
+  if (used.length === 0) throw new ApprovalNeeded(a);
+}
+
+/**
+ * One transaction of an action that needs the owner's approval of its exact content: `work`
+ * loads and checks the draft, calls spendApproval, then acts. Without a matching approval
+ * nothing it did stays, and the answer is confirmation_required with the approval link.
+ */
+export async function withApproval<T>(ctx: Ctx, work: (tx: Db) => Promise<T>): Promise<T> {
+  try {
+    return await ctx.db.transaction(work);
+  } catch (e) {
+    if (e instanceof ApprovalNeeded) throw await approvalRequired(ctx, e.action);
+    throw e;
+  }
 }
 
 /**
  * The answer to a call without a matching approval: a pending approval (reused while one
  * for the same exact action is open) and the confirmation_required error that links to it.
  */
-export async function approvalRequired(ctx: Ctx, a: ExactAction): Promise<AppError> {
+async function approvalRequired(ctx: Ctx, a: ExactAction): Promise<AppError> {
   const [open] = await ctx.db
     .select()
     .from(approvals)

@@ -4,7 +4,7 @@ import { readable } from "@/lib/db/readable";
 import { AppError, notFound } from "@/lib/errors";
 import { postDrafts, tweetDrafts } from "@/drizzle/schema";
 import type { Ctx } from "./context";
-import { approvalRequired, consumeApproval } from "./confirmations";
+import { spendApproval, withApproval } from "./confirmations";
 import { requirePublishing } from "./guards";
 import { announceDeleted } from "@/lib/scheduler/events";
 import { startTopic } from "./series";
@@ -77,7 +77,7 @@ export async function createDraft(ctx: Ctx, input: CreateDraftInput) {
 
 export async function deleteDraft(ctx: Ctx, input: { type: DraftType; id: string }) {
   requirePublishing(ctx.caller);
-  const outcome = await ctx.db.transaction(async (tx) => {
+  const deleted = await withApproval(ctx, async (tx) => {
     const draft = await loadOwn(tx, ctx, input.type, input.id);
     // A post takes its tweets with it, so their states count too.
     const tweets =
@@ -92,7 +92,7 @@ export async function deleteDraft(ctx: Ctx, input: { type: DraftType; id: string
         "Wait a minute, check its status with fetch_item, then decide again.",
       );
     }
-    const action = {
+    await spendApproval(ctx, tx, {
       operation: "delete_draft",
       args: { type: input.type, id: input.id },
       type: input.type,
@@ -101,16 +101,14 @@ export async function deleteDraft(ctx: Ctx, input: { type: DraftType; id: string
       body: draft.body,
       imageUrl: draft.imageUrl,
       scheduledFor: draft.scheduledFor,
-    };
-    if (!(await consumeApproval(ctx, tx, action))) return { approval: action };
+    });
     const t = draftTable(input.type);
     // Deleting the row cancels its schedule: the scheduler only ever claims existing rows.
     // A post's tweets go with it (ON DELETE CASCADE).
     await tx.delete(t).where(eq(t.id, draft.id));
-    return { deleted: { id: draft.id, type: input.type, deleted: true, cancelled_schedule: states.includes("scheduled") } };
+    return { id: draft.id, type: input.type, deleted: true, cancelled_schedule: states.includes("scheduled") };
   });
-  if (outcome.approval) throw await approvalRequired(ctx, outcome.approval);
   // Cancels a sleeping Inngest run at once (when configured); the scheduler needs nothing.
-  if (outcome.deleted!.cancelled_schedule) await announceDeleted({ type: input.type, id: input.id, userId: ctx.caller.userId });
-  return outcome.deleted!;
+  if (deleted.cancelled_schedule) await announceDeleted({ type: input.type, id: input.id, userId: ctx.caller.userId });
+  return deleted;
 }

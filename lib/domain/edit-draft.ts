@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import type { ProposedContent } from "@/drizzle/schema";
-import { approvalRequired, consumeApproval, type ExactAction } from "./confirmations";
+import { spendApproval, withApproval, type ExactAction } from "./confirmations";
 import { contentHashOf, type DraftContent } from "./content-hash";
 import type { Ctx } from "./context";
 import { draftTable, label, loadOwn, type DraftType } from "./drafts";
@@ -44,7 +44,7 @@ function editAction(input: UpdateDraftInput, d: Row, next: DraftContent): ExactA
 
 export async function updateDraft(ctx: Ctx, input: UpdateDraftInput) {
   const t = draftTable(input.type);
-  const outcome = await ctx.db.transaction(async (tx) => {
+  return withApproval(ctx, async (tx) => {
     const draft = await loadOwn(tx, ctx, input.type, input.id);
     if (input.if_updated_at && new Date(input.if_updated_at).getTime() !== draft.updatedAt.getTime()) {
       throw new AppError(
@@ -68,8 +68,7 @@ export async function updateDraft(ctx: Ctx, input: UpdateDraftInput) {
       requirePublishing(ctx.caller, "Editing a scheduled draft");
       const nextHash = contentHashOf(next);
       if (nextHash !== contentHashOf(draft)) {
-        const a = editAction(input, draft, next);
-        if (!(await consumeApproval(ctx, tx, a))) return { approval: a };
+        await spendApproval(ctx, tx, editAction(input, draft, next));
         approvedContentHash = nextHash;
       }
     }
@@ -89,17 +88,13 @@ export async function updateDraft(ctx: Ctx, input: UpdateDraftInput) {
       .where(eq(t.id, draft.id))
       .returning();
     return {
-      done: {
-        id: row.id,
-        type: input.type,
-        title: row.title,
-        preview: preview(row.body),
-        status: row.status,
-        scheduled_for: iso(row.scheduledFor),
-        updated_at: row.updatedAt.toISOString(),
-      },
+      id: row.id,
+      type: input.type,
+      title: row.title,
+      preview: preview(row.body),
+      status: row.status,
+      scheduled_for: iso(row.scheduledFor),
+      updated_at: row.updatedAt.toISOString(),
     };
   });
-  if (outcome.approval) throw await approvalRequired(ctx, outcome.approval);
-  return outcome.done!;
 }

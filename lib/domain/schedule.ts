@@ -4,7 +4,7 @@ import { AppError, invalid, notFound } from "@/lib/errors";
 import { connectionProblem } from "@/lib/platforms";
 import { platformOf } from "@/lib/platforms/types";
 import type { Ctx } from "./context";
-import { approvalRequired, consumeApproval, type ExactAction } from "./confirmations";
+import { spendApproval, withApproval, type ExactAction } from "./confirmations";
 import { contentHashOf } from "./content-hash";
 import { draftTable, label, loadOwn, type DraftType } from "./drafts";
 import { requirePublishing } from "./guards";
@@ -62,12 +62,12 @@ export async function scheduleContent(ctx: Ctx, input: { type: DraftType; id: st
   if (lead > MAX_AHEAD_MS) throw invalid([{ path: "scheduled_for", message: "Must be at most 365 days ahead" }]);
   await requireConnection(ctx, input.type);
   const t = draftTable(input.type);
-  const outcome = await ctx.db.transaction(async (tx) => {
+  const outcome = await withApproval(ctx, async (tx) => {
     const d = await loadOwn(tx, ctx, input.type, input.id);
     refuseFinal(d, input.type, "scheduled");
     // The approval covers the exact time (normalised, so +02:00 and Z spellings agree).
     const a = action("schedule_content", { type: input.type, id: d.id, scheduled_for: at.toISOString() }, input.type, d, at);
-    if (!(await consumeApproval(ctx, tx, a))) return { approval: a };
+    await spendApproval(ctx, tx, a);
     // One UPDATE moves it: there is no moment in which a rescheduled draft is unscheduled.
     const [row] = await tx
       .update(t)
@@ -97,9 +97,8 @@ export async function scheduleContent(ctx: Ctx, input: { type: DraftType; id: st
       version: row.updatedAt.getTime(),
     };
   });
-  if (outcome.approval) throw await approvalRequired(ctx, outcome.approval);
-  await announceScheduled({ type: input.type, id: input.id, userId: ctx.caller.userId, scheduledFor: at, previous: outcome.previous ?? null, version: outcome.version! });
-  return outcome.done!;
+  await announceScheduled({ type: input.type, id: input.id, userId: ctx.caller.userId, scheduledFor: at, previous: outcome.previous, version: outcome.version });
+  return outcome.done;
 }
 
 export async function unscheduleContent(ctx: Ctx, input: { type: DraftType; id: string }) {
@@ -137,18 +136,16 @@ export async function unscheduleContent(ctx: Ctx, input: { type: DraftType; id: 
 export async function publishNow(ctx: Ctx, input: { type: DraftType; id: string }) {
   requirePublishing(ctx.caller);
   await requireConnection(ctx, input.type);
-  const outcome = await ctx.db.transaction(async (tx) => {
+  const claimed = await withApproval(ctx, async (tx) => {
     const d = await loadOwn(tx, ctx, input.type, input.id);
     refuseFinal(d, input.type, "published");
-    const a = action("publish_now", { type: input.type, id: d.id }, input.type, d, d.scheduledFor);
-    if (!(await consumeApproval(ctx, tx, a))) return { approval: a };
+    await spendApproval(ctx, tx, action("publish_now", { type: input.type, id: d.id }, input.type, d, d.scheduledFor));
     // The claim records the approved content's hash, as scheduling does, so both paths check alike.
-    return { claimed: await claimForNow(tx, input.type, d.id, ctx.caller.userId, ctx.now(), contentHashOf(d)) };
+    return claimForNow(tx, input.type, d.id, ctx.caller.userId, ctx.now(), contentHashOf(d));
   });
-  if (outcome.approval) throw await approvalRequired(ctx, outcome.approval);
-  if (!outcome.claimed) throw notFound(label(input.type));
+  if (!claimed) throw notFound(label(input.type));
   // The platform is called outside any transaction (PGlite has one connection).
-  const o = await publishClaimed(ctx.db, outcome.claimed, ctx.now);
+  const o = await publishClaimed(ctx.db, claimed, ctx.now);
   if (o.status === "published") return { platform: o.platform, platform_post_id: o.postId, url: o.url };
   if (o.status === "retrying") {
     throw new AppError(
