@@ -1,5 +1,6 @@
 import { config } from "@/lib/config";
 import { ERROR_CODES, ERROR_STATUS } from "@/lib/errors";
+import { needsPublishingSwitch } from "@/lib/operations/define";
 import { operations } from "@/lib/operations/registry";
 import { ERROR_DOCS } from "./error-docs";
 
@@ -8,7 +9,7 @@ export function llmsTxt(): string {
   const { baseUrl, mcpUrl, origin } = config();
   const ops = operations
     .map((op) => {
-      const flags = [op.hints.readOnly ? "read-only" : "changes data", op.hints.destructive && "destructive", op.confirmation && "needs the owner's approval", op.confirmationWhen && `needs the owner's approval ${op.confirmationWhen}`]
+      const flags = [op.hints.readOnly ? "read-only" : "changes data", op.hints.destructive && "destructive", needsPublishingSwitch(op) && "needs the owner's publishing switch", op.confirmation && "needs the owner's approval", op.confirmationWhen && `needs the owner's approval ${op.confirmationWhen}`]
         .filter(Boolean)
         .join(", ");
       return `- ${op.name} (${op.permission}; ${flags}): ${op.description}`;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { config } from "@/lib/config";
 import { ERROR_CODES, ERROR_STATUS } from "@/lib/errors";
+import { needsPublishingSwitch } from "@/lib/operations/define";
 import { operations } from "@/lib/operations/registry";
 import { ERROR_DOCS } from "./error-docs";
 
@@ -63,6 +64,7 @@ export function openApiDocument() {
         tags: [op.hints.readOnly ? "read" : "write"],
         "x-permission": op.permission,
         "x-confirmation": op.confirmation,
+        "x-publishing-switch": needsPublishingSwitch(op),
         ...(op.confirmationWhen && { "x-confirmation-when": op.confirmationWhen }),
         "x-hints": op.hints,
         parameters: op.hints.readOnly

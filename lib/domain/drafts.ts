@@ -5,7 +5,6 @@ import { AppError, notFound } from "@/lib/errors";
 import { postDrafts, tweetDrafts } from "@/drizzle/schema";
 import type { Ctx } from "./context";
 import { spendApproval, withApproval } from "./confirmations";
-import { requirePublishing } from "./guards";
 import { announceDeleted } from "@/lib/scheduler/events";
 import { startTopic } from "./series";
 import { deriveTitle, iso, preview } from "./text";
@@ -76,7 +75,6 @@ export async function createDraft(ctx: Ctx, input: CreateDraftInput) {
 }
 
 export async function deleteDraft(ctx: Ctx, input: { type: DraftType; id: string }) {
-  requirePublishing(ctx.caller);
   const deleted = await withApproval(ctx, async (tx) => {
     const draft = await loadOwn(tx, ctx, input.type, input.id);
     // A post takes its tweets with it, so their states count too.

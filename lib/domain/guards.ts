@@ -1,5 +1,5 @@
 import { AppError } from "@/lib/errors";
-import type { Caller, Permission } from "./context";
+import type { Caller } from "./context";
 
 // The authorisation conditions of spec 5.4, in the order every surface applies them.
 
@@ -31,12 +31,4 @@ export function requirePublishing(c: Caller, what = "Publishing, scheduling and 
   if (!c.publishingAllowed) {
     throw new AppError("publishing_not_allowed", `${what} by connected apps is not allowed on this account yet.`, PUBLISHING_HINT);
   }
-}
-
-/**
- * An approved app holds content:read, content:write and analytics:read; content:publish is
- * in effect only while the owner's publishing switch is on (contract section 4).
- */
-export function requirePermission(c: Caller, permission: Permission) {
-  if (permission === "content:publish") requirePublishing(c);
 }

@@ -1,6 +1,9 @@
 import type { z } from "zod";
 import type { Ctx, Permission } from "@/lib/domain/context";
 
+/** Conditions on the account, beyond the token's permission, that execute() enforces. */
+export type Requirement = "publishing";
+
 export type Hints = { readOnly: boolean; destructive: boolean; idempotent: boolean; openWorld: boolean };
 
 /** One operation, one definition: REST, MCP, OpenAPI, discovery and llms.txt loop over these. */
@@ -13,6 +16,11 @@ export type Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.Z
   /** When to use it, and when not: read by language models. */
   description: string;
   permission: Permission;
+  /**
+   * "publishing": the owner's switch "Allow connected apps to publish, schedule and delete"
+   * must be on (content:publish implies it). Enforced once, in execute().
+   */
+  requires?: readonly Requirement[];
   /** Whether every call needs the owner's approval of its exact action. */
   confirmation: boolean;
   /**
@@ -25,6 +33,10 @@ export type Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.Z
   output: O;
   run: (ctx: Ctx, input: z.output<I>) => Promise<z.input<O>>;
 };
+
+/** Whether the owner's publishing switch gates every call of this operation. */
+export const needsPublishingSwitch = (op: Pick<Operation, "permission" | "requires">) =>
+  op.permission === "content:publish" || (op.requires ?? []).includes("publishing");
 
 export function defineOperation<I extends z.ZodType, O extends z.ZodType>(op: Operation<I, O>): Operation<I, O> {
   return op;

@@ -1,9 +1,9 @@
 import type { z } from "zod";
 import { invalid, type ErrorDetail } from "@/lib/errors";
 import type { Ctx } from "@/lib/domain/context";
-import { requireCompleteAccount, requirePermission, requirePlan } from "@/lib/domain/guards";
+import { requireCompleteAccount, requirePlan, requirePublishing } from "@/lib/domain/guards";
 import { checkIdempotencyKey, withIdempotency } from "@/lib/domain/idempotency";
-import type { Operation } from "./define";
+import { needsPublishingSwitch, type Operation } from "./define";
 import { inputProblems } from "./sanitize";
 
 /** zod issues as the spec's details: one entry per problem, with a dotted path. */
@@ -18,7 +18,7 @@ export function toDetails(error: z.ZodError): ErrorDetail[] {
 }
 
 /**
- * The one way any surface runs an operation: plan, account, input, permission, then the
+ * What every operation goes through: plan, account, input, the publishing switch, then the
  * operation itself (with its Idempotency-Key when one is sent for a non-read-only one).
  */
 export async function execute(ctx: Ctx, op: Operation, rawInput: unknown, opts: { idempotencyKey?: string } = {}) {
@@ -28,7 +28,9 @@ export async function execute(ctx: Ctx, op: Operation, rawInput: unknown, opts: 
   if (problems.length) throw invalid(problems);
   const parsed = op.input.safeParse(rawInput);
   if (!parsed.success) throw invalid(toDetails(parsed.error));
-  requirePermission(ctx.caller, op.permission);
+  // An approved app holds content:read, content:write and analytics:read; what needs the
+  // owner's publishing switch says so in its definition (contract section 4).
+  if (needsPublishingSwitch(op)) requirePublishing(ctx.caller);
   const input = parsed.data as Record<string, unknown>;
   // confirmation_id names an approval; it is not part of the action itself.
   const { confirmation_id, ...args } = input;

@@ -181,6 +181,19 @@ describe("conditional confirmation", () => {
   });
 });
 
+describe("the publishing switch", () => {
+  it("is declared once per operation and shown by OpenAPI and llms.txt", async () => {
+    const doc = (await json(await openapiRoute.GET())).body;
+    const gated = Object.entries(doc.paths as Record<string, { post: Record<string, unknown> }>)
+      .filter(([, p]) => p.post["x-publishing-switch"] === true)
+      .map(([path]) => path.slice(1))
+      .sort();
+    expect(gated).toEqual(["delete_draft", "publish_now", "schedule_content"]);
+    const text = await (await llms.GET()).text();
+    expect(text).toContain("- delete_draft (content:write; changes data, destructive, needs the owner's publishing switch, needs the owner's approval)");
+  });
+});
+
 describe("/llms.txt", () => {
   it("names every operation and every error code", async () => {
     const res = await llms.GET();
