@@ -2,6 +2,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { allowancePeriods, creditEvents, type Plan } from "@/drizzle/schema";
+import { rowsOf } from "@/lib/db/rows";
 import type { Ctx } from "./context";
 
 // Plans of contract section 6. Allowances run per calendar month in UTC (not the user's time
@@ -65,7 +66,7 @@ export async function debit(ctx: Ctx, op: Generation): Promise<Debit> {
         and allowance_periods.ai_actions_used + excluded.ai_actions_used <= ${limits.aiActions}::int
         and allowance_periods.credits_used + excluded.credits_used <= ${limits.credits}::int
       returning 1 as ok`);
-    const list = Array.isArray(rows) ? rows : (rows as unknown as { rows: unknown[] }).rows;
+    const list = rowsOf(rows);
     if (!list.length) return null;
     const [ev] = await tx.insert(creditEvents).values({ userId, operation: op, credits, createdAt: now }).returning({ id: creditEvents.id });
     return ev.id;

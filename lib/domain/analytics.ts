@@ -1,5 +1,6 @@
 import { eq, sql, type SQL } from "drizzle-orm";
 import { users } from "@/drizzle/schema";
+import { rowsOf } from "@/lib/db/rows";
 import type { Ctx } from "./context";
 
 // get_analytics (spec 4.2): counts of the user's own data, with days taken in the user's
@@ -9,8 +10,7 @@ export type Area = "overview" | "funnel" | "consistency" | "pillars" | "credits"
 
 type Row = Record<string, unknown>;
 async function rows(ctx: Ctx, q: SQL): Promise<Row[]> {
-  const r = await ctx.db.execute(q);
-  return Array.isArray(r) ? (r as Row[]) : (r as unknown as { rows: Row[] }).rows;
+  return rowsOf<Row>(await ctx.db.execute(q));
 }
 
 // Both draft tables, as one set of rows.

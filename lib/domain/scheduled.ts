@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, gte, lt, or } from "drizzle-orm";
 import { invalid } from "@/lib/errors";
+import { decodeCursor, encodeCursor } from "./cursor";
 import { platformOf, type PlatformName } from "@/lib/platforms/types";
 import type { Ctx } from "./context";
 import { draftTable, type DraftType } from "./drafts";
@@ -12,16 +13,11 @@ export type ListScheduledInput = { from?: string; to?: string; platform?: Platfo
 
 // Keyset cursor (scheduled_for, id): stable while drafts are scheduled or moved around.
 type Key = { at: string; id: string };
-const encode = (k: Key) => Buffer.from(JSON.stringify({ a: k.at, i: k.id })).toString("base64url");
-function decode(cursor: string): Key {
-  try {
-    const c = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (typeof c.a === "string" && !isNaN(Date.parse(c.a)) && typeof c.i === "string" && isUuid(c.i)) return { at: c.a, id: c.i };
-  } catch {
-    // fall through
-  }
-  throw invalid([{ path: "cursor", message: "Unknown cursor: pass next_cursor from the previous page" }]);
-}
+const encode = (k: Key) => encodeCursor("scheduled", { a: k.at, i: k.id });
+const decode = (cursor: string): Key =>
+  decodeCursor(cursor, "scheduled", (c) =>
+    typeof c.a === "string" && !isNaN(Date.parse(c.a)) && typeof c.i === "string" && isUuid(c.i) ? { at: c.a, id: c.i } : undefined,
+  );
 
 /**
  * Drafts whose scheduled time falls in [from, to), in time order. Every draft that was given

@@ -1,5 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { invalid } from "@/lib/errors";
+import { rowsOf } from "@/lib/db/rows";
+import { decodeCursor, encodeCursor, offsetOf } from "./cursor";
 import type { Ctx } from "./context";
 import { sha256 } from "./hash";
 import type { ItemType } from "./items";
@@ -30,18 +32,10 @@ const SOURCES: Record<ItemType, { table: string; text: string; platform: string;
 };
 const SERIES_STATUS = "case when completed_at is not null then 'completed' when is_active then 'active' else 'paused' end";
 
-/** Opaque cursors: an offset bound to the query it came from. */
-function encodeCursor(offset: number, fingerprint: string) {
-  return Buffer.from(JSON.stringify({ o: offset, f: fingerprint })).toString("base64url");
-}
-function decodeCursor(cursor: string, fingerprint: string): number {
-  try {
-    const c = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    // Safe integers only: a forged huge offset would overflow PostgreSQL's bigint (a 500).
-    if (Number.isSafeInteger(c.o) && c.o >= 0 && c.f === fingerprint) return c.o;
-  } catch {}
-  throw invalid([{ path: "cursor", message: "Unknown cursor: pass next_cursor from the previous page of the same search" }]);
-}
+// Opaque cursors: an offset bound to the query it came from.
+const encode = (offset: number, fingerprint: string) => encodeCursor("search", { o: offset, f: fingerprint });
+const decode = (cursor: string, fingerprint: string) =>
+  decodeCursor(cursor, "search", (c) => (c.f === fingerprint ? offsetOf(c.o) : undefined), "Unknown cursor: pass next_cursor from the previous page of the same search");
 
 /**
  * Full-text search over the caller's items (PostgreSQL text search, GIN-indexed generated
@@ -51,7 +45,7 @@ export async function searchContent(ctx: Ctx, input: SearchInput) {
   const q = input.query?.trim() ?? "";
   const types = input.types?.length ? [...new Set(input.types)] : (Object.keys(SOURCES) as ItemType[]);
   const fingerprint = sha256({ q, types, s: input.status ?? null, p: input.pillar ?? null }).slice(0, 16);
-  const offset = input.cursor ? decodeCursor(input.cursor, fingerprint) : 0;
+  const offset = input.cursor ? decode(input.cursor, fingerprint) : 0;
   const tsq = sql`websearch_to_tsquery('english', ${q})`;
 
   const parts: SQL[] = [];
@@ -73,8 +67,7 @@ export async function searchContent(ctx: Ctx, input: SearchInput) {
 
   const result: unknown = await ctx.db.execute(sql`select * from (${sql.join(parts, sql` union all `)}) r
     order by rank desc, ts desc, id limit ${input.limit + 1} offset ${offset}`);
-  // postgres.js answers an array of rows, PGlite an object holding them.
-  const list = (Array.isArray(result) ? result : (result as { rows: Row[] }).rows) as Row[];
+  const list = rowsOf<Row>(result);
   const page = list.slice(0, input.limit);
   return {
     results: page.map((r) => ({
@@ -87,7 +80,7 @@ export async function searchContent(ctx: Ctx, input: SearchInput) {
       scheduled_for: r.scheduled_for,
       updated_at: r.updated_at,
     })),
-    next_cursor: list.length > input.limit ? encodeCursor(offset + input.limit, fingerprint) : null,
+    next_cursor: list.length > input.limit ? encode(offset + input.limit, fingerprint) : null,
   };
 }
 

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { AppError, invalid, notFound } from "@/lib/errors";
 import { series, seriesTopics, type TopicStatus } from "@/drizzle/schema";
+import { decodeCursor, encodeCursor, offsetOf } from "./cursor";
 import type { Ctx } from "./context";
 import { iso } from "./text";
 
@@ -235,14 +236,7 @@ export type ListSeriesInput = { include_inactive: boolean; limit: number; cursor
 /** Newest first by creation (which never changes, so pages stay stable); offset cursor. */
 export async function listSeries(ctx: Ctx, input: ListSeriesInput) {
   const userId = ctx.caller.userId;
-  let offset = 0;
-  if (input.cursor) {
-    const o = Number(Buffer.from(input.cursor, "base64url").toString("utf8").replace(/^s:/, ""));
-    if (!Number.isSafeInteger(o) || o < 0 || !Buffer.from(input.cursor, "base64url").toString("utf8").startsWith("s:")) {
-      throw invalid([{ path: "cursor", message: "Unknown cursor: pass next_cursor from the previous page" }]);
-    }
-    offset = o;
-  }
+  const offset = input.cursor ? decodeCursor(input.cursor, "series", (c) => offsetOf(c.o)) : 0;
   const rows = await ctx.db
     .select()
     .from(series)
@@ -265,6 +259,6 @@ export async function listSeries(ctx: Ctx, input: ListSeriesInput) {
         updated_at: s.updatedAt.toISOString(),
       };
     }),
-    next_cursor: rows.length > input.limit ? Buffer.from(`s:${offset + input.limit}`).toString("base64url") : null,
+    next_cursor: rows.length > input.limit ? encodeCursor("series", { o: offset + input.limit }) : null,
   };
 }
