@@ -1,5 +1,4 @@
 import { sql, type SQL } from "drizzle-orm";
-import { invalid } from "@/lib/errors";
 import { rowsOf } from "@/lib/db/rows";
 import { decodeCursor, encodeCursor, offsetOf } from "./cursor";
 import type { Ctx } from "./context";

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { AppError, invalid, notFound } from "@/lib/errors";
+import { AppError, notFound } from "@/lib/errors";
 import { series, seriesTopics, type TopicStatus } from "@/drizzle/schema";
 import { decodeCursor, encodeCursor, offsetOf } from "./cursor";
 import type { Ctx } from "./context";
