@@ -1,10 +1,8 @@
 import { Inngest } from "inngest";
 import { config, type Config } from "@/lib/config";
 
-// Inngest is used only when configured (INNGEST_EVENT_KEY or INNGEST_DEV): without either,
-// its serve route answers 500 and send() throws, so neither is ever reached then.
-
-export const inngestConfigured = (c: Config = config()) => !!(c.INNGEST_EVENT_KEY || c.INNGEST_DEV);
+// Inngest is used only when configured (config().inngest): without INNGEST_EVENT_KEY or
+// INNGEST_DEV its serve route answers 500 and send() throws, so neither is ever reached then.
 
 function build(c: Config) {
   const devUrl = c.INNGEST_DEV && /^https?:\/\//.test(c.INNGEST_DEV) ? c.INNGEST_DEV : undefined;
@@ -25,4 +23,4 @@ export function inngest() {
   return cached.client;
 }
 
-export { EVENTS, type ScheduledData } from "./events";
+export { EVENTS, ScheduledData } from "./events";

@@ -5,4 +5,17 @@ export const EVENTS = {
   deleted: "contentio/draft.deleted",
 } as const;
 
-export type ScheduledData = { type: "post" | "tweet"; id: string; userId: string; scheduled_for: string };
+import { z } from "zod";
+
+/** contentio/draft.scheduled and .unscheduled: which draft, whose, and for which time. */
+export const ScheduledData = z.object({
+  type: z.enum(["post", "tweet"]),
+  id: z.uuid(),
+  userId: z.uuid(),
+  scheduled_for: z.iso.datetime({ offset: true }),
+});
+export type ScheduledData = z.infer<typeof ScheduledData>;
+
+/** contentio/draft.deleted. */
+export const DeletedData = ScheduledData.omit({ scheduled_for: true });
+export type DeletedData = z.infer<typeof DeletedData>;

@@ -1,7 +1,7 @@
 import { db } from "@/lib/db";
 import { publishDueDraft } from "@/lib/domain/publishing";
 import { runDue } from "@/lib/scheduler";
-import { EVENTS, inngest, type ScheduledData } from "./client";
+import { EVENTS, inngest, ScheduledData } from "./client";
 
 // Thin jobs: the same domain functions as the in-process scheduler. Correctness does not
 // depend on cancellation or on exactly-once delivery: the draft is claimed by one atomic
@@ -22,7 +22,8 @@ export const publishScheduled = client.createFunction(
     concurrency: [{ key: "event.data.userId", limit: 1 }],
   },
   async ({ event, step }) => {
-    const data = event.data as ScheduledData;
+    // Checked, not cast: a malformed event fails here instead of reaching the database.
+    const data = ScheduledData.parse(event.data);
     await step.sleepUntil("wait-until-due", data.scheduled_for);
     return step.run("publish", async () => publishDueDraft(await db(), data.type, data.id));
   },

@@ -58,7 +58,13 @@ const Env = z.object({
   AI_MODEL: z.string().min(1).default("gpt-4o-mini"),
 });
 
-export type Config = z.infer<typeof Env> & { origin: string; baseUrl: string; mcpUrl: string };
+export type Config = z.infer<typeof Env> & {
+  origin: string;
+  baseUrl: string;
+  mcpUrl: string;
+  /** Inngest is the publishing engine (INNGEST_EVENT_KEY or INNGEST_DEV is set). */
+  inngest: boolean;
+};
 
 let cached: Config | undefined;
 
@@ -73,7 +79,8 @@ export function config(): Config {
     throw new Error(`Invalid configuration: ${problems}`);
   }
   const origin = (parsed.data.APP_URL ?? `http://localhost:${parsed.data.PORT}`).replace(/\/+$/, "");
-  cached = { ...parsed.data, origin, baseUrl: `${origin}/api/v1`, mcpUrl: `${origin}/mcp` };
+  const inngest = Boolean(parsed.data.INNGEST_EVENT_KEY || parsed.data.INNGEST_DEV);
+  cached = { ...parsed.data, origin, baseUrl: `${origin}/api/v1`, mcpUrl: `${origin}/mcp`, inngest };
   return cached;
 }
 

@@ -23,8 +23,7 @@ export async function startup() {
   }
   // Scheduled publishing: the in-process engine, once per process (it retries the database
   // itself on every tick). With Inngest configured, Inngest publishes (SCHEDULER=auto).
-  const inngest = !!(c.INNGEST_EVENT_KEY || c.INNGEST_DEV);
-  if (c.SCHEDULER === "on" || (c.SCHEDULER === "auto" && !inngest)) {
+  if (c.SCHEDULER === "on" || (c.SCHEDULER === "auto" && !c.inngest)) {
     const { startScheduler } = await import("@/lib/scheduler");
     startScheduler({ global: true });
   }

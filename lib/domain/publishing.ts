@@ -1,4 +1,4 @@
-import { and, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { log } from "@/lib/log";
@@ -40,16 +40,27 @@ function dueWhere(type: DraftType, now: Date) {
   );
 }
 
-const claimSet = (type: DraftType, now: Date) => {
+/**
+ * The one claim: a conditional UPDATE moves the drafts matching `where` to `publishing`, and
+ * only the rows it moved come back. Whoever's UPDATE matched is the only caller of the
+ * platform for them.
+ */
+async function claim(db: Db, type: DraftType, where: SQL | undefined, now: Date, extra: Partial<typeof tweetDrafts.$inferInsert> = {}): Promise<Claimed[]> {
   const t = draftTable(type);
-  return {
-    status: "publishing" as const,
-    publishAttempts: sql`${t.publishAttempts} + 1`,
-    firstAttemptAt: sql`coalesce(${t.firstAttemptAt}, ${now.toISOString()}::timestamptz)`,
-    // updated_at marks when the claim was taken: the stuck sweep measures from it.
-    updatedAt: now,
-  };
-};
+  const rows = await db
+    .update(t)
+    .set({
+      status: "publishing",
+      publishAttempts: sql`${t.publishAttempts} + 1`,
+      firstAttemptAt: sql`coalesce(${t.firstAttemptAt}, ${now.toISOString()}::timestamptz)`,
+      // updated_at marks when the claim was taken: the stuck sweep measures from it.
+      updatedAt: now,
+      ...extra,
+    })
+    .where(where)
+    .returning();
+  return rows.map((r) => ({ ...r, type }));
+}
 
 /**
  * Claims up to `limit` due drafts of each type in one UPDATE per table. With several
@@ -60,15 +71,8 @@ export async function claimDue(db: Db, now: Date, limit: number): Promise<Claime
   const out: Claimed[] = [];
   for (const type of TYPES) {
     const t = draftTable(type);
-    const ids = db
-      .select({ id: t.id })
-      .from(t)
-      .where(dueWhere(type, now))
-      .orderBy(t.scheduledFor)
-      .limit(limit)
-      .for("update", { skipLocked: true });
-    const rows = await db.update(t).set(claimSet(type, now)).where(and(inArray(t.id, ids), dueWhere(type, now))).returning();
-    out.push(...rows.map((r) => ({ ...r, type })));
+    const ids = db.select({ id: t.id }).from(t).where(dueWhere(type, now)).orderBy(t.scheduledFor).limit(limit).for("update", { skipLocked: true });
+    out.push(...(await claim(db, type, and(inArray(t.id, ids), dueWhere(type, now)), now)));
   }
   return out;
 }
@@ -76,12 +80,9 @@ export async function claimDue(db: Db, now: Date, limit: number): Promise<Claime
 /** publish_now's claim, inside its transaction: draft, scheduled or failed -> publishing. */
 export async function claimForNow(tx: Db, type: DraftType, id: string, userId: string, now: Date, approvedContentHash: string): Promise<Claimed | null> {
   const t = draftTable(type);
-  const [row] = await tx
-    .update(t)
-    .set({ ...claimSet(type, now), publishAttempts: 1, firstAttemptAt: now, nextAttemptAt: null, failureReason: null, approvedContentHash })
-    .where(and(eq(t.id, id), eq(t.userId, userId), inArray(t.status, ["draft", "scheduled", "failed"])))
-    .returning();
-  return row ? { ...row, type } : null;
+  const where = and(eq(t.id, id), eq(t.userId, userId), inArray(t.status, ["draft", "scheduled", "failed"]));
+  const [row] = await claim(tx, type, where, now, { publishAttempts: 1, firstAttemptAt: now, nextAttemptAt: null, failureReason: null, approvedContentHash });
+  return row ?? null;
 }
 
 /**
@@ -223,9 +224,8 @@ export async function sweep(db: Db, now: Date): Promise<{ missed: number; stuck:
 
 /** The Inngest path: publishes one draft if it is (still) due at this moment, else nothing. */
 export async function publishDueDraft(db: Db, type: DraftType, id: string, clock: () => Date = () => new Date()) {
-  const t = draftTable(type);
   const now = clock();
-  const [row] = await db.update(t).set(claimSet(type, now)).where(and(eq(t.id, id), dueWhere(type, now))).returning();
+  const [row] = await claim(db, type, and(eq(draftTable(type).id, id), dueWhere(type, now)), now);
   if (!row) return { status: "not_due" as const };
-  return publishClaimed(db, { ...row, type }, clock);
+  return publishClaimed(db, row, clock);
 }

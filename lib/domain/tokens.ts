@@ -140,7 +140,3 @@ export async function revokeApp(db: Db, userId: string, appId: string, now = new
   await db.update(tokens).set({ revokedAt: now }).where(and(eq(tokens.appId, appId), eq(tokens.userId, userId), isNull(tokens.revokedAt)));
   return rows.length > 0;
 }
-
-export async function revokeToken(db: Db, token: string, now = new Date()) {
-  await db.update(tokens).set({ revokedAt: now }).where(eq(tokens.tokenHash, hashToken(token)));
-}

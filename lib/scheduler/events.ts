@@ -1,7 +1,7 @@
 import { config } from "@/lib/config";
 import { log } from "@/lib/log";
 import { errorFacts } from "@/lib/redact";
-import { EVENTS } from "@/inngest/events";
+import { EVENTS, type DeletedData, type ScheduledData } from "@/inngest/events";
 
 // Tells the Inngest engine (when configured) about schedule changes. A lost event is
 // harmless: the cron sweep publishes anything overdue, and the atomic claim ignores runs
@@ -9,9 +9,8 @@ import { EVENTS } from "@/inngest/events";
 
 type Ref = { type: "post" | "tweet"; id: string; userId: string };
 
-async function send(event: { name: string; id: string; data: Record<string, unknown> }) {
-  const c = config();
-  if (!(c.INNGEST_EVENT_KEY || c.INNGEST_DEV)) return;
+async function send(event: { name: string; id: string; data: ScheduledData | DeletedData }) {
+  if (!config().inngest) return;
   try {
     const { inngest } = await import("@/inngest/client");
     await inngest().send(event);

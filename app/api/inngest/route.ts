@@ -15,7 +15,7 @@ async function load() {
 
 const route = (method: "GET" | "POST" | "PUT") => async (req: Request, ctx: unknown) => {
   const c = config();
-  if (!(c.INNGEST_EVENT_KEY || c.INNGEST_DEV)) return notFoundResponse();
+  if (!c.inngest) return notFoundResponse();
   handlers ??= load();
   return (await handlers)[method](req, ctx);
 };
