@@ -3,7 +3,7 @@ import { AuthError } from "next-auth";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { signIn } from "@/lib/auth";
-import { safeReturnTo } from "@/lib/auth/session";
+import { safeReturnPath } from "@/lib/auth/return-path";
 import { db } from "@/lib/db";
 import { AccountError, createUser } from "@/lib/domain/accounts";
 
@@ -18,7 +18,7 @@ export async function signInWithPassword(_: FormState, form: FormData): Promise<
     await signIn("credentials", {
       email,
       password: String(form.get("password") ?? ""),
-      redirectTo: safeReturnTo(form.get("callbackUrl")),
+      redirectTo: safeReturnPath(form.get("callbackUrl")),
     });
   } catch (e) {
     if (e instanceof AuthError) return { error: "Wrong e-mail or password. Check both and try again.", email };
@@ -47,13 +47,13 @@ export async function signUp(_: FormState, form: FormData): Promise<FormState> {
     if (e instanceof AccountError) return { error: "An account with this e-mail already exists. Sign in instead.", email: raw.email };
     throw e;
   }
-  const next = safeReturnTo(form.get("callbackUrl"));
+  const next = safeReturnPath(form.get("callbackUrl"));
   await signIn("credentials", { ...parsed.data, redirectTo: `/onboarding?next=${encodeURIComponent(next)}` });
   return {};
 }
 
 export async function signInWith(provider: "linkedin" | "twitter" | "nodemailer", form: FormData) {
-  const redirectTo = safeReturnTo(form.get("callbackUrl"));
+  const redirectTo = safeReturnPath(form.get("callbackUrl"));
   if (provider === "nodemailer") {
     // next-auth would send the browser on to /api/auth/verify-request, which the client router
     // then shows under that address: go straight to the sign-in page's "check your e-mail".

@@ -1,5 +1,6 @@
 import { configuredProviders } from "@/lib/auth";
-import { safeReturnTo, signedInUserId } from "@/lib/auth/session";
+import { safeReturnPath } from "@/lib/auth/return-path";
+import { signedInUserId } from "@/lib/auth/session";
 import { CredentialsForm } from "@/components/credentials-form";
 import { OwnerShell } from "@/components/owner-shell";
 import { signInWith, signInWithPassword } from "./actions";
@@ -16,7 +17,7 @@ const ERRORS: Record<string, string> = {
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const sp = await searchParams;
-  const callbackUrl = safeReturnTo(sp.callbackUrl);
+  const callbackUrl = safeReturnPath(sp.callbackUrl);
   const providers = configuredProviders();
   const signedIn = await signedInUserId();
   const error = sp.error ? (ERRORS[sp.error] ?? "Sign-in did not work. Please try again.") : null;

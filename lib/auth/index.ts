@@ -8,6 +8,7 @@ import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import { storePlatformTokens, verifyPassword } from "@/lib/domain/owner-auth";
 import { authAccounts, authSessions, authVerificationTokens, users } from "@/drizzle/schema";
+import { safeReturnPath } from "./return-path";
 import { authSecret } from "./secret";
 
 // The owner's sign-in. Sessions are JWTs because the Credentials provider (e-mail + password,
@@ -16,6 +17,7 @@ import { authSecret } from "./secret";
 // request (lazily) so that `next build` never opens the database or the secret file.
 async function authConfig(): Promise<NextAuthConfig> {
   const c = config();
+  pinAuthUrl(c.origin);
   const providers: NextAuthConfig["providers"] = [
     Credentials({
       credentials: { email: { label: "E-mail", type: "email" }, password: { label: "Password", type: "password" } },
@@ -64,10 +66,16 @@ async function authConfig(): Promise<NextAuthConfig> {
     }),
     providers,
     secret: authSecret(),
-    trustHost: true,
+    // No trustHost: the URL is pinned above, and without the pin next-auth refuses requests
+    // (in production) instead of taking the host from the request.
     session: { strategy: "jwt", maxAge: 30 * 24 * 3600 },
     pages: { signIn: "/signin", error: "/signin", verifyRequest: "/signin?sent=1" },
     callbacks: {
+      // Where next-auth sends the browser after a sign-in: only a path on this service.
+      redirect: ({ url, baseUrl }) => {
+        const path = url.startsWith(baseUrl) ? url.slice(baseUrl.length) || "/" : url;
+        return `${baseUrl}${safeReturnPath(path)}`;
+      },
       // Every account needs an e-mail address and X shares none: a new person cannot start
       // with X alone (the insert would fail). Connecting X while signed in is fine.
       signIn: async ({ user, account }) => {
@@ -96,6 +104,16 @@ async function authConfig(): Promise<NextAuthConfig> {
       },
     },
   };
+}
+
+/**
+ * next-auth builds every URL it hands out (e-mailed sign-in links, provider callbacks,
+ * redirects) from AUTH_URL when set, and from the request's Host / X-Forwarded-Host
+ * otherwise, which a client chooses. So it is always set, from APP_URL, before next-auth
+ * reads it (it reads process.env on every request and action, after this configuration).
+ */
+function pinAuthUrl(origin: string) {
+  process.env.AUTH_URL = `${new URL(origin).origin}/api/auth`;
 }
 
 export const { handlers, auth, signIn, signOut } = NextAuth(authConfig);
