@@ -1,4 +1,4 @@
-import NextAuth, { type NextAuthConfig } from "next-auth";
+import NextAuth, { CredentialsSignin, type NextAuthConfig } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import LinkedIn from "next-auth/providers/linkedin";
 import Nodemailer from "next-auth/providers/nodemailer";
@@ -6,8 +6,11 @@ import Twitter from "next-auth/providers/twitter";
 import { DrizzleAdapter } from "@auth/drizzle-adapter";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
-import { storePlatformTokens, verifyPassword } from "@/lib/domain/owner-auth";
+import { dropUnconfirmedPassword } from "@/lib/domain/email-verification";
+import { storePlatformTokens } from "@/lib/domain/owner-auth";
+import { clientAddress } from "@/lib/http/client-address";
 import { authAccounts, authSessions, authVerificationTokens, users } from "@/drizzle/schema";
+import { passwordSignIn } from "./password-sign-in";
 import { safeReturnPath } from "./return-path";
 import { authSecret } from "./secret";
 
@@ -21,11 +24,16 @@ async function authConfig(): Promise<NextAuthConfig> {
   const providers: NextAuthConfig["providers"] = [
     Credentials({
       credentials: { email: { label: "E-mail", type: "email" }, password: { label: "Password", type: "password" } },
-      authorize: async (raw) => {
+      authorize: async (raw, request) => {
         const email = typeof raw?.email === "string" ? raw.email : "";
         const password = typeof raw?.password === "string" ? raw.password : "";
         if (!email || !password) return null;
-        return verifyPassword(await db(), email, password);
+        const result = await passwordSignIn(await db(), email, password, clientAddress(request.headers));
+        if (result.ok) return result.user;
+        if (result.reason === "wrong") return null;
+        // The code reaches the sign-in page (the action's error, or `?code=` from next-auth's
+        // own endpoint) so that it can say what happened.
+        throw Object.assign(new CredentialsSignin(), { code: result.reason });
       },
     }),
   ];
@@ -97,10 +105,12 @@ async function authConfig(): Promise<NextAuthConfig> {
     events: {
       // next-auth only stores a provider's tokens when it links the account the first time;
       // a reconnect must refresh them too (without ever wiping a stored refresh token).
-      signIn: async ({ account, profile }) => {
+      signIn: async ({ user, account, profile }) => {
         if (account && (account.provider === "linkedin" || account.provider === "twitter")) {
           await storePlatformTokens(await db(), account, profile);
         }
+        // The mailbox's owner opened a sign-in link: a password nobody confirmed goes.
+        if (account?.provider === "nodemailer" && user.id) await dropUnconfirmedPassword(await db(), user.id);
       },
     },
   };
