@@ -76,6 +76,7 @@ export async function signUp(_: FormState, form: FormData): Promise<FormState> {
     if (e instanceof AccountError) return { error: "An account with this e-mail already exists. Sign in instead.", email: raw.email };
     throw e;
   }
+  const next = safeReturnPath(form.get("callbackUrl"));
   // With e-mail configured, the address is proven before the password opens the account.
   if (config().SMTP_URL) {
     const d = await db();
@@ -84,9 +85,8 @@ export async function signUp(_: FormState, form: FormData): Promise<FormState> {
     } catch {
       return { error: "Your account was created, but the confirmation e-mail could not be sent. Sign in to ask for it again.", email: raw.email };
     }
-    redirect("/signin?confirm=sent");
+    redirect(`/signin?confirm=sent&callbackUrl=${encodeURIComponent(next)}`);
   }
-  const next = safeReturnPath(form.get("callbackUrl"));
   await signIn("credentials", { ...parsed.data, redirectTo: `/onboarding?next=${encodeURIComponent(next)}` });
   return {};
 }
