@@ -180,6 +180,26 @@ async function postEmailSignIn(email: string, hostHeaders: Record<string, string
   });
 }
 
+/**
+ * The sign-in page's own e-mail form (a Server Action) posted as a script would post it, the
+ * way a browser without JavaScript submits it: no Origin (Next lets such a post through), and
+ * a host of the attacker's choosing in the forwarding headers. Answers the e-mail's links.
+ */
+async function emailFormWithForgedHost(email: string) {
+  const html = await fetch(`${srv.origin}/signin`).then((r) => r.text());
+  const form = html.split("<form").find((f) => f.includes("&quot;nodemailer&quot;"));
+  expect(form).toBeDefined();
+  const body = new FormData();
+  for (const m of form!.matchAll(/<input type="hidden" name="([^"]+)"(?: value="([^"]*)")?/g)) {
+    body.append(m[1], (m[2] ?? "").replaceAll("&quot;", '"').replaceAll("&amp;", "&"));
+  }
+  body.append("email", email);
+  const before = smtp.mails.length;
+  await fetch(`${srv.origin}/signin`, { method: "POST", body, redirect: "manual", headers: { "x-forwarded-host": "attacker.example", "x-forwarded-proto": "https" } });
+  await expect.poll(() => smtp.mails.length, { timeout: 15_000 }).toBe(before + 1);
+  return links(smtp.mails[before]);
+}
+
 const register = (xff: string) =>
   rawRequest("/oauth/register", {
     method: "POST",
@@ -197,6 +217,7 @@ describe("headers a client chooses", () => {
     expect(found.length).toBeGreaterThan(0);
     for (const l of found) expect(new URL(l).origin).toBe(srv.origin);
     expect(decodeQuotedPrintable(smtp.mails[before].raw)).not.toContain("attacker.example");
+    for (const l of await emailFormWithForgedHost(WRITER.email)) expect(new URL(l).origin).toBe(srv.origin);
   }, 60_000);
 
   it("rotating X-Forwarded-For does not reset the OAuth registration budget (30 a minute)", async () => {
@@ -219,6 +240,8 @@ describe("headers a client chooses", () => {
       expect(same.filter((s) => s === 201)).toHaveLength(30);
       expect(same[30]).toBe(429);
 
+      // The sign-in page's own form, posted without Origin: Next lets such a post through.
+      for (const l of await emailFormWithForgedHost(WRITER.email)) expect(new URL(l).origin).toBe(srv.origin);
       const before = smtp.mails.length;
       await postEmailSignIn(WRITER.email, { "x-forwarded-host": "attacker.example", "x-forwarded-proto": "https", "x-forwarded-for": "198.51.100.9" });
       await expect.poll(() => smtp.mails.length, { timeout: 15_000 }).toBe(before + 1);
