@@ -57,7 +57,7 @@ async function benchMode(mode: Mode, wholeFirst: boolean): Promise<ModeResult> {
   const { userId, token } = await seed(store, `http://127.0.0.1:${wholePort}`);
   const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
 
-  log(`${mode}: starting next start on :${wholePort}`);
+  log(`${mode}: starting the built server (server.mjs) on :${wholePort}`);
   let whole: Server | undefined = await startWhole(store, wholePort, tmp);
   const created = JSON.parse(await jsonPost(`${whole.url}/create_draft`, JSON.stringify({ type: "post", body: BODY }), headers));
   const fetchBody = JSON.stringify({ id: created.id, type: "post" });

@@ -72,12 +72,12 @@ function baseEnv(): NodeJS.ProcessEnv {
 
 export type Server = { name: "whole" | "bare"; url: string; proc: Proc };
 
-/** `next start` with the token check, the (lifted) rate limiter and the database. */
+/** The built app as `npm start` runs it (server.mjs) with the token check, the (lifted) rate limiter and the database. */
 export async function startWhole(store: Store, port: number, tmp: string): Promise<Server> {
-  const env: NodeJS.ProcessEnv = { ...baseEnv(), ...store, APP_URL: `http://127.0.0.1:${port}`, RATE_LIMIT_SCALE: "100000", LOG_LEVEL: "warn", NODE_ENV: "production" as const };
+  const env: NodeJS.ProcessEnv = { ...baseEnv(), ...store, APP_URL: `http://127.0.0.1:${port}`, PORT: String(port), HOST: "127.0.0.1", RATE_LIMIT_SCALE: "100000", LOG_LEVEL: "warn", NODE_ENV: "production" as const };
   // BENCH_NODE_OPTIONS=--cpu-prof (for instance) profiles the server under load.
   if (process.env.BENCH_NODE_OPTIONS) env.NODE_OPTIONS = process.env.BENCH_NODE_OPTIONS;
-  const proc = startProcess(path.join(ROOT, "node_modules/.bin/next"), ["start", "-p", String(port), "-H", "127.0.0.1"], env, path.join(tmp, `whole-${port}.log`));
+  const proc = startProcess(process.execPath, [path.join(ROOT, "server.mjs")], env, path.join(tmp, `whole-${port}.log`));
   await waitForHttp(`http://127.0.0.1:${port}/api/v1`, proc);
   return { name: "whole", url: `http://127.0.0.1:${port}/api/v1`, proc };
 }

@@ -7,13 +7,16 @@ type Props = {
   callbackUrl: string;
   submit: string;
   newPassword?: boolean;
+  /** Sends an account's e-mail confirmation link again (offered when sign-in needs it). */
+  resend?: (f: FormData) => Promise<void>;
 };
 
 /** E-mail + password, for both sign-in and sign-up; errors are announced to screen readers. */
-export function CredentialsForm({ action, callbackUrl, submit, newPassword }: Props) {
+export function CredentialsForm({ action, callbackUrl, submit, newPassword, resend }: Props) {
   const [state, formAction, pending] = useActionState(action, {});
   const f = state.fields ?? {};
   return (
+    <>
     <form action={formAction} className="stack" noValidate>
       <div role="alert" aria-live="assertive">{state.error ? <p className="error-box">{state.error}</p> : null}</div>
       <input type="hidden" name="callbackUrl" value={callbackUrl} />
@@ -35,5 +38,12 @@ export function CredentialsForm({ action, callbackUrl, submit, newPassword }: Pr
         <button className="btn primary" type="submit" disabled={pending}>{pending ? "Please wait…" : submit}</button>
       </div>
     </form>
+    {resend && state.unconfirmed ? (
+      <form action={resend} className="actions">
+        <input type="hidden" name="email" value={state.email ?? ""} />
+        <button className="btn" type="submit">Send the confirmation link again</button>
+      </form>
+    ) : null}
+    </>
   );
 }

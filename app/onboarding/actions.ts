@@ -1,6 +1,7 @@
 "use server";
 import { redirect } from "next/navigation";
-import { checkCsrf, safeReturnTo, signedInUserId } from "@/lib/auth/session";
+import { safeReturnPath } from "@/lib/auth/return-path";
+import { checkCsrf, signedInUserId } from "@/lib/auth/session";
 import { db } from "@/lib/db";
 import { OnboardingInput, completeOnboarding } from "@/lib/domain/onboarding";
 
@@ -30,5 +31,5 @@ export async function saveOnboarding(prev: OnboardingState, form: FormData): Pro
     return { error: "Please fix the fields marked below.", fields, values, attempt };
   }
   await completeOnboarding(await db(), userId, parsed.data);
-  redirect(safeReturnTo(form.get("next")));
+  redirect(safeReturnPath(form.get("next")));
 }

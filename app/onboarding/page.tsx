@@ -1,4 +1,5 @@
-import { csrfToken, requireOwner, safeReturnTo } from "@/lib/auth/session";
+import { safeReturnPath } from "@/lib/auth/return-path";
+import { csrfToken, requireOwner } from "@/lib/auth/session";
 import { OnboardingForm } from "@/components/onboarding-form";
 import { OwnerShell } from "@/components/owner-shell";
 import { saveOnboarding } from "./actions";
@@ -9,7 +10,7 @@ export const metadata = { title: "Set up your account · Contentio" };
 const ZONES = ["UTC", ...Intl.supportedValuesOf("timeZone").filter((z) => z !== "UTC")];
 
 export default async function OnboardingPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
-  const next = safeReturnTo((await searchParams).next);
+  const next = safeReturnPath((await searchParams).next);
   const me = await requireOwner(`/onboarding?next=${encodeURIComponent(next)}`);
   const done = me.accountCompletedAt !== null;
   return (

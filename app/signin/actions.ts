@@ -1,16 +1,25 @@
 "use server";
-import { AuthError } from "next-auth";
+import { AuthError, CredentialsSignin } from "next-auth";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { signIn } from "@/lib/auth";
-import { safeReturnTo } from "@/lib/auth/session";
+import { sendConfirmationMail } from "@/lib/auth/confirm-mail";
+import { config } from "@/lib/config";
+import { pendingUserByEmail, startEmailConfirmation } from "@/lib/domain/email-verification";
+import { clientAddress } from "@/lib/http/client-address";
+import { recordSignInFailure, signInThrottled } from "@/lib/ratelimit/sign-in";
+import { safeReturnPath } from "@/lib/auth/return-path";
 import { db } from "@/lib/db";
 import { AccountError, createUser } from "@/lib/domain/accounts";
 
 // Forms before sign-in carry no user-bound token; Server Actions refuse cross-origin posts
 // (Origin must match the host), which is what protects them against login CSRF.
 
-export type FormState = { error?: string; fields?: Record<string, string>; email?: string };
+export type FormState = { error?: string; fields?: Record<string, string>; email?: string; unconfirmed?: boolean };
+
+const THROTTLED_MESSAGE = "Too many failed sign-in attempts for this account or from your network. Wait 15 minutes, then try again.";
+const UNCONFIRMED_MESSAGE = "Confirm your e-mail address first: open the link we e-mailed you when you signed up.";
 
 export async function signInWithPassword(_: FormState, form: FormData): Promise<FormState> {
   const email = String(form.get("email") ?? "");
@@ -18,13 +27,32 @@ export async function signInWithPassword(_: FormState, form: FormData): Promise<
     await signIn("credentials", {
       email,
       password: String(form.get("password") ?? ""),
-      redirectTo: safeReturnTo(form.get("callbackUrl")),
+      redirectTo: safeReturnPath(form.get("callbackUrl")),
     });
   } catch (e) {
+    if (e instanceof CredentialsSignin && e.code === "throttled") return { error: THROTTLED_MESSAGE, email };
+    if (e instanceof CredentialsSignin && e.code === "unconfirmed") return { error: UNCONFIRMED_MESSAGE, email, unconfirmed: true };
     if (e instanceof AuthError) return { error: "Wrong e-mail or password. Check both and try again.", email };
     throw e; // the redirect after a successful sign-in
   }
   return {};
+}
+
+/**
+ * "Send the link again" for an account waiting for its e-mail confirmation. The answer is the
+ * same whether or not such an account exists, and each request counts like a failed sign-in
+ * (for the account and the address), so it can neither probe for accounts nor flood a mailbox.
+ */
+export async function resendConfirmation(form: FormData) {
+  const email = String(form.get("email") ?? "").trim().toLowerCase();
+  const address = clientAddress(await headers());
+  if (!email || !config().SMTP_URL) redirect("/signin");
+  if (await signInThrottled(email, address)) redirect("/signin?confirm=throttled");
+  await recordSignInFailure(email, address);
+  const d = await db();
+  const user = await pendingUserByEmail(d, email);
+  if (user) await sendConfirmationMail(user.email, await startEmailConfirmation(d, user.id));
+  redirect("/signin?confirm=sent");
 }
 
 const SignUp = z.object({
@@ -41,19 +69,30 @@ export async function signUp(_: FormState, form: FormData): Promise<FormState> {
     for (const i of parsed.error.issues) fields[String(i.path[0])] ??= i.message;
     return { error: "Please fix the fields marked below.", fields, email: raw.email };
   }
+  let userId: string;
   try {
-    await createUser(await db(), { email: parsed.data.email, password: parsed.data.password, plan: "none", complete: false });
+    userId = (await createUser(await db(), { email: parsed.data.email, password: parsed.data.password, plan: "none", complete: false })).id;
   } catch (e) {
     if (e instanceof AccountError) return { error: "An account with this e-mail already exists. Sign in instead.", email: raw.email };
     throw e;
   }
-  const next = safeReturnTo(form.get("callbackUrl"));
+  const next = safeReturnPath(form.get("callbackUrl"));
+  // With e-mail configured, the address is proven before the password opens the account.
+  if (config().SMTP_URL) {
+    const d = await db();
+    try {
+      await sendConfirmationMail(parsed.data.email, await startEmailConfirmation(d, userId));
+    } catch {
+      return { error: "Your account was created, but the confirmation e-mail could not be sent. Sign in to ask for it again.", email: raw.email };
+    }
+    redirect(`/signin?confirm=sent&callbackUrl=${encodeURIComponent(next)}`);
+  }
   await signIn("credentials", { ...parsed.data, redirectTo: `/onboarding?next=${encodeURIComponent(next)}` });
   return {};
 }
 
 export async function signInWith(provider: "linkedin" | "twitter" | "nodemailer", form: FormData) {
-  const redirectTo = safeReturnTo(form.get("callbackUrl"));
+  const redirectTo = safeReturnPath(form.get("callbackUrl"));
   if (provider === "nodemailer") {
     // next-auth would send the browser on to /api/auth/verify-request, which the client router
     // then shows under that address: go straight to the sign-in page's "check your e-mail".

@@ -1,4 +1,4 @@
-import { safeReturnTo } from "@/lib/auth/session";
+import { safeReturnPath } from "@/lib/auth/return-path";
 import { CredentialsForm } from "@/components/credentials-form";
 import { OwnerShell } from "@/components/owner-shell";
 import { signUp } from "../signin/actions";
@@ -7,7 +7,7 @@ export const dynamic = "force-dynamic";
 export const metadata = { title: "Create an account · Contentio" };
 
 export default async function SignUpPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
-  const callbackUrl = safeReturnTo((await searchParams).callbackUrl);
+  const callbackUrl = safeReturnPath((await searchParams).callbackUrl);
   return (
     <OwnerShell narrow>
       <h1>Create an account</h1>

@@ -1,4 +1,4 @@
-import NextAuth, { type NextAuthConfig } from "next-auth";
+import NextAuth, { CredentialsSignin, type NextAuthConfig } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import LinkedIn from "next-auth/providers/linkedin";
 import Nodemailer from "next-auth/providers/nodemailer";
@@ -6,8 +6,12 @@ import Twitter from "next-auth/providers/twitter";
 import { DrizzleAdapter } from "@auth/drizzle-adapter";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
-import { storePlatformTokens, verifyPassword } from "@/lib/domain/owner-auth";
+import { dropUnconfirmedPassword } from "@/lib/domain/email-verification";
+import { storePlatformTokens } from "@/lib/domain/owner-auth";
+import { clientAddress } from "@/lib/http/client-address";
 import { authAccounts, authSessions, authVerificationTokens, users } from "@/drizzle/schema";
+import { passwordSignIn } from "./password-sign-in";
+import { safeReturnPath } from "./return-path";
 import { authSecret } from "./secret";
 
 // The owner's sign-in. Sessions are JWTs because the Credentials provider (e-mail + password,
@@ -16,14 +20,20 @@ import { authSecret } from "./secret";
 // request (lazily) so that `next build` never opens the database or the secret file.
 async function authConfig(): Promise<NextAuthConfig> {
   const c = config();
+  pinAuthUrl(c.origin);
   const providers: NextAuthConfig["providers"] = [
     Credentials({
       credentials: { email: { label: "E-mail", type: "email" }, password: { label: "Password", type: "password" } },
-      authorize: async (raw) => {
+      authorize: async (raw, request) => {
         const email = typeof raw?.email === "string" ? raw.email : "";
         const password = typeof raw?.password === "string" ? raw.password : "";
         if (!email || !password) return null;
-        return verifyPassword(await db(), email, password);
+        const result = await passwordSignIn(await db(), email, password, clientAddress(request.headers));
+        if (result.ok) return result.user;
+        if (result.reason === "wrong") return null;
+        // The code reaches the sign-in page (the action's error, or `?code=` from next-auth's
+        // own endpoint) so that it can say what happened.
+        throw Object.assign(new CredentialsSignin(), { code: result.reason });
       },
     }),
   ];
@@ -64,10 +74,16 @@ async function authConfig(): Promise<NextAuthConfig> {
     }),
     providers,
     secret: authSecret(),
-    trustHost: true,
+    // No trustHost: the URL is pinned above, and without the pin next-auth refuses requests
+    // (in production) instead of taking the host from the request.
     session: { strategy: "jwt", maxAge: 30 * 24 * 3600 },
     pages: { signIn: "/signin", error: "/signin", verifyRequest: "/signin?sent=1" },
     callbacks: {
+      // Where next-auth sends the browser after a sign-in: only a path on this service.
+      redirect: ({ url, baseUrl }) => {
+        const path = url.startsWith(baseUrl) ? url.slice(baseUrl.length) || "/" : url;
+        return `${baseUrl}${safeReturnPath(path)}`;
+      },
       // Every account needs an e-mail address and X shares none: a new person cannot start
       // with X alone (the insert would fail). Connecting X while signed in is fine.
       signIn: async ({ user, account }) => {
@@ -89,13 +105,25 @@ async function authConfig(): Promise<NextAuthConfig> {
     events: {
       // next-auth only stores a provider's tokens when it links the account the first time;
       // a reconnect must refresh them too (without ever wiping a stored refresh token).
-      signIn: async ({ account, profile }) => {
+      signIn: async ({ user, account, profile }) => {
         if (account && (account.provider === "linkedin" || account.provider === "twitter")) {
           await storePlatformTokens(await db(), account, profile);
         }
+        // The mailbox's owner opened a sign-in link: a password nobody confirmed goes.
+        if (account?.provider === "nodemailer" && user.id) await dropUnconfirmedPassword(await db(), user.id);
       },
     },
   };
+}
+
+/**
+ * next-auth builds every URL it hands out (e-mailed sign-in links, provider callbacks,
+ * redirects) from AUTH_URL when set, and from the request's Host / X-Forwarded-Host
+ * otherwise, which a client chooses. So it is always set, from APP_URL, before next-auth
+ * reads it (it reads process.env on every request and action, after this configuration).
+ */
+function pinAuthUrl(origin: string) {
+  process.env.AUTH_URL = `${new URL(origin).origin}/api/auth`;
 }
 
 export const { handlers, auth, signIn, signOut } = NextAuth(authConfig);

@@ -5,11 +5,6 @@ import { getProfile } from "@/lib/domain/onboarding";
 import { auth } from "./index";
 import { authSecret } from "./secret";
 
-/** A same-site path to return to after sign-in ("/..." but never "//host" or "/\host"). */
-export function safeReturnTo(v: unknown, fallback = "/settings/connections"): string {
-  return typeof v === "string" && /^\/(?![/\\])/.test(v) && v.length < 4000 ? v : fallback;
-}
-
 export async function signedInUserId(): Promise<string | null> {
   const session = await auth();
   const id = (session?.user as { id?: string } | undefined)?.id;

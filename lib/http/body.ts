@@ -14,9 +14,8 @@ export async function readJsonBody(req: Request): Promise<unknown> {
       "The request must be a JSON body with Content-Type: application/json.",
     );
   }
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  const bytes = await readCapped(req);
+  const bytes = await readCapped(req, MAX_BODY_BYTES);
+  if (!bytes) throw tooLarge();
   const text = new TextDecoder().decode(bytes);
   if (text.trim() === "") {
     throw new AppError("invalid_json", "The request body is empty.", "Send a JSON object; {} when the operation needs no fields.");
@@ -32,7 +31,17 @@ export async function readJsonBody(req: Request): Promise<unknown> {
   }
 }
 
-async function readCapped(req: Request): Promise<Uint8Array> {
+/**
+ * The body's bytes, or null when it is larger than `maxBytes`: a declared length over the
+ * cap is refused unread, and otherwise reading stops at the first chunk past it, so a
+ * client can never make the server hold more than the cap (plus one chunk) in memory.
+ */
+export async function readCapped(req: Request, maxBytes: number): Promise<Uint8Array | null> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) {
+    await req.body?.cancel().catch(() => {});
+    return null;
+  }
   if (!req.body) return new Uint8Array();
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -41,9 +50,9 @@ async function readCapped(req: Request): Promise<Uint8Array> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
+    if (size > maxBytes) {
       await reader.cancel().catch(() => {});
-      throw tooLarge();
+      return null;
     }
     chunks.push(value);
   }

@@ -5,7 +5,16 @@ import { hashToken } from "@/lib/domain/tokens";
 import { oauthClients } from "@/drizzle/schema";
 import { OAuthError } from "./errors";
 import { isUuid } from "@/lib/ids";
+import { readCapped } from "@/lib/http/body";
 
+export const MAX_OAUTH_BODY_BYTES = 64 * 1024;
+
+/** An OAuth request's body as text, read as a stream and never past 64 KiB (413 beyond). */
+export async function readOAuthBody(req: Request): Promise<string> {
+  const bytes = await readCapped(req, MAX_OAUTH_BODY_BYTES);
+  if (!bytes) throw new OAuthError("invalid_request", `The body is larger than ${MAX_OAUTH_BODY_BYTES / 1024} KiB.`, 413);
+  return new TextDecoder().decode(bytes);
+}
 
 function basicCredentials(header: string | null): { id: string; secret: string } | null {
   const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header ?? "");
@@ -48,9 +57,7 @@ export async function readForm(req: Request): Promise<URLSearchParams> {
   if (type !== "application/x-www-form-urlencoded") {
     throw new OAuthError("invalid_request", "The body must be application/x-www-form-urlencoded.");
   }
-  const text = await req.text();
-  if (text.length > 64 * 1024) throw new OAuthError("invalid_request", "The body is too large.");
-  const form = new URLSearchParams(text);
+  const form = new URLSearchParams(await readOAuthBody(req));
   for (const key of new Set(form.keys())) {
     if (form.getAll(key).length > 1 && key !== "resource") throw new OAuthError("invalid_request", `${key} must not repeat.`);
   }

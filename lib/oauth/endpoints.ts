@@ -1,18 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { toAppError } from "@/lib/errors/present";
+import { clientAddress } from "@/lib/http/client-address";
 import { consumeOAuthRequest } from "@/lib/ratelimit";
-import { authenticateClient, readForm } from "./client-auth";
+import { authenticateClient, readForm, readOAuthBody } from "./client-auth";
 import { OAUTH_CORS, OAuthError, oauthErrorResponse, oauthJson } from "./errors";
 import { registerClient } from "./register";
 import { exchangeCode, refresh, revoke } from "./token";
 
-/** The caller's address as the server in front of us reports it. */
-function clientAddress(req: Request): string {
-  return req.headers.get("x-forwarded-for")?.split(",")[0].trim() || req.headers.get("x-real-ip") || "unknown";
-}
-
+// Counted per endpoint and client address before the body is read, so that a flood is
+// turned away without the server reading, parsing or looking up anything.
 async function limited(req: Request, endpoint: string) {
-  const rate = await consumeOAuthRequest(`${endpoint}:${clientAddress(req)}`);
+  const rate = await consumeOAuthRequest(`${endpoint}:${clientAddress(req.headers)}`);
   if (!rate.allowed) {
     throw new OAuthError("slow_down", "Too many requests from this address; retry later.", 429, { "Retry-After": String(rate.retryAfter) });
   }
@@ -35,9 +33,10 @@ export const preflight = () => new Response(null, { status: 204, headers: OAUTH_
 export const registerEndpoint = (req: Request) =>
   guarded(async () => {
     await limited(req, "register");
+    const text = await readOAuthBody(req);
     let body: unknown;
     try {
-      body = JSON.parse(await req.text());
+      body = JSON.parse(text);
     } catch {
       throw new OAuthError("invalid_client_metadata", "The body must be JSON client metadata.");
     }
@@ -57,6 +56,7 @@ export const tokenEndpoint = (req: Request) =>
 
 export const revokeEndpoint = (req: Request) =>
   guarded(async () => {
+    await limited(req, "revoke");
     const form = await readForm(req);
     const client = await authenticateClient(form, req.headers.get("authorization"));
     await revoke(client, form);

@@ -60,7 +60,7 @@ export async function consumeRequest(userId: string, plan: Plan, now = Date.now(
   return slidingWindow(s, userId, limitFor(plan), now);
 }
 
-/** Registration and token requests per client address: a fixed budget, never scaled. */
+/** OAuth requests (register, token, revoke: each its own budget) per client address: fixed, never scaled. */
 export const OAUTH_PER_MINUTE = 30;
 
 export async function consumeOAuthRequest(key: string, now = Date.now()): Promise<RateDecision> {

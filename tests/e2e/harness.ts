@@ -8,7 +8,7 @@ import { promisify } from "node:util";
 import postgres from "postgres";
 import { ensureBuild } from "../helpers/build";
 
-// A built server (`next start`) on a free port with a fresh DATA_DIR (and a fresh PostgreSQL
+// A built server (started as `npm start` does: node server.mjs) on a free port with a fresh DATA_DIR (and a fresh PostgreSQL
 // database when DATABASE_URL is set), as in server.test.ts, for browser tests.
 const run = promisify(execFile);
 const ROOT = process.cwd();
@@ -51,7 +51,7 @@ export class TestServer {
   }
 
   start(): Promise<string> {
-    const proc = spawn(path.join(ROOT, "node_modules/.bin/next"), ["start", "-p", String(this.port)], { cwd: ROOT, env: this.env, stdio: ["ignore", "pipe", "pipe"] });
+    const proc = spawn(process.execPath, [path.join(ROOT, "server.mjs")], { cwd: ROOT, env: this.env, stdio: ["ignore", "pipe", "pipe"] });
     this.proc = proc;
     let out = "";
     proc.stdout!.on("data", (d) => (out += d));

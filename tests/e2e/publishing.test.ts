@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakePlatforms, type FakePlatforms } from "../helpers/fake-platforms";
 import { TestServer } from "./harness";
 
-// Scheduled publishing on a built server (`next start`): the in-process scheduler posts
+// Scheduled publishing on a built server (`npm start`): the in-process scheduler posts
 // through the real LinkedIn and X adapters to fakes on loopback, once each, on time. The
 // approvals come from the admin command, as an owner without a browser would give them.
 const run = promisify(execFile);

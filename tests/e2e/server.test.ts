@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestServer } from "./harness";
 
-// The README's first command, as a newcomer runs it: a built app started with `next start`
+// The README's first command, as a newcomer runs it: a built app started as `npm start` does
 // on a fresh database, the owner printed once, a token from `npm run admin`, then the API.
 const server = new TestServer();
 beforeAll(() => server.setup(), 600_000);

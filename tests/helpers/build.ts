@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 
-// Browser tests, server tests and the benchmark run the built app (`next start`): this
+// Browser tests, server tests and the benchmark run the built app (`npm start`, server.mjs): this
 // builds it when the build is older than any source file.
 const run = promisify(execFile);
 const ROOT = process.cwd();

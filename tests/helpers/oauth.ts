@@ -32,11 +32,11 @@ export async function token(form: Record<string, string | string[]>, opts: { bas
   return { status: res.status, headers: res.headers, body: await res.json() };
 }
 
-export async function revoke(form: Record<string, string>) {
+export async function revoke(form: Record<string, string>, address = freshAddress()) {
   const res = await revokeEndpoint(
     new Request(`${config().origin}/oauth/revoke`, {
       method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
+      headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": address },
       body: new URLSearchParams(form),
     }),
   );

@@ -1,0 +1,17 @@
+import nodemailer from "nodemailer";
+import { config } from "@/lib/config";
+
+/** The e-mail with the link that confirms a new account's address (only with SMTP_URL). */
+export async function sendConfirmationMail(to: string, token: string): Promise<void> {
+  const c = config();
+  if (!c.SMTP_URL) return;
+  // The link is built from APP_URL only, never from the request that asked for it.
+  const link = `${new URL(c.origin).origin}/signup/confirm?token=${encodeURIComponent(token)}`;
+  await nodemailer.createTransport(c.SMTP_URL).sendMail({
+    from: c.EMAIL_FROM,
+    to,
+    subject: "Confirm your e-mail address for Contentio",
+    text: `Open this link to confirm your e-mail address and finish creating your Contentio account:\n\n${link}\n\nThe link works once, for 24 hours. If you did not sign up, ignore this e-mail.\n`,
+    html: `<p>Open this link to confirm your e-mail address and finish creating your Contentio account:</p><p><a href="${link}">Confirm my e-mail address</a></p><p>The link works once, for 24 hours. If you did not sign up, ignore this e-mail.</p>`,
+  });
+}

@@ -1,0 +1,53 @@
+import { config } from "@/lib/config";
+
+export const DEFAULT_RETURN_PATH = "/settings/connections";
+
+// Browsers drop tabs and newlines from URLs and read "\" as "/", so "/\t/evil.example" or
+// "/\evil.example" become "//evil.example": another site. Anything that could turn into
+// another host after such clean-up, or after percent-decoding, is refused outright rather
+// than repaired.
+const UNSAFE_CHAR = /[\s\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060\ufeff\\]/;
+
+/** A path and its percent-decodings (a redirect can be decoded once or twice more on the way). */
+function decodings(raw: string): string[] | null {
+  const out = [raw];
+  let cur = raw;
+  for (let i = 0; i < 3; i++) {
+    let next: string;
+    try {
+      next = decodeURIComponent(cur);
+    } catch {
+      return null; // a broken escape is not a path this service ever links to
+    }
+    if (next === cur) break;
+    out.push((cur = next));
+  }
+  return out;
+}
+
+/**
+ * A path on this service to send the browser to after signing in, or `fallback`. Only a
+ * same-origin path ("/…") passes; hosts, schemes, protocol-relative forms and anything with
+ * whitespace, control characters or backslashes (anywhere raw, or in the path once
+ * percent-decoded) fall back. The query is not decoded: it may carry encoded URLs and
+ * spaces (the authorize request's redirect_uri, state) and cannot change the host.
+ */
+export function safeReturnPath(raw: unknown, fallback = DEFAULT_RETURN_PATH): string {
+  if (typeof raw !== "string" || raw.length === 0 || raw.length > 2000 || UNSAFE_CHAR.test(raw)) return fallback;
+  const forms = decodings(raw.split(/[?#]/, 1)[0]);
+  if (!forms) return fallback;
+  for (const f of forms) {
+    if (!f.startsWith("/") || f.startsWith("//") || UNSAFE_CHAR.test(f)) return fallback;
+  }
+  const origin = new URL(config().origin).origin;
+  let url: URL;
+  try {
+    url = new URL(raw, origin);
+  } catch {
+    return fallback;
+  }
+  // "/.//host" parses to the path "//host": harmless as given, but never pass on a value
+  // whose normal form reads as another host.
+  if (url.origin !== origin || url.pathname.startsWith("//")) return fallback;
+  return raw;
+}

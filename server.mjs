@@ -1,0 +1,65 @@
+// `npm start`: the built app behind a plain node:http server. `next start` would do, except
+// that a route handler cannot see the connection's address, and Next fills X-Forwarded-For
+// with it only when the client sent none: a client could then pick its own address and
+// with it a fresh rate-limit budget. Here the forwarding headers are settled before Next
+// sees them, following TRUST_PROXY (how many reverse proxies stand in front):
+//   0: every X-Forwarded-* header is dropped, so Next records the connection's address;
+//   N: the connection's address is appended to X-Forwarded-For, and the app reads the
+//      address the Nth proxy saw (lib/http/client-address.ts).
+import http from "node:http";
+import next from "next";
+
+const env = process.env;
+const port = Number(env.PORT || 3000);
+const host = env.HOST || undefined; // all interfaces, like `next start`
+const trustProxy = env.TRUST_PROXY ? Number(env.TRUST_PROXY) : 0;
+if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`PORT must be a port number, not ${env.PORT}`);
+if (!Number.isInteger(trustProxy) || trustProxy < 0 || trustProxy > 10) fail(`TRUST_PROXY must be a whole number from 0 to 10, not ${env.TRUST_PROXY}`);
+
+function fail(message) {
+  console.error(`Invalid configuration: ${message}`);
+  process.exit(1);
+}
+
+// Other headers through which a client could claim an address or a host.
+const FORWARDING = /^(x-forwarded-|forwarded$|x-real-ip$)/;
+
+function settleForwarding(req) {
+  const socketAddress = req.socket.remoteAddress;
+  if (trustProxy === 0) {
+    for (const name of Object.keys(req.headers)) if (FORWARDING.test(name)) delete req.headers[name];
+    // Filled by Next from the socket too; set here so it never depends on Next's defaults.
+    if (socketAddress) req.headers["x-forwarded-for"] = socketAddress;
+    return;
+  }
+  if (!socketAddress) return;
+  const chain = req.headers["x-forwarded-for"];
+  req.headers["x-forwarded-for"] = chain ? `${chain}, ${socketAddress}` : socketAddress;
+}
+
+env.NODE_ENV = "production";
+const app = next({ dev: false, dir: import.meta.dirname, hostname: host ?? "localhost", port });
+await app.prepare();
+const handle = app.getRequestHandler();
+
+const server = http.createServer((req, res) => {
+  settleForwarding(req);
+  handle(req, res).catch((e) => {
+    console.error(e);
+    if (!res.headersSent) res.writeHead(500).end();
+  });
+});
+server.listen(port, host, () => console.log(`Contentio listening on http://${host ?? "localhost"}:${port}`));
+
+// Like `next start`: finish the requests in flight, then exit (which also releases the
+// embedded database's lock file).
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    server.close(() => process.exit(signal === "SIGINT" ? 130 : 143));
+    server.closeIdleConnections();
+    setTimeout(() => process.exit(signal === "SIGINT" ? 130 : 143), 10_000).unref();
+  });
+}

@@ -1,0 +1,93 @@
+import { randomBytes, randomInt } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { passwordSignIn } from "@/lib/auth/password-sign-in";
+import { resetConfig } from "@/lib/config";
+import { createUser } from "@/lib/domain/accounts";
+import { CONFIRM_TTL_MS, awaitingConfirmation, confirmEmail, dropUnconfirmedPassword, startEmailConfirmation } from "@/lib/domain/email-verification";
+import { users } from "@/drizzle/schema";
+import { withDatabase } from "../helpers/db";
+
+// Confirmation of a new password account's e-mail address (with SMTP configured). The mail
+// itself is checked in the browser test; here the rules behind the link.
+const database = withDatabase();
+const PASSWORD = "correct horse battery staple";
+const db = () => database.current().db;
+const someAddress = () => `198.20.${randomInt(256)}.${randomInt(1, 255)}`;
+
+beforeAll(() => {
+  process.env.SMTP_URL = "smtp://127.0.0.1:9"; // configured; nothing is sent from these tests
+  resetConfig();
+});
+afterAll(() => {
+  delete process.env.SMTP_URL;
+  resetConfig();
+});
+
+async function signUp() {
+  const email = `new-${randomBytes(5).toString("hex")}@example.com`;
+  const { id } = await createUser(db(), { email, password: PASSWORD, plan: "none", complete: false });
+  return { id, email, token: await startEmailConfirmation(db(), id) };
+}
+const signIn = (email: string) => passwordSignIn(db(), email, PASSWORD, someAddress()).then((r) => (r.ok ? "signed in" : r.reason));
+
+describe("e-mail confirmation of a new password account", () => {
+  it("keeps the password closed until the link is opened, then opens it; the link works once", async () => {
+    const u = await signUp();
+    expect(await signIn(u.email)).toBe("unconfirmed");
+    expect(await confirmEmail(db(), u.token)).toEqual({ ok: true, email: u.email });
+    const [row] = await db().select({ v: users.emailVerified }).from(users).where(eq(users.id, u.id));
+    expect(row.v).toBeInstanceOf(Date);
+    expect(await signIn(u.email)).toBe("signed in");
+    expect(await confirmEmail(db(), u.token)).toEqual({ ok: false, reason: "unknown" });
+  });
+
+  it("refuses a link after 24 hours and keeps the account closed; a new link replaces the old one", async () => {
+    const u = await signUp();
+    expect(await confirmEmail(db(), u.token, new Date(Date.now() + CONFIRM_TTL_MS + 1000))).toEqual({ ok: false, reason: "expired" });
+    expect(await awaitingConfirmation(db(), u.id)).toBe(true);
+    expect(await signIn(u.email)).toBe("unconfirmed");
+    const again = await startEmailConfirmation(db(), u.id);
+    expect(await confirmEmail(db(), u.token)).toEqual({ ok: false, reason: "unknown" });
+    expect((await confirmEmail(db(), again)).ok).toBe(true);
+    expect(await signIn(u.email)).toBe("signed in");
+  });
+
+  it("refuses forged and malformed tokens without changing anything", async () => {
+    const u = await signUp();
+    for (const t of ["", "x", u.token.slice(0, -1) + (u.token.endsWith("A") ? "B" : "A"), `${u.token}%00`, "' or 1=1 --"]) {
+      expect(await confirmEmail(db(), t)).toEqual({ ok: false, reason: "unknown" });
+    }
+    expect(await awaitingConfirmation(db(), u.id)).toBe(true);
+  });
+
+  it("leaves accounts made without a sign-up (the owner, the admin command) as they were", async () => {
+    const email = `admin-made-${randomBytes(4).toString("hex")}@example.com`;
+    const { id } = await createUser(db(), { email, password: PASSWORD });
+    expect(await awaitingConfirmation(db(), id)).toBe(false);
+    expect(await signIn(email)).toBe("signed in");
+  });
+
+  it("asks for nothing when no e-mail can be sent", async () => {
+    const u = await signUp();
+    delete process.env.SMTP_URL;
+    resetConfig();
+    try {
+      expect(await signIn(u.email)).toBe("signed in");
+    } finally {
+      process.env.SMTP_URL = "smtp://127.0.0.1:9";
+      resetConfig();
+    }
+  });
+
+  it("removes a password nobody confirmed when the mailbox's owner signs in with an e-mailed link", async () => {
+    const u = await signUp();
+    expect(await dropUnconfirmedPassword(db(), u.id)).toBe(true);
+    expect(await passwordSignIn(db(), u.email, PASSWORD, someAddress())).toEqual({ ok: false, reason: "wrong" });
+    expect(await confirmEmail(db(), u.token)).toEqual({ ok: false, reason: "unknown" });
+    const confirmed = await signUp();
+    await confirmEmail(db(), confirmed.token);
+    expect(await dropUnconfirmedPassword(db(), confirmed.id)).toBe(false); // a confirmed password stays
+    expect(await signIn(confirmed.email)).toBe("signed in");
+  });
+});

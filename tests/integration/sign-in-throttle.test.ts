@@ -1,0 +1,60 @@
+import { randomBytes, randomInt } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { passwordSignIn } from "@/lib/auth/password-sign-in";
+import { createUser } from "@/lib/domain/accounts";
+import { FAILURES_PER_ADDRESS } from "@/lib/ratelimit/sign-in";
+import { withDatabase } from "../helpers/db";
+
+// Password guessing against the owner's sign-in (the function behind both the sign-in page
+// and next-auth's own endpoint). E-mails and addresses are random so that runs sharing one
+// Redis never share counts.
+const database = withDatabase();
+const someAddress = () => `198.19.${randomInt(256)}.${randomInt(1, 255)}`;
+const PASSWORD = "correct horse battery staple";
+
+async function someUser() {
+  const email = `guess-${randomBytes(5).toString("hex")}@example.com`;
+  await createUser(database.current().db, { email, password: PASSWORD });
+  return email;
+}
+
+const attempt = (email: string, password: string, address: string) =>
+  passwordSignIn(database.current().db, email, password, address).then((r) => (r.ok ? "signed in" : r.reason));
+
+describe("password sign-in throttle", () => {
+  it("refuses the 6th attempt on an account after 5 wrong passwords, even with the right password", async () => {
+    const email = await someUser();
+    const address = someAddress();
+    for (let i = 0; i < 5; i++) expect(await attempt(email, `wrong-${i}`, address)).toBe("wrong");
+    expect(await attempt(email, PASSWORD, address)).toBe("throttled");
+    expect(await attempt(email.toUpperCase(), PASSWORD, someAddress())).toBe("throttled"); // per account, whatever the address or case
+  });
+
+  it("leaves other accounts alone", async () => {
+    const victim = await someUser();
+    const other = await someUser();
+    const address = someAddress();
+    for (let i = 0; i < 5; i++) await attempt(victim, `wrong-${i}`, address);
+    expect(await attempt(other, PASSWORD, someAddress())).toBe("signed in");
+  });
+
+  it("does not count successful sign-ins, and a success clears the account's failures", async () => {
+    const email = await someUser();
+    const address = someAddress();
+    for (let i = 0; i < 10; i++) expect(await attempt(email, PASSWORD, address)).toBe("signed in");
+    for (let i = 0; i < 4; i++) expect(await attempt(email, `wrong-${i}`, address)).toBe("wrong");
+    expect(await attempt(email, PASSWORD, address)).toBe("signed in");
+    for (let i = 0; i < 4; i++) expect(await attempt(email, `wrong-${i}`, address)).toBe("wrong");
+    expect(await attempt(email, PASSWORD, address)).toBe("signed in");
+  });
+
+  it("closes an address that tries many accounts after 20 failures, and only that address", async () => {
+    const address = someAddress();
+    for (let i = 0; i < FAILURES_PER_ADDRESS; i++) {
+      expect(await attempt(`nobody-${randomBytes(4).toString("hex")}@example.com`, "guess", address)).toBe("wrong");
+    }
+    const email = await someUser();
+    expect(await attempt(email, PASSWORD, address)).toBe("throttled");
+    expect(await attempt(email, PASSWORD, someAddress())).toBe("signed in");
+  });
+});
