@@ -8,7 +8,7 @@ import { sendConfirmationMail } from "@/lib/auth/confirm-mail";
 import { config } from "@/lib/config";
 import { pendingUserByEmail, startEmailConfirmation } from "@/lib/domain/email-verification";
 import { clientAddress } from "@/lib/http/client-address";
-import { recordSignInFailure, signInThrottled } from "@/lib/ratelimit/sign-in";
+import { takeSignInAttempt } from "@/lib/ratelimit/sign-in";
 import { safeReturnPath } from "@/lib/auth/return-path";
 import { db } from "@/lib/db";
 import { AccountError, createUser } from "@/lib/domain/accounts";
@@ -47,8 +47,7 @@ export async function resendConfirmation(form: FormData) {
   const email = String(form.get("email") ?? "").trim().toLowerCase();
   const address = clientAddress(await headers());
   if (!email || !config().SMTP_URL) redirect("/signin");
-  if (await signInThrottled(email, address)) redirect("/signin?confirm=throttled");
-  await recordSignInFailure(email, address);
+  if (!(await takeSignInAttempt(email, address))) redirect("/signin?confirm=throttled");
   const d = await db();
   const user = await pendingUserByEmail(d, email);
   if (user) await sendConfirmationMail(user.email, await startEmailConfirmation(d, user.id));

@@ -2,7 +2,7 @@ import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { awaitingConfirmation } from "@/lib/domain/email-verification";
 import { verifyPassword } from "@/lib/domain/owner-auth";
-import { clearSignInFailures, recordSignInFailure, signInThrottled } from "@/lib/ratelimit/sign-in";
+import { signInSucceeded, takeSignInAttempt } from "@/lib/ratelimit/sign-in";
 
 export type PasswordSignIn =
   | { ok: true; user: { id: string; email: string; name: string | null; image: string | null } }
@@ -11,17 +11,14 @@ export type PasswordSignIn =
 /**
  * E-mail + password sign-in, for every way in (the sign-in page's action and next-auth's own
  * callback endpoint): closed while the account or the address is throttled, whatever the
- * password; a wrong password counts against both; a right one for an address still waiting
+ * password; every attempt counts against both until it proves right; a right one for an address still waiting
  * for its confirmation link signs nobody in (said only to whoever knows the password).
  */
 export async function passwordSignIn(db: Db, email: string, password: string, address: string): Promise<PasswordSignIn> {
-  if (await signInThrottled(email, address)) return { ok: false, reason: "throttled" };
+  if (!(await takeSignInAttempt(email, address))) return { ok: false, reason: "throttled" };
   const user = await verifyPassword(db, email, password);
-  if (!user) {
-    await recordSignInFailure(email, address);
-    return { ok: false, reason: "wrong" };
-  }
-  await clearSignInFailures(email);
+  if (!user) return { ok: false, reason: "wrong" };
+  await signInSucceeded(email, address);
   if (config().SMTP_URL && (await awaitingConfirmation(db, user.id))) return { ok: false, reason: "unconfirmed" };
   return { ok: true, user };
 }

@@ -1,16 +1,16 @@
-import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { Redis } from "ioredis";
 import { config } from "@/lib/config";
 
-// Password guessing: failed sign-ins are counted per account (5 in 15 minutes) and per
+// Password guessing: sign-in attempts are counted per account (5 in 15 minutes) and per
 // client address (20 in 15 minutes, for one address trying many accounts). Past either, the
 // password is not even checked, right or wrong, until the window ends. A successful sign-in
-// counts for nothing and clears the account's count.
+// gives its attempt back and clears the account's count.
 export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
 export const FAILURES_PER_ACCOUNT = 5;
 export const FAILURES_PER_ADDRESS = 20;
 
-type Limiters = { account: RateLimiterAbstract; address: RateLimiterAbstract };
+type Limiters = { account: RateLimiterAbstract; address: RateLimiterAbstract; ready: Promise<unknown> };
 let limiters: Limiters | undefined;
 
 function make(keyPrefix: string, points: number, client?: Redis): RateLimiterAbstract {
@@ -24,39 +24,43 @@ function store(): Limiters {
   if (limiters) return limiters;
   const url = config().REDIS_URL;
   let client: Redis | undefined;
+  let ready: Promise<unknown> = Promise.resolve();
   if (url) {
     client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 1000, commandTimeout: 500 });
     client.on("error", () => {}); // reconnects by itself; the memory limiter covers the gap
+    // Counting in memory while a fresh client connects would split the counts: wait for the
+    // first contact (at most 1 s), as the request limiter does.
+    ready = new Promise((resolve) => {
+      client!.once("ready", resolve).once("error", resolve);
+      setTimeout(resolve, 1000).unref();
+    });
   }
   return (limiters = {
     account: make("rl:signin:account", FAILURES_PER_ACCOUNT, client),
     address: make("rl:signin:address", FAILURES_PER_ADDRESS, client),
+    ready,
   });
 }
 
 const accountKey = (email: string) => email.trim().toLowerCase();
 
-// Redis outages are covered by the memory limiter; a read that still fails counts as none,
-// so that the owner's sign-in never depends on the counter store.
-async function used(l: RateLimiterAbstract, key: string): Promise<number> {
-  const res = await l.get(key).catch(() => null);
-  return res?.consumedPoints ?? 0;
+/**
+ * Takes one attempt from the account's and the address's budgets before the password is
+ * checked (atomic in Redis and in memory, so guesses sent at once cannot all slip in before
+ * their failures count). False: closed for this account or address until the window ends.
+ * A store that fails outright counts as open, so the owner's sign-in never depends on it.
+ */
+export async function takeSignInAttempt(email: string, address: string): Promise<boolean> {
+  const l = store();
+  await l.ready;
+  const taken = await Promise.allSettled([l.account.consume(accountKey(email)), l.address.consume(address)]);
+  return !taken.some((t) => t.status === "rejected" && t.reason instanceof RateLimiterRes);
 }
 
-/** Whether password sign-in is closed for this account or this address right now. */
-export async function signInThrottled(email: string, address: string): Promise<boolean> {
-  const { account, address: byAddress } = store();
-  const [a, b] = await Promise.all([used(account, accountKey(email)), used(byAddress, address)]);
-  return a >= FAILURES_PER_ACCOUNT || b >= FAILURES_PER_ADDRESS;
-}
-
-export async function recordSignInFailure(email: string, address: string): Promise<void> {
-  const { account, address: byAddress } = store();
-  await Promise.all([account.penalty(accountKey(email), 1), byAddress.penalty(address, 1)]);
-}
-
-export async function clearSignInFailures(email: string): Promise<void> {
-  await store().account.delete(accountKey(email));
+/** A right password: the account's failures are forgotten and the address gets its attempt back. */
+export async function signInSucceeded(email: string, address: string): Promise<void> {
+  const l = store();
+  await Promise.allSettled([l.account.delete(accountKey(email)), l.address.reward(address, 1)]);
 }
 
 /** Tests switch between stores by changing REDIS_URL. */

@@ -57,4 +57,12 @@ describe("password sign-in throttle", () => {
     expect(await attempt(email, PASSWORD, address)).toBe("throttled");
     expect(await attempt(email, PASSWORD, someAddress())).toBe("signed in");
   });
+
+  it("checks at most 5 passwords of guesses sent all at once", async () => {
+    const email = await someUser();
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => attempt(email, `wrong-${i}`, someAddress())));
+    expect(results.filter((r) => r === "wrong")).toHaveLength(5);
+    expect(results.filter((r) => r === "throttled")).toHaveLength(15);
+    expect(await attempt(email, PASSWORD, someAddress())).toBe("throttled");
+  });
 });
