@@ -11,8 +11,9 @@ import { deriveTitle, iso, preview } from "./text";
 
 export type DraftType = "post" | "tweet";
 
-// Post and tweet drafts share their columns; the common ones are reached through one view.
-export const draftTable = (type: DraftType) => (type === "post" ? postDrafts : tweetDrafts) as unknown as typeof tweetDrafts;
+// Post and tweet drafts share their columns (drizzle/schema/draft-columns.ts): queries over
+// the common ones take either table.
+export const draftTable = (type: DraftType): typeof postDrafts | typeof tweetDrafts => (type === "post" ? postDrafts : tweetDrafts);
 
 export const label = (type: DraftType) => (type === "post" ? "post draft" : "tweet draft");
 

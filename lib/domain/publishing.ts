@@ -5,7 +5,7 @@ import { log } from "@/lib/log";
 import { errorFacts, newErrorId, redactSecrets } from "@/lib/redact";
 import { platformFor } from "@/lib/platforms";
 import { PublishError, platformOf, type Platform, type PlatformName } from "@/lib/platforms/types";
-import { tweetDrafts } from "@/drizzle/schema";
+import { postDrafts, tweetDrafts } from "@/drizzle/schema";
 import { contentChangedReason } from "./content-hash";
 import { draftTable, type DraftType } from "./drafts";
 import { markTopicPublished } from "./series";
@@ -17,7 +17,8 @@ import { markTopicPublished } from "./series";
 export const RETRY_WINDOW_MS = 30 * 60 * 1000;
 export const TYPES: DraftType[] = ["post", "tweet"];
 
-type DraftRow = typeof tweetDrafts.$inferSelect;
+/** A claimed row of either draft table (they share every column publishing reads). */
+type DraftRow = typeof postDrafts.$inferSelect | typeof tweetDrafts.$inferSelect;
 export type Claimed = DraftRow & { type: DraftType };
 export type Outcome =
   | { status: "published"; platform: PlatformName; postId: string; url: string | null }
@@ -45,7 +46,7 @@ function dueWhere(type: DraftType, now: Date) {
  * only the rows it moved come back. Whoever's UPDATE matched is the only caller of the
  * platform for them.
  */
-async function claim(db: Db, type: DraftType, where: SQL | undefined, now: Date, extra: Partial<typeof tweetDrafts.$inferInsert> = {}): Promise<Claimed[]> {
+async function claim(db: Db, type: DraftType, where: SQL | undefined, now: Date, extra: Partial<typeof postDrafts.$inferInsert & typeof tweetDrafts.$inferInsert> = {}): Promise<Claimed[]> {
   const t = draftTable(type);
   const rows = await db
     .update(t)

@@ -1,4 +1,5 @@
-import { sql, type SQL } from "drizzle-orm";
+import { sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { articles, ideas, postDrafts, series, tweetDrafts } from "@/drizzle/schema";
 import { rowsOf } from "@/lib/db/rows";
 import { decodeCursor, encodeCursor, offsetOf } from "./cursor";
 import type { Ctx } from "./context";
@@ -15,21 +16,25 @@ export type SearchInput = {
   cursor?: string;
 };
 
-// Where each item type lives, and which of its columns play which part in a result.
-const SOURCES: Record<ItemType, { table: string; text: string; platform: string; scheduled: string; pillar: string | null }> = {
-  post: { table: "post_drafts", text: "body", platform: "'pronet'", scheduled: "scheduled_for", pillar: "pillar" },
-  tweet: { table: "tweet_drafts", text: "body", platform: "'micro'", scheduled: "scheduled_for", pillar: "pillar" },
-  article: { table: "articles", text: "body", platform: "null", scheduled: "null::timestamptz", pillar: null },
-  idea: { table: "ideas", text: "body", platform: "null", scheduled: "null::timestamptz", pillar: "pillar" },
+// Where each item type lives, and which of its columns play which part in a result. Every
+// table has id, user_id, title, updated_at and a generated `search` vector.
+type Table = typeof postDrafts | typeof tweetDrafts | typeof articles | typeof ideas | typeof series;
+type Source = { table: Table; text: AnyColumn; status: SQL; platform: SQL; scheduled: SQL; pillar: AnyColumn | null };
+const NO_TIME = sql`null::timestamptz`;
+const SOURCES: Record<ItemType, Source> = {
+  post: { table: postDrafts, text: postDrafts.body, status: sql`${postDrafts.status}`, platform: sql`'pronet'`, scheduled: sql`${postDrafts.scheduledFor}`, pillar: postDrafts.pillar },
+  tweet: { table: tweetDrafts, text: tweetDrafts.body, status: sql`${tweetDrafts.status}`, platform: sql`'micro'`, scheduled: sql`${tweetDrafts.scheduledFor}`, pillar: tweetDrafts.pillar },
+  article: { table: articles, text: articles.body, status: sql`${articles.status}`, platform: sql`null`, scheduled: NO_TIME, pillar: null },
+  idea: { table: ideas, text: ideas.body, status: sql`${ideas.status}`, platform: sql`null`, scheduled: NO_TIME, pillar: ideas.pillar },
   series: {
-    table: "series",
-    text: "description",
-    platform: "null",
-    scheduled: "null::timestamptz",
+    table: series,
+    text: series.description,
+    status: sql`case when ${series.completedAt} is not null then 'completed' when ${series.isActive} then 'active' else 'paused' end`,
+    platform: sql`null`,
+    scheduled: NO_TIME,
     pillar: null,
   },
 };
-const SERIES_STATUS = "case when completed_at is not null then 'completed' when is_active then 'active' else 'paused' end";
 
 // Opaque cursors: an offset bound to the query it came from.
 const encode = (offset: number, fingerprint: string) => encodeCursor("search", { o: offset, f: fingerprint });
@@ -51,16 +56,16 @@ export async function searchContent(ctx: Ctx, input: SearchInput) {
   for (const type of types) {
     const s = SOURCES[type];
     if (input.pillar && !s.pillar) continue; // this type has no pillar, so nothing matches
-    const status = sql.raw(type === "series" ? SERIES_STATUS : "status");
-    const where: SQL[] = [sql`user_id = ${ctx.caller.userId}`];
-    if (q) where.push(sql`search @@ ${tsq}`);
-    if (input.status) where.push(sql`${status} = ${input.status}`);
-    if (input.pillar && s.pillar) where.push(sql`${sql.raw(s.pillar)} = ${input.pillar}`);
-    parts.push(sql`select id, ${type}::text as type, title, left(${sql.raw(s.text)}, 400) as text, ${status} as status,
-      ${sql.raw(s.platform)}::text as platform, ${utc(sql.raw(s.scheduled))} as scheduled_for,
-      ${utc(sql.raw("updated_at"))} as updated_at, updated_at as ts,
-      ${q ? sql`ts_rank(search, ${tsq})` : sql`0::real`} as rank
-      from ${sql.raw(s.table)} where ${sql.join(where, sql` and `)}`);
+    const t = s.table;
+    const where: SQL[] = [sql`${t.userId} = ${ctx.caller.userId}`];
+    if (q) where.push(sql`${t.search} @@ ${tsq}`);
+    if (input.status) where.push(sql`${s.status} = ${input.status}`);
+    if (input.pillar && s.pillar) where.push(sql`${s.pillar} = ${input.pillar}`);
+    parts.push(sql`select ${t.id} as id, ${type}::text as type, ${t.title} as title, left(${s.text}, 400) as text, ${s.status} as status,
+      ${s.platform}::text as platform, ${utc(s.scheduled)} as scheduled_for,
+      ${utc(sql`${t.updatedAt}`)} as updated_at, ${t.updatedAt} as ts,
+      ${q ? sql`ts_rank(${t.search}, ${tsq})` : sql`0::real`} as rank
+      from ${t} where ${sql.join(where, sql` and `)}`);
   }
   if (!parts.length) return { results: [], next_cursor: null };
 
