@@ -1,5 +1,5 @@
 import { eq, sql, type SQL } from "drizzle-orm";
-import { users } from "@/drizzle/schema";
+import { creditEvents, ideas, postDrafts, tweetDrafts, users } from "@/drizzle/schema";
 import { rowsOf } from "@/lib/db/rows";
 import type { Ctx } from "./context";
 
@@ -13,9 +13,11 @@ async function rows(ctx: Ctx, q: SQL): Promise<Row[]> {
   return rowsOf<Row>(await ctx.db.execute(q));
 }
 
-// Both draft tables, as one set of rows.
-const DRAFTS = sql`(select user_id, status, pillar, scheduled_for, published_at, created_at, idea_id from post_drafts
-  union all select user_id, status, pillar, scheduled_for, published_at, created_at, null::uuid from tweet_drafts)`;
+// Both draft tables, as one set of rows (the queries below read these aliases).
+const draftRows = (t: typeof postDrafts | typeof tweetDrafts, ideaId: SQL) =>
+  sql`select ${t.userId} as user_id, ${t.status} as status, ${t.pillar} as pillar, ${t.scheduledFor} as scheduled_for,
+    ${t.publishedAt} as published_at, ${t.createdAt} as created_at, ${ideaId} as idea_id from ${t}`;
+const DRAFTS = sql`(${draftRows(postDrafts, sql`${postDrafts.ideaId}`)} union all ${draftRows(tweetDrafts, sql`null::uuid`)})`;
 
 const day = (d: string, n: number) => {
   const t = new Date(`${d}T00:00:00Z`);
@@ -66,7 +68,7 @@ export async function getAnalytics(ctx: Ctx, input: { area: Area }) {
   if (all || input.area === "funnel") {
     const [p] = await rows(
       ctx,
-      sql`select (select count(*) from ideas where user_id = ${uid} and status = 'new')::int as ideas,
+      sql`select (select count(*) from ${ideas} where ${ideas.userId} = ${uid} and ${ideas.status} = 'new')::int as ideas,
         count(*) filter (where status = 'draft')::int as drafts,
         count(*) filter (where status = 'scheduled')::int as scheduled,
         count(*) filter (where status = 'published')::int as published,
@@ -108,9 +110,9 @@ export async function getAnalytics(ctx: Ctx, input: { area: Area }) {
     const since = day(week_start, -7);
     const byDay = await rows(
       ctx,
-      sql`select ${local(sql`created_at`)} as d, sum(credits)::int as n from credit_events
-        where user_id = ${uid} and refunded_at is null and created_at <= ${now.toISOString()}::timestamptz
-          and created_at >= ${now.toISOString()}::timestamptz - interval '16 days' group by 1`,
+      sql`select ${local(sql`${creditEvents.createdAt}`)} as d, sum(${creditEvents.credits})::int as n from ${creditEvents}
+        where ${creditEvents.userId} = ${uid} and ${creditEvents.refundedAt} is null and ${creditEvents.createdAt} <= ${now.toISOString()}::timestamptz
+          and ${creditEvents.createdAt} >= ${now.toISOString()}::timestamptz - interval '16 days' group by 1`,
     );
     const sum = (from: string, to: string) => byDay.filter((r) => (r.d as string) >= from && (r.d as string) < to).reduce((n, r) => n + (r.n as number), 0);
     const thisWeek = sum(week_start, day(today, 1));
@@ -129,7 +131,7 @@ export async function getAnalytics(ctx: Ctx, input: { area: Area }) {
       ctx,
       sql`select d, count(*)::int as n from (
           select ${local(sql`created_at`)} as d from ${DRAFTS} x where user_id = ${uid}
-          union all select ${local(sql`created_at`)} from ideas where user_id = ${uid}) c
+          union all select ${local(sql`${ideas.createdAt}`)} from ${ideas} where ${ideas.userId} = ${uid}) c
         where d between ${first} and ${today} group by d`,
     );
     const by_day = Array.from({ length: 7 }, (_, i) => day(first, i)).map((d) => ({ day: d, count: (created.find((r) => r.d === d)?.n as number) ?? 0 }));
