@@ -16,3 +16,4 @@ export * from "./authorization-codes";
 export * from "./auth-accounts";
 export * from "./sandbox-posts";
 export * from "./usage";
+export * from "./draft-events";

@@ -12,6 +12,10 @@ export type SearchInput = {
   pillar?: string;
   limit: number;
   cursor?: string;
+  /** The owner's pages only (not in the operation's schema): any of these statuses... */
+  statuses?: string[];
+  /** ...or one of these ids (drafts waiting for an approval), for "Needs attention". */
+  orIds?: string[];
 };
 
 // Where each item type lives, and which of its columns play which part in a result.
@@ -50,7 +54,7 @@ function decodeCursor(cursor: string, fingerprint: string): number {
 export async function searchContent(ctx: Ctx, input: SearchInput) {
   const q = input.query?.trim() ?? "";
   const types = input.types?.length ? [...new Set(input.types)] : (Object.keys(SOURCES) as ItemType[]);
-  const fingerprint = sha256({ q, types, s: input.status ?? null, p: input.pillar ?? null }).slice(0, 16);
+  const fingerprint = sha256({ q, types, s: input.status ?? null, p: input.pillar ?? null, ...(input.statuses && { ss: input.statuses, o: input.orIds ?? [] }) }).slice(0, 16);
   const offset = input.cursor ? decodeCursor(input.cursor, fingerprint) : 0;
   const tsq = sql`websearch_to_tsquery('english', ${q})`;
 
@@ -62,6 +66,11 @@ export async function searchContent(ctx: Ctx, input: SearchInput) {
     const where: SQL[] = [sql`user_id = ${ctx.caller.userId}`];
     if (q) where.push(sql`search @@ ${tsq}`);
     if (input.status) where.push(sql`${status} = ${input.status}`);
+    if (input.statuses) {
+      const any = [sql`${status} in (${sql.join(input.statuses.length ? input.statuses.map((v) => sql`${v}`) : [sql`null`], sql`, `)})`];
+      if (input.orIds?.length) any.push(sql`id in (${sql.join(input.orIds.map((v) => sql`${v}::uuid`), sql`, `)})`);
+      where.push(sql`(${sql.join(any, sql` or `)})`);
+    }
     if (input.pillar && s.pillar) where.push(sql`${sql.raw(s.pillar)} = ${input.pillar}`);
     parts.push(sql`select id, ${type}::text as type, title, left(${sql.raw(s.text)}, 400) as text, ${status} as status,
       ${sql.raw(s.platform)}::text as platform, ${utc(sql.raw(s.scheduled))} as scheduled_for,
