@@ -6,7 +6,7 @@ import { auth } from "./index";
 import { authSecret } from "./secret";
 
 /** A same-site path to return to after sign-in ("/..." but never "//host" or "/\host"). */
-export function safeReturnTo(v: unknown, fallback = "/settings/connections"): string {
+export function safeReturnTo(v: unknown, fallback = "/content"): string {
   return typeof v === "string" && /^\/(?![/\\])/.test(v) && v.length < 4000 ? v : fallback;
 }
 

@@ -26,7 +26,7 @@ export default async function ConfirmPage({ params, searchParams }: { params: Pr
   const a = await approvalForOwner(d, me.id, id);
   if (!a) {
     return (
-      <OwnerShell email={me.email} narrow>
+      <OwnerShell email={me.email} userId={me.id} narrow>
         <h1>Approval not found</h1>
         <p>This link does not match a request on your account. If an app gave it to you, ask it to repeat the action to get a new link.</p>
         <p><a href="/settings/connections">Go to Connections</a></p>
@@ -50,7 +50,7 @@ export default async function ConfirmPage({ params, searchParams }: { params: Pr
   if (result === "expired-form") status = { tone: "error", text: "This page had expired, so nothing changed. Decide again below." };
 
   return (
-    <OwnerShell email={me.email}>
+    <OwnerShell email={me.email} userId={me.id}>
       <h1>{headline(a.appName, a.operation, a.action.type, platform)}</h1>
       {status ? <p className={status.tone === "ok" ? "ok-box" : "error-box"} role={status.tone === "ok" ? "status" : "alert"}>{status.text}</p> : null}
       <section className="card" aria-labelledby="action">

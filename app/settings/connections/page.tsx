@@ -25,7 +25,7 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
   const providers = configuredProviders();
   const now = new Date();
   return (
-    <OwnerShell email={me.email}>
+    <OwnerShell email={me.email} userId={me.id} current="/settings/connections">
       <h1>Connections</h1>
       {sp.done && DONE[sp.done] ? <p className="ok-box" role="status">{DONE[sp.done]}</p> : null}
       {sp.error === "expired" ? <p className="error-box" role="alert">That page had expired, so nothing changed. Try again.</p> : null}
