@@ -1,0 +1,257 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import { promisify } from "node:util";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakePlatforms, type FakePlatforms } from "../helpers/fake-platforms";
+import { axe, launchBrowser, newPage } from "./browser";
+import { TestServer } from "./harness";
+
+// The owner's workspace in a real browser against a built server that publishes through
+// the real LinkedIn and X adapters to fakes on loopback: the content list, an item's page
+// and every action on it, including settling a post whose outcome is unknown.
+const run = promisify(execFile);
+const SHOTS = process.env.SCREENSHOT_DIR;
+const EMAIL = "writer@example.com";
+const PASSWORD = "correct horse battery";
+const ZONE = "America/New_York";
+const srv = new TestServer();
+let fake: FakePlatforms;
+let browser: Browser;
+let token = "";
+
+const api = async (op: string, body: unknown) => srv.api(op, body, token);
+const tsx = (...args: string[]) => run("npx", ["tsx", ...args], { cwd: process.cwd(), env: srv.env, timeout: 60_000 });
+
+async function shoot(page: Page, name: string) {
+  if (!SHOTS) return;
+  fs.mkdirSync(SHOTS, { recursive: true });
+  for (const [w, h, tag] of [[1280, 900, "desktop"], [390, 844, "phone"]] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.screenshot({ path: `${SHOTS}/${name}-${tag}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+let owner: Page;
+
+beforeAll(async () => {
+  fake = await startFakePlatforms();
+  await srv.setup();
+  Object.assign(srv.env, {
+    LINKEDIN_API_URL: fake.url,
+    LINKEDIN_OAUTH_URL: fake.url,
+    X_API_URL: fake.url,
+    LINKEDIN_CLIENT_ID: "li-app",
+    LINKEDIN_CLIENT_SECRET: "li-secret",
+    X_CLIENT_ID: "x-app",
+    X_CLIENT_SECRET: "x-secret",
+    SCHEDULE_MIN_LEAD_SECONDS: "1",
+    SCHEDULER_POLL_MS: "200",
+  });
+  await tsx("lib/cli/admin.ts", "create-user", "--email", EMAIL, "--password", PASSWORD, "--plan", "creator", "--allow-publishing");
+  const later = Math.floor(Date.now() / 1000) + 3600 * 24 * 30;
+  await tsx("tests/helpers/seed-accounts.ts", JSON.stringify({
+    email: EMAIL,
+    accounts: [
+      { provider: "linkedin", providerAccountId: "li-member-1", access_token: "li-access-0", refresh_token: "li-refresh-0", expires_at: later, handle: "Writer" },
+      { provider: "twitter", providerAccountId: "x-user-1", access_token: "x-access-0", refresh_token: "x-refresh-0", expires_at: later, handle: "@writer" },
+    ],
+  }));
+  token = JSON.parse((await tsx("lib/cli/admin.ts", "issue-token", "--email", EMAIL, "--app", "Writing Assistant")).stdout).access_token;
+  await srv.start();
+  browser = await launchBrowser();
+  // Signing in without a destination lands on /content; the owner then moves to New York time.
+  owner = await newPage(browser);
+  await owner.goto(`${srv.origin}/signin`);
+  await owner.getByLabel("E-mail").fill(EMAIL);
+  await owner.getByLabel("Password").fill(PASSWORD);
+  await owner.getByRole("button", { name: "Sign in" }).click();
+  await owner.waitForURL(/\/content$/);
+  await owner.goto(`${srv.origin}/onboarding`);
+  await owner.getByLabel("Your name").fill("Wren Writer");
+  await owner.getByLabel("Time zone").selectOption(ZONE);
+  await owner.getByLabel("Sample post 1").fill("Ship small things often.");
+  await owner.getByLabel("Tone").fill("plain");
+  await owner.getByRole("button", { name: "Save and finish" }).click();
+  await owner.waitForURL(/\/content$/);
+}, 600_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await srv.teardown();
+  await fake?.close();
+});
+
+const created = async (type: "post" | "tweet", body: string) => {
+  const r = await api("create_draft", { type, body });
+  expect(r.status).toBe(200);
+  return r.body.id as string;
+};
+
+describe("the owner's content list", () => {
+  it("lists every draft with network, status and the app that made it; filters, search and pages", async () => {
+    for (let i = 1; i <= 21; i++) await created("post", `Release note ${i}: we shipped a smaller thing today.`);
+    await created("tweet", "Coffee first, then the deploy.");
+    await owner.goto(`${srv.origin}/content`);
+    const rows = owner.getByRole("list", { name: "Drafts" }).locator(":scope > li");
+    expect(await rows.count()).toBe(20);
+    const tweet = rows.filter({ hasText: "Coffee first, then the deploy." }).filter({ has: owner.locator(".badge", { hasText: /^X$/ }) });
+    expect(await tweet.textContent()).toMatch(/X\s*Draft.*Created by Writing Assistant/);
+    await axe(owner);
+    await shoot(owner, "content");
+
+    await owner.getByRole("link", { name: "Next page" }).click();
+    await expect.poll(() => rows.count()).toBe(3); // 21 posts, one tweet and its post: 23
+    expect(await owner.getByRole("link", { name: "Next page" }).count()).toBe(0);
+    await owner.getByRole("link", { name: "First page" }).click();
+    await expect.poll(() => rows.count()).toBe(20);
+
+    // Network filter, then the same full-text search as search_content (stemming: "deploys").
+    await owner.getByLabel("Network").selectOption("tweet");
+    await owner.getByRole("button", { name: "Apply" }).click();
+    await expect.poll(() => rows.count()).toBe(1);
+    await owner.getByLabel("Network").selectOption("");
+    await owner.getByLabel("Search").fill("deploys");
+    await owner.getByLabel("Search").press("Enter"); // keyboard alone
+    await expect.poll(() => rows.count()).toBe(2); // the tweet and the post made for it
+    await owner.getByLabel("Search").fill("nothing-like-this");
+    await owner.getByRole("button", { name: "Apply" }).click();
+    await expect.poll(() => owner.getByText("Nothing matches “nothing-like-this”.").count()).toBe(1);
+  }, 120_000);
+
+  it("shows a Needs attention banner on every page while an app waits for approval", async () => {
+    const id = await created("post", "Please approve me.");
+    const asked = await api("schedule_content", { type: "post", id, scheduled_for: new Date(Date.now() + 86400_000).toISOString() });
+    expect(asked.body.error.code).toBe("confirmation_required");
+    for (const path of ["/content", "/settings/connections"]) {
+      await owner.goto(`${srv.origin}${path}`);
+      await expect.poll(() => owner.getByRole("complementary", { name: "Needs attention" }).textContent()).toContain("1 waiting for your approval");
+    }
+    await owner.getByRole("complementary", { name: "Needs attention" }).getByRole("link", { name: "Review them" }).click();
+    await owner.waitForURL(/status=attention/);
+    const rows = owner.getByRole("list", { name: "Drafts" }).locator(":scope > li");
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await rows.first().textContent()).toContain("Waiting for your approval");
+    await axe(owner);
+    await owner.getByRole("link", { name: "Please approve me." }).click();
+    await owner.getByRole("link", { name: "Review the request" }).click();
+    await owner.waitForURL(/\/confirm\//);
+    await owner.getByRole("button", { name: "Deny" }).click();
+    await owner.goto(`${srv.origin}/content`);
+    expect(await owner.getByRole("complementary", { name: "Needs attention" }).count()).toBe(0);
+  }, 120_000);
+});
+
+const status = async (type: "post" | "tweet", id: string) => (await api("fetch_item", { type, id })).body as { status: string; body: string; scheduled_for: string | null };
+const open = async (type: "post" | "tweet", id: string) => {
+  await owner.goto(`${srv.origin}/content/${type}/${id}`);
+  await owner.getByRole("heading", { level: 1 }).waitFor();
+};
+/** The dialog's own button does it; the page's button only asks. */
+async function confirmIn(label: string, confirmLabel: string) {
+  await owner.getByRole("button", { name: label, exact: true }).click();
+  const dialog = owner.getByRole("dialog");
+  await dialog.waitFor();
+  await dialog.getByRole("button", { name: confirmLabel, exact: true }).click();
+}
+
+describe("an item's page", () => {
+  it("previews as LinkedIn shows it, schedules in the owner's zone, edits while scheduled, unschedules and publishes", async () => {
+    const text = "Five lessons from a year of shipping daily.\n\n1. Small beats big.\n2. Boring is good.\n3. Write it down.\n4. Ask early.\n5. Rest.";
+    const id = await created("post", text);
+    await open("post", id);
+    const preview = owner.getByRole("figure", { name: "Preview as LinkedIn shows it" });
+    expect(await preview.textContent()).not.toContain("3. Write it down."); // folded after three lines
+    await axe(owner);
+    await shoot(owner, "item");
+    await preview.getByRole("button", { name: "…see more" }).click();
+    await expect.poll(() => preview.textContent()).toContain("5. Rest.");
+
+    // Tomorrow 10:30 in New York, picked with the browser's own date and time fields.
+    const tomorrow = new Date(Date.now() + 86400_000).toLocaleDateString("en-CA", { timeZone: ZONE });
+    await owner.getByLabel("Date").fill(tomorrow);
+    await owner.getByLabel("Time").fill("10:30");
+    await owner.getByRole("button", { name: "Schedule", exact: true }).click();
+    await expect.poll(() => owner.getByRole("status").textContent()).toBe("Scheduled.");
+    expect(await owner.locator(".meta").first().textContent()).toMatch(/Scheduled\s*for .*10:30 GMT-[45]/);
+    const s1 = await status("post", id);
+    expect(s1.status).toBe("scheduled");
+    expect([14, 15]).toContain(new Date(s1.scheduled_for!).getUTCHours()); // 10:30 New York is 15:30 or 14:30 UTC
+    expect(new Date(s1.scheduled_for!).getUTCMinutes()).toBe(30);
+
+    // Editing a scheduled draft from its page: the page is the confirmation, no approval link.
+    await owner.getByLabel("Text").fill("Four lessons from a year of shipping daily.");
+    await owner.getByRole("button", { name: "Save changes" }).click();
+    await expect.poll(() => owner.getByRole("status").textContent()).toBe("Saved.");
+    const s2 = await status("post", id);
+    expect(s2).toMatchObject({ status: "scheduled", body: "Four lessons from a year of shipping daily.", scheduled_for: s1.scheduled_for });
+
+    await owner.getByLabel("Time").fill("11:45");
+    await owner.getByRole("button", { name: "Reschedule", exact: true }).click();
+    await expect.poll(() => owner.getByRole("status").textContent()).toBe("Rescheduled.");
+    expect(new Date((await status("post", id)).scheduled_for!).getTime() - new Date(s1.scheduled_for!).getTime()).toBe(75 * 60_000);
+    await owner.getByRole("button", { name: "Unschedule" }).click();
+    await expect.poll(() => owner.getByRole("status").textContent()).toMatch(/^Unscheduled/);
+    expect((await status("post", id)).status).toBe("draft");
+
+    await confirmIn("Publish now", "Publish now");
+    await expect.poll(() => owner.getByRole("status").textContent()).toBe("Published.");
+    expect(fake.count("linkedin", "Four lessons from a year of shipping daily.")).toBe(1);
+    expect(await owner.getByRole("link", { name: "see it on LinkedIn" }).getAttribute("href")).toMatch(/^https:\/\/www\.linkedin\.com\//);
+    const history = await owner.getByRole("list").filter({ hasText: "Created by Writing Assistant" }).textContent();
+    for (const step of ["Created by Writing Assistant", "Scheduled by you for", "Edited by you", "Unscheduled by you", "Publish attempt: published"]) expect(history).toContain(step);
+    expect(await owner.getByRole("button", { name: "Publish now" }).count()).toBe(0); // never twice
+    await axe(owner);
+    await shoot(owner, "item-published");
+  }, 120_000);
+
+  it("shows X's weighted count, and deletes only after the dialog", async () => {
+    const id = await created("tweet", "日本語で書く。 https://example.com/a/very/long/link/that/counts/as/twenty-three");
+    await open("tweet", id);
+    const preview = owner.getByRole("figure", { name: "Preview as X shows it" });
+    expect(await preview.textContent()).toContain("38 / 280 characters as X counts them"); // 7 wide characters x2, a space, the URL 23
+    await owner.getByRole("button", { name: "Delete draft" }).click();
+    await owner.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
+    expect((await status("tweet", id)).status).toBe("draft");
+    await confirmIn("Delete draft", "Delete");
+    await owner.waitForURL(/\/content\?done=deleted$/);
+    expect((await api("fetch_item", { type: "tweet", id })).status).toBe(422);
+  }, 120_000);
+
+  it("settles a post whose outcome is unknown: it went out (with its link), or it did not and is published again", async () => {
+    const went = await created("tweet", "Maybe posted, number one.");
+    const not = await created("tweet", "Maybe posted, number two.");
+    for (const id of [went, not]) {
+      fake.misbehave("x", "reset");
+      await open("tweet", id);
+      await confirmIn("Publish now", "Publish now");
+      await expect.poll(() => owner.getByRole("alert").first().textContent()).toContain("The platform did not confirm the post.");
+      expect((await status("tweet", id)).status).toBe("unknown");
+    }
+    await expect.poll(() => owner.getByRole("complementary", { name: "Needs attention" }).textContent()).toContain("2 not confirmed by the platform");
+    await axe(owner);
+    await shoot(owner, "item-unknown");
+
+    await open("tweet", went);
+    await owner.getByLabel("Link to the tweet on X").fill("javascript:alert(1)");
+    await owner.getByRole("button", { name: "It went out" }).click();
+    await expect.poll(() => owner.getByRole("alert").first().textContent()).toContain("Paste the full link of the post");
+    await owner.getByLabel("Link to the tweet on X").fill("https://x.com/writer/status/777");
+    await owner.getByRole("button", { name: "It went out" }).click();
+    await expect.poll(() => owner.getByRole("status").textContent()).toBe("Marked as published with the link you gave.");
+    expect(await owner.getByRole("link", { name: "see it on X" }).getAttribute("href")).toBe("https://x.com/writer/status/777");
+    expect((await status("tweet", went)).status).toBe("published");
+
+    await open("tweet", not);
+    await owner.getByRole("button", { name: "It did not go out" }).click();
+    await expect.poll(() => owner.getByRole("status").textContent()).toMatch(/^Marked as failed/);
+    expect((await status("tweet", not)).status).toBe("failed");
+    await confirmIn("Publish now", "Publish now");
+    await expect.poll(() => owner.getByRole("status").textContent()).toBe("Published.");
+    expect(fake.count("x", "Maybe posted, number two.")).toBe(2); // the lost one and the new one
+    const history = await owner.getByRole("list").filter({ hasText: "You confirmed it did not go out" }).textContent();
+    expect(history).toMatch(/outcome unknown.*You confirmed it did not go out.*Publish attempt: published/s);
+    expect(await owner.getByRole("complementary", { name: "Needs attention" }).count()).toBe(0);
+  }, 120_000);
+});
