@@ -6,6 +6,7 @@ import { platformOf } from "@/lib/platforms/types";
 import type { Ctx } from "./context";
 import { approvalRequired, consumeApproval, type ExactAction } from "./confirmations";
 import { draftTable, label, loadOwn, type DraftType } from "./drafts";
+import { requirePublishableAt } from "./account-health";
 import { requirePublishing } from "./guards";
 import { claimForNow, publishClaimed } from "./publishing";
 import { iso } from "./text";
@@ -59,6 +60,7 @@ export async function scheduleContent(ctx: Ctx, input: { type: DraftType; id: st
   if (lead < minLead * 1000) throw invalid([{ path: "scheduled_for", message: `Must be at least ${minLead} seconds in the future` }]);
   if (lead > MAX_AHEAD_MS) throw invalid([{ path: "scheduled_for", message: "Must be at most 365 days ahead" }]);
   await requireConnection(ctx, input.type);
+  await requirePublishableAt(ctx, input.type, at);
   const t = draftTable(input.type);
   const outcome = await ctx.db.transaction(async (tx) => {
     const d = await loadOwn(tx, ctx, input.type, input.id);

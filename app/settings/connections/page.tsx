@@ -1,9 +1,10 @@
 import { configuredProviders } from "@/lib/auth";
 import { csrfToken, requireOwner } from "@/lib/auth/session";
 import { db } from "@/lib/db";
+import { accountHealth } from "@/lib/domain/account-health";
 import { listConnectedApps, pendingApprovals, platformAccounts } from "@/lib/domain/connections";
 import { ConfirmButton } from "@/components/confirm-button";
-import { OPERATION_WORDS, PLATFORM_NAMES, abilities, formatDay, formatTime, relative } from "@/components/format";
+import { OPERATION_WORDS, PLATFORM_NAMES, abilities, formatDay, formatInZone, formatTime, relative } from "@/components/format";
 import { OwnerShell } from "@/components/owner-shell";
 import { connectPlatform, disconnectApp, removePlatform, toggleAppTrust, togglePublishing } from "./actions";
 
@@ -20,7 +21,7 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
   const sp = await searchParams;
   const me = await requireOwner("/settings/connections", { complete: true });
   const d = await db();
-  const [apps, accounts, pending] = await Promise.all([listConnectedApps(d, me.id), platformAccounts(d, me.id), pendingApprovals(d, me.id)]);
+  const [apps, accounts, pending, health] = await Promise.all([listConnectedApps(d, me.id), platformAccounts(d, me.id), pendingApprovals(d, me.id), accountHealth(d, me.id)]);
   const csrf = csrfToken(me.id, "connections");
   const providers = configuredProviders();
   const now = new Date();
@@ -83,6 +84,7 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
           {accounts.map((acc) => {
             const name = PLATFORM_NAMES[acc.provider];
             const canConnect = acc.provider === "linkedin" ? providers.linkedin : providers.x;
+            const h = acc.state === "connected" ? health.find((x) => x.provider === acc.provider) : undefined;
             return (
               <li key={acc.provider}>
                 <div>
@@ -92,13 +94,29 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
                     {acc.state === "needs_reconnect" ? <span className="badge warn">Needs reconnecting: token expired</span> : null}
                     {acc.state === "not_connected" ? <>Not connected{canConnect ? "" : ` (posts go to the built-in sandbox until ${name} app credentials are configured)`}</> : null}
                   </p>
+                  {h?.expiresAt ? (
+                    <p className="meta">
+                      Access expires {formatInZone(h.expiresAt, me.timezone)} · {h.canRefresh ? "renews itself" : `cannot renew itself: reconnect ${name} before then`}
+                    </p>
+                  ) : null}
+                  {h?.expiring && h.until ? (
+                    <div className="attention" role="note" aria-label={`${name} connection expiring`}>
+                      <p><strong>{name} can publish only until {formatInZone(h.until, me.timezone)}.</strong> Reconnect {name} to keep publishing.</p>
+                      {h.atRisk.length ? (
+                        <>
+                          <p>Scheduled after that, these will fail unless you reconnect:</p>
+                          <ul>{h.atRisk.map((p) => <li key={p.id}><a href={`/content/${h.type}/${p.id}`}>{p.title}</a> ({formatInZone(p.scheduledFor, me.timezone)})</li>)}</ul>
+                        </>
+                      ) : <p>Nothing is scheduled after that.</p>}
+                    </div>
+                  ) : null}
                 </div>
                 <div className="actions">
-                  {canConnect && acc.state !== "connected" ? (
+                  {canConnect && (acc.state !== "connected" || h?.expiring) ? (
                     <form action={connectPlatform}>
                       <input type="hidden" name="csrf" value={csrf} />
                       <input type="hidden" name="provider" value={acc.provider} />
-                      <button className="btn primary" type="submit">{acc.state === "needs_reconnect" ? "Reconnect" : "Connect"} {name}</button>
+                      <button className="btn primary" type="submit">{acc.state === "not_connected" ? "Connect" : "Reconnect"} {name}</button>
                     </form>
                   ) : null}
                   {acc.state !== "not_connected" ? (
