@@ -54,7 +54,8 @@ beforeAll(async () => {
   await tsx("tests/helpers/seed-accounts.ts", JSON.stringify({
     email: EMAIL,
     accounts: [
-      { provider: "linkedin", providerAccountId: "li-member-1", access_token: "li-access-0", refresh_token: "li-refresh-0", expires_at: later, handle: "Writer" },
+      // LinkedIn gives most apps no refresh token: this connection stops publishing in 5 days.
+      { provider: "linkedin", providerAccountId: "li-member-1", access_token: "li-access-0", expires_at: Math.floor(Date.now() / 1000) + 5 * 86400, handle: "Writer" },
       { provider: "twitter", providerAccountId: "x-user-1", access_token: "x-access-0", refresh_token: "x-refresh-0", expires_at: later, handle: "@writer" },
     ],
   }));
@@ -253,5 +254,63 @@ describe("an item's page", () => {
     const history = await owner.getByRole("list").filter({ hasText: "You confirmed it did not go out" }).textContent();
     expect(history).toMatch(/outcome unknown.*You confirmed it did not go out.*Publish attempt: published/s);
     expect(await owner.getByRole("complementary", { name: "Needs attention" }).count()).toBe(0);
+  }, 120_000);
+});
+
+describe("the calendar", () => {
+  it("shows scheduled and published items by day in the owner's zone, each linking to its page; today marked, empty days visible", async () => {
+    const id = await created("post", "Calendar entry for tomorrow.");
+    const tomorrow = new Date(Date.now() + 86400_000).toLocaleDateString("en-CA", { timeZone: ZONE });
+    const today = new Date().toLocaleDateString("en-CA", { timeZone: ZONE });
+    await open("post", id);
+    await owner.getByLabel("Date").fill(tomorrow);
+    await owner.getByLabel("Time").fill("08:15");
+    await owner.getByRole("button", { name: "Schedule", exact: true }).click();
+    await expect.poll(() => owner.getByRole("status").textContent()).toBe("Scheduled.");
+
+    await owner.goto(`${srv.origin}/calendar`);
+    const todayCell = owner.locator('li[aria-current="date"]');
+    expect(await todayCell.locator("time").getAttribute("datetime")).toBe(today);
+    expect(await todayCell.textContent()).toContain("Today");
+    expect(await todayCell.textContent()).toContain("Five lessons from a year of shipping daily."); // published today
+    expect(await owner.getByText("Nothing").count()).toBeGreaterThan(10);
+    await axe(owner);
+    await shoot(owner, "calendar-month");
+
+    for (const view of ["month", "week"]) {
+      await owner.goto(`${srv.origin}/calendar?view=${view}&d=${tomorrow}`);
+      const cell = owner.locator(`li:has(> h3 time[datetime="${tomorrow}"])`);
+      const entry = cell.getByRole("link", { name: /Calendar entry for tomorrow\./ });
+      expect(await entry.textContent()).toMatch(/^08:15 LinkedIn/);
+      if (view === "week") {
+        expect(await owner.locator(".cal-days > li").count()).toBe(7);
+        await axe(owner);
+        await shoot(owner, "calendar-week");
+        await entry.click();
+        await owner.waitForURL(`${srv.origin}/content/post/${id}`);
+      }
+    }
+  }, 120_000);
+});
+
+describe("account health", () => {
+  it("shows each connection's expiry, warns 7 days ahead with a reconnect button, and refuses a schedule past it", async () => {
+    await owner.goto(`${srv.origin}/settings/connections`);
+    const li = owner.locator("li", { hasText: "Access expires" }).filter({ hasText: "LinkedIn" });
+    expect(await li.textContent()).toContain("cannot renew itself: reconnect LinkedIn before then");
+    const warning = owner.getByRole("note", { name: "LinkedIn connection expiring" });
+    expect(await warning.textContent()).toMatch(/LinkedIn can publish only until .*Reconnect LinkedIn to keep publishing/);
+    expect(await owner.getByRole("button", { name: "Reconnect LinkedIn" }).count()).toBe(1);
+    expect(await owner.locator("li", { hasText: "@writer" }).textContent()).toContain("renews itself");
+    expect(await owner.getByRole("button", { name: "Reconnect X" }).count()).toBe(0);
+    await axe(owner);
+    await shoot(owner, "connections-health");
+
+    const id = await created("post", "Too far ahead for this connection.");
+    await open("post", id);
+    await owner.getByLabel("Date").fill(new Date(Date.now() + 6 * 86400_000).toLocaleDateString("en-CA", { timeZone: ZONE }));
+    await owner.getByRole("button", { name: "Schedule", exact: true }).click();
+    await expect.poll(() => owner.getByRole("alert").first().textContent()).toMatch(/The LinkedIn connection can publish only until .*reconnect LinkedIn in Settings > Connections/);
+    expect((await status("post", id)).status).toBe("draft");
   }, 120_000);
 });
