@@ -17,3 +17,4 @@ export * from "./auth-accounts";
 export * from "./sandbox-posts";
 export * from "./usage";
 export * from "./draft-events";
+export * from "./notifications";

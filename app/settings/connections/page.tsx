@@ -6,7 +6,9 @@ import { listConnectedApps, pendingApprovals, platformAccounts } from "@/lib/dom
 import { ConfirmButton } from "@/components/confirm-button";
 import { OPERATION_WORDS, PLATFORM_NAMES, abilities, formatDay, formatInZone, formatTime, relative } from "@/components/format";
 import { OwnerShell } from "@/components/owner-shell";
-import { connectPlatform, disconnectApp, removePlatform, toggleAppTrust, togglePublishing } from "./actions";
+import { notificationSettingsOf } from "@/lib/domain/notifications";
+import { config } from "@/lib/config";
+import { connectPlatform, disconnectApp, removePlatform, saveNotifications, toggleAppTrust, togglePublishing } from "./actions";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Connections · Contentio" };
@@ -15,13 +17,22 @@ const DONE: Record<string, string> = {
   disconnected: "Disconnected. The app lost access immediately.",
   gone: "That app was already disconnected.",
   "account-disconnected": "Account disconnected. Nothing will be published to it.",
+  notifications: "E-mail settings saved.",
 };
+
+const NOTIFY: [keyof Awaited<ReturnType<typeof notificationSettingsOf>>, string][] = [
+  ["failed", "A post or tweet failed to publish"],
+  ["unknown", "A platform did not confirm whether a post went out"],
+  ["approval", "An app asks for your approval (with the link)"],
+  ["expiring", "A LinkedIn or X connection expires within 7 days"],
+];
 
 export default async function ConnectionsPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const sp = await searchParams;
   const me = await requireOwner("/settings/connections", { complete: true });
   const d = await db();
   const [apps, accounts, pending, health] = await Promise.all([listConnectedApps(d, me.id), platformAccounts(d, me.id), pendingApprovals(d, me.id), accountHealth(d, me.id)]);
+  const notify = await notificationSettingsOf(d, me.id);
   const csrf = csrfToken(me.id, "connections");
   const providers = configuredProviders();
   const now = new Date();
@@ -128,6 +139,24 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
             );
           })}
         </ul>
+      </section>
+
+      <section aria-labelledby="mail" className="card">
+        <h2 id="mail">E-mail notifications</h2>
+        {config().SMTP_URL ? (
+          <form action={saveNotifications} className="stack">
+            <input type="hidden" name="csrf" value={csrf} />
+            <fieldset>
+              <legend>E-mail {me.email} when</legend>
+              {NOTIFY.map(([k, text]) => (
+                <div key={k} className="check"><input type="checkbox" id={`notify-${k}`} name={k} defaultChecked={notify[k]} /> <label htmlFor={`notify-${k}`}>{text}</label></div>
+              ))}
+            </fieldset>
+            <button className="btn" type="submit">Save e-mail settings</button>
+          </form>
+        ) : (
+          <p className="muted">This service has no e-mail server configured (SMTP_URL), so it sends no notifications. Everything that needs you still shows in the Needs attention banner.</p>
+        )}
       </section>
 
       <section aria-labelledby="waiting" className="card">
