@@ -4,6 +4,7 @@ import { promisify } from "node:util";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakePlatforms, type FakePlatforms } from "../helpers/fake-platforms";
+import { decodeQuotedPrintable, startSmtpCapture, type SmtpCapture } from "../helpers/smtp-capture";
 import { axe, launchBrowser, newPage } from "./browser";
 import { TestServer } from "./harness";
 
@@ -17,6 +18,7 @@ const PASSWORD = "correct horse battery";
 const ZONE = "America/New_York";
 const srv = new TestServer();
 let fake: FakePlatforms;
+let smtp: SmtpCapture;
 let browser: Browser;
 let token = "";
 
@@ -37,8 +39,10 @@ let owner: Page;
 
 beforeAll(async () => {
   fake = await startFakePlatforms();
+  smtp = await startSmtpCapture();
   await srv.setup();
   Object.assign(srv.env, {
+    SMTP_URL: smtp.url,
     LINKEDIN_API_URL: fake.url,
     LINKEDIN_OAUTH_URL: fake.url,
     X_API_URL: fake.url,
@@ -65,7 +69,7 @@ beforeAll(async () => {
   // Signing in without a destination lands on /content; the owner then moves to New York time.
   owner = await newPage(browser);
   await owner.goto(`${srv.origin}/signin`);
-  await owner.getByLabel("E-mail").fill(EMAIL);
+  await owner.getByLabel("E-mail").first().fill(EMAIL); // the second one asks for a sign-in link
   await owner.getByLabel("Password").fill(PASSWORD);
   await owner.getByRole("button", { name: "Sign in" }).click();
   await owner.waitForURL(/\/content$/);
@@ -82,6 +86,7 @@ afterAll(async () => {
   await browser?.close();
   await srv.teardown();
   await fake?.close();
+  await smtp?.close();
 });
 
 const created = async (type: "post" | "tweet", body: string) => {
@@ -312,5 +317,69 @@ describe("account health", () => {
     await owner.getByRole("button", { name: "Schedule", exact: true }).click();
     await expect.poll(() => owner.getByRole("alert").first().textContent()).toMatch(/The LinkedIn connection can publish only until .*reconnect LinkedIn in Settings > Connections/);
     expect((await status("post", id)).status).toBe("draft");
+  }, 120_000);
+});
+
+describe("analytics", () => {
+  it("draws get_analytics' figures as charts, each with its numbers as text", async () => {
+    const id = await created("post", "A post about hiring.");
+    expect((await api("update_draft", { type: "post", id, pillar: "Hiring" })).status).toBe(200);
+    const figures = (await api("get_analytics", { area: "overview" })).body;
+    await owner.goto(`${srv.origin}/analytics`);
+    await owner.locator(".chart svg").first().waitFor();
+    expect(await owner.locator(".chart svg").count()).toBe(4);
+    const table = (name: string) => owner.getByRole("table", { name });
+    const cell = async (name: string, row: string) => (await table(name).getByRole("row", { name: new RegExp(`^${row}`) }).getByRole("cell").textContent())?.trim();
+    for (const [row, key] of [["Ideas", "ideas"], ["Drafts", "drafts"], ["Scheduled", "scheduled"], ["Published", "published"]] as const) {
+      expect(await cell("Pipeline", row)).toBe(String(figures.pipeline[key]));
+    }
+    expect(await cell("Content pillars", "Hiring")).toBe("1 (100%)");
+    expect(await cell("AI credits: this week against last", "This week")).toBe(String(figures.credits.this_week_total));
+    expect(await table("Activity by day").getByRole("row").count()).toBe(8); // a header and 7 days
+    expect(await owner.getByText(`${figures.activity.last_7_days_total} items created in the last 7 days.`).count()).toBe(1);
+    await axe(owner);
+    await shoot(owner, "analytics");
+  }, 120_000);
+});
+
+describe("e-mail notifications", () => {
+  const mails = () => smtp.mails.map((m) => decodeQuotedPrintable(m.raw));
+  const count = (needle: string) => mails().filter((m) => m.includes(needle)).length;
+  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it("e-mails the owner once per event, and not the kinds the owner turned off", async () => {
+    // The LinkedIn connection expires in 5 days and cannot renew itself.
+    await expect.poll(() => count("Reconnect LinkedIn in Settings > Connections"), { timeout: 15_000 }).toBe(1);
+    expect(smtp.mails[0].to).toEqual([EMAIL]);
+
+    fake.misbehave("linkedin", "duplicate");
+    const id = await created("post", "This one LinkedIn refuses.");
+    await open("post", id);
+    await confirmIn("Publish now", "Publish now");
+    await expect.poll(() => owner.getByRole("alert").first().textContent()).toContain("Publishing failed");
+    await expect.poll(() => count(`/content/post/${id}`), { timeout: 15_000 }).toBe(1);
+    expect(mails().find((m) => m.includes(`/content/post/${id}`))).toContain("was not published to LinkedIn");
+
+    // The owner turns approval requests off; an app asks; no e-mail.
+    await owner.goto(`${srv.origin}/settings/connections`);
+    const box = owner.getByRole("checkbox", { name: "An app asks for your approval (with the link)" });
+    expect(await box.isChecked()).toBe(true);
+    await box.uncheck();
+    await owner.getByRole("button", { name: "Save e-mail settings" }).click();
+    await expect.poll(() => owner.getByRole("status").textContent()).toBe("E-mail settings saved.");
+    expect(await owner.getByRole("checkbox", { name: "An app asks for your approval (with the link)" }).isChecked()).toBe(false);
+    await axe(owner);
+    const asking = await created("post", "Approve me by e-mail.");
+    const ask = (await api("delete_draft", { type: "post", id: asking })).body.error.confirmation;
+    await pause(6000); // longer than a sweep's interval
+    expect(count(ask.url)).toBe(0);
+    // Turned back on, the request still waiting is e-mailed, with its link.
+    await owner.getByRole("checkbox", { name: "An app asks for your approval (with the link)" }).check();
+    await owner.getByRole("button", { name: "Save e-mail settings" }).click();
+    await expect.poll(() => count(ask.url), { timeout: 15_000 }).toBe(1);
+    await pause(6000);
+    expect(count("Reconnect LinkedIn in Settings > Connections")).toBe(1);
+    expect(count(`/content/post/${id}`)).toBe(1);
+    expect(count(ask.url)).toBe(1);
   }, 120_000);
 });
