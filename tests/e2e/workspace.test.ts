@@ -154,6 +154,16 @@ const open = async (type: "post" | "tweet", id: string) => {
   await owner.goto(`${srv.origin}/content/${type}/${id}`);
   await owner.getByRole("heading", { level: 1 }).waitFor();
 };
+/** The page's own result message (the month grid's caption is a live region too). */
+const said = () => owner.locator("p.ok-box[role=status]");
+
+/** Picks a day in the schedule's month grid (DayPicker), moving to later months as needed. */
+async function pickDate(ymd: string) {
+  const day = owner.locator(`[data-day="${ymd}"]:not([data-outside]) button`);
+  for (let i = 0; i < 3 && !(await day.count()); i++) await owner.getByRole("button", { name: /next month/i }).click();
+  await day.click();
+}
+
 /** The dialog's own button does it; the page's button only asks. */
 async function confirmIn(label: string, confirmLabel: string) {
   await owner.getByRole("button", { name: label, exact: true }).click();
@@ -174,12 +184,12 @@ describe("an item's page", () => {
     await preview.getByRole("button", { name: "…see more" }).click();
     await expect.poll(() => preview.textContent()).toContain("5. Rest.");
 
-    // Tomorrow 10:30 in New York, picked with the browser's own date and time fields.
+    // Tomorrow 10:30 in New York, picked in the month grid and the browser's time field.
     const tomorrow = new Date(Date.now() + 86400_000).toLocaleDateString("en-CA", { timeZone: ZONE });
-    await owner.getByLabel("Date").fill(tomorrow);
+    await pickDate(tomorrow);
     await owner.getByLabel("Time").fill("10:30");
     await owner.getByRole("button", { name: "Schedule", exact: true }).click();
-    await expect.poll(() => owner.getByRole("status").textContent()).toBe("Scheduled.");
+    await expect.poll(() => said().textContent()).toBe("Scheduled.");
     expect(await owner.locator(".meta").first().textContent()).toMatch(/Scheduled\s*for .*10:30 GMT-[45]/);
     const s1 = await status("post", id);
     expect(s1.status).toBe("scheduled");
@@ -189,20 +199,20 @@ describe("an item's page", () => {
     // Editing a scheduled draft from its page: the page is the confirmation, no approval link.
     await owner.getByLabel("Text").fill("Four lessons from a year of shipping daily.");
     await owner.getByRole("button", { name: "Save changes" }).click();
-    await expect.poll(() => owner.getByRole("status").textContent()).toBe("Saved.");
+    await expect.poll(() => said().textContent()).toBe("Saved.");
     const s2 = await status("post", id);
     expect(s2).toMatchObject({ status: "scheduled", body: "Four lessons from a year of shipping daily.", scheduled_for: s1.scheduled_for });
 
     await owner.getByLabel("Time").fill("11:45");
     await owner.getByRole("button", { name: "Reschedule", exact: true }).click();
-    await expect.poll(() => owner.getByRole("status").textContent()).toBe("Rescheduled.");
+    await expect.poll(() => said().textContent()).toBe("Rescheduled.");
     expect(new Date((await status("post", id)).scheduled_for!).getTime() - new Date(s1.scheduled_for!).getTime()).toBe(75 * 60_000);
     await owner.getByRole("button", { name: "Unschedule" }).click();
-    await expect.poll(() => owner.getByRole("status").textContent()).toMatch(/^Unscheduled/);
+    await expect.poll(() => said().textContent()).toMatch(/^Unscheduled/);
     expect((await status("post", id)).status).toBe("draft");
 
     await confirmIn("Publish now", "Publish now");
-    await expect.poll(() => owner.getByRole("status").textContent()).toBe("Published.");
+    await expect.poll(() => said().textContent()).toBe("Published.");
     expect(fake.count("linkedin", "Four lessons from a year of shipping daily.")).toBe(1);
     expect(await owner.getByRole("link", { name: "see it on LinkedIn" }).getAttribute("href")).toMatch(/^https:\/\/www\.linkedin\.com\//);
     const history = await owner.getByRole("list").filter({ hasText: "Created by Writing Assistant" }).textContent();
@@ -245,16 +255,16 @@ describe("an item's page", () => {
     await expect.poll(() => owner.getByRole("alert").first().textContent()).toContain("Paste the full link of the post");
     await owner.getByLabel("Link to the tweet on X").fill("https://x.com/writer/status/777");
     await owner.getByRole("button", { name: "It went out" }).click();
-    await expect.poll(() => owner.getByRole("status").textContent()).toBe("Marked as published with the link you gave.");
+    await expect.poll(() => said().textContent()).toBe("Marked as published with the link you gave.");
     expect(await owner.getByRole("link", { name: "see it on X" }).getAttribute("href")).toBe("https://x.com/writer/status/777");
     expect((await status("tweet", went)).status).toBe("published");
 
     await open("tweet", not);
     await owner.getByRole("button", { name: "It did not go out" }).click();
-    await expect.poll(() => owner.getByRole("status").textContent()).toMatch(/^Marked as failed/);
+    await expect.poll(() => said().textContent()).toMatch(/^Marked as failed/);
     expect((await status("tweet", not)).status).toBe("failed");
     await confirmIn("Publish now", "Publish now");
-    await expect.poll(() => owner.getByRole("status").textContent()).toBe("Published.");
+    await expect.poll(() => said().textContent()).toBe("Published.");
     expect(fake.count("x", "Maybe posted, number two.")).toBe(2); // the lost one and the new one
     const history = await owner.getByRole("list").filter({ hasText: "You confirmed it did not go out" }).textContent();
     expect(history).toMatch(/outcome unknown.*You confirmed it did not go out.*Publish attempt: published/s);
@@ -268,10 +278,10 @@ describe("the calendar", () => {
     const tomorrow = new Date(Date.now() + 86400_000).toLocaleDateString("en-CA", { timeZone: ZONE });
     const today = new Date().toLocaleDateString("en-CA", { timeZone: ZONE });
     await open("post", id);
-    await owner.getByLabel("Date").fill(tomorrow);
+    await pickDate(tomorrow);
     await owner.getByLabel("Time").fill("08:15");
     await owner.getByRole("button", { name: "Schedule", exact: true }).click();
-    await expect.poll(() => owner.getByRole("status").textContent()).toBe("Scheduled.");
+    await expect.poll(() => said().textContent()).toBe("Scheduled.");
 
     await owner.goto(`${srv.origin}/calendar`);
     const todayCell = owner.locator('li[aria-current="date"]');
@@ -313,7 +323,12 @@ describe("account health", () => {
 
     const id = await created("post", "Too far ahead for this connection.");
     await open("post", id);
-    await owner.getByLabel("Date").fill(new Date(Date.now() + 6 * 86400_000).toLocaleDateString("en-CA", { timeZone: ZONE }));
+    // Six days ahead with the keyboard alone: the grid starts on tomorrow; arrows move, Enter picks.
+    const sixDays = new Date(Date.now() + 6 * 86400_000).toLocaleDateString("en-CA", { timeZone: ZONE });
+    await owner.locator("[data-selected] button").focus();
+    for (let i = 0; i < 5; i++) await owner.keyboard.press("ArrowRight");
+    await owner.keyboard.press("Enter");
+    expect(await owner.locator("[data-selected]").getAttribute("data-day")).toBe(sixDays);
     await owner.getByRole("button", { name: "Schedule", exact: true }).click();
     await expect.poll(() => owner.getByRole("alert").first().textContent()).toMatch(/The LinkedIn connection can publish only until .*reconnect LinkedIn in Settings > Connections/);
     expect((await status("post", id)).status).toBe("draft");
@@ -366,7 +381,7 @@ describe("e-mail notifications", () => {
     expect(await box.isChecked()).toBe(true);
     await box.uncheck();
     await owner.getByRole("button", { name: "Save e-mail settings" }).click();
-    await expect.poll(() => owner.getByRole("status").textContent()).toBe("E-mail settings saved.");
+    await expect.poll(() => said().textContent()).toBe("E-mail settings saved.");
     expect(await owner.getByRole("checkbox", { name: "An app asks for your approval (with the link)" }).isChecked()).toBe(false);
     await axe(owner);
     const asking = await created("post", "Approve me by e-mail.");

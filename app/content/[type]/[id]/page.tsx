@@ -6,10 +6,11 @@ import { pendingApprovals, platformAccounts } from "@/lib/domain/connections";
 import { draftHistory } from "@/lib/domain/history";
 import { ownerContext, ownerDraft } from "@/lib/domain/owner";
 import { ActionForm } from "@/components/action-form";
-import { OPERATION_WORDS, PLATFORM_NAMES, STATUS_TONE, STATUS_WORDS, formatInZone, pickerStart } from "@/components/format";
+import { OPERATION_WORDS, PLATFORM_NAMES, STATUS_TONE, STATUS_WORDS, formatInZone, pickerStart, zonedParts } from "@/components/format";
 import { History } from "@/components/history";
 import { OwnerShell } from "@/components/owner-shell";
 import { PostPreview } from "@/components/post-preview";
+import { WhenPicker } from "@/components/when-picker";
 import { publish, remove, saveDraft, schedule, settle, unschedule } from "./actions";
 
 export const dynamic = "force-dynamic";
@@ -129,16 +130,7 @@ export default async function ItemPage({ params, searchParams }: { params: Promi
           <h2 id="when-h">{status === "scheduled" ? "Reschedule" : "Schedule"}</h2>
           <ActionForm action={schedule.bind(null, type, id, me.timezone)} label={status === "scheduled" ? "Reschedule" : "Schedule"} labelClass="btn primary" className="stack">
             {csrfInput}
-            <div className="when">
-              <div>
-                <label htmlFor="date">Date</label>
-                <input id="date" name="date" type="date" required defaultValue={initial.date} />
-              </div>
-              <div>
-                <label htmlFor="time">Time <span className="help">{me.timezone}</span></label>
-                <input id="time" name="time" type="time" required defaultValue={initial.time} />
-              </div>
-            </div>
+            <WhenPicker date={initial.date} time={initial.time} today={zonedParts(new Date(), me.timezone).date} timeZone={me.timezone} />
           </ActionForm>
           <div className="actions">
             {status === "scheduled" ? (
