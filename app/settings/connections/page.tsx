@@ -147,7 +147,7 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
           <form action={saveNotifications} className="stack">
             <input type="hidden" name="csrf" value={csrf} />
             <fieldset>
-              <legend>E-mail {me.email} when</legend>
+              <legend>E-mail me when</legend>
               {NOTIFY.map(([k, text]) => (
                 <div key={k} className="check"><input type="checkbox" id={`notify-${k}`} name={k} defaultChecked={notify[k]} /> <label htmlFor={`notify-${k}`}>{text}</label></div>
               ))}
