@@ -48,3 +48,56 @@ export const OPERATION_WORDS: Record<string, string> = {
 };
 
 export const PLATFORM_NAMES: Record<string, string> = { post: "LinkedIn", tweet: "X", linkedin: "LinkedIn", twitter: "X" };
+
+/** A draft's status in the owner's words (color is never the only signal: always a word). */
+export const STATUS_WORDS: Record<string, string> = {
+  draft: "Draft",
+  scheduled: "Scheduled",
+  publishing: "Publishing",
+  published: "Published",
+  failed: "Failed",
+  unknown: "Outcome unknown",
+};
+
+export const STATUS_TONE: Record<string, string> = { published: "good", failed: "warn", unknown: "warn", scheduled: "info", publishing: "info" };
+
+/** "Test Assistant", "you", "the scheduler": who did something to a draft. */
+export function actorName(e: { actor: string; appName: string | null }): string {
+  if (e.actor === "owner") return "you";
+  if (e.actor === "scheduler") return "the scheduler";
+  return e.appName ?? "an app";
+}
+
+/** The calendar date and wall-clock time of an instant in a time zone ("2026-11-24", "09:00"). */
+export function zonedParts(d: Date, timeZone: string): { date: string; time: string } {
+  const p = Object.fromEntries(
+    new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
+      .formatToParts(d)
+      .map((x) => [x.type, x.value]),
+  );
+  return { date: `${p.year}-${p.month}-${p.day}`, time: `${p.hour}:${p.minute}` };
+}
+
+const offsetMs = (d: Date, timeZone: string) => {
+  const { date, time } = zonedParts(d, timeZone);
+  return Date.parse(`${date}T${time}:00Z`) - Math.floor(d.getTime() / 60000) * 60000;
+};
+
+/**
+ * The instant at which the wall clock in `timeZone` shows `date` `time` (what the owner
+ * picked). In a daylight-saving gap the clock is read with the offset before the change.
+ */
+export function zonedToUtc(date: string, time: string, timeZone: string): Date | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || !/^\d{2}:\d{2}$/.test(time)) return null;
+  const wall = Date.parse(`${date}T${time}:00Z`);
+  if (isNaN(wall)) return null;
+  let guess = wall - offsetMs(new Date(wall), timeZone);
+  guess = wall - offsetMs(new Date(guess), timeZone);
+  return new Date(guess);
+}
+
+/** Where the schedule picker starts: the draft's time, else tomorrow at 09:00 in the zone. */
+export function pickerStart(at: Date | null, timeZone: string, now = new Date()) {
+  if (at) return zonedParts(at, timeZone);
+  return { date: zonedParts(new Date(now.getTime() + 24 * 3600 * 1000), timeZone).date, time: "09:00" };
+}

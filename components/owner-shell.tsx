@@ -1,26 +1,54 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { signOut } from "@/lib/auth";
+import { db } from "@/lib/db";
+import { attention } from "@/lib/domain/owner";
 import "./owner.css";
+import "./workspace.css";
 
 async function signOutAction() {
   "use server";
   await signOut({ redirectTo: "/signin" });
 }
 
+const NAV = [
+  ["/content", "Content"],
+  ["/calendar", "Calendar"],
+  ["/analytics", "Analytics"],
+  ["/settings/connections", "Connections"],
+  ["/onboarding", "Profile & voice"],
+] as const;
+
+/** While anything failed, is unconfirmed or waits for approval, every page says so. */
+async function AttentionBanner({ userId }: { userId: string }) {
+  const a = await attention(await db(), userId);
+  if (!a.total) return null;
+  const parts = [
+    a.failed ? `${a.failed} failed` : null,
+    a.unknown ? `${a.unknown} not confirmed by the platform` : null,
+    a.waiting ? `${a.waiting} waiting for your approval` : null,
+  ].filter(Boolean);
+  return (
+    <aside className="attention" aria-label="Needs attention">
+      <strong>Needs attention:</strong> {parts.join(", ")}. <Link href="/content?status=attention">Review them</Link>
+    </aside>
+  );
+}
+
 /**
- * The frame of the owner's pages; `email` shows the account and a sign-out button. `wide`
- * leaves room for two versions of a text side by side.
+ * The frame of the owner's pages; `email` shows the account, the navigation and a sign-out
+ * button; `userId` adds the "Needs attention" banner; `current` marks the page in the nav.
  */
-export function OwnerShell({ email, narrow, wide, children }: { email?: string; narrow?: boolean; wide?: boolean; children: ReactNode }) {
+export function OwnerShell({ email, userId, current, narrow, wide, children }: { email?: string; userId?: string; current?: string; narrow?: boolean; wide?: boolean; children: ReactNode }) {
   return (
     <>
       <header className="topbar">
-        <Link className="brand" href="/">Contentio</Link>
+        <Link className="brand" href={email ? "/content" : "/"}>Contentio</Link>
         {email ? (
           <nav aria-label="Account">
-            <a href="/settings/connections">Connections</a>
-            <a href="/onboarding">Profile &amp; voice</a>
+            {NAV.map(([href, text]) => (
+              <a key={href} href={href} aria-current={current === href ? "page" : undefined}>{text}</a>
+            ))}
             <span className="muted">{email}</span>
             <form action={signOutAction}>
               <button className="btn link" type="submit">Sign out</button>
@@ -28,7 +56,10 @@ export function OwnerShell({ email, narrow, wide, children }: { email?: string; 
           </nav>
         ) : null}
       </header>
-      <main className={`owner${narrow ? " narrow" : ""}${wide ? " wide" : ""}`}>{children}</main>
+      <main className={`owner${narrow ? " narrow" : ""}${wide ? " wide" : ""}`}>
+        {userId ? <AttentionBanner userId={userId} /> : null}
+        {children}
+      </main>
     </>
   );
 }

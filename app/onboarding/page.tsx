@@ -14,7 +14,7 @@ export default async function OnboardingPage({ searchParams }: { searchParams: P
   const me = await requireOwner(`/onboarding?next=${encodeURIComponent(next)}`);
   const done = me.accountCompletedAt !== null;
   return (
-    <OwnerShell email={me.email}>
+    <OwnerShell email={me.email} current="/onboarding">
       <h1>{done ? "Your profile and voice" : "Set up your account"}</h1>
       <p>
         {done

@@ -16,3 +16,5 @@ export * from "./authorization-codes";
 export * from "./auth-accounts";
 export * from "./sandbox-posts";
 export * from "./usage";
+export * from "./draft-events";
+export * from "./notifications";

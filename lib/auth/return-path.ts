@@ -1,6 +1,6 @@
 import { config } from "@/lib/config";
 
-export const DEFAULT_RETURN_PATH = "/settings/connections";
+export const DEFAULT_RETURN_PATH = "/content";
 
 // Browsers drop tabs and newlines from URLs and read "\" as "/", so "/\t/evil.example" or
 // "/\evil.example" become "//evil.example": another site. Anything that could turn into

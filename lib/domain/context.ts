@@ -17,6 +17,12 @@ export type Caller = {
   appName: string;
   /** OAuth scopes granted to the token (email, profile, offline_access). */
   scopes: string[];
+  /**
+   * The owner acting in person in the owner's pages (set only by their server actions,
+   * after the session and CSRF checks; never from a token). The page itself confirmed the
+   * action, so no approval row is needed and the switch for connected apps does not apply.
+   */
+  inPerson?: true;
 };
 
 /** What a domain function is given: the caller, the database and the clock (ports). */

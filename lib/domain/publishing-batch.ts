@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { draftTable } from "./drafts";
-import { record, TYPES, type Claimed, type Outcome } from "./publishing";
+import { noteAttempts } from "./history";
+import { attemptOf, record, TYPES, type Claimed, type Outcome } from "./publishing";
 
 // The scheduler's bulk write of outcomes: with thousands of drafts due at once, one UPDATE
 // per draft is what limits throughput. Published drafts (the common case) are written many
@@ -35,5 +36,6 @@ export async function recordMany(db: Db, done: Done[]) {
         where ${t.id} = v.id and ${t.status} in ('publishing', 'unknown')`);
     }
   }
+  await noteAttempts(db, done.filter(bulk).map((d) => attemptOf(d.c, d.o)));
   for (const d of done) if (!bulk(d)) await record(db, d.c, d.o, d.at);
 }

@@ -8,6 +8,7 @@ import { PublishError, platformOf, type Platform, type PlatformName } from "@/li
 import { postDrafts, tweetDrafts } from "@/drizzle/schema";
 import { contentChangedReason } from "./content-hash";
 import { draftTable, type DraftType } from "./drafts";
+import { noteAttempts } from "./history";
 import { markTopicPublished } from "./series";
 
 // The one publishing path of both engines (in-process scheduler, Inngest) and publish_now.
@@ -174,7 +175,17 @@ export async function record(db: Db, c: Claimed, o: Outcome, now: Date) {
   } else {
     await db.update(t).set({ status: o.status, failureReason: o.reason, nextAttemptAt: null, updatedAt: now }).where(mine);
   }
+  await noteAttempts(db, [attemptOf(c, o)]);
 }
+
+/** An outcome as the draft's history keeps it. */
+export const attemptOf = (c: Claimed, o: Outcome) => ({
+  userId: c.userId,
+  type: c.type,
+  id: c.id,
+  status: o.status,
+  ...(o.status === "published" ? { url: o.url } : { reason: o.reason }),
+});
 
 /**
  * Nothing sits past its time unnoticed: drafts too late to post become `failed` ("missed"),

@@ -7,6 +7,7 @@ import type { Ctx } from "./context";
 import { spendApproval, withApproval, type ExactAction } from "./confirmations";
 import { contentHashOf } from "./content-hash";
 import { draftTable, label, loadOwn, type DraftType } from "./drafts";
+import { requirePublishableAt } from "./account-health";
 import { claimForNow, publishClaimed } from "./publishing";
 import { iso } from "./text";
 import { announceScheduled, announceUnscheduled } from "@/lib/scheduler/events";
@@ -59,6 +60,7 @@ export async function scheduleContent(ctx: Ctx, input: { type: DraftType; id: st
   if (lead < minLead * 1000) throw invalid([{ path: "scheduled_for", message: `Must be at least ${minLead} seconds in the future` }]);
   if (lead > MAX_AHEAD_MS) throw invalid([{ path: "scheduled_for", message: "Must be at most 365 days ahead" }]);
   await requireConnection(ctx, input.type);
+  await requirePublishableAt(ctx, input.type, at);
   const t = draftTable(input.type);
   const outcome = await withApproval(ctx, async (tx) => {
     const d = await loadOwn(tx, ctx, input.type, input.id);

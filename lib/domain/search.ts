@@ -14,6 +14,10 @@ export type SearchInput = {
   pillar?: string;
   limit: number;
   cursor?: string;
+  /** The owner's pages only (not in the operation's schema): any of these statuses... */
+  statuses?: string[];
+  /** ...or one of these ids (drafts waiting for an approval), for "Needs attention". */
+  orIds?: string[];
 };
 
 // Where each item type lives, and which of its columns play which part in a result. Every
@@ -48,7 +52,7 @@ const decode = (cursor: string, fingerprint: string) =>
 export async function searchContent(ctx: Ctx, input: SearchInput) {
   const q = input.query?.trim() ?? "";
   const types = input.types?.length ? [...new Set(input.types)] : (Object.keys(SOURCES) as ItemType[]);
-  const fingerprint = sha256({ q, types, s: input.status ?? null, p: input.pillar ?? null }).slice(0, 16);
+  const fingerprint = sha256({ q, types, s: input.status ?? null, p: input.pillar ?? null, ...(input.statuses && { ss: input.statuses, o: input.orIds ?? [] }) }).slice(0, 16);
   const offset = input.cursor ? decode(input.cursor, fingerprint) : 0;
   const tsq = sql`websearch_to_tsquery('english', ${q})`;
 
@@ -60,6 +64,11 @@ export async function searchContent(ctx: Ctx, input: SearchInput) {
     const where: SQL[] = [sql`${t.userId} = ${ctx.caller.userId}`];
     if (q) where.push(sql`${t.search} @@ ${tsq}`);
     if (input.status) where.push(sql`${s.status} = ${input.status}`);
+    if (input.statuses) {
+      const any = [sql`${s.status} in (${sql.join(input.statuses.length ? input.statuses.map((v) => sql`${v}`) : [sql`null`], sql`, `)})`];
+      if (input.orIds?.length) any.push(sql`${t.id} in (${sql.join(input.orIds.map((v) => sql`${v}::uuid`), sql`, `)})`);
+      where.push(sql`(${sql.join(any, sql` or `)})`);
+    }
     if (input.pillar && s.pillar) where.push(sql`${s.pillar} = ${input.pillar}`);
     parts.push(sql`select ${t.id} as id, ${type}::text as type, ${t.title} as title, left(${s.text}, 400) as text, ${s.status} as status,
       ${s.platform}::text as platform, ${utc(s.scheduled)} as scheduled_for,

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { invalid, type ErrorDetail } from "@/lib/errors";
 import type { Ctx } from "@/lib/domain/context";
 import { requireCompleteAccount, requirePlan, requirePublishing } from "@/lib/domain/guards";
+import { noteOperation } from "@/lib/domain/history";
 import { checkIdempotencyKey, withIdempotency } from "@/lib/domain/idempotency";
 import { needsPublishingSwitch, type Operation } from "./define";
 import { inputProblems } from "./sanitize";
@@ -34,7 +35,12 @@ export async function execute(ctx: Ctx, op: Operation, rawInput: unknown, opts: 
   const input = parsed.data as Record<string, unknown>;
   // confirmation_id names an approval; it is not part of the action itself.
   const { confirmation_id, ...args } = input;
-  const run = () => op.run({ ...ctx, confirmationId: confirmation_id as string | undefined }, args);
+  const run = async () => {
+    const out = await op.run({ ...ctx, confirmationId: confirmation_id as string | undefined }, args);
+    // The draft's history for its owner (which app did what); reads write nothing.
+    if (!op.hints.readOnly) await noteOperation(ctx, op.name, args, out);
+    return out;
+  };
   if (opts.idempotencyKey !== undefined && !op.hints.readOnly) {
     checkIdempotencyKey(opts.idempotencyKey);
     return withIdempotency(ctx, opts.idempotencyKey, op.name, args, run);

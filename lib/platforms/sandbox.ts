@@ -33,7 +33,7 @@ export function sandbox(name: PlatformName): Platform {
 export async function findSandboxPost(db: Db, platform: string, id: string) {
   if ((platform !== "pronet" && platform !== "micro") || !isUuid(id)) return null;
   const [row] = await db
-    .select({ id: sandboxPosts.id, platform: sandboxPosts.platform, text: sandboxPosts.text, createdAt: sandboxPosts.createdAt })
+    .select({ id: sandboxPosts.id, platform: sandboxPosts.platform, text: sandboxPosts.text, createdAt: sandboxPosts.createdAt, userId: sandboxPosts.userId, draftType: sandboxPosts.draftType, draftId: sandboxPosts.draftId })
     .from(sandboxPosts)
     .where(and(eq(sandboxPosts.id, id), eq(sandboxPosts.platform, platform)));
   return row ?? null;

@@ -3,6 +3,7 @@ import { database, type Db } from "@/lib/db";
 import { and, eq, gt } from "drizzle-orm";
 import { draftTable } from "@/lib/domain/drafts";
 import { attempt, claimDue, logOutcome, sweep, TYPES, type Claimed } from "@/lib/domain/publishing";
+import { notifyOwnersSometimes } from "@/lib/domain/notifications";
 import { recordMany, type Done } from "@/lib/domain/publishing-batch";
 import { platformFor, platformOf, type Platform } from "@/lib/platforms";
 import { log } from "@/lib/log";
@@ -93,6 +94,8 @@ export async function runDue(
   await Promise.all(Array.from({ length: concurrency }, worker));
   await flush();
   if (failure) throw failure;
+  // E-mails about what this and earlier passes found (only with SMTP_URL; never throws).
+  await notifyOwnersSometimes(db);
   return r;
 }
 

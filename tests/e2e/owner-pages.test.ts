@@ -257,6 +257,37 @@ describe("the owner's pages", () => {
     }
   }, 120_000);
 
+  it("the owner publishes from an item's page; the sandbox post links back to that page for its owner only", async () => {
+    const draft = await srv.api("create_draft", { type: "post", body: "Sandbox round trip." }, cliToken);
+    const page = await newPage();
+    await page.goto(`${srv.origin}/content/post/${draft.body.id}`);
+    await signIn(page, "owner@example.com", ownerPassword);
+    await page.waitForURL(`${srv.origin}/content/post/${draft.body.id}`);
+    const framing = await page.request.get(page.url());
+    expect(framing.headers()["x-frame-options"]).toBe("DENY");
+    await page.getByRole("button", { name: "Publish now", exact: true }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Publish now" }).click();
+    await expect.poll(() => page.getByRole("status").textContent()).toBe("Published.");
+    await page.getByRole("link", { name: "see it on LinkedIn" }).click();
+    await page.waitForURL(/\/sandbox\/pronet\//);
+    const sandboxUrl = page.url();
+    await page.getByRole("link", { name: "Open its page in your content" }).click();
+    await page.waitForURL(`${srv.origin}/content/post/${draft.body.id}`);
+    // Anyone with the link sees the post, but only its owner gets the way back.
+    const other = await newPage();
+    await other.goto(`${srv.origin}/signin`);
+    await signIn(other, "alice@example.com", "correct horse battery");
+    await other.waitForURL(/\/content$/);
+    await other.goto(sandboxUrl);
+    expect(await other.getByText("Sandbox round trip.").count()).toBe(1);
+    expect(await other.getByRole("link", { name: "Open its page in your content" }).count()).toBe(0);
+    const theirs = await other.goto(`${srv.origin}/content/post/${draft.body.id}`);
+    expect(theirs?.status()).toBe(404);
+    expect(await other.content()).not.toContain("Sandbox round trip.");
+    await other.close();
+    await page.close();
+  }, 120_000);
+
   it("leaves the API and discovery documents alone, and refuses framing only on pages", async () => {
     const meta = await fetch(`${srv.origin}/.well-known/oauth-authorization-server`, { redirect: "manual" });
     expect(meta.status).toBe(200);

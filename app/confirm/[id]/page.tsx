@@ -28,7 +28,7 @@ export default async function ConfirmPage({ params, searchParams }: { params: Pr
   const a = await approvalForOwner(d, me.id, id);
   if (!a) {
     return (
-      <OwnerShell email={me.email} narrow>
+      <OwnerShell email={me.email} userId={me.id} narrow>
         <h1>Approval not found</h1>
         <p>This link does not match a request on your account. If an app gave it to you, ask it to repeat the action to get a new link.</p>
         <p><a href="/settings/connections">Go to Connections</a></p>
@@ -57,7 +57,7 @@ export default async function ConfirmPage({ params, searchParams }: { params: Pr
   const edit = a.operation === "update_draft" && a.proposed;
 
   return (
-    <OwnerShell email={me.email} wide={!!edit}>
+    <OwnerShell email={me.email} userId={me.id} wide={!!edit}>
       <h1>{headline(a.appName, a.operation, a.action.type, platform)}</h1>
       {status ? <p className={status.tone === "ok" ? "ok-box" : "error-box"} role={status.tone === "ok" ? "status" : "alert"}>{status.text}</p> : null}
       <section className="card" aria-labelledby="action">

@@ -5,6 +5,7 @@ import { signIn } from "@/lib/auth";
 import { checkCsrf, signedInUserId } from "@/lib/auth/session";
 import { db } from "@/lib/db";
 import { disconnectPlatform, setAppTrustsForms, setPublishingAllowed } from "@/lib/domain/connections";
+import { KINDS, setNotificationSettings } from "@/lib/domain/notifications";
 import { revokeApp } from "@/lib/domain/tokens";
 
 const PAGE = "/settings/connections";
@@ -51,4 +52,11 @@ export async function removePlatform(form: FormData) {
   await disconnectPlatform(await db(), userId, form.get("provider") === "twitter" ? "twitter" : "linkedin");
   revalidatePath(PAGE);
   redirect(`${PAGE}?done=account-disconnected`);
+}
+
+export async function saveNotifications(form: FormData) {
+  const userId = await owner(form, "connections");
+  await setNotificationSettings(await db(), userId, Object.fromEntries(KINDS.map((k) => [k, form.get(k) === "on"])) as Record<(typeof KINDS)[number], boolean>);
+  revalidatePath(PAGE);
+  redirect(`${PAGE}?done=notifications`);
 }

@@ -1,11 +1,14 @@
 import { configuredProviders } from "@/lib/auth";
 import { csrfToken, requireOwner } from "@/lib/auth/session";
 import { db } from "@/lib/db";
+import { accountHealth } from "@/lib/domain/account-health";
 import { listConnectedApps, pendingApprovals, platformAccounts } from "@/lib/domain/connections";
 import { ConfirmButton } from "@/components/confirm-button";
-import { OPERATION_WORDS, PLATFORM_NAMES, abilities, formatDay, formatTime, relative } from "@/components/format";
+import { OPERATION_WORDS, PLATFORM_NAMES, abilities, formatDay, formatInZone, formatTime, relative } from "@/components/format";
 import { OwnerShell } from "@/components/owner-shell";
-import { connectPlatform, disconnectApp, removePlatform, toggleAppTrust, togglePublishing } from "./actions";
+import { notificationSettingsOf } from "@/lib/domain/notifications";
+import { config } from "@/lib/config";
+import { connectPlatform, disconnectApp, removePlatform, saveNotifications, toggleAppTrust, togglePublishing } from "./actions";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Connections · Contentio" };
@@ -14,18 +17,27 @@ const DONE: Record<string, string> = {
   disconnected: "Disconnected. The app lost access immediately.",
   gone: "That app was already disconnected.",
   "account-disconnected": "Account disconnected. Nothing will be published to it.",
+  notifications: "E-mail settings saved.",
 };
+
+const NOTIFY: [keyof Awaited<ReturnType<typeof notificationSettingsOf>>, string][] = [
+  ["failed", "A post or tweet failed to publish"],
+  ["unknown", "A platform did not confirm whether a post went out"],
+  ["approval", "An app asks for your approval (with the link)"],
+  ["expiring", "A LinkedIn or X connection expires within 7 days"],
+];
 
 export default async function ConnectionsPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const sp = await searchParams;
   const me = await requireOwner("/settings/connections", { complete: true });
   const d = await db();
-  const [apps, accounts, pending] = await Promise.all([listConnectedApps(d, me.id), platformAccounts(d, me.id), pendingApprovals(d, me.id)]);
+  const [apps, accounts, pending, health] = await Promise.all([listConnectedApps(d, me.id), platformAccounts(d, me.id), pendingApprovals(d, me.id), accountHealth(d, me.id)]);
+  const notify = await notificationSettingsOf(d, me.id);
   const csrf = csrfToken(me.id, "connections");
   const providers = configuredProviders();
   const now = new Date();
   return (
-    <OwnerShell email={me.email}>
+    <OwnerShell email={me.email} userId={me.id} current="/settings/connections">
       <h1>Connections</h1>
       {sp.done && DONE[sp.done] ? <p className="ok-box" role="status">{DONE[sp.done]}</p> : null}
       {sp.error === "expired" ? <p className="error-box" role="alert">That page had expired, so nothing changed. Try again.</p> : null}
@@ -83,6 +95,7 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
           {accounts.map((acc) => {
             const name = PLATFORM_NAMES[acc.provider];
             const canConnect = acc.provider === "linkedin" ? providers.linkedin : providers.x;
+            const h = acc.state === "connected" ? health.find((x) => x.provider === acc.provider) : undefined;
             return (
               <li key={acc.provider}>
                 <div>
@@ -92,13 +105,29 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
                     {acc.state === "needs_reconnect" ? <span className="badge warn">Needs reconnecting: token expired</span> : null}
                     {acc.state === "not_connected" ? <>Not connected{canConnect ? "" : ` (posts go to the built-in sandbox until ${name} app credentials are configured)`}</> : null}
                   </p>
+                  {h?.expiresAt ? (
+                    <p className="meta">
+                      Access expires {formatInZone(h.expiresAt, me.timezone)} · {h.canRefresh ? "renews itself" : `cannot renew itself: reconnect ${name} before then`}
+                    </p>
+                  ) : null}
+                  {h?.expiring && h.until ? (
+                    <div className="attention" role="note" aria-label={`${name} connection expiring`}>
+                      <p><strong>{name} can publish only until {formatInZone(h.until, me.timezone)}.</strong> Reconnect {name} to keep publishing.</p>
+                      {h.atRisk.length ? (
+                        <>
+                          <p>Scheduled after that, these will fail unless you reconnect:</p>
+                          <ul>{h.atRisk.map((p) => <li key={p.id}><a href={`/content/${h.type}/${p.id}`}>{p.title}</a> ({formatInZone(p.scheduledFor, me.timezone)})</li>)}</ul>
+                        </>
+                      ) : <p>Nothing is scheduled after that.</p>}
+                    </div>
+                  ) : null}
                 </div>
                 <div className="actions">
-                  {canConnect && acc.state !== "connected" ? (
+                  {canConnect && (acc.state !== "connected" || h?.expiring) ? (
                     <form action={connectPlatform}>
                       <input type="hidden" name="csrf" value={csrf} />
                       <input type="hidden" name="provider" value={acc.provider} />
-                      <button className="btn primary" type="submit">{acc.state === "needs_reconnect" ? "Reconnect" : "Connect"} {name}</button>
+                      <button className="btn primary" type="submit">{acc.state === "not_connected" ? "Connect" : "Reconnect"} {name}</button>
                     </form>
                   ) : null}
                   {acc.state !== "not_connected" ? (
@@ -110,6 +139,24 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
             );
           })}
         </ul>
+      </section>
+
+      <section aria-labelledby="mail" className="card">
+        <h2 id="mail">E-mail notifications</h2>
+        {config().SMTP_URL ? (
+          <form action={saveNotifications} className="stack">
+            <input type="hidden" name="csrf" value={csrf} />
+            <fieldset>
+              <legend>E-mail me when</legend>
+              {NOTIFY.map(([k, text]) => (
+                <div key={k} className="check"><input type="checkbox" id={`notify-${k}`} name={k} defaultChecked={notify[k]} /> <label htmlFor={`notify-${k}`}>{text}</label></div>
+              ))}
+            </fieldset>
+            <button className="btn" type="submit">Save e-mail settings</button>
+          </form>
+        ) : (
+          <p className="muted">This service has no e-mail server configured (SMTP_URL), so it sends no notifications. Everything that needs you still shows in the Needs attention banner.</p>
+        )}
       </section>
 
       <section aria-labelledby="waiting" className="card">

@@ -1,4 +1,5 @@
 import { notFound } from "next/navigation";
+import { signedInUserId } from "@/lib/auth/session";
 import { db } from "@/lib/db";
 import { findSandboxPost } from "@/lib/platforms/sandbox";
 
@@ -10,6 +11,8 @@ export default async function SandboxPost({ params }: { params: Promise<{ platfo
   const { platform, id } = await params;
   const post = await findSandboxPost(await db(), platform, id);
   if (!post) notFound();
+  // Its owner, signed in, gets a way back to the draft's page; everyone else sees the post only.
+  const mine = (await signedInUserId()) === post.userId;
   return (
     <main>
       <p>
@@ -18,6 +21,7 @@ export default async function SandboxPost({ params }: { params: Promise<{ platfo
       </p>
       <article style={{ whiteSpace: "pre-wrap", border: "1px solid #ccc", padding: "1rem", maxWidth: "40rem" }}>{post.text}</article>
       <p>This post was published to the service&apos;s built-in sandbox, not to a real network.</p>
+      {mine ? <p><a href={`/content/${post.draftType}/${post.draftId}`}>Open its page in your content</a></p> : null}
     </main>
   );
 }

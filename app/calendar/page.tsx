@@ -1,0 +1,108 @@
+import Link from "next/link";
+import { requireOwner } from "@/lib/auth/session";
+import { db } from "@/lib/db";
+import { calendarItems, type CalendarItem } from "@/lib/domain/calendar";
+import { ownerContext } from "@/lib/domain/owner";
+import { PLATFORM_NAMES, STATUS_WORDS, formatTime, zonedParts, zonedToUtc } from "@/components/format";
+import { OwnerShell } from "@/components/owner-shell";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Calendar · Contentio" };
+
+// Plain calendar dates ("2026-11-23") in the owner's time zone; arithmetic on them in UTC.
+const DAY_MS = 86400_000;
+const asDate = (s: string) => new Date(`${s}T00:00:00Z`);
+const ymd = (d: Date) => d.toISOString().slice(0, 10);
+const addDays = (s: string, n: number) => ymd(new Date(asDate(s).getTime() + n * DAY_MS));
+const weekday = (s: string) => (asDate(s).getUTCDay() + 6) % 7; // Monday first
+const addMonths = (s: string, n: number) => {
+  const d = asDate(`${s.slice(0, 7)}-01`);
+  d.setUTCMonth(d.getUTCMonth() + n);
+  return ymd(d);
+};
+const label = (s: string, o: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", ...o }).format(asDate(s));
+const WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+
+function range(view: "week" | "month", anchor: string) {
+  if (view === "week") {
+    const first = addDays(anchor, -weekday(anchor));
+    return { first, days: 7, prev: addDays(first, -7), next: addDays(first, 7), title: `Week of ${label(first, { day: "numeric", month: "long", year: "numeric" })}` };
+  }
+  const m1 = `${anchor.slice(0, 7)}-01`;
+  const lastDay = addDays(addMonths(m1, 1), -1);
+  const first = addDays(m1, -weekday(m1));
+  const end = addDays(lastDay, 6 - weekday(lastDay));
+  const days = Math.round((asDate(end).getTime() - asDate(first).getTime()) / DAY_MS) + 1;
+  return { first, days, prev: addMonths(m1, -1), next: addMonths(m1, 1), title: label(m1, { month: "long", year: "numeric" }) };
+}
+
+export default async function CalendarPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+  const sp = await searchParams;
+  const me = await requireOwner("/calendar", { complete: true });
+  const tz = me.timezone;
+  const view = sp.view === "week" ? "week" : "month";
+  const today = zonedParts(new Date(), tz).date;
+  const anchor = sp.d && /^\d{4}-\d{2}-\d{2}$/.test(sp.d) && !isNaN(asDate(sp.d).getTime()) ? sp.d : today;
+  const r = range(view, anchor);
+  const days = Array.from({ length: r.days }, (_, i) => addDays(r.first, i));
+  const from = zonedToUtc(r.first, "00:00", tz)!;
+  const to = zonedToUtc(addDays(r.first, r.days), "00:00", tz)!;
+  const items = await calendarItems(ownerContext(await db(), me), from, to);
+  const byDay = new Map<string, CalendarItem[]>();
+  for (const i of items) {
+    const k = zonedParts(i.at, tz).date;
+    byDay.set(k, [...(byDay.get(k) ?? []), i]);
+  }
+  const href = (d: string, v = view) => `/calendar?view=${v}&d=${d}`;
+  const month = anchor.slice(0, 7);
+
+  return (
+    <OwnerShell email={me.email} userId={me.id} current="/calendar" wide>
+      <h1>Calendar</h1>
+      <p className="muted">Scheduled and published posts and tweets, in your time zone ({tz}).</p>
+      <nav className="cal-nav" aria-label="Calendar">
+        <div>
+          <Link href={href(r.prev)}>← Previous {view}</Link>
+          <Link href={href(today)}>Today</Link>
+          <Link href={href(r.next)}>Next {view} →</Link>
+        </div>
+        <div>
+          <Link href={href(anchor, "month")} aria-current={view === "month" ? "page" : undefined}>Month</Link>
+          <Link href={href(anchor, "week")} aria-current={view === "week" ? "page" : undefined}>Week</Link>
+        </div>
+      </nav>
+      <h2>{r.title}</h2>
+      <div className={`cal ${view}`}>
+        <div className="cal-head" aria-hidden="true">{WEEKDAYS.map((w) => <span key={w}>{w}</span>)}</div>
+        <ol className="cal-days">
+          {days.map((d) => {
+            const list = byDay.get(d) ?? [];
+            const outside = view === "month" && d.slice(0, 7) !== month;
+            return (
+              <li key={d} className={`${outside ? "outside" : ""}${d === today ? " today" : ""}`} aria-current={d === today ? "date" : undefined}>
+                <h3>
+                  <time dateTime={d}>{label(d, { weekday: "short", day: "numeric", month: "short" })}</time>
+                  {d === today ? <span className="badge info">Today</span> : null}
+                </h3>
+                {list.length ? (
+                  <ul>
+                    {list.map((i) => (
+                      <li key={`${i.type}:${i.id}`} className={`cal-item ${i.status}`}>
+                        <Link href={`/content/${i.type}/${i.id}`}>
+                          <span className="t">{formatTime(i.at, tz).replace(/ .*$/, "")}</span> {PLATFORM_NAMES[i.type]} · {i.title}
+                        </Link>
+                        <span className="s">{STATUS_WORDS[i.status] ?? i.status}</span>
+                      </li>
+                    ))}
+                  </ul>
+                ) : (
+                  <p className="empty">Nothing</p>
+                )}
+              </li>
+            );
+          })}
+        </ol>
+      </div>
+    </OwnerShell>
+  );
+}

@@ -1,0 +1,162 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { csrfToken, requireOwner } from "@/lib/auth/session";
+import { db } from "@/lib/db";
+import { pendingApprovals, platformAccounts } from "@/lib/domain/connections";
+import { draftHistory } from "@/lib/domain/history";
+import { ownerContext, ownerDraft } from "@/lib/domain/owner";
+import { ActionForm } from "@/components/action-form";
+import { OPERATION_WORDS, PLATFORM_NAMES, STATUS_TONE, STATUS_WORDS, formatInZone, pickerStart, zonedParts } from "@/components/format";
+import { History } from "@/components/history";
+import { OwnerShell } from "@/components/owner-shell";
+import { PostPreview } from "@/components/post-preview";
+import { WhenPicker } from "@/components/when-picker";
+import { publish, remove, saveDraft, schedule, settle, unschedule } from "./actions";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Draft · Contentio" };
+
+const DONE: Record<string, string> = {
+  saved: "Saved.",
+  scheduled: "Scheduled.",
+  rescheduled: "Rescheduled.",
+  unscheduled: "Unscheduled: it is a draft again and will not be published.",
+  published: "Published.",
+  "confirmed-posted": "Marked as published with the link you gave.",
+  "confirmed-not-posted": "Marked as failed: it did not go out. You can publish it again.",
+};
+// After "Publish now" reached the platform without a clear success.
+const AFTER_PUBLISH: Record<string, string> = {
+  "publish-unknown": "The platform did not confirm the post. Check your account, then answer below whether it went out.",
+  "publish-failed": "Publishing failed; nothing was posted. The reason is below.",
+  "publish-scheduled": "The platform could not take it right now; nothing was posted. It will be retried automatically for up to 30 minutes.",
+};
+
+export default async function ItemPage({ params, searchParams }: { params: Promise<{ type: string; id: string }>; searchParams: Promise<Record<string, string | undefined>> }) {
+  const { type, id } = await params;
+  const { done } = await searchParams;
+  if (type !== "post" && type !== "tweet") notFound();
+  const me = await requireOwner(`/content/${type}/${id}`, { complete: true });
+  const d = await db();
+  const found = await ownerDraft(ownerContext(d, me), type, id);
+  if (!found) notFound();
+  const { item, record } = found;
+  const [history, accounts, pending] = await Promise.all([draftHistory(d, me.id, type, id), platformAccounts(d, me.id), pendingApprovals(d, me.id)]);
+  const network = PLATFORM_NAMES[type];
+  const handle = accounts.find((a) => PLATFORM_NAMES[a.provider] === network)?.handle ?? null;
+  const waiting = pending.filter((p) => p.action.id === id);
+  const csrf = csrfToken(me.id, `item:${id}`);
+  const status = item.status;
+  const editable = status === "draft" || status === "scheduled" || status === "failed";
+  const at = item.scheduled_for ? new Date(item.scheduled_for) : null;
+  const initial = pickerStart(at, me.timezone);
+  const csrfInput = <input type="hidden" name="csrf" value={csrf} />;
+  const what = type === "post" ? "post" : "tweet";
+
+  return (
+    <OwnerShell email={me.email} userId={me.id} current="/content">
+      <p><Link href="/content">← All content</Link></p>
+      <h1>{item.title}</h1>
+      <p className="meta">
+        <span className="badge net">{network}</span>{" "}
+        <span className={`badge ${STATUS_TONE[status] ?? "net"}`}>{STATUS_WORDS[status] ?? status}</span>{" "}
+        {at && (status === "scheduled" || status === "publishing") ? <>for {formatInZone(at, me.timezone)}</> : null}
+        {status === "published" && record.publishedAt ? <>on {formatInZone(record.publishedAt, me.timezone)}</> : null}
+      </p>
+      {done && DONE[done] ? <p className="ok-box" role="status">{DONE[done]}</p> : null}
+      {done && AFTER_PUBLISH[done] ? <p className="error-box" role="alert">{AFTER_PUBLISH[done]}</p> : null}
+      {waiting.map((p) => (
+        <p key={p.id} className="attention">{p.appName} asks for your approval to {OPERATION_WORDS[p.operation] ?? p.operation}. <a href={`/confirm/${p.id}`}>Review the request</a></p>
+      ))}
+
+      {status === "published" && record.platformUrl ? (
+        <p className="ok-box">It is live: <a href={record.platformUrl}>see it on {network}</a></p>
+      ) : null}
+      {status === "failed" ? <p className="error-box">Publishing failed: {(record.failureReason ?? "no reason recorded").replace(/\.$/, "")}. Nothing was posted; you can schedule or publish it again.</p> : null}
+      {status === "unknown" ? (
+        <section className="card" aria-labelledby="unknown-h">
+          <h2 id="unknown-h">Did it go out?</h2>
+          <p>{network} did not confirm this {what}: {(record.failureReason ?? "no answer").replace(/\.$/, "")}. It may or may not be live. Check your {network} account, then tell us what you found. It will not be posted again until you do.</p>
+          <div className="inline-forms">
+            <ActionForm action={settle.bind(null, type, id)} label="It went out" labelClass="btn primary" className="stack">
+              {csrfInput}
+              <input type="hidden" name="outcome" value="posted" />
+              <div>
+                <label htmlFor="url">Link to the {what} on {network}</label>
+                <input id="url" name="url" type="text" inputMode="url" required placeholder={type === "post" ? "https://www.linkedin.com/feed/update/…" : "https://x.com/you/status/…"} />
+              </div>
+            </ActionForm>
+            <ActionForm action={settle.bind(null, type, id)} label="It did not go out" labelClass="btn">
+              {csrfInput}
+              <input type="hidden" name="outcome" value="not_posted" />
+            </ActionForm>
+          </div>
+        </section>
+      ) : null}
+
+      <section aria-labelledby="preview-h">
+        <h2 id="preview-h">Preview</h2>
+        <PostPreview type={type} text={item.body ?? ""} imageUrl={(item as { image_url?: string }).image_url ?? null} name={me.name ?? me.email} handle={handle} />
+      </section>
+
+      {editable ? (
+        <section className="card" aria-labelledby="edit-h">
+          <h2 id="edit-h">Edit</h2>
+          <ActionForm action={saveDraft.bind(null, type, id)} label="Save changes" labelClass="btn primary" className="stack">
+            {csrfInput}
+            <input type="hidden" name="updated_at" value={item.updated_at ?? ""} />
+            {type === "post" ? (
+              <div>
+                <label htmlFor="title">Title</label>
+                <input id="title" name="title" type="text" defaultValue={item.title} maxLength={200} aria-describedby="title-help" />
+                <span className="help" id="title-help">Only you see it; LinkedIn shows the text below.</span>
+              </div>
+            ) : null}
+            <div>
+              <label htmlFor="body">Text</label>
+              <textarea id="body" name="body" defaultValue={item.body ?? ""} rows={8} required />
+            </div>
+          </ActionForm>
+        </section>
+      ) : (
+        <section aria-labelledby="text-h">
+          <h2 id="text-h">Full text</h2>
+          <div className="post-text">{item.body}</div>
+        </section>
+      )}
+
+      {editable ? (
+        <section className="card" aria-labelledby="when-h">
+          <h2 id="when-h">{status === "scheduled" ? "Reschedule" : "Schedule"}</h2>
+          <ActionForm action={schedule.bind(null, type, id, me.timezone)} label={status === "scheduled" ? "Reschedule" : "Schedule"} labelClass="btn primary" className="stack">
+            {csrfInput}
+            <WhenPicker date={initial.date} time={initial.time} today={zonedParts(new Date(), me.timezone).date} timeZone={me.timezone} />
+          </ActionForm>
+          <div className="actions">
+            {status === "scheduled" ? (
+              <ActionForm action={unschedule.bind(null, type, id)} label="Unschedule" labelClass="btn">{csrfInput}</ActionForm>
+            ) : null}
+            <ActionForm action={publish.bind(null, type, id)} label="Publish now" labelClass="btn"
+              confirm={{ question: `Publish this ${what} to ${network}${handle ? ` (${handle})` : ""} now? It cannot be undone.`, label: "Publish now" }}>
+              {csrfInput}
+            </ActionForm>
+          </div>
+        </section>
+      ) : null}
+
+      <section aria-labelledby="history-h">
+        <h2 id="history-h">History</h2>
+        <History entries={history} created={record.createdAt} timeZone={me.timezone} />
+      </section>
+
+      {status !== "publishing" ? (
+        <div className="actions">
+          <ActionForm action={remove.bind(null, type, id)} label="Delete draft" labelClass="btn danger"
+            confirm={{ question: `Delete this ${what} draft${type === "post" ? " and its tweets" : ""}? This cannot be undone.`, label: "Delete", danger: true }}>
+            {csrfInput}
+          </ActionForm>
+        </div>
+      ) : null}
+    </OwnerShell>
+  );
+}

@@ -1,0 +1,120 @@
+import { requireOwner } from "@/lib/auth/session";
+import { db } from "@/lib/db";
+import { lastChangedBy } from "@/lib/domain/history";
+import { draftsAwaitingApproval, ownerContext } from "@/lib/domain/owner";
+import { searchContent } from "@/lib/domain/search";
+import { AppError } from "@/lib/errors";
+import { PLATFORM_NAMES, STATUS_TONE, STATUS_WORDS, actorName, formatInZone, relative } from "@/components/format";
+import { OwnerShell } from "@/components/owner-shell";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Content · Contentio" };
+
+const PAGE_SIZE = 20;
+
+// The tabs map onto draft statuses; "Needs attention" adds drafts an app waits on approval for.
+const TABS = [
+  ["all", "All", null],
+  ["draft", "Drafts", ["draft"]],
+  ["scheduled", "Scheduled", ["scheduled", "publishing"]],
+  ["published", "Published", ["published"]],
+  ["attention", "Needs attention", ["failed", "unknown"]],
+] as const;
+
+type SP = Record<string, string | undefined>;
+
+export default async function ContentPage({ searchParams }: { searchParams: Promise<SP> }) {
+  const sp = await searchParams;
+  const me = await requireOwner("/content", { complete: true });
+  const d = await db();
+  const ctx = ownerContext(d, me);
+  const tab = TABS.find((t) => t[0] === sp.status) ?? TABS[0];
+  const network: "post" | "tweet" | "" = sp.network === "post" || sp.network === "tweet" ? sp.network : "";
+  const q = (sp.q ?? "").slice(0, 200);
+  const waiting = await draftsAwaitingApproval(d, me.id);
+  const input = {
+    query: q || undefined,
+    types: network ? [network] : (["post", "tweet"] as const).slice(),
+    limit: PAGE_SIZE,
+    ...(tab[2] && { statuses: [...tab[2]], ...(tab[0] === "attention" && { orIds: waiting }) }),
+  };
+  let page;
+  try {
+    page = await searchContent(ctx, { ...input, cursor: sp.cursor });
+  } catch (e) {
+    // A cursor from another search (or a stale one) starts again at the first page.
+    if (!(e instanceof AppError)) throw e;
+    page = await searchContent(ctx, input);
+  }
+  const by = await lastChangedBy(d, me.id, page.results.map((r) => r.id));
+  const link = (over: SP) => {
+    const p = new URLSearchParams();
+    const v = { status: tab[0] === "all" ? undefined : tab[0], network: network || undefined, q: q || undefined, ...over };
+    for (const [k, val] of Object.entries(v)) if (val) p.set(k, val);
+    const s = p.toString();
+    return `/content${s ? `?${s}` : ""}`;
+  };
+  const now = new Date();
+
+  return (
+    <OwnerShell email={me.email} userId={me.id} current="/content">
+      <h1>Content</h1>
+      {sp.done === "deleted" ? <p className="ok-box" role="status">Deleted.</p> : null}
+      <nav aria-label="Filter by status">
+        <ul className="tabs">
+          {TABS.map(([key, text]) => (
+            <li key={key}>
+              <a href={link({ status: key === "all" ? undefined : key, cursor: undefined })} aria-current={tab[0] === key ? "page" : undefined}>{text}</a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <form className="filters" role="search" action="/content">
+        {tab[0] !== "all" ? <input type="hidden" name="status" value={tab[0]} /> : null}
+        <div>
+          <label htmlFor="q">Search</label>
+          <input id="q" type="search" name="q" defaultValue={q} placeholder="Words in the title or text" />
+        </div>
+        <div>
+          <label htmlFor="network">Network</label>
+          <select id="network" name="network" defaultValue={network}>
+            <option value="">LinkedIn and X</option>
+            <option value="post">LinkedIn</option>
+            <option value="tweet">X</option>
+          </select>
+        </div>
+        <button className="btn" type="submit">Apply</button>
+      </form>
+
+      {page.results.length === 0 ? (
+        <p className="card">{q ? `Nothing matches “${q}”.` : tab[0] === "attention" ? "Nothing needs your attention." : "No drafts here yet. Drafts your AI apps create appear here."}</p>
+      ) : (
+        <ul className="rows items" aria-label="Drafts">
+          {page.results.map((r) => {
+            const who = by.get(r.id);
+            const time = r.scheduled_for && (r.status === "scheduled" || r.status === "publishing")
+              ? `Scheduled for ${formatInZone(new Date(r.scheduled_for), me.timezone)}`
+              : `Updated ${relative(new Date(r.updated_at), now)}`;
+            return (
+              <li key={r.id}>
+                <h2><a href={`/content/${r.type}/${r.id}`}>{r.title}</a></h2>
+                <p className="meta">
+                  <span className="badge net">{PLATFORM_NAMES[r.type]}</span>{" "}
+                  <span className={`badge ${STATUS_TONE[r.status] ?? "net"}`}>{STATUS_WORDS[r.status] ?? r.status}</span>{" "}
+                  {waiting.includes(r.id) ? <><span className="badge">Waiting for your approval</span>{" "}</> : null}
+                  {time}
+                  {who ? <> · {who.kind === "created" ? "Created" : "Last changed"} by {actorName(who)}</> : null}
+                </p>
+                {r.snippet !== r.title ? <p className="snippet">{r.snippet}</p> : null}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <nav className="pager" aria-label="Pages">
+        {sp.cursor ? <a href={link({})}>First page</a> : <span />}
+        {page.next_cursor ? <a href={link({ cursor: page.next_cursor })}>Next page</a> : null}
+      </nav>
+    </OwnerShell>
+  );
+}

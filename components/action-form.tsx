@@ -1,0 +1,48 @@
+"use client";
+import { useActionState, useId, useRef, type ReactNode } from "react";
+
+export type ActionState = { error?: string } | null;
+type Props = {
+  action: (prev: ActionState, form: FormData) => Promise<ActionState>;
+  children: ReactNode;
+  className?: string;
+  /** Ask first in a modal dialog: the question and the confirming button's label. */
+  confirm?: { question: string; label: string; danger?: boolean };
+  label?: string;
+  labelClass?: string;
+};
+
+/**
+ * A form of the owner's pages whose refusal is shown beside it, in the API's own words.
+ * With `confirm`, its button opens a native modal <dialog> first (focus moves into it,
+ * Escape cancels); the action runs only from the dialog's own button.
+ */
+export function ActionForm({ action, children, className, confirm, label, labelClass }: Props) {
+  const [state, run, pending] = useActionState(action, null);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const qid = useId();
+  return (
+    <form action={run} className={className} aria-busy={pending}>
+      {children}
+      {confirm ? (
+        <>
+          <button type="button" className={labelClass ?? "btn"} onClick={() => dialog.current?.showModal()} disabled={pending}>
+            {label}
+          </button>
+          <dialog ref={dialog} aria-labelledby={qid}>
+            <p id={qid}><strong>{confirm.question}</strong></p>
+            <div className="actions">
+              <button type="submit" className={`btn ${confirm.danger ? "danger solid" : "primary"}`} onClick={() => setTimeout(() => dialog.current?.close())}>
+                {confirm.label}
+              </button>
+              <button type="button" className="btn" autoFocus onClick={() => dialog.current?.close()}>Cancel</button>
+            </div>
+          </dialog>
+        </>
+      ) : label ? (
+        <button type="submit" className={labelClass ?? "btn"} disabled={pending}>{label}</button>
+      ) : null}
+      {state?.error ? <p className="error-box" role="alert">{state.error}</p> : null}
+    </form>
+  );
+}

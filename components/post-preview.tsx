@@ -1,0 +1,46 @@
+import { MAX_TWEET_WEIGHT, tweetWeight } from "@/lib/domain/text";
+import { SeeMore } from "./see-more";
+
+// Drafts drawn the way each network shows them, so the owner sees where LinkedIn folds the
+// text and whether X will take it. LinkedIn's feed shows about three lines (210 characters
+// on a wide screen) before "…see more".
+const LI_FOLD_LINES = 3;
+const LI_FOLD_CHARS = 210;
+
+export function linkedInFold(text: string): string | null {
+  const lines = text.split("\n");
+  let head = lines.slice(0, LI_FOLD_LINES).join("\n");
+  const chars = Array.from(head);
+  if (chars.length > LI_FOLD_CHARS) head = chars.slice(0, LI_FOLD_CHARS).join("");
+  return head.length < text.length ? head.trimEnd() : null;
+}
+
+type Props = { type: "post" | "tweet"; text: string; imageUrl: string | null; name: string; handle: string | null };
+
+export function PostPreview({ type, text, imageUrl, name, handle }: Props) {
+  const initial = (name.trim()[0] ?? "?").toUpperCase();
+  if (type === "post") {
+    const head = linkedInFold(text);
+    return (
+      <figure className="preview li" aria-label="Preview as LinkedIn shows it">
+        <div className="who"><span className="avatar" aria-hidden="true">{initial}</span><span><strong>{name}</strong><br /><span className="muted">Now · LinkedIn</span></span></div>
+        {head ? <SeeMore head={head} full={text} /> : <div className="li-text">{text}</div>}
+        {/* eslint-disable-next-line @next/next/no-img-element -- the draft's own image, any size */}
+        {imageUrl ? <img src={imageUrl} alt="The post's image" /> : null}
+      </figure>
+    );
+  }
+  const weight = tweetWeight(text);
+  const over = weight > MAX_TWEET_WEIGHT;
+  return (
+    <figure className="preview x" aria-label="Preview as X shows it">
+      <div className="who"><span className="avatar" aria-hidden="true">{initial}</span><span><strong>{name}</strong> <span className="muted">{handle ?? "@you"}</span></span></div>
+      <div className="x-text">{text}</div>
+      {/* eslint-disable-next-line @next/next/no-img-element -- the draft's own image, any size */}
+      {imageUrl ? <img src={imageUrl} alt="The tweet's image" /> : null}
+      <figcaption className={over ? "count over" : "count"}>
+        {weight} / {MAX_TWEET_WEIGHT} characters as X counts them{over ? `: ${weight - MAX_TWEET_WEIGHT} too many, X will refuse it` : ""}
+      </figcaption>
+    </figure>
+  );
+}

@@ -1,0 +1,47 @@
+"use client";
+import { useState } from "react";
+import { DayPicker } from "react-day-picker";
+import "react-day-picker/style.css";
+
+// The schedule's date and time. DayPicker (a keyboard-usable, labelled month grid: arrows move
+// by day and week, Page Up/Down by month) picks the day; the browser's own time field the
+// time. Both are plain calendar values: the server reads them in the owner's time zone, so
+// the browser's own zone never matters.
+
+const pad = (n: number) => String(n).padStart(2, "0");
+const toDay = (s: string) => {
+  const [y, m, d] = s.split("-").map(Number);
+  return new Date(y, m - 1, d);
+};
+const toYmd = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+
+export function WhenPicker({ date, time, today, timeZone }: { date: string; time: string; today: string; timeZone: string }) {
+  const [day, setDay] = useState(date);
+  const chosen = toDay(day);
+  return (
+    <div className="when">
+      <fieldset className="day-field">
+        <legend>Date</legend>
+        <input type="hidden" name="date" value={day} />
+        <DayPicker
+          mode="single"
+          required
+          selected={chosen}
+          onSelect={(d) => d && setDay(toYmd(d))}
+          defaultMonth={chosen}
+          today={toDay(today)}
+          disabled={{ before: toDay(today) }}
+          weekStartsOn={1}
+        />
+        <p className="help" aria-live="polite">
+          {new Intl.DateTimeFormat("en-GB", { weekday: "long", day: "numeric", month: "long", year: "numeric" }).format(chosen)}
+        </p>
+      </fieldset>
+      <div>
+        <label htmlFor="time">Time</label>
+        <span className="help" id="time-zone">{timeZone}</span>
+        <input id="time" name="time" type="time" required defaultValue={time} aria-describedby="time-zone" />
+      </div>
+    </div>
+  );
+}

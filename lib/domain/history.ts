@@ -1,0 +1,139 @@
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { log } from "@/lib/log";
+import { approvals, connectedApps, draftEvents, oauthClients, type DraftEventKind } from "@/drizzle/schema";
+import type { Ctx } from "./context";
+import type { DraftType } from "./drafts";
+
+// The story of each draft for its owner (item page, "last changed by" in the list). Written
+// beside the actions, never inside them: a history that cannot be written must not undo or
+// refuse the action it describes, so every writer here logs and carries on.
+
+type Event = { userId: string; type: DraftType; id: string; kind: DraftEventKind; detail?: Record<string, string | null> };
+
+const who = (ctx: Ctx) =>
+  ctx.caller.inPerson ? { actor: "owner" as const, appName: null } : { actor: "app" as const, appName: ctx.caller.appName };
+
+async function write(db: Db, rows: (Event & { actor: "app" | "owner" | "scheduler"; appName: string | null })[]) {
+  try {
+    // In chunks: a scheduler pass can record thousands of outcomes (7 parameters a row).
+    for (let i = 0; i < rows.length; i += 1000) {
+      await db.insert(draftEvents).values(
+        rows.slice(i, i + 1000).map((r) => ({ userId: r.userId, draftType: r.type, draftId: r.id, kind: r.kind, actor: r.actor, appName: r.appName, detail: r.detail ?? {} })),
+      );
+    }
+  } catch (e) {
+    log("warn", "history", { error: String((e as Error)?.message ?? e) });
+  }
+}
+
+/** One event by the caller (an app or the owner in person). */
+export const noteByCaller = (ctx: Ctx, e: Omit<Event, "userId">) => write(ctx.db, [{ ...e, userId: ctx.caller.userId, ...who(ctx) }]);
+
+type R = Record<string, unknown>;
+const str = (v: unknown) => (typeof v === "string" ? v : null);
+
+/** After a successful operation (REST or MCP): what it did to which draft. */
+export async function noteOperation(ctx: Ctx, op: string, args: R, result: unknown) {
+  const res = (result ?? {}) as R;
+  const type = args.type as DraftType;
+  const id = str(args.id);
+  switch (op) {
+    case "create_draft": {
+      await noteByCaller(ctx, { type: res.type as DraftType, id: String(res.id), kind: "created" });
+      if (res.linked_post_id) await noteByCaller(ctx, { type: "post", id: String(res.linked_post_id), kind: "created", detail: { for_tweet: String(res.id) } });
+      return;
+    }
+    case "generate_post":
+      if (res.draft_id) await noteByCaller(ctx, { type: "post", id: String(res.draft_id), kind: "created", detail: { generated: "yes" } });
+      return;
+    case "generate_tweet":
+      if (res.draft_id) await noteByCaller(ctx, { type: "tweet", id: String(res.draft_id), kind: "created", detail: { generated: "yes" } });
+      return;
+    case "update_draft": {
+      const fields = ["title", "body", "image_url", "hashtags", "pillar"].filter((k) => args[k] !== undefined).join(", ");
+      if (id) await noteByCaller(ctx, { type, id, kind: "edited", detail: { fields } });
+      return;
+    }
+    case "schedule_content":
+      if (id) await noteByCaller(ctx, { type, id, kind: "scheduled", detail: { scheduled_for: str(res.scheduled_for) } });
+      return;
+    case "unschedule_content":
+      if (id && res.unscheduled) await noteByCaller(ctx, { type, id, kind: "unscheduled", detail: { previous_scheduled_for: str(res.previous_scheduled_for) } });
+      return;
+    case "delete_draft":
+      if (id) await forget(ctx.db, ctx.caller.userId, id);
+      return;
+  }
+}
+
+/** A publish attempt's outcome (publish_now, the scheduler, Inngest). */
+export type AttemptOutcome = { userId: string; type: DraftType; id: string; status: "published" | "failed" | "unknown" | "retrying"; url?: string | null; reason?: string };
+
+export async function noteAttempts(db: Db, outcomes: AttemptOutcome[]) {
+  await write(
+    db,
+    outcomes.map((o) => ({
+      userId: o.userId,
+      type: o.type,
+      id: o.id,
+      kind: o.status,
+      actor: "scheduler" as const,
+      appName: null,
+      detail: (o.status === "published" ? { url: o.url ?? null } : { reason: o.reason ?? null }) as Record<string, string | null>,
+    })),
+  );
+}
+
+/** A deleted draft leaves no history behind. */
+export async function forget(db: Db, userId: string, draftId: string) {
+  try {
+    await db.delete(draftEvents).where(and(eq(draftEvents.userId, userId), eq(draftEvents.draftId, draftId)));
+  } catch (e) {
+    log("warn", "history", { error: String((e as Error)?.message ?? e) });
+  }
+}
+
+export type HistoryEntry = {
+  at: Date;
+  kind: DraftEventKind | "approval_asked" | "approval_approved" | "approval_denied" | "approval_used";
+  actor: "app" | "owner" | "scheduler";
+  appName: string | null;
+  detail: Record<string, string | null>;
+};
+
+/** A draft's history, oldest first: its events and every approval an app asked for it. */
+export async function draftHistory(db: Db, userId: string, type: DraftType, id: string): Promise<HistoryEntry[]> {
+  const events = await db
+    .select()
+    .from(draftEvents)
+    .where(and(eq(draftEvents.userId, userId), eq(draftEvents.draftId, id), eq(draftEvents.draftType, type)))
+    .orderBy(asc(draftEvents.createdAt));
+  const asks = await db
+    .select({ a: approvals, appName: oauthClients.name })
+    .from(approvals)
+    .innerJoin(connectedApps, eq(connectedApps.id, approvals.appId))
+    .innerJoin(oauthClients, eq(oauthClients.id, connectedApps.clientId))
+    .where(and(eq(approvals.userId, userId), sql`${approvals.action}->>'id' = ${id}`, sql`${approvals.action}->>'type' = ${type}`));
+  const out: HistoryEntry[] = events.map((e) => ({ at: e.createdAt, kind: e.kind, actor: e.actor, appName: e.appName, detail: e.detail }));
+  for (const { a, appName } of asks) {
+    const detail = { operation: a.operation, scheduled_for: a.action.scheduled_for, approval_id: a.id };
+    out.push({ at: a.createdAt, kind: "approval_asked", actor: "app", appName, detail });
+    if (a.decidedAt) out.push({ at: a.decidedAt, kind: a.status === "denied" ? "approval_denied" : "approval_approved", actor: "owner", appName, detail });
+    if (a.usedAt) out.push({ at: a.usedAt, kind: "approval_used", actor: "app", appName, detail });
+  }
+  return out.sort((x, y) => x.at.getTime() - y.at.getTime());
+}
+
+/** For a page of drafts: who made or last changed each one (the latest event by someone). */
+export async function lastChangedBy(db: Db, userId: string, ids: string[]) {
+  const out = new Map<string, { actor: "app" | "owner" | "scheduler"; appName: string | null; kind: DraftEventKind; at: Date }>();
+  if (!ids.length) return out;
+  const rows = await db
+    .selectDistinctOn([draftEvents.draftId], { draftId: draftEvents.draftId, actor: draftEvents.actor, appName: draftEvents.appName, kind: draftEvents.kind, at: draftEvents.createdAt })
+    .from(draftEvents)
+    .where(and(eq(draftEvents.userId, userId), inArray(draftEvents.draftId, ids), inArray(draftEvents.actor, ["app", "owner"])))
+    .orderBy(draftEvents.draftId, desc(draftEvents.createdAt));
+  for (const r of rows) out.set(r.draftId, r);
+  return out;
+}

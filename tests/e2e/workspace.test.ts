@@ -1,0 +1,400 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import { promisify } from "node:util";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakePlatforms, type FakePlatforms } from "../helpers/fake-platforms";
+import { decodeQuotedPrintable, startSmtpCapture, type SmtpCapture } from "../helpers/smtp-capture";
+import { axe, launchBrowser, newPage } from "./browser";
+import { TestServer } from "./harness";
+
+// The owner's workspace in a real browser against a built server that publishes through
+// the real LinkedIn and X adapters to fakes on loopback: the content list, an item's page
+// and every action on it, including settling a post whose outcome is unknown.
+const run = promisify(execFile);
+const SHOTS = process.env.SCREENSHOT_DIR;
+const EMAIL = "writer@example.com";
+const PASSWORD = "correct horse battery";
+const ZONE = "America/New_York";
+const srv = new TestServer();
+let fake: FakePlatforms;
+let smtp: SmtpCapture;
+let browser: Browser;
+let token = "";
+
+const api = async (op: string, body: unknown) => srv.api(op, body, token);
+const tsx = (...args: string[]) => run("npx", ["tsx", ...args], { cwd: process.cwd(), env: srv.env, timeout: 60_000 });
+
+async function shoot(page: Page, name: string) {
+  if (!SHOTS) return;
+  fs.mkdirSync(SHOTS, { recursive: true });
+  for (const [w, h, tag] of [[1280, 900, "desktop"], [390, 844, "phone"]] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.screenshot({ path: `${SHOTS}/${name}-${tag}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+let owner: Page;
+
+beforeAll(async () => {
+  fake = await startFakePlatforms();
+  smtp = await startSmtpCapture();
+  await srv.setup();
+  Object.assign(srv.env, {
+    SMTP_URL: smtp.url,
+    LINKEDIN_API_URL: fake.url,
+    LINKEDIN_OAUTH_URL: fake.url,
+    X_API_URL: fake.url,
+    LINKEDIN_CLIENT_ID: "li-app",
+    LINKEDIN_CLIENT_SECRET: "li-secret",
+    X_CLIENT_ID: "x-app",
+    X_CLIENT_SECRET: "x-secret",
+    SCHEDULE_MIN_LEAD_SECONDS: "1",
+    SCHEDULER_POLL_MS: "200",
+  });
+  await tsx("lib/cli/admin.ts", "create-user", "--email", EMAIL, "--password", PASSWORD, "--plan", "creator", "--allow-publishing");
+  const later = Math.floor(Date.now() / 1000) + 3600 * 24 * 30;
+  await tsx("tests/helpers/seed-accounts.ts", JSON.stringify({
+    email: EMAIL,
+    accounts: [
+      // LinkedIn gives most apps no refresh token: this connection stops publishing in 5 days.
+      { provider: "linkedin", providerAccountId: "li-member-1", access_token: "li-access-0", expires_at: Math.floor(Date.now() / 1000) + 5 * 86400, handle: "Writer" },
+      { provider: "twitter", providerAccountId: "x-user-1", access_token: "x-access-0", refresh_token: "x-refresh-0", expires_at: later, handle: "@writer" },
+    ],
+  }));
+  token = JSON.parse((await tsx("lib/cli/admin.ts", "issue-token", "--email", EMAIL, "--app", "Writing Assistant")).stdout).access_token;
+  await srv.start();
+  browser = await launchBrowser();
+  // Signing in without a destination lands on /content; the owner then moves to New York time.
+  owner = await newPage(browser);
+  await owner.goto(`${srv.origin}/signin`);
+  await owner.getByLabel("E-mail").first().fill(EMAIL); // the second one asks for a sign-in link
+  await owner.getByLabel("Password").fill(PASSWORD);
+  await owner.getByRole("button", { name: "Sign in" }).click();
+  await owner.waitForURL(/\/content$/);
+  await owner.goto(`${srv.origin}/onboarding`);
+  await owner.getByLabel("Your name").fill("Wren Writer");
+  await owner.getByLabel("Time zone").selectOption(ZONE);
+  await owner.getByLabel("Sample post 1").fill("Ship small things often.");
+  await owner.getByLabel("Tone").fill("plain");
+  await owner.getByRole("button", { name: "Save and finish" }).click();
+  await owner.waitForURL(/\/content$/);
+}, 600_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await srv.teardown();
+  await fake?.close();
+  await smtp?.close();
+});
+
+const created = async (type: "post" | "tweet", body: string) => {
+  const r = await api("create_draft", { type, body });
+  expect(r.status).toBe(200);
+  return r.body.id as string;
+};
+
+describe("the owner's content list", () => {
+  it("lists every draft with network, status and the app that made it; filters, search and pages", async () => {
+    for (let i = 1; i <= 21; i++) await created("post", `Release note ${i}: we shipped a smaller thing today.`);
+    await created("tweet", "Coffee first, then the deploy.");
+    await owner.goto(`${srv.origin}/content`);
+    const rows = owner.getByRole("list", { name: "Drafts" }).locator(":scope > li");
+    expect(await rows.count()).toBe(20);
+    const tweet = rows.filter({ hasText: "Coffee first, then the deploy." }).filter({ has: owner.locator(".badge", { hasText: /^X$/ }) });
+    expect(await tweet.textContent()).toMatch(/X\s*Draft.*Created by Writing Assistant/);
+    await axe(owner);
+    await shoot(owner, "content");
+
+    await owner.getByRole("link", { name: "Next page" }).click();
+    await expect.poll(() => rows.count()).toBe(3); // 21 posts, one tweet and its post: 23
+    expect(await owner.getByRole("link", { name: "Next page" }).count()).toBe(0);
+    await owner.getByRole("link", { name: "First page" }).click();
+    await expect.poll(() => rows.count()).toBe(20);
+
+    // Network filter, then the same full-text search as search_content (stemming: "deploys").
+    await owner.getByLabel("Network").selectOption("tweet");
+    await owner.getByRole("button", { name: "Apply" }).click();
+    await expect.poll(() => rows.count()).toBe(1);
+    await owner.getByLabel("Network").selectOption("");
+    await owner.getByLabel("Search").fill("deploys");
+    await owner.getByLabel("Search").press("Enter"); // keyboard alone
+    await expect.poll(() => rows.count()).toBe(2); // the tweet and the post made for it
+    await owner.getByLabel("Search").fill("nothing-like-this");
+    await owner.getByRole("button", { name: "Apply" }).click();
+    await expect.poll(() => owner.getByText("Nothing matches “nothing-like-this”.").count()).toBe(1);
+  }, 120_000);
+
+  it("shows a Needs attention banner on every page while an app waits for approval", async () => {
+    const id = await created("post", "Please approve me.");
+    const asked = await api("schedule_content", { type: "post", id, scheduled_for: new Date(Date.now() + 86400_000).toISOString() });
+    expect(asked.body.error.code).toBe("confirmation_required");
+    for (const path of ["/content", "/settings/connections"]) {
+      await owner.goto(`${srv.origin}${path}`);
+      await expect.poll(() => owner.getByRole("complementary", { name: "Needs attention" }).textContent()).toContain("1 waiting for your approval");
+    }
+    await owner.getByRole("complementary", { name: "Needs attention" }).getByRole("link", { name: "Review them" }).click();
+    await owner.waitForURL(/status=attention/);
+    const rows = owner.getByRole("list", { name: "Drafts" }).locator(":scope > li");
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await rows.first().textContent()).toContain("Waiting for your approval");
+    await axe(owner);
+    await owner.getByRole("link", { name: "Please approve me." }).click();
+    await owner.getByRole("link", { name: "Review the request" }).click();
+    await owner.waitForURL(/\/confirm\//);
+    await owner.getByRole("button", { name: "Deny" }).click();
+    await owner.goto(`${srv.origin}/content`);
+    expect(await owner.getByRole("complementary", { name: "Needs attention" }).count()).toBe(0);
+  }, 120_000);
+});
+
+const status = async (type: "post" | "tweet", id: string) => (await api("fetch_item", { type, id })).body as { status: string; body: string; scheduled_for: string | null };
+const open = async (type: "post" | "tweet", id: string) => {
+  await owner.goto(`${srv.origin}/content/${type}/${id}`);
+  await owner.getByRole("heading", { level: 1 }).waitFor();
+};
+/** The page's own result message (the month grid's caption is a live region too). */
+const said = () => owner.locator("p.ok-box[role=status]");
+
+/** Picks a day in the schedule's month grid (DayPicker), moving to later months as needed. */
+async function pickDate(ymd: string) {
+  const day = owner.locator(`[data-day="${ymd}"]:not([data-outside]) button`);
+  for (let i = 0; i < 3 && !(await day.count()); i++) await owner.getByRole("button", { name: /next month/i }).click();
+  await day.click();
+}
+
+/** The dialog's own button does it; the page's button only asks. */
+async function confirmIn(label: string, confirmLabel: string) {
+  await owner.getByRole("button", { name: label, exact: true }).click();
+  const dialog = owner.getByRole("dialog");
+  await dialog.waitFor();
+  await dialog.getByRole("button", { name: confirmLabel, exact: true }).click();
+}
+
+describe("an item's page", () => {
+  it("previews as LinkedIn shows it, schedules in the owner's zone, edits while scheduled, unschedules and publishes", async () => {
+    const text = "Five lessons from a year of shipping daily.\n\n1. Small beats big.\n2. Boring is good.\n3. Write it down.\n4. Ask early.\n5. Rest.";
+    const id = await created("post", text);
+    await open("post", id);
+    const preview = owner.getByRole("figure", { name: "Preview as LinkedIn shows it" });
+    expect(await preview.textContent()).not.toContain("3. Write it down."); // folded after three lines
+    await axe(owner);
+    await shoot(owner, "item");
+    await preview.getByRole("button", { name: "…see more" }).click();
+    await expect.poll(() => preview.textContent()).toContain("5. Rest.");
+
+    // Tomorrow 10:30 in New York, picked in the month grid and the browser's time field.
+    const tomorrow = new Date(Date.now() + 86400_000).toLocaleDateString("en-CA", { timeZone: ZONE });
+    await pickDate(tomorrow);
+    await owner.getByLabel("Time").fill("10:30");
+    await owner.getByRole("button", { name: "Schedule", exact: true }).click();
+    await expect.poll(() => said().textContent()).toBe("Scheduled.");
+    expect(await owner.locator(".meta").first().textContent()).toMatch(/Scheduled\s*for .*10:30 GMT-[45]/);
+    const s1 = await status("post", id);
+    expect(s1.status).toBe("scheduled");
+    expect([14, 15]).toContain(new Date(s1.scheduled_for!).getUTCHours()); // 10:30 New York is 15:30 or 14:30 UTC
+    expect(new Date(s1.scheduled_for!).getUTCMinutes()).toBe(30);
+
+    // Editing a scheduled draft from its page: the page is the confirmation, no approval link.
+    await owner.getByLabel("Text").fill("Four lessons from a year of shipping daily.");
+    await owner.getByRole("button", { name: "Save changes" }).click();
+    await expect.poll(() => said().textContent()).toBe("Saved.");
+    const s2 = await status("post", id);
+    expect(s2).toMatchObject({ status: "scheduled", body: "Four lessons from a year of shipping daily.", scheduled_for: s1.scheduled_for });
+
+    await owner.getByLabel("Time").fill("11:45");
+    await owner.getByRole("button", { name: "Reschedule", exact: true }).click();
+    await expect.poll(() => said().textContent()).toBe("Rescheduled.");
+    expect(new Date((await status("post", id)).scheduled_for!).getTime() - new Date(s1.scheduled_for!).getTime()).toBe(75 * 60_000);
+    await owner.getByRole("button", { name: "Unschedule" }).click();
+    await expect.poll(() => said().textContent()).toMatch(/^Unscheduled/);
+    expect((await status("post", id)).status).toBe("draft");
+
+    await confirmIn("Publish now", "Publish now");
+    await expect.poll(() => said().textContent()).toBe("Published.");
+    expect(fake.count("linkedin", "Four lessons from a year of shipping daily.")).toBe(1);
+    expect(await owner.getByRole("link", { name: "see it on LinkedIn" }).getAttribute("href")).toMatch(/^https:\/\/www\.linkedin\.com\//);
+    const history = await owner.getByRole("list").filter({ hasText: "Created by Writing Assistant" }).textContent();
+    for (const step of ["Created by Writing Assistant", "Scheduled by you for", "Edited by you", "Unscheduled by you", "Publish attempt: published"]) expect(history).toContain(step);
+    expect(await owner.getByRole("button", { name: "Publish now" }).count()).toBe(0); // never twice
+    await axe(owner);
+    await shoot(owner, "item-published");
+  }, 120_000);
+
+  it("shows X's weighted count, and deletes only after the dialog", async () => {
+    const id = await created("tweet", "日本語で書く。 https://example.com/a/very/long/link/that/counts/as/twenty-three");
+    await open("tweet", id);
+    const preview = owner.getByRole("figure", { name: "Preview as X shows it" });
+    expect(await preview.textContent()).toContain("38 / 280 characters as X counts them"); // 7 wide characters x2, a space, the URL 23
+    await owner.getByRole("button", { name: "Delete draft" }).click();
+    await owner.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
+    expect((await status("tweet", id)).status).toBe("draft");
+    await confirmIn("Delete draft", "Delete");
+    await owner.waitForURL(/\/content\?done=deleted$/);
+    expect((await api("fetch_item", { type: "tweet", id })).status).toBe(422);
+  }, 120_000);
+
+  it("settles a post whose outcome is unknown: it went out (with its link), or it did not and is published again", async () => {
+    const went = await created("tweet", "Maybe posted, number one.");
+    const not = await created("tweet", "Maybe posted, number two.");
+    for (const id of [went, not]) {
+      fake.misbehave("x", "reset");
+      await open("tweet", id);
+      await confirmIn("Publish now", "Publish now");
+      await expect.poll(() => owner.getByRole("alert").first().textContent()).toContain("The platform did not confirm the post.");
+      expect((await status("tweet", id)).status).toBe("unknown");
+    }
+    await expect.poll(() => owner.getByRole("complementary", { name: "Needs attention" }).textContent()).toContain("2 not confirmed by the platform");
+    await axe(owner);
+    await shoot(owner, "item-unknown");
+
+    await open("tweet", went);
+    await owner.getByLabel("Link to the tweet on X").fill("javascript:alert(1)");
+    await owner.getByRole("button", { name: "It went out" }).click();
+    await expect.poll(() => owner.getByRole("alert").first().textContent()).toContain("Paste the full link of the post");
+    await owner.getByLabel("Link to the tweet on X").fill("https://x.com/writer/status/777");
+    await owner.getByRole("button", { name: "It went out" }).click();
+    await expect.poll(() => said().textContent()).toBe("Marked as published with the link you gave.");
+    expect(await owner.getByRole("link", { name: "see it on X" }).getAttribute("href")).toBe("https://x.com/writer/status/777");
+    expect((await status("tweet", went)).status).toBe("published");
+
+    await open("tweet", not);
+    await owner.getByRole("button", { name: "It did not go out" }).click();
+    await expect.poll(() => said().textContent()).toMatch(/^Marked as failed/);
+    expect((await status("tweet", not)).status).toBe("failed");
+    await confirmIn("Publish now", "Publish now");
+    await expect.poll(() => said().textContent()).toBe("Published.");
+    expect(fake.count("x", "Maybe posted, number two.")).toBe(2); // the lost one and the new one
+    const history = await owner.getByRole("list").filter({ hasText: "You confirmed it did not go out" }).textContent();
+    expect(history).toMatch(/outcome unknown.*You confirmed it did not go out.*Publish attempt: published/s);
+    expect(await owner.getByRole("complementary", { name: "Needs attention" }).count()).toBe(0);
+  }, 120_000);
+});
+
+describe("the calendar", () => {
+  it("shows scheduled and published items by day in the owner's zone, each linking to its page; today marked, empty days visible", async () => {
+    const id = await created("post", "Calendar entry for tomorrow.");
+    const tomorrow = new Date(Date.now() + 86400_000).toLocaleDateString("en-CA", { timeZone: ZONE });
+    const today = new Date().toLocaleDateString("en-CA", { timeZone: ZONE });
+    await open("post", id);
+    await pickDate(tomorrow);
+    await owner.getByLabel("Time").fill("08:15");
+    await owner.getByRole("button", { name: "Schedule", exact: true }).click();
+    await expect.poll(() => said().textContent()).toBe("Scheduled.");
+
+    await owner.goto(`${srv.origin}/calendar`);
+    const todayCell = owner.locator('li[aria-current="date"]');
+    expect(await todayCell.locator("time").getAttribute("datetime")).toBe(today);
+    expect(await todayCell.textContent()).toContain("Today");
+    expect(await todayCell.textContent()).toContain("Five lessons from a year of shipping daily."); // published today
+    expect(await owner.getByText("Nothing").count()).toBeGreaterThan(10);
+    await axe(owner);
+    await shoot(owner, "calendar-month");
+
+    for (const view of ["month", "week"]) {
+      await owner.goto(`${srv.origin}/calendar?view=${view}&d=${tomorrow}`);
+      const cell = owner.locator(`li:has(> h3 time[datetime="${tomorrow}"])`);
+      const entry = cell.getByRole("link", { name: /Calendar entry for tomorrow\./ });
+      expect(await entry.textContent()).toMatch(/^08:15 LinkedIn/);
+      if (view === "week") {
+        expect(await owner.locator(".cal-days > li").count()).toBe(7);
+        await axe(owner);
+        await shoot(owner, "calendar-week");
+        await entry.click();
+        await owner.waitForURL(`${srv.origin}/content/post/${id}`);
+      }
+    }
+  }, 120_000);
+});
+
+describe("account health", () => {
+  it("shows each connection's expiry, warns 7 days ahead with a reconnect button, and refuses a schedule past it", async () => {
+    await owner.goto(`${srv.origin}/settings/connections`);
+    const li = owner.locator("li", { hasText: "Access expires" }).filter({ hasText: "LinkedIn" });
+    expect(await li.textContent()).toContain("cannot renew itself: reconnect LinkedIn before then");
+    const warning = owner.getByRole("note", { name: "LinkedIn connection expiring" });
+    expect(await warning.textContent()).toMatch(/LinkedIn can publish only until .*Reconnect LinkedIn to keep publishing/);
+    expect(await owner.getByRole("button", { name: "Reconnect LinkedIn" }).count()).toBe(1);
+    expect(await owner.locator("li", { hasText: "@writer" }).textContent()).toContain("renews itself");
+    expect(await owner.getByRole("button", { name: "Reconnect X" }).count()).toBe(0);
+    await axe(owner);
+    await shoot(owner, "connections-health");
+
+    const id = await created("post", "Too far ahead for this connection.");
+    await open("post", id);
+    // Six days ahead with the keyboard alone: the grid starts on tomorrow; arrows move, Enter picks.
+    const sixDays = new Date(Date.now() + 6 * 86400_000).toLocaleDateString("en-CA", { timeZone: ZONE });
+    await owner.locator("[data-selected] button").focus();
+    for (let i = 0; i < 5; i++) await owner.keyboard.press("ArrowRight");
+    await owner.keyboard.press("Enter");
+    expect(await owner.locator("[data-selected]").getAttribute("data-day")).toBe(sixDays);
+    await owner.getByRole("button", { name: "Schedule", exact: true }).click();
+    await expect.poll(() => owner.getByRole("alert").first().textContent()).toMatch(/The LinkedIn connection can publish only until .*reconnect LinkedIn in Settings > Connections/);
+    expect((await status("post", id)).status).toBe("draft");
+  }, 120_000);
+});
+
+describe("analytics", () => {
+  it("draws get_analytics' figures as charts, each with its numbers as text", async () => {
+    const id = await created("post", "A post about hiring.");
+    expect((await api("update_draft", { type: "post", id, pillar: "Hiring" })).status).toBe(200);
+    const figures = (await api("get_analytics", { area: "overview" })).body;
+    await owner.goto(`${srv.origin}/analytics`);
+    await owner.locator(".chart svg").first().waitFor();
+    expect(await owner.locator(".chart svg").count()).toBe(4);
+    const table = (name: string) => owner.getByRole("table", { name });
+    const cell = async (name: string, row: string) => (await table(name).getByRole("row", { name: new RegExp(`^${row}`) }).getByRole("cell").textContent())?.trim();
+    for (const [row, key] of [["Ideas", "ideas"], ["Drafts", "drafts"], ["Scheduled", "scheduled"], ["Published", "published"]] as const) {
+      expect(await cell("Pipeline", row)).toBe(String(figures.pipeline[key]));
+    }
+    expect(await cell("Content pillars", "Hiring")).toBe("1 (100%)");
+    expect(await cell("AI credits: this week against last", "This week")).toBe(String(figures.credits.this_week_total));
+    expect(await table("Activity by day").getByRole("row").count()).toBe(8); // a header and 7 days
+    expect(await owner.getByText(`${figures.activity.last_7_days_total} items created in the last 7 days.`).count()).toBe(1);
+    await axe(owner);
+    await shoot(owner, "analytics");
+  }, 120_000);
+});
+
+describe("e-mail notifications", () => {
+  const mails = () => smtp.mails.map((m) => decodeQuotedPrintable(m.raw));
+  const count = (needle: string) => mails().filter((m) => m.includes(needle)).length;
+  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it("e-mails the owner once per event, and not the kinds the owner turned off", async () => {
+    // The LinkedIn connection expires in 5 days and cannot renew itself.
+    await expect.poll(() => count("Reconnect LinkedIn in Settings > Connections"), { timeout: 15_000 }).toBe(1);
+    expect(smtp.mails[0].to).toEqual([EMAIL]);
+
+    fake.misbehave("linkedin", "duplicate");
+    const id = await created("post", "This one LinkedIn refuses.");
+    await open("post", id);
+    await confirmIn("Publish now", "Publish now");
+    await expect.poll(() => owner.getByRole("alert").first().textContent()).toContain("Publishing failed");
+    await expect.poll(() => count(`/content/post/${id}`), { timeout: 15_000 }).toBe(1);
+    expect(mails().find((m) => m.includes(`/content/post/${id}`))).toContain("was not published to LinkedIn");
+
+    // The owner turns approval requests off; an app asks; no e-mail.
+    await owner.goto(`${srv.origin}/settings/connections`);
+    const box = owner.getByRole("checkbox", { name: "An app asks for your approval (with the link)" });
+    expect(await box.isChecked()).toBe(true);
+    await box.uncheck();
+    await owner.getByRole("button", { name: "Save e-mail settings" }).click();
+    await expect.poll(() => said().textContent()).toBe("E-mail settings saved.");
+    expect(await owner.getByRole("checkbox", { name: "An app asks for your approval (with the link)" }).isChecked()).toBe(false);
+    await axe(owner);
+    const asking = await created("post", "Approve me by e-mail.");
+    const ask = (await api("delete_draft", { type: "post", id: asking })).body.error.confirmation;
+    await pause(6000); // longer than a sweep's interval
+    expect(count(ask.url)).toBe(0);
+    // Turned back on, the request still waiting is e-mailed, with its link.
+    await owner.getByRole("checkbox", { name: "An app asks for your approval (with the link)" }).check();
+    await owner.getByRole("button", { name: "Save e-mail settings" }).click();
+    await expect.poll(() => count(ask.url), { timeout: 15_000 }).toBe(1);
+    await pause(6000);
+    expect(count("Reconnect LinkedIn in Settings > Connections")).toBe(1);
+    expect(count(`/content/post/${id}`)).toBe(1);
+    expect(count(ask.url)).toBe(1);
+  }, 120_000);
+});
