@@ -227,6 +227,11 @@ describe("an item's page", () => {
     await open("tweet", id);
     const preview = owner.getByRole("figure", { name: "Preview as X shows it" });
     expect(await preview.textContent()).toContain("38 / 280 characters as X counts them"); // 7 wide characters x2, a space, the URL 23
+    const pictured = await api("create_draft", { type: "tweet", body: "With a picture.", image_url: `${srv.origin}/images/chart.png` });
+    expect(pictured.status).toBe(200);
+    await open("tweet", pictured.body.id);
+    expect(await owner.getByRole("figure", { name: "Preview as X shows it" }).getByRole("img", { name: "The tweet's image" }).getAttribute("src")).toBe(`${srv.origin}/images/chart.png`);
+    await open("tweet", id);
     await owner.getByRole("button", { name: "Delete draft" }).click();
     await owner.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
     expect((await status("tweet", id)).status).toBe("draft");
