@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeQuotedPrintable, startSmtpCapture, type SmtpCapture } from "../helpers/smtp-capture";
 import { launchBrowser, newPage as openPage } from "./browser";
 import { TestServer } from "./harness";
+import { DEFAULT_RETURN_PATH } from "@/lib/auth/return-path";
 
 // Attacks on the owner's sign-in and on the OAuth limits, performed against the built server
 // started as `npm start` starts it, with e-mail configured (a local SMTP capture).
@@ -75,7 +76,7 @@ describe("return paths after sign-in", () => {
         const html = await fetch(`${srv.origin}/${path}?callbackUrl=${hostile}`).then((r) => r.text());
         const values = [...html.matchAll(/name="callbackUrl" value="([^"]*)"/g)].map((m) => m[1]);
         expect(values.length, `${path} ${hostile}`).toBeGreaterThan(0);
-        expect(new Set(values), `${path} ${hostile}`).toEqual(new Set(["/settings/connections"]));
+        expect(new Set(values), `${path} ${hostile}`).toEqual(new Set([DEFAULT_RETURN_PATH]));
       }
     }
   });
@@ -147,7 +148,7 @@ describe("password guessing", () => {
     const other = await newPage();
     await other.goto(`${srv.origin}/signin`);
     await signInOnPage(other, WRITER.email, WRITER.password);
-    await other.waitForURL(/\/settings\/connections$/);
+    await other.waitForURL(/\/content$/);
     await other.close();
     await page.close();
   }, 120_000);
