@@ -1,7 +1,8 @@
 "use server";
 import { redirect } from "next/navigation";
 import { safeReturnPath } from "@/lib/auth/return-path";
-import { checkCsrf, signedInUserId } from "@/lib/auth/session";
+import { fieldErrors } from "@/lib/auth/form-errors";
+import { ownerAction } from "@/lib/auth/owner-action";
 import { db } from "@/lib/db";
 import { OnboardingInput, completeOnboarding } from "@/lib/domain/onboarding";
 
@@ -12,24 +13,20 @@ export async function saveOnboarding(prev: OnboardingState, form: FormData): Pro
   const text = (k: string) => String(form.get(k) ?? "");
   const values = Object.fromEntries(["name", "timezone", "sample1", "sample2", "sample3", "tone", "niche", "traits", "voiceSummary", "pillars"].map((k) => [k, text(k)]));
   const attempt = (prev.attempt ?? 0) + 1;
-  const userId = await signedInUserId();
-  if (!userId) redirect("/signin?callbackUrl=/onboarding");
-  if (!checkCsrf(userId, "onboarding", form.get("csrf"))) return { error: "This form expired. Reload the page and try again.", values, attempt };
-  const parsed = OnboardingInput.safeParse({
-    name: text("name"),
-    timezone: text("timezone"),
-    samplePosts: [text("sample1"), text("sample2"), text("sample3")],
-    tone: text("tone"),
-    niche: text("niche"),
-    traits: text("traits"),
-    voiceSummary: text("voiceSummary"),
-    pillars: text("pillars"),
+  const expired = () => ({ error: "This form expired. Reload the page and try again.", values, attempt });
+  return ownerAction(form, { page: "/onboarding", purpose: "onboarding", expired }, async (userId) => {
+    const parsed = OnboardingInput.safeParse({
+      name: text("name"),
+      timezone: text("timezone"),
+      samplePosts: [text("sample1"), text("sample2"), text("sample3")],
+      tone: text("tone"),
+      niche: text("niche"),
+      traits: text("traits"),
+      voiceSummary: text("voiceSummary"),
+      pillars: text("pillars"),
+    });
+    if (!parsed.success) return { error: "Please fix the fields marked below.", fields: fieldErrors(parsed.error), values, attempt };
+    await completeOnboarding(await db(), userId, parsed.data);
+    redirect(safeReturnPath(form.get("next")));
   });
-  if (!parsed.success) {
-    const fields: Record<string, string> = {};
-    for (const i of parsed.error.issues) fields[String(i.path[0])] ??= i.message;
-    return { error: "Please fix the fields marked below.", fields, values, attempt };
-  }
-  await completeOnboarding(await db(), userId, parsed.data);
-  redirect(safeReturnPath(form.get("next")));
 }

@@ -9,6 +9,7 @@ import { config } from "@/lib/config";
 import { pendingUserByEmail, startEmailConfirmation } from "@/lib/domain/email-verification";
 import { clientAddress } from "@/lib/http/client-address";
 import { takeSignInAttempt } from "@/lib/ratelimit/sign-in";
+import { fieldErrors } from "@/lib/auth/form-errors";
 import { safeReturnPath } from "@/lib/auth/return-path";
 import { db } from "@/lib/db";
 import { AccountError, createUser } from "@/lib/domain/accounts";
@@ -63,11 +64,7 @@ const SignUp = z.object({
 export async function signUp(_: FormState, form: FormData): Promise<FormState> {
   const raw = { email: String(form.get("email") ?? "").trim(), password: String(form.get("password") ?? "") };
   const parsed = SignUp.safeParse(raw);
-  if (!parsed.success) {
-    const fields: Record<string, string> = {};
-    for (const i of parsed.error.issues) fields[String(i.path[0])] ??= i.message;
-    return { error: "Please fix the fields marked below.", fields, email: raw.email };
-  }
+  if (!parsed.success) return { error: "Please fix the fields marked below.", fields: fieldErrors(parsed.error), email: raw.email };
   let userId: string;
   try {
     userId = (await createUser(await db(), { email: parsed.data.email, password: parsed.data.password, plan: "none", complete: false })).id;

@@ -122,3 +122,6 @@ export function denyAuthorization(request: AuthorizeRequest): string {
 
 /** PKCE S256: base64url(SHA-256(verifier)). */
 export const s256 = (verifier: string) => createHash("sha256").update(verifier).digest("base64url");
+
+/** The CSRF purpose of one consent form: bound to the exact authorization request. */
+export const consentPurpose = (query: string) => `authorize:${createHash("sha256").update(query).digest("base64url")}`;

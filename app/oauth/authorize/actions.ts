@@ -1,13 +1,7 @@
 "use server";
-import { createHash } from "node:crypto";
 import { redirect } from "next/navigation";
-import { checkCsrf, signedInUserId } from "@/lib/auth/session";
-import { approveAuthorization, checkAuthorizeRequest, denyAuthorization } from "@/lib/oauth/authorize";
-
-/** The CSRF purpose of one consent form: bound to the exact authorization request. */
-export async function consentPurpose(query: string): Promise<string> {
-  return `authorize:${createHash("sha256").update(query).digest("base64url")}`;
-}
+import { ownerAction } from "@/lib/auth/owner-action";
+import { approveAuthorization, checkAuthorizeRequest, consentPurpose, denyAuthorization } from "@/lib/oauth/authorize";
 
 /**
  * Allow / Cancel. The request is checked again on the server (the client or its redirect
@@ -17,10 +11,9 @@ export async function consentPurpose(query: string): Promise<string> {
 export async function decideConsent(form: FormData) {
   const query = String(form.get("query") ?? "");
   const back = `/oauth/authorize?${query}`;
-  const userId = await signedInUserId();
-  if (!userId) redirect(`/signin?callbackUrl=${encodeURIComponent(back)}`);
-  if (!checkCsrf(userId, await consentPurpose(query), form.get("csrf"))) redirect(back);
-  const check = await checkAuthorizeRequest(new URLSearchParams(query));
-  if (!check.ok) redirect(back); // the page shows the error or sends the client its error
-  redirect(form.get("decision") === "allow" ? await approveAuthorization(userId, check.request) : denyAuthorization(check.request));
+  await ownerAction(form, { page: back, purpose: consentPurpose(query), expired: () => redirect(back) }, async (userId) => {
+    const check = await checkAuthorizeRequest(new URLSearchParams(query));
+    if (!check.ok) redirect(back); // the page shows the error or sends the client its error
+    redirect(form.get("decision") === "allow" ? await approveAuthorization(userId, check.request) : denyAuthorization(check.request));
+  });
 }

@@ -1,9 +1,9 @@
 import { redirect } from "next/navigation";
 import { signOut } from "@/lib/auth";
 import { csrfToken, requireOwner } from "@/lib/auth/session";
-import { checkAuthorizeRequest } from "@/lib/oauth/authorize";
+import { checkAuthorizeRequest, consentPurpose } from "@/lib/oauth/authorize";
 import { OwnerShell } from "@/components/owner-shell";
-import { consentPurpose, decideConsent } from "./actions";
+import { decideConsent } from "./actions";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Connect an app · Contentio" };
@@ -32,7 +32,7 @@ export default async function AuthorizePage({ searchParams }: { searchParams: Pr
   }
   // Signed out: sign in (or finish onboarding) and come back to this very request.
   const me = await requireOwner(`/oauth/authorize?${query}`, { complete: true });
-  const csrf = csrfToken(me.id, await consentPurpose(query));
+  const csrf = csrfToken(me.id, consentPurpose(query));
   const r = check.request;
   return (
     <OwnerShell narrow>

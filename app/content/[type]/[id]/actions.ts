@@ -1,7 +1,7 @@
 "use server";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { checkCsrf, signedInUserId } from "@/lib/auth/session";
+import { ownerAction } from "@/lib/auth/owner-action";
 import { db } from "@/lib/db";
 import { deleteDraft, type DraftType } from "@/lib/domain/drafts";
 import { updateDraft } from "@/lib/domain/edit-draft";
@@ -20,14 +20,14 @@ import type { ActionState } from "@/components/action-form";
 
 const page = (type: DraftType, id: string) => `/content/${type}/${id}`;
 
-async function asOwner(type: DraftType, id: string, form: FormData): Promise<Ctx | ActionState> {
-  const userId = await signedInUserId();
-  if (!userId) redirect(`/signin?callbackUrl=${encodeURIComponent(page(type, id))}`);
-  const profile = await getProfile(await db(), userId);
-  if (!profile) redirect("/signin");
-  if (!checkCsrf(userId, `item:${id}`, form.get("csrf"))) return { error: "This page had expired, so nothing changed. Reload it and try again." };
-  return ownerContext(await db(), { id: userId, ...profile });
-}
+const expired = (): ActionState => ({ error: "This page had expired, so nothing changed. Reload it and try again." });
+
+const asOwner = (type: DraftType, id: string, form: FormData) =>
+  ownerAction<Ctx | ActionState>(form, { page: page(type, id), purpose: `item:${id}`, expired }, async (userId) => {
+    const profile = await getProfile(await db(), userId);
+    if (!profile) redirect("/signin");
+    return ownerContext(await db(), { id: userId, ...profile });
+  });
 
 /** Runs one action; a refusal comes back in the API's words, success reloads the page. */
 async function act(type: DraftType, id: string, form: FormData, run: (ctx: Ctx) => Promise<string>): Promise<ActionState> {
