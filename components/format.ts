@@ -1,3 +1,5 @@
+import { NETWORKS } from "@/lib/networks";
+
 // Times on the owner's pages: in the owner's time zone, never the server's.
 
 export function formatInZone(d: Date, timeZone: string): string {
@@ -47,7 +49,8 @@ export const OPERATION_WORDS: Record<string, string> = {
   update_draft: "change this scheduled draft",
 };
 
-export const PLATFORM_NAMES: Record<string, string> = { post: "LinkedIn", tweet: "X", linkedin: "LinkedIn", twitter: "X" };
+/** A network's name by draft type or by connection provider ("post", "linkedin": LinkedIn). */
+export const PLATFORM_NAMES: Record<string, string> = Object.fromEntries(NETWORKS.flatMap((n) => [[n.draftType, n.name], [n.provider, n.name]]));
 
 /** A draft's status in the owner's words (color is never the only signal: always a word). */
 export const STATUS_WORDS: Record<string, string> = {

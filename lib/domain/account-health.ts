@@ -1,32 +1,23 @@
 import { and, asc, eq, gte } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { connectedAccount, PROVIDER, realConfigured } from "@/lib/platforms";
-import { platformOf, type PlatformName } from "@/lib/platforms/types";
+import { connectionState, networkOfDraft, NETWORKS } from "@/lib/networks";
+import { connectedAccount, realConfigured } from "@/lib/platforms";
 import type { Ctx } from "./context";
 import { draftTable, type DraftType } from "./drafts";
 
-// How long each LinkedIn/X connection can still publish. An access token with a refresh
-// token renews itself; one without (LinkedIn gives most apps none) stops at its expiry, and
-// only the owner signing in with the network again renews it.
+// How long each LinkedIn/X connection can still publish (connectionState: LinkedIn gives
+// most apps no refresh token, so their access stops at its expiry).
 
 export const WARN_BEFORE_MS = 7 * 86400_000;
-const NETWORK: Record<PlatformName, string> = { pronet: "LinkedIn", micro: "X" };
-
-/** The end of a connection's ability to publish, or null when none is known. */
-export function publishableUntil(acc: { expires_at: number | null; refresh_token: string | null }): Date | null {
-  if (acc.refresh_token || acc.expires_at === null) return null;
-  return new Date(acc.expires_at * 1000);
-}
 
 /** Settings > Connections: each connected account's expiry, and what is at risk from 7 days before. */
 export async function accountHealth(db: Db, userId: string, now = new Date()) {
   const out = [];
-  for (const platform of ["pronet", "micro"] as const) {
+  for (const { platform, draftType: type, provider } of NETWORKS) {
     const acc = await connectedAccount(db, userId, platform);
     if (!acc) continue;
-    const until = publishableUntil(acc);
-    const type: DraftType = platform === "pronet" ? "post" : "tweet";
+    const { until } = connectionState(acc, now);
     const t = draftTable(type);
     // Posts scheduled for when the connection can no longer publish would fail.
     const atRisk = until
@@ -38,7 +29,7 @@ export async function accountHealth(db: Db, userId: string, now = new Date()) {
           .limit(50)
       : [];
     out.push({
-      provider: PROVIDER[platform],
+      provider,
       type,
       expiresAt: acc.expires_at === null ? null : new Date(acc.expires_at * 1000),
       canRefresh: !!acc.refresh_token,
@@ -52,12 +43,10 @@ export async function accountHealth(db: Db, userId: string, now = new Date()) {
 
 /** schedule_content: a time after which the connection can no longer publish is refused. */
 export async function requirePublishableAt(ctx: Ctx, type: DraftType, at: Date) {
-  const platform = platformOf(type);
+  const { platform, name } = networkOfDraft(type);
   if (!realConfigured(platform)) return; // the sandbox never expires
-  const acc = await connectedAccount(ctx.db, ctx.caller.userId, platform);
-  const until = acc && publishableUntil(acc);
+  const { until } = connectionState(await connectedAccount(ctx.db, ctx.caller.userId, platform), ctx.now());
   if (!until || at.getTime() < until.getTime()) return;
-  const name = NETWORK[platform];
   throw new AppError(
     "action_failed",
     `The ${name} connection can publish only until ${until.toISOString()}: its access expires then and cannot renew itself, so nothing could be posted at ${at.toISOString()}.`,

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gt, isNull } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { approvals, authAccounts, connectedApps, oauthClients, users } from "@/drizzle/schema";
 import { isUuid } from "@/lib/ids";
+import { connectionState, NETWORKS, type ConnectionState, type Provider } from "@/lib/networks";
 
 // What Settings > Connections and the approval page read and change. Every query is scoped
 // by the owner's id: another user's app or approval looks exactly like a missing one.
@@ -51,19 +52,16 @@ export async function setPublishingAllowed(db: Db, userId: string, allowed: bool
   await db.update(users).set({ publishingAllowed: allowed, updatedAt: new Date() }).where(eq(users.id, userId));
 }
 
-export type PlatformState = { provider: "linkedin" | "twitter"; state: "connected" | "needs_reconnect" | "not_connected"; handle: string | null };
+export type PlatformState = { provider: Provider; state: ConnectionState["state"]; handle: string | null };
 
 export async function platformAccounts(db: Db, userId: string, now = new Date()): Promise<PlatformState[]> {
   const rows = await db
-    .select({ provider: authAccounts.provider, handle: authAccounts.handle, status: authAccounts.status, expiresAt: authAccounts.expires_at, refresh: authAccounts.refresh_token })
+    .select({ provider: authAccounts.provider, handle: authAccounts.handle, status: authAccounts.status, expires_at: authAccounts.expires_at, refresh_token: authAccounts.refresh_token })
     .from(authAccounts)
     .where(eq(authAccounts.userId, userId));
-  return (["linkedin", "twitter"] as const).map((provider) => {
+  return NETWORKS.map(({ provider }) => {
     const r = rows.find((x) => x.provider === provider);
-    if (!r) return { provider, state: "not_connected", handle: null };
-    // An expired token with no refresh token cannot publish until the owner reconnects.
-    const expired = r.expiresAt !== null && r.expiresAt * 1000 <= now.getTime() && !r.refresh;
-    return { provider, state: r.status === "needs_reconnect" || expired ? "needs_reconnect" : "connected", handle: r.handle };
+    return { provider, state: connectionState(r, now).state, handle: r?.handle ?? null };
   });
 }
 

@@ -9,7 +9,9 @@ import { announceDeleted } from "@/lib/scheduler/events";
 import { startTopic } from "./series";
 import { deriveTitle, iso, preview } from "./text";
 
-export type DraftType = "post" | "tweet";
+import type { DraftType } from "@/lib/networks";
+
+export type { DraftType };
 
 // Post and tweet drafts share their columns (drizzle/schema/draft-columns.ts): queries over
 // the common ones take either table.

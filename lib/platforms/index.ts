@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { authAccounts } from "@/drizzle/schema";
+import { connectionState, network } from "@/lib/networks";
 import { linkedin } from "./linkedin";
 import type { Account } from "./tokens";
 import { sandbox } from "./sandbox";
@@ -10,9 +11,6 @@ import { PublishError, type Platform, type PlatformName } from "./types";
 
 export { PublishError, platformOf, type Platform, type PlatformName } from "./types";
 
-/** next-auth's provider id of each network's connection. */
-export const PROVIDER: Record<PlatformName, "linkedin" | "twitter"> = { pronet: "linkedin", micro: "twitter" };
-const NETWORK: Record<PlatformName, string> = { pronet: "LinkedIn", micro: "X" };
 
 /** Whether this deployment has app credentials for the real network (else: the sandbox). */
 export function realConfigured(name: PlatformName): boolean {
@@ -24,7 +22,7 @@ export async function connectedAccount(db: Db, userId: string, name: PlatformNam
   const [row] = await db
     .select()
     .from(authAccounts)
-    .where(and(eq(authAccounts.userId, userId), eq(authAccounts.provider, PROVIDER[name])))
+    .where(and(eq(authAccounts.userId, userId), eq(authAccounts.provider, network(name).provider)))
     .limit(1);
   return row ?? null;
 }
@@ -33,11 +31,13 @@ export async function connectedAccount(db: Db, userId: string, name: PlatformNam
  * Why this user cannot publish to `name` right now, or null. With no app credentials the
  * sandbox is always there; with them, the owner must have connected that network.
  */
-export async function connectionProblem(db: Db, userId: string, name: PlatformName, known?: Account | null): Promise<string | null> {
+export async function connectionProblem(db: Db, userId: string, name: PlatformName, known?: Account | null, now = new Date()): Promise<string | null> {
   if (!realConfigured(name)) return null;
   const acc = known !== undefined ? known : await connectedAccount(db, userId, name);
-  if (!acc) return `No ${NETWORK[name]} account is connected. The owner can connect one in Settings > Connections.`;
-  if (acc.status !== "connected") return `The ${NETWORK[name]} connection needs renewing. The owner can reconnect it in Settings > Connections.`;
+  const { state } = connectionState(acc, now);
+  const n = network(name).name;
+  if (state === "not_connected") return `No ${n} account is connected. The owner can connect one in Settings > Connections.`;
+  if (state === "needs_reconnect") return `The ${n} connection needs renewing. The owner can reconnect it in Settings > Connections.`;
   return null;
 }
 

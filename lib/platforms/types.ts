@@ -1,6 +1,7 @@
 import type { Db } from "@/lib/db";
+import { networkOfDraft, type PlatformName } from "@/lib/networks";
 
-export type PlatformName = "pronet" | "micro";
+export type { PlatformName };
 
 /** What a platform is asked to publish: one draft, as its owner wrote it. */
 export type PublishRequest = {
@@ -43,4 +44,4 @@ export interface Platform {
   publish(req: PublishRequest): Promise<Published>;
 }
 
-export const platformOf = (draftType: "post" | "tweet"): PlatformName => (draftType === "post" ? "pronet" : "micro");
+export const platformOf = (draftType: "post" | "tweet"): PlatformName => networkOfDraft(draftType).platform;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetConfig } from "@/lib/config";
 import { db } from "@/lib/db";
 import { accountHealth } from "@/lib/domain/account-health";
+import { platformAccounts } from "@/lib/domain/connections";
 import { authAccounts, postDrafts } from "@/drizzle/schema";
 import { call, expectError, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
@@ -63,5 +64,19 @@ describe("a connection's expiry", () => {
     await connect(u, 5, "refresh");
     [li] = await accountHealth(await db(), u.id);
     expect(li).toMatchObject({ canRefresh: true, until: null, expiring: false, atRisk: [] });
+  });
+
+  it("Settings and the API give one answer for an expired connection that cannot renew itself", async () => {
+    const u = await makeUser({ publishing: true });
+    await connect(u, -1, null);
+    const [li] = await platformAccounts(await db(), u.id);
+    expect(li).toMatchObject({ provider: "linkedin", state: "needs_reconnect" });
+    const d = await draft(u);
+    // Any time, even one a minute away: the connection can publish nothing until renewed.
+    const res = await call("schedule_content", { type: "post", id: d.id, scheduled_for: inSeconds(60).toISOString() }, { token: u.token });
+    expectError(res, 422, "action_failed");
+    expect(res.body.error.message).toMatch(/LinkedIn connection needs renewing/);
+    await connect(u, -1, "refresh");
+    expect((await platformAccounts(await db(), u.id))[0].state).toBe("connected");
   });
 });

@@ -1,0 +1,39 @@
+// The two networks, named one way everywhere: the API's platform (pronet, micro), the draft
+// type that goes there (post, tweet), next-auth's provider id of its connection (linkedin,
+// twitter) and the name people read (LinkedIn, X).
+
+export type PlatformName = "pronet" | "micro";
+export type DraftType = "post" | "tweet";
+export type Provider = "linkedin" | "twitter";
+export type Network = { platform: PlatformName; draftType: DraftType; provider: Provider; name: string };
+
+export const NETWORKS: readonly Network[] = [
+  { platform: "pronet", draftType: "post", provider: "linkedin", name: "LinkedIn" },
+  { platform: "micro", draftType: "tweet", provider: "twitter", name: "X" },
+];
+
+const find = <K extends keyof Network>(key: K, value: Network[K]): Network => NETWORKS.find((n) => n[key] === value)!;
+export const network = (platform: PlatformName) => find("platform", platform);
+export const networkOfDraft = (type: DraftType) => find("draftType", type);
+export const networkOfProvider = (provider: Provider) => find("provider", provider);
+
+/** The parts of a stored connection (auth_accounts) that decide whether it can publish. */
+export type ConnectionFacts = { status: string; expires_at: number | null; refresh_token: string | null };
+
+export type ConnectionState = {
+  state: "connected" | "needs_reconnect" | "not_connected";
+  /** When it stops being able to publish (an access token that cannot renew itself), or null. */
+  until: Date | null;
+};
+
+/**
+ * Whether a connection can publish, the one answer Settings, scheduling and publishing all
+ * use: a token with a refresh token renews itself; one without stops at its expiry, and only
+ * the owner signing in with the network again renews it.
+ */
+export function connectionState(acc: ConnectionFacts | null | undefined, now: Date): ConnectionState {
+  if (!acc) return { state: "not_connected", until: null };
+  const until = acc.refresh_token || acc.expires_at === null ? null : new Date(acc.expires_at * 1000);
+  const usable = acc.status === "connected" && !(until && until.getTime() <= now.getTime());
+  return { state: usable ? "connected" : "needs_reconnect", until };
+}
