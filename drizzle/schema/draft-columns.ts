@@ -19,6 +19,9 @@ export const draftColumns = () => ({
   // Retries of failures known to have posted nothing: when the first try began, when next.
   firstAttemptAt: at("first_attempt_at"),
   nextAttemptAt: at("next_attempt_at"),
+  // When publishing last claimed it (the stuck sweep measures from here). Kept apart from
+  // updated_at, which only edits move, so a retry never invalidates a client's if_updated_at.
+  claimedAt: at("claimed_at"),
   publishedAt: at("published_at"),
   platformPostId: text("platform_post_id"),
   platformUrl: text("platform_url"),

@@ -31,7 +31,7 @@ export async function recordMany(db: Db, done: Done[]) {
       );
       await db.execute(sql`
         update ${t} set status = 'published', published_at = v.at, platform_post_id = v.post_id, platform_url = v.url,
-          failure_reason = null, next_attempt_at = null, updated_at = v.at
+          failure_reason = null, next_attempt_at = null
         from (values ${values}) as v(id, at, post_id, url)
         where ${t.id} = v.id and ${t.status} in ('publishing', 'unknown')`);
     }

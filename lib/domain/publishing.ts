@@ -55,8 +55,8 @@ async function claim(db: Db, type: DraftType, where: SQL | undefined, now: Date,
       status: "publishing",
       publishAttempts: sql`${t.publishAttempts} + 1`,
       firstAttemptAt: sql`coalesce(${t.firstAttemptAt}, ${now.toISOString()}::timestamptz)`,
-      // updated_at marks when the claim was taken: the stuck sweep measures from it.
-      updatedAt: now,
+      // The stuck sweep measures from the claim; updated_at belongs to edits.
+      claimedAt: now,
       ...extra,
     })
     .where(where)
@@ -156,7 +156,7 @@ export async function record(db: Db, c: Claimed, o: Outcome, now: Date) {
   // `unknown` too: the stuck sweep may have given up on a call that did finish after all.
   const mine = and(eq(t.id, c.id), inArray(t.status, ["publishing", "unknown"]));
   if (o.status === "published") {
-    const set = { status: "published" as const, publishedAt: now, platformPostId: o.postId, platformUrl: o.url, failureReason: null, nextAttemptAt: null, updatedAt: now };
+    const set = { status: "published" as const, publishedAt: now, platformPostId: o.postId, platformUrl: o.url, failureReason: null, nextAttemptAt: null };
     // A transaction only when a series topic must change with it (most drafts: one statement).
     if (!c.seriesTopicId) await db.update(t).set(set).where(mine);
     else {
@@ -170,10 +170,10 @@ export async function record(db: Db, c: Claimed, o: Outcome, now: Date) {
     // Back to `scheduled` (publish_now's drafts too): the scheduler tries again when due.
     await db
       .update(t)
-      .set({ status: "scheduled", scheduledFor: c.scheduledFor ?? c.firstAttemptAt ?? now, nextAttemptAt: o.nextAttemptAt, failureReason: o.reason, updatedAt: now })
+      .set({ status: "scheduled", scheduledFor: c.scheduledFor ?? c.firstAttemptAt ?? now, nextAttemptAt: o.nextAttemptAt, failureReason: o.reason })
       .where(and(eq(t.id, c.id), eq(t.status, "publishing")));
   } else {
-    await db.update(t).set({ status: o.status, failureReason: o.reason, nextAttemptAt: null, updatedAt: now }).where(mine);
+    await db.update(t).set({ status: o.status, failureReason: o.reason, nextAttemptAt: null }).where(mine);
   }
   await noteAttempts(db, [attemptOf(c, o)]);
 }
@@ -206,7 +206,6 @@ export async function sweep(db: Db, now: Date): Promise<{ missed: number; stuck:
         .set({
           status: "failed",
           failureReason: sql`'missed: it was not published within ' || ${String(c.SCHEDULE_MAX_LATENESS_SECONDS)} || ' seconds of its time (' || to_char(${t.scheduledFor} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || '), so it was not posted late. Schedule it again or publish it now.'`,
-          updatedAt: now,
         })
         .where(and(eq(t.status, "scheduled"), isNull(t.firstAttemptAt), lt(t.scheduledFor, oldest)))
         .returning({ id: t.id })
@@ -215,7 +214,7 @@ export async function sweep(db: Db, now: Date): Promise<{ missed: number; stuck:
     missed += (
       await db
         .update(t)
-        .set({ status: "failed", failureReason: sql`'gave up after retrying for 30 minutes: ' || coalesce(${t.failureReason}, 'no reason recorded')`, updatedAt: now })
+        .set({ status: "failed", failureReason: sql`'gave up after retrying for 30 minutes: ' || coalesce(${t.failureReason}, 'no reason recorded')` })
         .where(and(eq(t.status, "scheduled"), lt(t.firstAttemptAt, new Date(now.getTime() - RETRY_WINDOW_MS))))
         .returning({ id: t.id })
     ).length;
@@ -225,9 +224,8 @@ export async function sweep(db: Db, now: Date): Promise<{ missed: number; stuck:
         .set({
           status: "unknown",
           failureReason: `publishing was interrupted (no answer recorded within ${c.PUBLISH_STUCK_SECONDS} seconds); it may or may not have been posted. Check the account on the platform; it will not be posted again automatically.`,
-          updatedAt: now,
         })
-        .where(and(eq(t.status, "publishing"), lt(t.updatedAt, stuckBefore)))
+        .where(and(eq(t.status, "publishing"), lt(t.claimedAt, stuckBefore)))
         .returning({ id: t.id })
     ).length;
   }

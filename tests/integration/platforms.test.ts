@@ -167,6 +167,22 @@ describe("X adapter", () => {
     expect((await row("tweet", d.id)).status).toBe("published");
   });
 
+  it("a retry leaves the draft's updated_at alone, so a client's if_updated_at still holds", async () => {
+    const u = await publisher();
+    const d = await draft(u, "tweet", `Retried ${randomUUID()}`);
+    const before = (await row("tweet", d.id)).updatedAt.toISOString();
+    fake.misbehave("x", "429");
+    expectError(await approved(u, "publish_now", { type: "tweet", id: d.id }), 422, "action_failed");
+    const r = await row("tweet", d.id);
+    expect(r.status).toBe("scheduled");
+    expect(r.claimedAt).not.toBeNull();
+    expect(r.updatedAt.toISOString()).toBe(before);
+    // A tag-only edit needs no approval; the guard taken before the retry still matches.
+    const edit = await call("update_draft", { type: "tweet", id: d.id, hashtags: ["later"], if_updated_at: before }, { token: u.token });
+    expect(edit.status, JSON.stringify(edit.body)).toBe(200);
+    fake.calm();
+  });
+
   it("server errors are retried with backoff for 30 minutes, then the draft fails", async () => {
     const u = await publisher();
     const text = `Flaky ${randomUUID()}`;

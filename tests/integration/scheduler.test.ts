@@ -97,8 +97,8 @@ describe("scheduler", () => {
     const u = await makeUser({ publishing: true });
     const [stuck, fresh] = await due(u.id, 2);
     const d = await db();
-    await d.update(postDrafts).set({ status: "publishing", updatedAt: new Date(Date.now() - 301_000) }).where(eq(postDrafts.id, stuck));
-    await d.update(postDrafts).set({ status: "publishing", updatedAt: new Date() }).where(eq(postDrafts.id, fresh));
+    await d.update(postDrafts).set({ status: "publishing", claimedAt: new Date(Date.now() - 301_000) }).where(eq(postDrafts.id, stuck));
+    await d.update(postDrafts).set({ status: "publishing", claimedAt: new Date() }).where(eq(postDrafts.id, fresh));
     await runDue(d);
     expect((await row("post", stuck)).status).toBe("unknown");
     expect((await row("post", fresh)).status).toBe("publishing");
