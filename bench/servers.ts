@@ -1,48 +1,25 @@
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import postgres from "postgres";
 import { openDatabase } from "@/lib/db";
 import { createUser, issueCommandLineToken } from "@/lib/domain/accounts";
+import { freePort } from "../tests/helpers/net";
+import { tempDatabase } from "../tests/helpers/temp-database";
 import { onCleanup, startProcess, waitForHttp, type Proc } from "./procs";
+
+export { freePort };
 
 export type Mode = "pglite" | "postgres";
 const ROOT = process.cwd();
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** A fresh store for one mode: a temp PGlite data dir, or a new database on the local PostgreSQL. */
 export async function freshStore(mode: Mode, tmp: string, pgAdminUrl: string) {
   if (mode === "pglite") return { DATA_DIR: path.join(tmp, "data") };
-  const name = `bench_${randomBytes(4).toString("hex")}`;
-  const admin = postgres(pgAdminUrl, { max: 1, onnotice: () => {}, connect_timeout: 5 });
-  try {
-    await admin.unsafe(`create database "${name}"`);
-  } finally {
-    await admin.end({ timeout: 5 });
-  }
-  onCleanup(async () => {
-    const a = postgres(pgAdminUrl, { max: 1, onnotice: () => {}, connect_timeout: 5 });
-    try {
-      await a.unsafe(`drop database if exists "${name}" with (force)`);
-    } finally {
-      await a.end({ timeout: 5 });
-    }
-  });
-  const url = new URL(pgAdminUrl);
-  url.pathname = `/${name}`;
-  return { DATABASE_URL: url.toString() };
+  const db = await tempDatabase(pgAdminUrl, "bench");
+  onCleanup(db.drop);
+  return { DATABASE_URL: db.url };
 }
 
 export type Store = { DATA_DIR?: string; DATABASE_URL?: string };

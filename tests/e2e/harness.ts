@@ -1,31 +1,26 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import postgres from "postgres";
 import { ensureBuild } from "../helpers/build";
+import { freePort } from "../helpers/net";
+import { tempDatabase, type TempDatabase } from "../helpers/temp-database";
+
+export { freePort };
 
 // A built server (started as `npm start` does: node server.mjs) on a free port with a fresh DATA_DIR (and a fresh PostgreSQL
 // database when DATABASE_URL is set), as in server.test.ts, for browser tests.
 const run = promisify(execFile);
 const ROOT = process.cwd();
 
-export async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
 
 export class TestServer {
   port = 0;
   env: NodeJS.ProcessEnv = { ...process.env };
   private dataDir = "";
-  private dbName?: string;
+  private db?: TempDatabase;
   private proc?: ChildProcess;
 
   get origin() {
@@ -40,13 +35,8 @@ export class TestServer {
     delete this.env.RATE_LIMIT_SCALE;
     delete this.env.AUTH_SECRET; // exercise the secret kept in DATA_DIR
     if (process.env.DATABASE_URL) {
-      this.dbName = `contentio_owner_${randomBytes(5).toString("hex")}`;
-      const a = postgres(process.env.DATABASE_URL, { max: 1, onnotice: () => {} });
-      await a.unsafe(`create database ${this.dbName}`);
-      await a.end();
-      const u = new URL(process.env.DATABASE_URL);
-      u.pathname = `/${this.dbName}`;
-      this.env.DATABASE_URL = u.toString();
+      this.db = await tempDatabase(process.env.DATABASE_URL, "contentio_owner");
+      this.env.DATABASE_URL = this.db.url;
     }
   }
 
@@ -82,11 +72,7 @@ export class TestServer {
   async teardown() {
     await this.stop();
     fs.rmSync(this.dataDir, { recursive: true, force: true });
-    if (this.dbName) {
-      const a = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
-      await a.unsafe(`drop database if exists ${this.dbName} with (force)`);
-      await a.end();
-    }
+    await this.db?.drop();
   }
 
   api(op: string, body: unknown, token: string) {

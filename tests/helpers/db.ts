@@ -1,7 +1,6 @@
-import { randomBytes } from "node:crypto";
-import postgres from "postgres";
 import { afterAll, beforeAll } from "vitest";
 import { openDatabase, useDatabase, type Database } from "@/lib/db";
+import { tempDatabase, type TempDatabase } from "./temp-database";
 
 /**
  * Each test file gets a database of its own: a fresh PostgreSQL database when DATABASE_URL
@@ -10,17 +9,12 @@ import { openDatabase, useDatabase, type Database } from "@/lib/db";
  */
 export function withDatabase(): { current: () => Database } {
   let database: Database | undefined;
-  let dropName: string | undefined;
+  let temp: TempDatabase | undefined;
   const url = process.env.DATABASE_URL;
   beforeAll(async () => {
     if (url) {
-      dropName = `contentio_test_${randomBytes(6).toString("hex")}`;
-      const admin = postgres(url, { max: 1, onnotice: () => {} });
-      await admin.unsafe(`create database ${dropName}`);
-      await admin.end();
-      const u = new URL(url);
-      u.pathname = `/${dropName}`;
-      database = await openDatabase({ url: u.toString() });
+      temp = await tempDatabase(url);
+      database = await openDatabase({ url: temp.url });
     } else {
       database = await openDatabase({ dataDir: null });
     }
@@ -29,11 +23,7 @@ export function withDatabase(): { current: () => Database } {
   afterAll(async () => {
     await database?.close();
     useDatabase(undefined);
-    if (url && dropName) {
-      const admin = postgres(url, { max: 1, onnotice: () => {} });
-      await admin.unsafe(`drop database if exists ${dropName} with (force)`);
-      await admin.end();
-    }
+    await temp?.drop();
   });
   return {
     current: () => {

@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetConfig } from "@/lib/config";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { accountHealth } from "@/lib/domain/account-health";
 import { platformAccounts } from "@/lib/domain/connections";
 import { authAccounts, postDrafts } from "@/drizzle/schema";
 import { call, expectError, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
+import { withEnv } from "../helpers/env";
 import { draft, inSeconds } from "../helpers/publishing";
 
 // A LinkedIn/X connection that cannot renew itself stops publishing when its token expires:
@@ -14,14 +14,7 @@ import { draft, inSeconds } from "../helpers/publishing";
 withDatabase();
 const DAY = 86400;
 
-beforeAll(() => {
-  Object.assign(process.env, { LINKEDIN_CLIENT_ID: "li-app", LINKEDIN_CLIENT_SECRET: "li-secret", SCHEDULE_MIN_LEAD_SECONDS: "1" });
-  resetConfig();
-});
-afterAll(() => {
-  for (const k of ["LINKEDIN_CLIENT_ID", "LINKEDIN_CLIENT_SECRET", "SCHEDULE_MIN_LEAD_SECONDS"]) delete process.env[k];
-  resetConfig();
-});
+withEnv({ LINKEDIN_CLIENT_ID: "li-app", LINKEDIN_CLIENT_SECRET: "li-secret", SCHEDULE_MIN_LEAD_SECONDS: "1" });
 
 async function connect(u: TestUser, expiresInDays: number, refresh: string | null) {
   const expires_at = Math.floor(Date.now() / 1000) + expiresInDays * DAY;

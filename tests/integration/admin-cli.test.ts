@@ -4,12 +4,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, useDatabase as installDatabase } from "@/lib/db";
 import { hashToken } from "@/lib/domain/tokens";
 import { tokens } from "@/drizzle/schema";
 import { call, expectError } from "../helpers/api";
+import { tempDatabase, type TempDatabase } from "../helpers/temp-database";
 
 // The real command, as operators run it: `npx tsx lib/cli/admin.ts ...` in a child process.
 // Each start costs seconds, so every command runs once per database and the checks are batched.
@@ -46,23 +46,16 @@ describe.each(MODES)("npm run admin against $name", ({ url }) => {
     return e;
   };
   const email = `cli-${randomBytes(4).toString("hex")}@example.test`;
-  const dbName = `contentio_cli_${randomBytes(6).toString("hex")}`;
+  let temp: TempDatabase | undefined;
 
   beforeAll(async () => {
     if (!url) return;
-    const adminDb = postgres(url, { max: 1, onnotice: () => {} });
-    await adminDb.unsafe(`create database ${dbName}`);
-    await adminDb.end();
-    const u = new URL(url);
-    u.pathname = `/${dbName}`;
-    dbUrl = u.toString();
+    temp = await tempDatabase(url, "contentio_cli");
+    dbUrl = temp.url;
   });
   afterAll(async () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
-    if (!url) return;
-    const adminDb = postgres(url, { max: 1, onnotice: () => {} });
-    await adminDb.unsafe(`drop database if exists ${dbName} with (force)`);
-    await adminDb.end();
+    await temp?.drop();
   });
 
   /** Opens the database the CLI wrote to (PGlite only once the CLI process has ended). */

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { config, resetConfig } from "@/lib/config";
+import { describe, expect, it } from "vitest";
+import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import { issueCommandLineToken } from "@/lib/domain/accounts";
 import { decideApproval } from "@/lib/domain/confirmations";
@@ -13,6 +13,7 @@ import { runDue } from "@/lib/scheduler";
 import { approvals, postDrafts, sandboxPosts, tweetDrafts, users } from "@/drizzle/schema";
 import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
+import { withEnv } from "../helpers/env";
 import { approved, draft, inSeconds, row, sandboxCount } from "../helpers/publishing";
 
 // Contract section 4, point 5: approved means exactly this content. While a draft is
@@ -21,14 +22,7 @@ import { approved, draft, inSeconds, row, sandboxCount } from "../helpers/publis
 
 withDatabase();
 
-beforeAll(() => {
-  process.env.SCHEDULE_MIN_LEAD_SECONDS = "1";
-  resetConfig();
-});
-afterAll(() => {
-  delete process.env.SCHEDULE_MIN_LEAD_SECONDS;
-  resetConfig();
-});
+withEnv({ SCHEDULE_MIN_LEAD_SECONDS: "1" });
 
 const IMG = `${config().origin}/media/a.png`;
 const runAt = async (at: Date) => runDue(await db(), { clock: () => at });

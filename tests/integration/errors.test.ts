@@ -1,6 +1,5 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import postgres from "postgres";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import * as catchAll from "@/app/api/[...rest]/route";
 import * as opRoute from "@/app/api/v1/[operation]/route";
@@ -11,6 +10,7 @@ import { handleOperation } from "@/lib/http/operation";
 import { call, expectError, makeUser, type Called } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { TcpProxy } from "../helpers/tcp-proxy";
+import { tempDatabase, type TempDatabase } from "../helpers/temp-database";
 
 // Every error code of lib/errors.ts, each produced by a real request and checked for its
 // exact section 7 body. The last test proves none was forgotten.
@@ -208,22 +208,18 @@ describe("failures", () => {
 
   describe("when PostgreSQL cannot be reached", () => {
     const adminUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-    const name = `contentio_test_${randomBytes(6).toString("hex")}`;
+    let temp: TempDatabase | undefined;
     const proxy = new TcpProxy("127.0.0.1", 5432);
     afterAll(async () => {
       useDatabase(database.current());
       await proxy.stop();
-      const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end();
+      await temp?.drop();
     });
 
     it("answers 503 with Retry-After, and recovers by itself when it is back", async () => {
-      const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-      await admin.unsafe(`create database ${name}`);
-      await admin.end();
+      temp = await tempDatabase(adminUrl);
       const port = await proxy.start();
-      const proxied = await openDatabase({ url: `postgres://postgres@127.0.0.1:${port}/${name}` });
+      const proxied = await openDatabase({ url: `postgres://postgres@127.0.0.1:${port}/${temp.name}` });
       useDatabase(proxied);
       try {
         const u = await makeUser();
