@@ -51,15 +51,15 @@ async function dueNow(id: string) {
 }
 
 describe("Inngest functions", () => {
-  it("are configured to cancel on unschedule and delete, one user at a time, with an overdue sweep", () => {
-    const opts = publishScheduled.opts as Record<string, any>;
-    expect(opts.triggers).toEqual([{ event: EVENTS.scheduled }]);
-    expect(opts.cancelOn).toEqual([
-      { event: EVENTS.unscheduled, if: "async.data.id == event.data.id && async.data.scheduled_for == event.data.scheduled_for" },
-      { event: EVENTS.deleted, match: "data.id" },
-    ]);
-    expect(opts.concurrency).toEqual([{ key: "event.data.userId", limit: 1 }]);
-    expect((sweepOverdue.opts as Record<string, any>).triggers).toEqual([{ cron: "* * * * *" }]);
+  it("refuses an event whose data does not match its schema, before touching any draft", async () => {
+    const u = await makeUser({ publishing: true });
+    const d = await draft(u);
+    for (const data of [{ type: "post", id: d.id, userId: u.id }, { type: "video", id: d.id, userId: u.id, scheduled_for: new Date().toISOString() }, { type: "post", id: "x", userId: u.id, scheduled_for: "soon" }]) {
+      const run = await new InngestTestEngine({ function: publishScheduled, events: [{ name: EVENTS.scheduled, data }], steps: [{ id: "wait-until-due", handler: () => null }] }).execute();
+      expect(run.error, JSON.stringify(data)).toBeTruthy();
+    }
+    expect(await sandboxCount(d.id)).toBe(0);
+    expect((await row("post", d.id)).status).toBe("draft");
   });
 
   it("sleeps until the time, then publishes once; a redelivered event posts nothing more", async () => {
