@@ -7,13 +7,19 @@ const config = [
   {
     files: ["lib/domain/**", "lib/operations/**"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [{ group: ["next", "next/*", "@/lib/http/*", "@/lib/mcp/*"], message: "The domain does not know HTTP." }] }],
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["next", "next/*", "@/lib/http/*", "@/lib/mcp/*"], message: "The domain does not know HTTP." }] },
+      ],
     },
   },
   {
     files: ["app/**"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [{ group: ["drizzle-orm", "drizzle-orm/*", "@/drizzle/*"], message: "Routes call lib/, never the database." }] }],
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["drizzle-orm", "drizzle-orm/*", "@/drizzle/*"], message: "Routes call lib/, never the database." }] },
+      ],
     },
   },
 ];

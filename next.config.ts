@@ -11,7 +11,18 @@ const config: NextConfig = {
       { key: "X-Frame-Options", value: "DENY" },
       { key: "Referrer-Policy", value: "no-referrer" },
     ];
-    return ["/oauth/authorize", "/confirm/:id", "/settings/:path*", "/signin", "/signup", "/onboarding", "/content", "/content/:path*", "/calendar", "/analytics"].map((source) => ({ source, headers: noFraming }));
+    return [
+      "/oauth/authorize",
+      "/confirm/:id",
+      "/settings/:path*",
+      "/signin",
+      "/signup",
+      "/onboarding",
+      "/content",
+      "/content/:path*",
+      "/calendar",
+      "/analytics",
+    ].map((source) => ({ source, headers: noFraming }));
   },
 };
 

@@ -18,9 +18,7 @@ export type Phase = {
 export type Measurement = { throughput: Phase; fixedRate: Phase; peakRssMb: number; cpuMsPerReq: number };
 
 function run(t: Target, opts: { connections: number; duration: number; overallRate?: number }): Promise<Result> {
-  return Promise.resolve(
-    autocannon({ url: t.url, method: "POST", headers: t.headers, body: t.body, timeout: 10, ...opts }),
-  );
+  return Promise.resolve(autocannon({ url: t.url, method: "POST", headers: t.headers, body: t.body, timeout: 10, ...opts }));
 }
 
 const phase = (r: Result): Phase => ({

@@ -52,7 +52,10 @@ async function stopGroup(pid: number) {
   for (let i = 0; i < 100 && pids.some(alive); i++) await sleep(100);
   if (pids.some(alive)) {
     signal("SIGKILL");
-    for (const p of pids) try { process.kill(p, "SIGKILL"); } catch {}
+    for (const p of pids)
+      try {
+        process.kill(p, "SIGKILL");
+      } catch {}
     for (let i = 0; i < 50 && pids.some(alive); i++) await sleep(100);
   }
 }

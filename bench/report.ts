@@ -57,7 +57,10 @@ export function printTable(results: ModeResult[]) {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join("  ");
   const out = [line(head), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)];
-  out.push("", `Goals: R1 >= ${GOALS.r1Min}; R2 <= ${GOALS.r2Max} and p99 whole < ${GOALS.p99MaxMs} ms at 200 req/s; R3 >= ${GOALS.r3Min}; RSS < ${GOALS.rssMaxMb} MB.`);
+  out.push(
+    "",
+    `Goals: R1 >= ${GOALS.r1Min}; R2 <= ${GOALS.r2Max} and p99 whole < ${GOALS.p99MaxMs} ms at 200 req/s; R3 >= ${GOALS.r3Min}; RSS < ${GOALS.rssMaxMb} MB.`,
+  );
   for (const r of results) {
     for (const side of ["whole", "mcp", "bare"] as const) {
       const m = r[side];

@@ -12,7 +12,10 @@ import { freePort, freshStore, seed, startBare, startWhole, tempDir, type Mode, 
 // `npm run bench -- scheduler` (or BENCH_MODES=scheduler): R6, scheduler lateness (bench/scheduler.ts).
 // Env: BENCH_DURATION (seconds, default 10), BENCH_MODES (pglite,postgres,scheduler), BENCH_PG_URL.
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
-const ASKED = (process.argv.slice(2).join(",") || process.env.BENCH_MODES || "pglite,postgres").split(",").map((m) => m.trim()).filter(Boolean);
+const ASKED = (process.argv.slice(2).join(",") || process.env.BENCH_MODES || "pglite,postgres")
+  .split(",")
+  .map((m) => m.trim())
+  .filter(Boolean);
 const SCHEDULER = ASKED.includes("scheduler");
 const MODES = ASKED.filter((m) => m !== "scheduler") as Mode[];
 const PG_ADMIN = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -149,7 +152,7 @@ main().then(
   },
   (e) => {
     clearTimeout(deadline);
-    log(`failed: ${e instanceof Error ? e.stack ?? e.message : e}`);
+    log(`failed: ${e instanceof Error ? (e.stack ?? e.message) : e}`);
     void finish(1);
   },
 );

@@ -18,7 +18,18 @@ const USERS = 4;
 const ANSWER_MS = 50;
 const GOAL = { p50: 2000, p99: 30_000 };
 
-export type SchedulerResult = { drafts: number; processes: number; p50: number; p99: number; max: number; perSecond: number; duplicates: number; missing: number; notPublished: number; pass: boolean };
+export type SchedulerResult = {
+  drafts: number;
+  processes: number;
+  p50: number;
+  p99: number;
+  max: number;
+  perSecond: number;
+  duplicates: number;
+  missing: number;
+  notPublished: number;
+  pass: boolean;
+};
 
 /** A fake LinkedIn + X on loopback: 50 ms per post, counts every text it receives. */
 async function fakePlatform() {
@@ -47,7 +58,13 @@ async function fakePlatform() {
 async function seed(db: Db, n: number) {
   const texts: string[] = [];
   for (let u = 0; u < USERS; u++) {
-    const user = await createUser(db, { email: `sched-${u}-${randomUUID()}@example.com`, password: randomUUID(), plan: "creator", complete: true, publishingAllowed: true });
+    const user = await createUser(db, {
+      email: `sched-${u}-${randomUUID()}@example.com`,
+      password: randomUUID(),
+      plan: "creator",
+      complete: true,
+      publishingAllowed: true,
+    });
     const later = Math.floor(Date.now() / 1000) + 86_400;
     await db.insert(authAccounts).values([
       { userId: user.id, type: "oauth", provider: "linkedin", providerAccountId: `li-${user.id}`, access_token: "li-token", expires_at: later },
@@ -65,7 +82,12 @@ async function seed(db: Db, n: number) {
         .values(posts.map((body, j) => ({ userId: user.id, title: "b", body, ...(j < half && { status: "scheduled" as const, scheduledFor: at }) })))
         .returning({ id: postDrafts.id });
       const tweets = rows.slice(half).map(() => `bench ${randomUUID()}`);
-      if (tweets.length) await db.insert(tweetDrafts).values(tweets.map((body, j) => ({ userId: user.id, postDraftId: rows[half + j].id, title: "t", body, status: "scheduled" as const, scheduledFor: at })));
+      if (tweets.length)
+        await db
+          .insert(tweetDrafts)
+          .values(
+            tweets.map((body, j) => ({ userId: user.id, postDraftId: rows[half + j].id, title: "t", body, status: "scheduled" as const, scheduledFor: at })),
+          );
       texts.push(...posts.slice(0, half), ...tweets);
     }
   }
@@ -73,7 +95,9 @@ async function seed(db: Db, n: number) {
 }
 
 const counts = async (db: Db) =>
-  (await db.execute(sql`select status, count(*)::int as n from (select status from post_drafts where scheduled_for is not null union all select status from tweet_drafts) s group by status`)) as unknown as { status: string; n: number }[];
+  (await db.execute(
+    sql`select status, count(*)::int as n from (select status from post_drafts where scheduled_for is not null union all select status from tweet_drafts) s group by status`,
+  )) as unknown as { status: string; n: number }[];
 
 async function once(n: number, processes: number, pgAdmin: string, log: (s: string) => void): Promise<SchedulerResult> {
   const tmp = tempDir();
@@ -83,9 +107,16 @@ async function once(n: number, processes: number, pgAdmin: string, log: (s: stri
   try {
     const texts = await seed(d.db, n);
     const env = {
-      ...process.env, ...store, LOG_LEVEL: "warn", NODE_OPTIONS: "",
-      LINKEDIN_CLIENT_ID: "bench", LINKEDIN_CLIENT_SECRET: "bench", X_CLIENT_ID: "bench", X_CLIENT_SECRET: "bench",
-      LINKEDIN_API_URL: fake.url, X_API_URL: fake.url,
+      ...process.env,
+      ...store,
+      LOG_LEVEL: "warn",
+      NODE_OPTIONS: "",
+      LINKEDIN_CLIENT_ID: "bench",
+      LINKEDIN_CLIENT_SECRET: "bench",
+      X_CLIENT_ID: "bench",
+      X_CLIENT_SECRET: "bench",
+      LINKEDIN_API_URL: fake.url,
+      X_API_URL: fake.url,
     };
     const procs = [];
     for (let i = 0; i < processes; i++) {
@@ -106,9 +137,11 @@ async function once(n: number, processes: number, pgAdmin: string, log: (s: stri
     const deadline = Date.now() + 120_000 + n * 20;
     while (Date.now() < deadline && (await counts(d.db)).some((c) => c.status === "scheduled" || c.status === "publishing")) await sleep(250);
     for (const p of procs) await p.stop();
-    const late = ((await d.db.execute(sql`
+    const late = (
+      (await d.db.execute(sql`
       select extract(epoch from (published_at - scheduled_for)) * 1000 as ms from post_drafts where status = 'published'
-      union all select extract(epoch from (published_at - scheduled_for)) * 1000 from tweet_drafts where status = 'published'`)) as unknown as { ms: string }[])
+      union all select extract(epoch from (published_at - scheduled_for)) * 1000 from tweet_drafts where status = 'published'`)) as unknown as { ms: string }[]
+    )
       .map((r) => Number(r.ms))
       .sort((a, b) => a - b);
     const q = (p: number) => Math.round(late[Math.min(late.length - 1, Math.floor(p * late.length))] ?? NaN);
@@ -116,9 +149,22 @@ async function once(n: number, processes: number, pgAdmin: string, log: (s: stri
     const missing = texts.filter((t) => !fake.seen.get(t)).length;
     const notPublished = n - late.length;
     const max = Math.round(late[late.length - 1] ?? NaN);
-    const r = { drafts: n, processes, p50: q(0.5), p99: q(0.99), max, perSecond: Math.round((late.length * 1000) / Math.max(1, max)), duplicates, missing, notPublished, pass: false };
+    const r = {
+      drafts: n,
+      processes,
+      p50: q(0.5),
+      p99: q(0.99),
+      max,
+      perSecond: Math.round((late.length * 1000) / Math.max(1, max)),
+      duplicates,
+      missing,
+      notPublished,
+      pass: false,
+    };
     r.pass = r.p50 <= GOAL.p50 && r.p99 <= GOAL.p99 && !duplicates && !missing && !notPublished;
-    log(`scheduler: p50 ${r.p50} ms, p99 ${r.p99} ms, max ${r.max} ms, ${r.perSecond}/s, duplicates ${duplicates}, missing ${missing}, not published ${notPublished}`);
+    log(
+      `scheduler: p50 ${r.p50} ms, p99 ${r.p99} ms, max ${r.max} ms, ${r.perSecond}/s, duplicates ${duplicates}, missing ${missing}, not published ${notPublished}`,
+    );
     return r;
   } finally {
     await d.close();
@@ -136,7 +182,17 @@ export async function benchScheduler(pgAdmin: string, log: (s: string) => void):
 
 export function printSchedulerTable(rows: SchedulerResult[]) {
   const head = ["drafts", "procs", "p50", "p99", "max", "drafts/s", "dup", "missing", "R6"];
-  const cells = rows.map((r) => [String(r.drafts), String(r.processes), `${r.p50} ms`, `${r.p99} ms`, `${r.max} ms`, String(r.perSecond), String(r.duplicates), String(r.missing + r.notPublished), r.pass ? "pass" : "FAIL"]);
+  const cells = rows.map((r) => [
+    String(r.drafts),
+    String(r.processes),
+    `${r.p50} ms`,
+    `${r.p99} ms`,
+    `${r.max} ms`,
+    String(r.perSecond),
+    String(r.duplicates),
+    String(r.missing + r.notPublished),
+    r.pass ? "pass" : "FAIL",
+  ]);
   const w = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
   const line = (c: string[]) => c.map((x, i) => x.padEnd(w[i])).join("  ");
   const goal = `R6 goal (judged at 10,000): p50 <= ${GOAL.p50} ms, p99 <= ${GOAL.p99} ms, 0 duplicates, 0 missing; fake platform answers in ${ANSWER_MS} ms.`;

@@ -13,7 +13,6 @@ export { freePort };
 export type Mode = "pglite" | "postgres";
 const ROOT = process.cwd();
 
-
 /** A fresh store for one mode: a temp PGlite data dir, or a new database on the local PostgreSQL. */
 export async function freshStore(mode: Mode, tmp: string, pgAdminUrl: string) {
   if (mode === "pglite") return { DATA_DIR: path.join(tmp, "data") };
@@ -51,7 +50,16 @@ export type Server = { name: "whole" | "bare"; url: string; proc: Proc };
 
 /** The built app as `npm start` runs it (server.mjs) with the token check, the (lifted) rate limiter and the database. */
 export async function startWhole(store: Store, port: number, tmp: string): Promise<Server> {
-  const env: NodeJS.ProcessEnv = { ...baseEnv(), ...store, APP_URL: `http://127.0.0.1:${port}`, PORT: String(port), HOST: "127.0.0.1", RATE_LIMIT_SCALE: "100000", LOG_LEVEL: "warn", NODE_ENV: "production" as const };
+  const env: NodeJS.ProcessEnv = {
+    ...baseEnv(),
+    ...store,
+    APP_URL: `http://127.0.0.1:${port}`,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    RATE_LIMIT_SCALE: "100000",
+    LOG_LEVEL: "warn",
+    NODE_ENV: "production" as const,
+  };
   // BENCH_NODE_OPTIONS=--cpu-prof (for instance) profiles the server under load.
   if (process.env.BENCH_NODE_OPTIONS) env.NODE_OPTIONS = process.env.BENCH_NODE_OPTIONS;
   const proc = startProcess(process.execPath, [path.join(ROOT, "server.mjs")], env, path.join(tmp, `whole-${port}.log`));

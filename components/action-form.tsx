@@ -30,19 +30,29 @@ export function ActionForm({ action, children, className, confirm, label, labelC
             {label}
           </button>
           <dialog ref={dialog} aria-labelledby={qid}>
-            <p id={qid}><strong>{confirm.question}</strong></p>
+            <p id={qid}>
+              <strong>{confirm.question}</strong>
+            </p>
             <div className="actions">
               <button type="submit" className={`btn ${confirm.danger ? "danger solid" : "primary"}`} onClick={() => setTimeout(() => dialog.current?.close())}>
                 {confirm.label}
               </button>
-              <button type="button" className="btn" autoFocus onClick={() => dialog.current?.close()}>Cancel</button>
+              <button type="button" className="btn" autoFocus onClick={() => dialog.current?.close()}>
+                Cancel
+              </button>
             </div>
           </dialog>
         </>
       ) : label ? (
-        <button type="submit" className={labelClass ?? "btn"} disabled={pending}>{label}</button>
+        <button type="submit" className={labelClass ?? "btn"} disabled={pending}>
+          {label}
+        </button>
       ) : null}
-      {state?.error ? <p className="error-box" role="alert">{state.error}</p> : null}
+      {state?.error ? (
+        <p className="error-box" role="alert">
+          {state.error}
+        </p>
+      ) : null}
     </form>
   );
 }

@@ -11,13 +11,25 @@ export function AttachedImage({ url, alt }: { url: string; alt: string }) {
       {/* A plain img: the address is the draft's own, shown as it is, never optimised or fetched by the server. */}
       {/* eslint-disable-next-line @next/next/no-img-element */}
       <img src={url} alt={alt} />
-      <figcaption><a href={url}>{url}</a></figcaption>
+      <figcaption>
+        <a href={url}>{url}</a>
+      </figcaption>
     </figure>
   );
 }
 
 function Part({ label, changed }: { label: string; changed: boolean }) {
-  return <h4>{label}{changed ? <> <span className="badge">changed</span></> : null}</h4>;
+  return (
+    <h4>
+      {label}
+      {changed ? (
+        <>
+          {" "}
+          <span className="badge">changed</span>
+        </>
+      ) : null}
+    </h4>
+  );
 }
 
 function VersionBox({ id, heading, v, other, proposed }: { id: string; heading: string; v: Version; other: Version; proposed?: boolean }) {

@@ -11,7 +11,9 @@ export function ConfirmButton({ label, question, confirm, hidden, action }: Prop
   const dialog = useRef<HTMLDialogElement>(null);
   return (
     <form action={action}>
-      {Object.entries(hidden).map(([k, v]) => <input key={k} type="hidden" name={k} value={v} />)}
+      {Object.entries(hidden).map(([k, v]) => (
+        <input key={k} type="hidden" name={k} value={v} />
+      ))}
       <button
         type="submit"
         className="btn danger"
@@ -25,10 +27,16 @@ export function ConfirmButton({ label, question, confirm, hidden, action }: Prop
         {label}
       </button>
       <dialog ref={dialog} aria-labelledby={`${hidden.appId ?? hidden.provider}-q`}>
-        <p id={`${hidden.appId ?? hidden.provider}-q`}><strong>{question}</strong></p>
+        <p id={`${hidden.appId ?? hidden.provider}-q`}>
+          <strong>{question}</strong>
+        </p>
         <div className="actions">
-          <button type="submit" className="btn danger solid">{confirm}</button>
-          <button type="button" className="btn" autoFocus onClick={() => dialog.current?.close()}>Cancel</button>
+          <button type="submit" className="btn danger solid">
+            {confirm}
+          </button>
+          <button type="button" className="btn" autoFocus onClick={() => dialog.current?.close()}>
+            Cancel
+          </button>
         </div>
       </dialog>
     </form>

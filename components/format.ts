@@ -5,7 +5,13 @@ import { NETWORKS } from "@/lib/networks";
 export function formatInZone(d: Date, timeZone: string): string {
   return new Intl.DateTimeFormat("en-GB", {
     timeZone,
-    weekday: "short", day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short",
+    weekday: "short",
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZoneName: "short",
   }).format(d);
 }
 
@@ -27,7 +33,13 @@ export function relative(d: Date | null, now = new Date()): string {
   const s = Math.round((d.getTime() - now.getTime()) / 1000);
   if (Math.abs(s) < 45) return "just now";
   const rtf = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
-  const units: [Intl.RelativeTimeFormatUnit, number][] = [["minute", 60], ["hour", 3600], ["day", 86400], ["month", 2592000], ["year", 31536000]];
+  const units: [Intl.RelativeTimeFormatUnit, number][] = [
+    ["minute", 60],
+    ["hour", 3600],
+    ["day", 86400],
+    ["month", 2592000],
+    ["year", 31536000],
+  ];
   let pick: [Intl.RelativeTimeFormatUnit, number] = units[0];
   for (const u of units) if (Math.abs(s) >= u[1]) pick = u;
   return rtf.format(Math.round(s / pick[1]), pick[0]);
@@ -36,7 +48,9 @@ export function relative(d: Date | null, now = new Date()): string {
 /** What a connected app may do, in plain words, from its scopes and the owner's switch. */
 export function abilities(scopes: string[], publishingAllowed: boolean): string[] {
   const out = ["Read your drafts, series and analytics", "Create and edit drafts", "Generate posts (uses your AI credits)"];
-  out.push(publishingAllowed ? "Publish, schedule and delete, each only after you approve the exact action" : "Publish, schedule and delete: off (turn on below)");
+  out.push(
+    publishingAllowed ? "Publish, schedule and delete, each only after you approve the exact action" : "Publish, schedule and delete: off (turn on below)",
+  );
   if (scopes.includes("profile")) out.push("See your name and picture");
   if (scopes.includes("offline_access")) out.push("Stay connected until you disconnect it");
   return out;
@@ -50,7 +64,12 @@ export const OPERATION_WORDS: Record<string, string> = {
 };
 
 /** A network's name by draft type or by connection provider ("post", "linkedin": LinkedIn). */
-export const PLATFORM_NAMES: Record<string, string> = Object.fromEntries(NETWORKS.flatMap((n) => [[n.draftType, n.name], [n.provider, n.name]]));
+export const PLATFORM_NAMES: Record<string, string> = Object.fromEntries(
+  NETWORKS.flatMap((n) => [
+    [n.draftType, n.name],
+    [n.provider, n.name],
+  ]),
+);
 
 /** A draft's status in the owner's words (color is never the only signal: always a word). */
 export const STATUS_WORDS: Record<string, string> = {

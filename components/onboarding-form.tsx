@@ -3,17 +3,42 @@ import { useActionState, useEffect, useRef } from "react";
 import type { OnboardingState } from "@/app/onboarding/actions";
 
 export type OnboardingValues = {
-  name: string; timezone: string; samplePosts: string[]; tone: string; niche: string; traits: string; voiceSummary: string; pillars: string;
+  name: string;
+  timezone: string;
+  samplePosts: string[];
+  tone: string;
+  niche: string;
+  traits: string;
+  voiceSummary: string;
+  pillars: string;
 };
 
-type Props = { action: (s: OnboardingState, f: FormData) => Promise<OnboardingState>; values: OnboardingValues; zones: string[]; csrf: string; next: string; guessZone: boolean };
+type Props = {
+  action: (s: OnboardingState, f: FormData) => Promise<OnboardingState>;
+  values: OnboardingValues;
+  zones: string[];
+  csrf: string;
+  next: string;
+  guessZone: boolean;
+};
 
 function Field({ id, label, help, error, children }: { id: string; label: string; help?: string; error?: string; children: React.ReactNode }) {
   return (
     <div>
-      <label htmlFor={id}>{label}{help ? <span id={`${id}-help`} className="help">{help}</span> : null}</label>
+      <label htmlFor={id}>
+        {label}
+        {help ? (
+          <span id={`${id}-help`} className="help">
+            {help}
+          </span>
+        ) : null}
+      </label>
       {children}
-      {error ? <p id={`${id}-error`} className="field-error">{error}</p> : null}
+      {error ? (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }
@@ -22,9 +47,7 @@ export function OnboardingForm({ action, values: initial, zones, csrf, next, gue
   const [state, formAction, pending] = useActionState(action, {});
   // React resets a form after its action runs: refill it with what was sent.
   const v = state.values;
-  const values: OnboardingValues = v
-    ? { ...v, samplePosts: [v.sample1, v.sample2, v.sample3] } as OnboardingValues
-    : initial;
+  const values: OnboardingValues = v ? ({ ...v, samplePosts: [v.sample1, v.sample2, v.sample3] } as OnboardingValues) : initial;
   const zone = useRef<HTMLSelectElement>(null);
   // A new account starts on UTC: offer the browser's own zone instead.
   useEffect(() => {
@@ -33,12 +56,16 @@ export function OnboardingForm({ action, values: initial, zones, csrf, next, gue
   }, [guessZone, zones, v]);
   const f = state.fields ?? {};
   const a = (id: string, help = false) => ({
-    id, name: id, "aria-invalid": f[id] ? true : undefined,
+    id,
+    name: id,
+    "aria-invalid": f[id] ? true : undefined,
     "aria-describedby": [help ? `${id}-help` : "", f[id] ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined,
   });
   return (
     <form action={formAction} noValidate key={state.attempt ?? 0}>
-      <div role="alert" aria-live="assertive">{state.error ? <p className="error-box">{state.error}</p> : null}</div>
+      <div role="alert" aria-live="assertive">
+        {state.error ? <p className="error-box">{state.error}</p> : null}
+      </div>
       <input type="hidden" name="csrf" value={csrf} />
       <input type="hidden" name="next" value={next} />
       <fieldset className="stack">
@@ -48,7 +75,11 @@ export function OnboardingForm({ action, values: initial, zones, csrf, next, gue
         </Field>
         <Field id="timezone" label="Time zone" help="Scheduled times are shown and entered in this zone." error={f.timezone}>
           <select ref={zone} defaultValue={values.timezone} required {...a("timezone", true)}>
-            {zones.map((z) => <option key={z} value={z}>{z.replaceAll("_", " ")}</option>)}
+            {zones.map((z) => (
+              <option key={z} value={z}>
+                {z.replaceAll("_", " ")}
+              </option>
+            ))}
           </select>
         </Field>
       </fieldset>
@@ -57,8 +88,12 @@ export function OnboardingForm({ action, values: initial, zones, csrf, next, gue
         <p className="help">Paste up to three posts you wrote and liked. Assistants imitate them.</p>
         {[0, 1, 2].map((i) => (
           <Field key={i} id={`sample${i + 1}`} label={`Sample post ${i + 1}${i === 0 ? "" : " (optional)"}`} error={i === 0 ? f.samplePosts : undefined}>
-            <textarea defaultValue={values.samplePosts[i] ?? ""} {...a(`sample${i + 1}`)} aria-invalid={i === 0 && f.samplePosts ? true : undefined}
-              aria-describedby={i === 0 && f.samplePosts ? "sample1-error" : undefined} />
+            <textarea
+              defaultValue={values.samplePosts[i] ?? ""}
+              {...a(`sample${i + 1}`)}
+              aria-invalid={i === 0 && f.samplePosts ? true : undefined}
+              aria-describedby={i === 0 && f.samplePosts ? "sample1-error" : undefined}
+            />
           </Field>
         ))}
         <Field id="tone" label="Tone" help="A few words, separated by commas: direct, warm, practical." error={f.tone}>
@@ -81,7 +116,9 @@ export function OnboardingForm({ action, values: initial, zones, csrf, next, gue
         </Field>
       </fieldset>
       <div className="actions">
-        <button className="btn primary" type="submit" disabled={pending}>{pending ? "Saving…" : "Save and finish"}</button>
+        <button className="btn primary" type="submit" disabled={pending}>
+          {pending ? "Saving…" : "Save and finish"}
+        </button>
       </div>
     </form>
   );

@@ -39,19 +39,39 @@ async function AttentionBanner({ userId }: { userId: string }) {
  * The frame of the owner's pages; `email` shows the account, the navigation and a sign-out
  * button; `userId` adds the "Needs attention" banner; `current` marks the page in the nav.
  */
-export function OwnerShell({ email, userId, current, narrow, wide, children }: { email?: string; userId?: string; current?: string; narrow?: boolean; wide?: boolean; children: ReactNode }) {
+export function OwnerShell({
+  email,
+  userId,
+  current,
+  narrow,
+  wide,
+  children,
+}: {
+  email?: string;
+  userId?: string;
+  current?: string;
+  narrow?: boolean;
+  wide?: boolean;
+  children: ReactNode;
+}) {
   return (
     <>
       <header className="topbar">
-        <Link className="brand" href={email ? "/content" : "/"}>Contentio</Link>
+        <Link className="brand" href={email ? "/content" : "/"}>
+          Contentio
+        </Link>
         {email ? (
           <nav aria-label="Account">
             {NAV.map(([href, text]) => (
-              <a key={href} href={href} aria-current={current === href ? "page" : undefined}>{text}</a>
+              <a key={href} href={href} aria-current={current === href ? "page" : undefined}>
+                {text}
+              </a>
             ))}
             <span className="muted">{email}</span>
             <form action={signOutAction}>
-              <button className="btn link" type="submit">Sign out</button>
+              <button className="btn link" type="submit">
+                Sign out
+              </button>
             </form>
           </nav>
         ) : null}

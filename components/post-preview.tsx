@@ -23,7 +23,16 @@ export function PostPreview({ type, text, imageUrl, name, handle }: Props) {
     const head = linkedInFold(text);
     return (
       <figure className="preview li" aria-label="Preview as LinkedIn shows it">
-        <div className="who"><span className="avatar" aria-hidden="true">{initial}</span><span><strong>{name}</strong><br /><span className="muted">Now · LinkedIn</span></span></div>
+        <div className="who">
+          <span className="avatar" aria-hidden="true">
+            {initial}
+          </span>
+          <span>
+            <strong>{name}</strong>
+            <br />
+            <span className="muted">Now · LinkedIn</span>
+          </span>
+        </div>
         {head ? <SeeMore head={head} full={text} /> : <div className="li-text">{text}</div>}
         {/* eslint-disable-next-line @next/next/no-img-element -- the draft's own image, any size */}
         {imageUrl ? <img src={imageUrl} alt="The post's image" /> : null}
@@ -34,7 +43,14 @@ export function PostPreview({ type, text, imageUrl, name, handle }: Props) {
   const over = weight > MAX_TWEET_WEIGHT;
   return (
     <figure className="preview x" aria-label="Preview as X shows it">
-      <div className="who"><span className="avatar" aria-hidden="true">{initial}</span><span><strong>{name}</strong> <span className="muted">{handle ?? "@you"}</span></span></div>
+      <div className="who">
+        <span className="avatar" aria-hidden="true">
+          {initial}
+        </span>
+        <span>
+          <strong>{name}</strong> <span className="muted">{handle ?? "@you"}</span>
+        </span>
+      </div>
       <div className="x-text">{text}</div>
       {/* eslint-disable-next-line @next/next/no-img-element -- the draft's own image, any size */}
       {imageUrl ? <img src={imageUrl} alt="The tweet's image" /> : null}

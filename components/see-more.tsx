@@ -8,7 +8,9 @@ export function SeeMore({ head, full }: { head: string; full: string }) {
   return (
     <div className="li-text">
       {head}
-      <button type="button" className="see-more" aria-expanded={false} onClick={() => setOpen(true)}>…see more</button>
+      <button type="button" className="see-more" aria-expanded={false} onClick={() => setOpen(true)}>
+        …see more
+      </button>
     </div>
   );
 }

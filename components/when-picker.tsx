@@ -39,7 +39,9 @@ export function WhenPicker({ date, time, today, timeZone }: { date: string; time
       </fieldset>
       <div>
         <label htmlFor="time">Time</label>
-        <span className="help" id="time-zone">{timeZone}</span>
+        <span className="help" id="time-zone">
+          {timeZone}
+        </span>
         <input id="time" name="time" type="time" required defaultValue={time} aria-describedby="time-zone" />
       </div>
     </div>

@@ -13,7 +13,12 @@ const Env = z.object({
   MCP_ALLOWED_ORIGINS: z
     .string()
     .default("")
-    .transform((v) => v.split(",").map((o) => o.trim()).filter(Boolean)),
+    .transform((v) =>
+      v
+        .split(",")
+        .map((o) => o.trim())
+        .filter(Boolean),
+    ),
   // How many reverse proxies stand in front of the service. 0 (the default): no
   // X-Forwarded-* header is believed anywhere, and a client's address is the connection's.
   // N: the address is the Nth entry from the right of X-Forwarded-For.
@@ -38,7 +43,10 @@ const Env = z.object({
   PUBLISH_STUCK_SECONDS: z.coerce.number().int().min(1).default(300),
   LINKEDIN_API_URL: z.url().default("https://api.linkedin.com"),
   LINKEDIN_OAUTH_URL: z.url().default("https://www.linkedin.com"),
-  LINKEDIN_VERSION: z.string().regex(/^\d{6}$/).default("202510"),
+  LINKEDIN_VERSION: z
+    .string()
+    .regex(/^\d{6}$/)
+    .default("202510"),
   X_API_URL: z.url().default("https://api.x.com"),
   // X's sign-in page (`/i/oauth2/authorize`); its token and user endpoints are on X_API_URL.
   X_OAUTH_URL: z.url().default("https://x.com"),
@@ -70,9 +78,7 @@ let cached: Config | undefined;
 
 export function config(): Config {
   if (cached) return cached;
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([, v]) => v !== undefined && v !== ""),
-  );
+  const env = Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== undefined && v !== ""));
   const parsed = Env.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");

@@ -8,7 +8,10 @@ const REPLACEMENTS: [RegExp, string][] = [
   // Authorization schemes followed by their credential.
   [/\b(Bearer|Basic|Token|OAuth)(\s+)[^\s"',;}&]+/gi, "$1$2[redacted]"],
   // key=value, key: value and "key": "value" for anything named like a credential.
-  [/(\b[\w-]*(?:token|secret|password|passwd|api[_-]?key|authorization|code_verifier|assertion|signature)[\w-]*)(["']?\s*[:=]\s*["']?)[^\s"'&,;}]+/gi, "$1$2[redacted]"],
+  [
+    /(\b[\w-]*(?:token|secret|password|passwd|api[_-]?key|authorization|code_verifier|assertion|signature)[\w-]*)(["']?\s*[:=]\s*["']?)[^\s"'&,;}]+/gi,
+    "$1$2[redacted]",
+  ],
   // This service's own tokens, wherever they appear.
   [/\bcto_[a-z]{2}_[\w-]+/g, "[redacted]"],
   // Any long opaque run (tokens, keys) even without a label.

@@ -12,7 +12,14 @@ export const metadata = { title: "Analytics · Contentio" };
 // The figures of get_analytics (what each means: docs/analytics.md), drawn as charts.
 type A = {
   pipeline: { ideas: number; drafts: number; scheduled: number; published: number };
-  consistency: { current_streak_days: number; longest_streak_days: number; active_days_this_week: number; active_days_this_month: number; missed_scheduled_posts: number; backlog_count: number };
+  consistency: {
+    current_streak_days: number;
+    longest_streak_days: number;
+    active_days_this_week: number;
+    active_days_this_month: number;
+    missed_scheduled_posts: number;
+    backlog_count: number;
+  };
   pillars: { name: string; count: number; percentage: number }[];
   credits: { this_week_total: number; last_week_total: number; change_percent: number | null; busiest_day: string | null };
   activity: { last_7_days_total: number; by_day: { day: string; count: number }[] };
@@ -22,7 +29,21 @@ const dayLabel = (d: string, o: Intl.DateTimeFormatOptions = { weekday: "short",
   new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", ...o }).format(new Date(`${d}T00:00:00Z`));
 
 /** A chart with its heading, a sentence, and its numbers as a table for screen readers. */
-function Chart({ id, title, summary, head, rows, children }: { id: string; title: string; summary: ReactNode; head: [string, string]; rows: [string, string | number][]; children: ReactNode }) {
+function Chart({
+  id,
+  title,
+  summary,
+  head,
+  rows,
+  children,
+}: {
+  id: string;
+  title: string;
+  summary: ReactNode;
+  head: [string, string];
+  rows: [string, string | number][];
+  children: ReactNode;
+}) {
   return (
     <section className="card" aria-labelledby={id}>
       <h2 id={id}>{title}</h2>
@@ -30,8 +51,20 @@ function Chart({ id, title, summary, head, rows, children }: { id: string; title
       {children}
       <table className="sr-only">
         <caption>{title}</caption>
-        <thead><tr><th scope="col">{head[0]}</th><th scope="col">{head[1]}</th></tr></thead>
-        <tbody>{rows.map(([k, v]) => <tr key={k}><th scope="row">{k}</th><td>{v}</td></tr>)}</tbody>
+        <thead>
+          <tr>
+            <th scope="col">{head[0]}</th>
+            <th scope="col">{head[1]}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(([k, v]) => (
+            <tr key={k}>
+              <th scope="row">{k}</th>
+              <td>{v}</td>
+            </tr>
+          ))}
+        </tbody>
       </table>
     </section>
   );
@@ -43,7 +76,8 @@ export default async function AnalyticsPage() {
   const p = a.pipeline;
   const c = a.consistency;
   const cr = a.credits;
-  const change = cr.change_percent === null ? "no figure for last week to compare with" : `${cr.change_percent > 0 ? "+" : ""}${cr.change_percent}% against last week`;
+  const change =
+    cr.change_percent === null ? "no figure for last week to compare with" : `${cr.change_percent > 0 ? "+" : ""}${cr.change_percent}% against last week`;
   return (
     <OwnerShell email={me.email} userId={me.id} current="/analytics" wide>
       <h1>Analytics</h1>
@@ -51,30 +85,93 @@ export default async function AnalyticsPage() {
       <section aria-labelledby="streaks" className="card">
         <h2 id="streaks">Streaks and active days</h2>
         <dl className="tiles">
-          <div><dt>Current streak</dt><dd>{c.current_streak_days} {c.current_streak_days === 1 ? "day" : "days"}</dd></div>
-          <div><dt>Longest streak</dt><dd>{c.longest_streak_days} {c.longest_streak_days === 1 ? "day" : "days"}</dd></div>
-          <div><dt>Active days this week</dt><dd>{c.active_days_this_week}</dd></div>
-          <div><dt>Active days this month</dt><dd>{c.active_days_this_month}</dd></div>
-          <div><dt>Missed scheduled posts</dt><dd>{c.missed_scheduled_posts}</dd></div>
-          <div><dt>Drafts waiting (backlog)</dt><dd>{c.backlog_count}</dd></div>
+          <div>
+            <dt>Current streak</dt>
+            <dd>
+              {c.current_streak_days} {c.current_streak_days === 1 ? "day" : "days"}
+            </dd>
+          </div>
+          <div>
+            <dt>Longest streak</dt>
+            <dd>
+              {c.longest_streak_days} {c.longest_streak_days === 1 ? "day" : "days"}
+            </dd>
+          </div>
+          <div>
+            <dt>Active days this week</dt>
+            <dd>{c.active_days_this_week}</dd>
+          </div>
+          <div>
+            <dt>Active days this month</dt>
+            <dd>{c.active_days_this_month}</dd>
+          </div>
+          <div>
+            <dt>Missed scheduled posts</dt>
+            <dd>{c.missed_scheduled_posts}</dd>
+          </div>
+          <div>
+            <dt>Drafts waiting (backlog)</dt>
+            <dd>{c.backlog_count}</dd>
+          </div>
         </dl>
       </section>
       <div className="chart-grid">
-        <Chart id="pipeline" title="Pipeline" summary={`${p.ideas} ideas, ${p.drafts} drafts, ${p.scheduled} scheduled, ${p.published} published.`} head={["Stage", "Items"]}
-          rows={[["Ideas", p.ideas], ["Drafts", p.drafts], ["Scheduled", p.scheduled], ["Published", p.published]]}>
-          <Bars data={[{ label: "Ideas", value: p.ideas }, { label: "Drafts", value: p.drafts }, { label: "Scheduled", value: p.scheduled }, { label: "Published", value: p.published }]} />
+        <Chart
+          id="pipeline"
+          title="Pipeline"
+          summary={`${p.ideas} ideas, ${p.drafts} drafts, ${p.scheduled} scheduled, ${p.published} published.`}
+          head={["Stage", "Items"]}
+          rows={[
+            ["Ideas", p.ideas],
+            ["Drafts", p.drafts],
+            ["Scheduled", p.scheduled],
+            ["Published", p.published],
+          ]}
+        >
+          <Bars
+            data={[
+              { label: "Ideas", value: p.ideas },
+              { label: "Drafts", value: p.drafts },
+              { label: "Scheduled", value: p.scheduled },
+              { label: "Published", value: p.published },
+            ]}
+          />
         </Chart>
-        <Chart id="activity" title="Activity by day" summary={`${a.activity.last_7_days_total} items created in the last 7 days.`} head={["Day", "Items created"]}
-          rows={a.activity.by_day.map((d) => [dayLabel(d.day), d.count])}>
+        <Chart
+          id="activity"
+          title="Activity by day"
+          summary={`${a.activity.last_7_days_total} items created in the last 7 days.`}
+          head={["Day", "Items created"]}
+          rows={a.activity.by_day.map((d) => [dayLabel(d.day), d.count])}
+        >
           <Bars data={a.activity.by_day.map((d) => ({ label: dayLabel(d.day, { weekday: "short" }), value: d.count }))} color="#067647" />
         </Chart>
-        <Chart id="pillars" title="Content pillars" summary={a.pillars.length ? `${a.pillars.length} ${a.pillars.length === 1 ? "pillar" : "pillars"} in use.` : "No draft has a pillar yet."} head={["Pillar", "Drafts (share)"]}
-          rows={a.pillars.map((x) => [x.name, `${x.count} (${x.percentage}%)`])}>
+        <Chart
+          id="pillars"
+          title="Content pillars"
+          summary={a.pillars.length ? `${a.pillars.length} ${a.pillars.length === 1 ? "pillar" : "pillars"} in use.` : "No draft has a pillar yet."}
+          head={["Pillar", "Drafts (share)"]}
+          rows={a.pillars.map((x) => [x.name, `${x.count} (${x.percentage}%)`])}
+        >
           {a.pillars.length ? <Bars horizontal data={a.pillars.map((x) => ({ label: x.name, value: x.count }))} color="#8250df" /> : null}
         </Chart>
-        <Chart id="credits" title="AI credits: this week against last" summary={`${cr.this_week_total} this week, ${cr.last_week_total} last week: ${change}.`} head={["Week", "Credits used"]}
-          rows={[["Last week", cr.last_week_total], ["This week", cr.this_week_total]]}>
-          <Bars data={[{ label: "Last week", value: cr.last_week_total }, { label: "This week", value: cr.this_week_total }]} color="#9a6700" />
+        <Chart
+          id="credits"
+          title="AI credits: this week against last"
+          summary={`${cr.this_week_total} this week, ${cr.last_week_total} last week: ${change}.`}
+          head={["Week", "Credits used"]}
+          rows={[
+            ["Last week", cr.last_week_total],
+            ["This week", cr.this_week_total],
+          ]}
+        >
+          <Bars
+            data={[
+              { label: "Last week", value: cr.last_week_total },
+              { label: "This week", value: cr.this_week_total },
+            ]}
+            color="#9a6700"
+          />
         </Chart>
       </div>
     </OwnerShell>

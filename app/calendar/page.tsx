@@ -26,7 +26,13 @@ const WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
 function range(view: "week" | "month", anchor: string) {
   if (view === "week") {
     const first = addDays(anchor, -weekday(anchor));
-    return { first, days: 7, prev: addDays(first, -7), next: addDays(first, 7), title: `Week of ${label(first, { day: "numeric", month: "long", year: "numeric" })}` };
+    return {
+      first,
+      days: 7,
+      prev: addDays(first, -7),
+      next: addDays(first, 7),
+      title: `Week of ${label(first, { day: "numeric", month: "long", year: "numeric" })}`,
+    };
   }
   const m1 = `${anchor.slice(0, 7)}-01`;
   const lastDay = addDays(addMonths(m1, 1), -1);
@@ -67,13 +73,21 @@ export default async function CalendarPage({ searchParams }: { searchParams: Pro
           <Link href={href(r.next)}>Next {view} →</Link>
         </div>
         <div>
-          <Link href={href(anchor, "month")} aria-current={view === "month" ? "page" : undefined}>Month</Link>
-          <Link href={href(anchor, "week")} aria-current={view === "week" ? "page" : undefined}>Week</Link>
+          <Link href={href(anchor, "month")} aria-current={view === "month" ? "page" : undefined}>
+            Month
+          </Link>
+          <Link href={href(anchor, "week")} aria-current={view === "week" ? "page" : undefined}>
+            Week
+          </Link>
         </div>
       </nav>
       <h2>{r.title}</h2>
       <div className={`cal ${view}`}>
-        <div className="cal-head" aria-hidden="true">{WEEKDAYS.map((w) => <span key={w}>{w}</span>)}</div>
+        <div className="cal-head" aria-hidden="true">
+          {WEEKDAYS.map((w) => (
+            <span key={w}>{w}</span>
+          ))}
+        </div>
         <ol className="cal-days">
           {days.map((d) => {
             const list = byDay.get(d) ?? [];

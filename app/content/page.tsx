@@ -46,7 +46,11 @@ export default async function ContentPage({ searchParams }: { searchParams: Prom
     if (!(e instanceof AppError)) throw e;
     page = await searchContent(ctx, input);
   }
-  const by = await lastChangedBy(d, me.id, page.results.map((r) => r.id));
+  const by = await lastChangedBy(
+    d,
+    me.id,
+    page.results.map((r) => r.id),
+  );
   const link = (over: SP) => {
     const p = new URLSearchParams();
     const v = { status: tab[0] === "all" ? undefined : tab[0], network: network || undefined, q: q || undefined, ...over };
@@ -59,12 +63,18 @@ export default async function ContentPage({ searchParams }: { searchParams: Prom
   return (
     <OwnerShell email={me.email} userId={me.id} current="/content">
       <h1>Content</h1>
-      {sp.done === "deleted" ? <p className="ok-box" role="status">Deleted.</p> : null}
+      {sp.done === "deleted" ? (
+        <p className="ok-box" role="status">
+          Deleted.
+        </p>
+      ) : null}
       <nav aria-label="Filter by status">
         <ul className="tabs">
           {TABS.map(([key, text]) => (
             <li key={key}>
-              <a href={link({ status: key === "all" ? undefined : key, cursor: undefined })} aria-current={tab[0] === key ? "page" : undefined}>{text}</a>
+              <a href={link({ status: key === "all" ? undefined : key, cursor: undefined })} aria-current={tab[0] === key ? "page" : undefined}>
+                {text}
+              </a>
             </li>
           ))}
         </ul>
@@ -83,27 +93,47 @@ export default async function ContentPage({ searchParams }: { searchParams: Prom
             <option value="tweet">X</option>
           </select>
         </div>
-        <button className="btn" type="submit">Apply</button>
+        <button className="btn" type="submit">
+          Apply
+        </button>
       </form>
 
       {page.results.length === 0 ? (
-        <p className="card">{q ? `Nothing matches “${q}”.` : tab[0] === "attention" ? "Nothing needs your attention." : "No drafts here yet. Drafts your AI apps create appear here."}</p>
+        <p className="card">
+          {q
+            ? `Nothing matches “${q}”.`
+            : tab[0] === "attention"
+              ? "Nothing needs your attention."
+              : "No drafts here yet. Drafts your AI apps create appear here."}
+        </p>
       ) : (
         <ul className="rows items" aria-label="Drafts">
           {page.results.map((r) => {
             const who = by.get(r.id);
-            const time = r.scheduled_for && (r.status === "scheduled" || r.status === "publishing")
-              ? `Scheduled for ${formatInZone(new Date(r.scheduled_for), me.timezone)}`
-              : `Updated ${relative(new Date(r.updated_at), now)}`;
+            const time =
+              r.scheduled_for && (r.status === "scheduled" || r.status === "publishing")
+                ? `Scheduled for ${formatInZone(new Date(r.scheduled_for), me.timezone)}`
+                : `Updated ${relative(new Date(r.updated_at), now)}`;
             return (
               <li key={r.id}>
-                <h2><a href={`/content/${r.type}/${r.id}`}>{r.title}</a></h2>
+                <h2>
+                  <a href={`/content/${r.type}/${r.id}`}>{r.title}</a>
+                </h2>
                 <p className="meta">
                   <span className="badge net">{PLATFORM_NAMES[r.type]}</span>{" "}
                   <span className={`badge ${STATUS_TONE[r.status] ?? "net"}`}>{STATUS_WORDS[r.status] ?? r.status}</span>{" "}
-                  {waiting.includes(r.id) ? <><span className="badge">Waiting for your approval</span>{" "}</> : null}
+                  {waiting.includes(r.id) ? (
+                    <>
+                      <span className="badge">Waiting for your approval</span>{" "}
+                    </>
+                  ) : null}
                   {time}
-                  {who ? <> · {who.kind === "created" ? "Created" : "Last changed"} by {actorName(who)}</> : null}
+                  {who ? (
+                    <>
+                      {" "}
+                      · {who.kind === "created" ? "Created" : "Last changed"} by {actorName(who)}
+                    </>
+                  ) : null}
                 </p>
                 {r.snippet !== r.title ? <p className="snippet">{r.snippet}</p> : null}
               </li>

@@ -11,7 +11,9 @@ export type OnboardingState = { error?: string; fields?: Record<string, string>;
 
 export async function saveOnboarding(prev: OnboardingState, form: FormData): Promise<OnboardingState> {
   const text = (k: string) => String(form.get(k) ?? "");
-  const values = Object.fromEntries(["name", "timezone", "sample1", "sample2", "sample3", "tone", "niche", "traits", "voiceSummary", "pillars"].map((k) => [k, text(k)]));
+  const values = Object.fromEntries(
+    ["name", "timezone", "sample1", "sample2", "sample3", "tone", "niche", "traits", "voiceSummary", "pillars"].map((k) => [k, text(k)]),
+  );
   const attempt = (prev.attempt ?? 0) + 1;
   const expired = () => ({ error: "This form expired. Reload the page and try again.", values, attempt });
   return ownerAction(form, { page: "/onboarding", purpose: "onboarding", expired }, async (userId) => {

@@ -45,7 +45,9 @@ export async function signInWithPassword(_: FormState, form: FormData): Promise<
  * (for the account and the address), so it can neither probe for accounts nor flood a mailbox.
  */
 export async function resendConfirmation(form: FormData) {
-  const email = String(form.get("email") ?? "").trim().toLowerCase();
+  const email = String(form.get("email") ?? "")
+    .trim()
+    .toLowerCase();
   const address = clientAddress(await headers());
   if (!email || !config().SMTP_URL) redirect("/signin");
   if (!(await takeSignInAttempt(email, address))) redirect("/signin?confirm=throttled");

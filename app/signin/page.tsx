@@ -9,10 +9,12 @@ export const dynamic = "force-dynamic";
 export const metadata = { title: "Sign in · Contentio" };
 
 const ERRORS: Record<string, string> = {
-  OAuthAccountNotLinked: "That account is linked to another user, or an account with its e-mail exists: sign in with your password, then connect it in Settings > Connections.",
+  OAuthAccountNotLinked:
+    "That account is linked to another user, or an account with its e-mail exists: sign in with your password, then connect it in Settings > Connections.",
   AccessDenied: "Sign-in was cancelled.",
   Verification: "That sign-in link has expired or was already used. Ask for a new one.",
-  EmailRequired: "X does not share your e-mail address, so a new account cannot start with X. Create an account (or sign in) first, then connect X in Settings > Connections.",
+  EmailRequired:
+    "X does not share your e-mail address, so a new account cannot start with X. Create an account (or sign in) first, then connect X in Settings > Connections.",
 };
 
 // After a sign-up with e-mail confirmation, and when its link is opened.
@@ -36,9 +38,11 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   const callbackUrl = safeReturnPath(sp.callbackUrl);
   const providers = configuredProviders();
   const signedIn = await signedInUserId();
-  const error = !sp.error ? null
-    : sp.error === "CredentialsSignin" ? (CREDENTIAL_CODES[sp.code ?? ""] ?? CREDENTIAL_CODES.credentials)
-    : (ERRORS[sp.error] ?? "Sign-in did not work. Please try again.");
+  const error = !sp.error
+    ? null
+    : sp.error === "CredentialsSignin"
+      ? (CREDENTIAL_CODES[sp.code ?? ""] ?? CREDENTIAL_CODES.credentials)
+      : (ERRORS[sp.error] ?? "Sign-in did not work. Please try again.");
   const confirm = sp.confirm ? CONFIRM[sp.confirm] : undefined;
   return (
     <OwnerShell narrow>
@@ -46,11 +50,25 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       {callbackUrl.startsWith("/oauth/authorize") ? <p>Sign in to connect an app to your account.</p> : null}
       {callbackUrl.startsWith("/confirm/") ? <p>Sign in to review the action an app is asking you to approve.</p> : null}
       {signedIn ? <p className="muted">You are signed in already; signing in here switches to another account.</p> : null}
-      {sp.sent ? <p className="ok-box" role="status">Check your e-mail: we sent you a sign-in link.</p> : null}
-      {error ? <p className="error-box" role="alert">{error}</p> : null}
-      {confirm ? <p className={confirm.ok ? "ok-box" : "error-box"} role={confirm.ok ? "status" : "alert"}>{confirm.text}</p> : null}
+      {sp.sent ? (
+        <p className="ok-box" role="status">
+          Check your e-mail: we sent you a sign-in link.
+        </p>
+      ) : null}
+      {error ? (
+        <p className="error-box" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {confirm ? (
+        <p className={confirm.ok ? "ok-box" : "error-box"} role={confirm.ok ? "status" : "alert"}>
+          {confirm.text}
+        </p>
+      ) : null}
       <CredentialsForm action={signInWithPassword} callbackUrl={callbackUrl} submit="Sign in" resend={providers.email ? resendConfirmation : undefined} />
-      <p>New here? <a href={`/signup?callbackUrl=${encodeURIComponent(callbackUrl)}`}>Create an account</a></p>
+      <p>
+        New here? <a href={`/signup?callbackUrl=${encodeURIComponent(callbackUrl)}`}>Create an account</a>
+      </p>
       {providers.linkedin || providers.x ? (
         <section aria-labelledby="other">
           <h2 id="other">Or continue with</h2>
@@ -58,13 +76,17 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
             {providers.linkedin ? (
               <form action={signInWith.bind(null, "linkedin")}>
                 <input type="hidden" name="callbackUrl" value={callbackUrl} />
-                <button className="btn" type="submit">LinkedIn</button>
+                <button className="btn" type="submit">
+                  LinkedIn
+                </button>
               </form>
             ) : null}
             {providers.x ? (
               <form action={signInWith.bind(null, "twitter")}>
                 <input type="hidden" name="callbackUrl" value={callbackUrl} />
-                <button className="btn" type="submit">X</button>
+                <button className="btn" type="submit">
+                  X
+                </button>
               </form>
             ) : null}
           </div>
@@ -80,7 +102,9 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
               <label htmlFor="link-email">E-mail</label>
               <input id="link-email" name="email" type="email" autoComplete="email" required />
             </div>
-            <button className="btn" type="submit">Send me a link</button>
+            <button className="btn" type="submit">
+              Send me a link
+            </button>
           </form>
         </section>
       ) : null}

@@ -13,7 +13,9 @@ export default async function SignUpPage({ searchParams }: { searchParams: Promi
       <h1>Create an account</h1>
       <p>Next you will tell us your name, time zone and how you write.</p>
       <CredentialsForm action={signUp} callbackUrl={callbackUrl} submit="Create account" newPassword />
-      <p>Have an account? <a href={`/signin?callbackUrl=${encodeURIComponent(callbackUrl)}`}>Sign in</a></p>
+      <p>
+        Have an account? <a href={`/signin?callbackUrl=${encodeURIComponent(callbackUrl)}`}>Sign in</a>
+      </p>
     </OwnerShell>
   );
 }

@@ -21,8 +21,12 @@ export const approvals = pgTable(
   "approvals",
   {
     id: id(),
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    appId: uuid("app_id").notNull().references(() => connectedApps.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    appId: uuid("app_id")
+      .notNull()
+      .references(() => connectedApps.id, { onDelete: "cascade" }),
     operation: text("operation").notNull(),
     argsHash: text("args_hash").notNull(),
     contentHash: text("content_hash").notNull(),

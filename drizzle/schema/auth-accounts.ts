@@ -7,7 +7,9 @@ import { users } from "./users";
 export const authAccounts = pgTable(
   "auth_accounts",
   {
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     type: text("type").notNull(),
     provider: text("provider").notNull(),
     providerAccountId: text("provider_account_id").notNull(),
@@ -31,7 +33,9 @@ export const authAccounts = pgTable(
 
 export const authSessions = pgTable("auth_sessions", {
   sessionToken: text("session_token").primaryKey(),
-  userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  userId: uuid("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
   expires: at("expires").notNull(),
 });
 

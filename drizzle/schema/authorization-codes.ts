@@ -9,9 +9,15 @@ import { users } from "./users";
 export const authorizationCodes = pgTable("authorization_codes", {
   id: id(),
   codeHash: text("code_hash").notNull().unique(),
-  clientId: uuid("client_id").notNull().references(() => oauthClients.id, { onDelete: "cascade" }),
-  userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-  appId: uuid("app_id").notNull().references(() => connectedApps.id, { onDelete: "cascade" }),
+  clientId: uuid("client_id")
+    .notNull()
+    .references(() => oauthClients.id, { onDelete: "cascade" }),
+  userId: uuid("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
+  appId: uuid("app_id")
+    .notNull()
+    .references(() => connectedApps.id, { onDelete: "cascade" }),
   redirectUri: text("redirect_uri").notNull(),
   codeChallenge: text("code_challenge").notNull(),
   scopes: jsonb("scopes").$type<string[]>().notNull(),

@@ -9,8 +9,12 @@ export const connectedApps = pgTable(
   "connected_apps",
   {
     id: id(),
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    clientId: uuid("client_id").notNull().references(() => oauthClients.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    clientId: uuid("client_id")
+      .notNull()
+      .references(() => oauthClients.id, { onDelete: "cascade" }),
     scopes: jsonb("scopes").$type<string[]>().notNull(),
     createdAt: createdAt(),
     lastUsedAt: at("last_used_at"),

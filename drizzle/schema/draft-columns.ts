@@ -33,7 +33,5 @@ export const draftColumns = () => ({
   approvedContentHash: text("approved_content_hash"),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
-  search: tsvector("search").generatedAlwaysAs(
-    sql`to_tsvector('english', coalesce(title, '') || ' ' || coalesce(body, ''))`,
-  ),
+  search: tsvector("search").generatedAlwaysAs(sql`to_tsvector('english', coalesce(title, '') || ' ' || coalesce(body, ''))`),
 });

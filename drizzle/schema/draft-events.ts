@@ -3,16 +3,7 @@ import { createdAt, id } from "./columns";
 import { users } from "./users";
 
 export type DraftEventKind =
-  | "created"
-  | "edited"
-  | "scheduled"
-  | "unscheduled"
-  | "published"
-  | "failed"
-  | "unknown"
-  | "retrying"
-  | "resolved_published"
-  | "resolved_failed";
+  "created" | "edited" | "scheduled" | "unscheduled" | "published" | "failed" | "unknown" | "retrying" | "resolved_published" | "resolved_failed";
 
 // The history of a post or tweet draft as its owner sees it on the item page: who created,
 // edited, scheduled or published it, and each publish attempt's outcome. The draft row keeps
@@ -21,7 +12,9 @@ export const draftEvents = pgTable(
   "draft_events",
   {
     id: id(),
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     draftType: text("draft_type").$type<"post" | "tweet">().notNull(),
     // No foreign key: the id belongs to post_drafts or tweet_drafts depending on draft_type.
     draftId: uuid("draft_id").notNull(),

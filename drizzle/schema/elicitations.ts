@@ -14,9 +14,15 @@ export const elicitations = pgTable(
   "elicitations",
   {
     id: id(),
-    approvalId: uuid("approval_id").notNull().references(() => approvals.id, { onDelete: "cascade" }),
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    appId: uuid("app_id").notNull().references(() => connectedApps.id, { onDelete: "cascade" }),
+    approvalId: uuid("approval_id")
+      .notNull()
+      .references(() => approvals.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    appId: uuid("app_id")
+      .notNull()
+      .references(() => connectedApps.id, { onDelete: "cascade" }),
     // The signed MCP session's own random id: answers from another session do not count.
     session: text("session").notNull(),
     // The JSON-RPC id of the tool call waiting on it (so notifications/cancelled can end the wait).

@@ -9,7 +9,9 @@ export const ideas = pgTable(
   "ideas",
   {
     id: id(),
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     title: text("title").notNull(),
     body: text("body"),
     status: text("status").$type<IdeaStatus>().notNull().default("new"),
@@ -18,12 +20,7 @@ export const ideas = pgTable(
     untrustedSource: text("untrusted_source"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
-    search: tsvector("search").generatedAlwaysAs(
-      sql`to_tsvector('english', coalesce(title, '') || ' ' || coalesce(body, ''))`,
-    ),
+    search: tsvector("search").generatedAlwaysAs(sql`to_tsvector('english', coalesce(title, '') || ' ' || coalesce(body, ''))`),
   },
-  (t) => [
-    index("ideas_user_updated_idx").on(t.userId, t.updatedAt),
-    index("ideas_search_idx").using("gin", t.search),
-  ],
+  (t) => [index("ideas_user_updated_idx").on(t.userId, t.updatedAt), index("ideas_search_idx").using("gin", t.search)],
 );

@@ -7,7 +7,9 @@ import { users } from "./users";
 export const idempotencyKeys = pgTable(
   "idempotency_keys",
   {
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     key: text("key").notNull(),
     operation: text("operation").notNull(),
     requestHash: text("request_hash").notNull(),

@@ -6,7 +6,9 @@ export type NotificationKind = "failed" | "unknown" | "approval" | "expiring";
 
 // Which e-mails the owner wants (no row: all of them), when SMTP_URL is set.
 export const notificationSettings = pgTable("notification_settings", {
-  userId: uuid("user_id").primaryKey().references(() => users.id, { onDelete: "cascade" }),
+  userId: uuid("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
   failed: boolean("failed").notNull().default(true),
   unknown: boolean("unknown").notNull().default(true),
   approval: boolean("approval").notNull().default(true),
@@ -19,7 +21,9 @@ export const notificationSettings = pgTable("notification_settings", {
 export const notificationsSent = pgTable(
   "notifications_sent",
   {
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     eventKey: text("event_key").notNull(),
     kind: text("kind").$type<NotificationKind>().notNull(),
     sentAt: at("sent_at").notNull().defaultNow(),

@@ -8,7 +8,9 @@ export const postDrafts = pgTable(
   "post_drafts",
   {
     ...draftColumns(),
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     ideaId: uuid("idea_id").references(() => ideas.id, { onDelete: "set null" }),
     carouselProjectId: uuid("carousel_project_id"),
     seriesTopicId: uuid("series_topic_id").references(() => seriesTopics.id, { onDelete: "set null" }),

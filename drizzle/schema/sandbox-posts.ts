@@ -7,7 +7,9 @@ export const sandboxPosts = pgTable(
   "sandbox_posts",
   {
     id: id(),
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     platform: text("platform").$type<"pronet" | "micro">().notNull(),
     draftType: text("draft_type").$type<"post" | "tweet">().notNull(),
     draftId: uuid("draft_id").notNull(),

@@ -9,8 +9,12 @@ export const seriesTopics = pgTable(
   "series_topics",
   {
     id: id(),
-    seriesId: uuid("series_id").notNull().references(() => series.id, { onDelete: "cascade" }),
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    seriesId: uuid("series_id")
+      .notNull()
+      .references(() => series.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     orderIndex: integer("order_index").notNull(),
     title: text("title").notNull(),
     description: text("description"),

@@ -9,7 +9,9 @@ export const series = pgTable(
   "series",
   {
     id: id(),
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     title: text("title").notNull(),
     description: text("description"),
     pronetEnabled: boolean("pronet_enabled").notNull().default(true),
@@ -18,12 +20,7 @@ export const series = pgTable(
     completedAt: at("completed_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
-    search: tsvector("search").generatedAlwaysAs(
-      sql`to_tsvector('english', coalesce(title, '') || ' ' || coalesce(description, ''))`,
-    ),
+    search: tsvector("search").generatedAlwaysAs(sql`to_tsvector('english', coalesce(title, '') || ' ' || coalesce(description, ''))`),
   },
-  (t) => [
-    index("series_user_updated_idx").on(t.userId, t.updatedAt),
-    index("series_search_idx").using("gin", t.search),
-  ],
+  (t) => [index("series_user_updated_idx").on(t.userId, t.updatedAt), index("series_search_idx").using("gin", t.search)],
 );

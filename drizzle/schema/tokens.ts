@@ -12,8 +12,12 @@ export const tokens = pgTable(
     id: id(),
     tokenHash: text("token_hash").notNull().unique(),
     kind: text("kind").$type<TokenKind>().notNull(),
-    appId: uuid("app_id").notNull().references(() => connectedApps.id, { onDelete: "cascade" }),
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    appId: uuid("app_id")
+      .notNull()
+      .references(() => connectedApps.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     scopes: jsonb("scopes").$type<string[]>().notNull(),
     // Resource URLs (RFC 8707) this token may be presented to.
     audience: jsonb("audience").$type<string[]>().notNull(),

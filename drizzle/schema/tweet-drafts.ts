@@ -9,7 +9,9 @@ export const tweetDrafts = pgTable(
   "tweet_drafts",
   {
     ...draftColumns(),
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     postDraftId: uuid("post_draft_id")
       .notNull()
       .references(() => postDrafts.id, { onDelete: "cascade" }),

@@ -7,7 +7,9 @@ import { users } from "./users";
 export const allowancePeriods = pgTable(
   "allowance_periods",
   {
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     period: text("period").notNull(), // YYYY-MM
     postsUsed: integer("posts_used").notNull().default(0),
     aiActionsUsed: integer("ai_actions_used").notNull().default(0),
@@ -21,7 +23,9 @@ export const creditEvents = pgTable(
   "credit_events",
   {
     id: id(),
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     operation: text("operation").notNull(),
     credits: integer("credits").notNull(),
     refundedAt: at("refunded_at"),

@@ -20,7 +20,12 @@ function signOff(v: Voice): string | null {
 }
 
 const hashtag = (s: string | null | undefined) => {
-  const word = (s ?? "").replace(/[^\p{L}\p{N} ]/gu, "").split(/\s+/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join("");
+  const word = (s ?? "")
+    .replace(/[^\p{L}\p{N} ]/gu, "")
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .join("");
   return word ? `#${word.slice(0, 30)}` : null;
 };
 

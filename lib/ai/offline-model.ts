@@ -15,7 +15,10 @@ export function offlineModel(): LanguageModelV3 {
       const text = user ? user.content.map((p) => (p.type === "text" ? p.text : "")).join("\n") : "";
       const brief: Brief = {
         format: readBlock<"post" | "tweet">(text, "format") ?? "post",
-        voice: readBlock<{ summary: string | null; tone: string[]; niche: string | null; traits: string[]; sample_posts: string[] }>(text, "voice_profile") as never,
+        voice: readBlock<{ summary: string | null; tone: string[]; niche: string | null; traits: string[]; sample_posts: string[] }>(
+          text,
+          "voice_profile",
+        ) as never,
         topic: readBlock<string>(text, "topic"),
         sourcePost: readBlock<string>(text, "source_post"),
         instructions: readBlock<string>(text, "instructions"),

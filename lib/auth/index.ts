@@ -97,10 +97,11 @@ async function authConfig(): Promise<NextAuthConfig> {
         return { sub: token.sub, email: token.email, name: token.name, picture: token.picture };
       },
       // The session exposes exactly id, email, name and image.
-      session: ({ session, token }) => ({
-        expires: session.expires,
-        user: { id: token.sub ?? "", email: token.email ?? "", name: token.name ?? null, image: token.picture ?? null },
-      }) as never,
+      session: ({ session, token }) =>
+        ({
+          expires: session.expires,
+          user: { id: token.sub ?? "", email: token.email ?? "", name: token.name ?? null, image: token.picture ?? null },
+        }) as never,
     },
     events: {
       // next-auth only stores a provider's tokens when it links the account the first time;

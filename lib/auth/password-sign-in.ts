@@ -5,8 +5,7 @@ import { verifyPassword } from "@/lib/domain/owner-auth";
 import { signInSucceeded, takeSignInAttempt } from "@/lib/ratelimit/sign-in";
 
 export type PasswordSignIn =
-  | { ok: true; user: { id: string; email: string; name: string | null; image: string | null } }
-  | { ok: false; reason: "throttled" | "wrong" | "unconfirmed" };
+  { ok: true; user: { id: string; email: string; name: string | null; image: string | null } } | { ok: false; reason: "throttled" | "wrong" | "unconfirmed" };
 
 /**
  * E-mail + password sign-in, for every way in (the sign-in page's action and next-auth's own

@@ -25,8 +25,7 @@ export async function requireOwner(returnTo: string, opts: { complete?: boolean 
 // with the auth secret and valid for an hour, so a forged post also needs a secret value.
 const TTL_MS = 3600_000;
 
-const mac = (userId: string, purpose: string, ts: string) =>
-  createHmac("sha256", authSecret()).update(`${userId}|${purpose}|${ts}`).digest("base64url");
+const mac = (userId: string, purpose: string, ts: string) => createHmac("sha256", authSecret()).update(`${userId}|${purpose}|${ts}`).digest("base64url");
 
 export function csrfToken(userId: string, purpose: string, now = Date.now()): string {
   const ts = String(now);

@@ -1,9 +1,7 @@
 import { parseArgs } from "node:util";
 import { config } from "@/lib/config";
 import { database } from "@/lib/db";
-import {
-  AccountError, PLANS, allowPublishing, completeAccount, createUser, findUserByEmail, issueCommandLineToken, setPlan,
-} from "@/lib/domain/accounts";
+import { AccountError, PLANS, allowPublishing, completeAccount, createUser, findUserByEmail, issueCommandLineToken, setPlan } from "@/lib/domain/accounts";
 import { decideApproval } from "@/lib/domain/confirmations";
 import type { Plan } from "@/drizzle/schema";
 import { isUuid } from "@/lib/ids";
@@ -73,7 +71,8 @@ async function run(argv: string[]) {
       return completeAccount(await open(), need(v.email, "email"));
     case "issue-token": {
       const expiresIn = v["expires-in"] === undefined ? undefined : Number(v["expires-in"]);
-      if (expiresIn !== undefined && !(Number.isInteger(expiresIn) && expiresIn > 0)) throw new UsageError("--expires-in must be a positive whole number of seconds.");
+      if (expiresIn !== undefined && !(Number.isInteger(expiresIn) && expiresIn > 0))
+        throw new UsageError("--expires-in must be a positive whole number of seconds.");
       const scopes = v.scope?.split(/\s+/).filter(Boolean);
       if (scopes?.some((s) => !["email", "profile", "offline_access"].includes(s))) throw new UsageError("--scope takes email, profile and offline_access.");
       const { baseUrl, mcpUrl } = config();

@@ -32,8 +32,7 @@ export function acquireDataDirLock(dataDir: string): () => void {
 export class DataDirInUseError extends Error {
   constructor(dataDir: string, pid: number) {
     super(
-      `The embedded database in ${dataDir} is open in process ${pid} (a running server?). ` +
-        `Stop that process first, or set DATABASE_URL to use PostgreSQL.`,
+      `The embedded database in ${dataDir} is open in process ${pid} (a running server?). ` + `Stop that process first, or set DATABASE_URL to use PostgreSQL.`,
     );
   }
 }

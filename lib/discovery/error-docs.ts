@@ -18,7 +18,7 @@ export const ERROR_DOCS: Record<ErrorCode, { when: string; fix: string }> = {
   },
   publishing_not_allowed: {
     when: "Publish, schedule, delete, or editing a scheduled draft, before the owner allowed connected apps to do so.",
-    fix: "The owner turns on \"Allow connected apps to publish, schedule and delete\" in Settings > Connections > AI apps.",
+    fix: 'The owner turns on "Allow connected apps to publish, schedule and delete" in Settings > Connections > AI apps.',
   },
   confirmation_required: {
     when: "Publish, schedule, delete and changing a scheduled draft's title, text or image need the owner's approval of that exact action. error.confirmation carries the approval's id, url, expiry and the action.",
@@ -35,6 +35,9 @@ export const ERROR_DOCS: Record<ErrorCode, { when: string; fix: string }> = {
     when: "Too many requests: per user, shared by REST and MCP, over a sliding 60-second window (Plus 30, Premium and Creator 60 a minute).",
     fix: "Wait the number of seconds in Retry-After. RateLimit and RateLimit-Policy headers show the budget on every answer.",
   },
-  internal_error: { when: "An unexpected error on the service's side; nothing internal is disclosed.", fix: "Reads are safe to retry. Report the X-Request-Id header if it persists." },
+  internal_error: {
+    when: "An unexpected error on the service's side; nothing internal is disclosed.",
+    fix: "Reads are safe to retry. Report the X-Request-Id header if it persists.",
+  },
   temporarily_unavailable: { when: "The service cannot reach its database right now.", fix: "Retry later with backoff (Retry-After)." },
 };

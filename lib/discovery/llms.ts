@@ -9,7 +9,13 @@ export function llmsTxt(): string {
   const { baseUrl, mcpUrl, origin } = config();
   const ops = operations
     .map((op) => {
-      const flags = [op.hints.readOnly ? "read-only" : "changes data", op.hints.destructive && "destructive", needsPublishingSwitch(op) && "needs the owner's publishing switch", op.confirmation && "needs the owner's approval", op.confirmationWhen && `needs the owner's approval ${op.confirmationWhen}`]
+      const flags = [
+        op.hints.readOnly ? "read-only" : "changes data",
+        op.hints.destructive && "destructive",
+        needsPublishingSwitch(op) && "needs the owner's publishing switch",
+        op.confirmation && "needs the owner's approval",
+        op.confirmationWhen && `needs the owner's approval ${op.confirmationWhen}`,
+      ]
         .filter(Boolean)
         .join(", ");
       return `- ${op.name} (${op.permission}; ${flags}): ${op.description}`;

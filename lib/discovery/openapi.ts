@@ -69,9 +69,20 @@ export function openApiDocument() {
         "x-hints": op.hints,
         parameters: op.hints.readOnly
           ? []
-          : [{ name: "Idempotency-Key", in: "header", required: false, schema: { type: "string", minLength: 1, maxLength: 255 }, description: "Replays the first response for 24 h" }],
+          : [
+              {
+                name: "Idempotency-Key",
+                in: "header",
+                required: false,
+                schema: { type: "string", minLength: 1, maxLength: 255 },
+                description: "Replays the first response for 24 h",
+              },
+            ],
         requestBody: { required: true, content: { "application/json": { schema: { $ref: `#/components/schemas/${op.name}_request` } } } },
-        responses: { "200": { description: "Success", content: { "application/json": { schema: { $ref: `#/components/schemas/${op.name}_response` } } } }, ...errors },
+        responses: {
+          "200": { description: "Success", content: { "application/json": { schema: { $ref: `#/components/schemas/${op.name}_response` } } } },
+          ...errors,
+        },
       },
     };
   }
@@ -80,17 +91,25 @@ export function openApiDocument() {
     info: {
       title: "Content drafting, scheduling and publishing API",
       version: "v1",
-      description: "Acts as the signed-in user on their professional-network (pronet) and microblog (micro) content. Errors: " +
+      description:
+        "Acts as the signed-in user on their professional-network (pronet) and microblog (micro) content. Errors: " +
         ERROR_CODES.map((c) => `${c} (${ERROR_STATUS[c]}): ${ERROR_DOCS[c].when}`).join(" "),
     },
     servers: [{ url: baseUrl }],
     security: [{ bearerAuth: [] }],
-    tags: [{ name: "read", description: "Read-only operations" }, { name: "write", description: "Operations that change something" }],
+    tags: [
+      { name: "read", description: "Read-only operations" },
+      { name: "write", description: "Operations that change something" },
+    ],
     paths,
     components: {
       schemas,
       securitySchemes: {
-        bearerAuth: { type: "http", scheme: "bearer", description: "OAuth 2.1 access token (authorization code + PKCE) or one from `npm run admin -- issue-token`." },
+        bearerAuth: {
+          type: "http",
+          scheme: "bearer",
+          description: "OAuth 2.1 access token (authorization code + PKCE) or one from `npm run admin -- issue-token`.",
+        },
       },
     },
   };

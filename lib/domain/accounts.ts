@@ -47,8 +47,7 @@ async function updateByEmail(db: Db, email: string, values: Partial<typeof users
 }
 
 export const setPlan = (db: Db, email: string, plan: Plan) => updateByEmail(db, email, { plan });
-export const allowPublishing = (db: Db, email: string, allowed: boolean) =>
-  updateByEmail(db, email, { publishingAllowed: allowed });
+export const allowPublishing = (db: Db, email: string, allowed: boolean) => updateByEmail(db, email, { publishingAllowed: allowed });
 export const completeAccount = (db: Db, email: string) => updateByEmail(db, email, { accountCompletedAt: new Date() });
 
 export async function findUserByEmail(db: Db, email: string) {
@@ -60,10 +59,7 @@ export async function findUserByEmail(db: Db, email: string) {
  * Connects an app for a user without the browser flow (the `issue-token` command): a
  * pre-registered client, a grant listed in Settings > Connections, and one access token.
  */
-export async function issueCommandLineToken(
-  db: Db,
-  opts: { email: string; appName?: string; scopes?: string[]; expiresIn?: number; audience: string[] },
-) {
+export async function issueCommandLineToken(db: Db, opts: { email: string; appName?: string; scopes?: string[]; expiresIn?: number; audience: string[] }) {
   const user = await findUserByEmail(db, opts.email);
   if (!user) throw new AccountError(`No user with e-mail ${opts.email}.`);
   const scopes = opts.scopes?.length ? opts.scopes : ["email"];
@@ -71,10 +67,7 @@ export async function issueCommandLineToken(
     .insert(oauthClients)
     .values({ name: opts.appName ?? "Command line", selfRegistered: false, tokenEndpointAuthMethod: "none" })
     .returning({ id: oauthClients.id });
-  const [app] = await db
-    .insert(connectedApps)
-    .values({ userId: user.id, clientId: client.id, scopes })
-    .returning({ id: connectedApps.id });
+  const [app] = await db.insert(connectedApps).values({ userId: user.id, clientId: client.id, scopes }).returning({ id: connectedApps.id });
   const ttl = opts.expiresIn ?? 30 * 24 * 3600;
   const { token } = await issueToken(db, {
     kind: "access",

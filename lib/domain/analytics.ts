@@ -50,19 +50,22 @@ export async function getAnalytics(ctx: Ctx, input: { area: Area }) {
   const tz = ctx.caller.timezone;
   const now = ctx.now();
   const local = (col: SQL) => sql`to_char((${col}) at time zone ${tz}, 'YYYY-MM-DD')`;
-  const [{ today, week_start, month_start }] = await rows(
+  const [{ today, week_start, month_start }] = (await rows(
     ctx,
     sql`select ${local(sql`${now.toISOString()}::timestamptz`)} as today,
       to_char(date_trunc('week', ${now.toISOString()}::timestamptz at time zone ${tz}), 'YYYY-MM-DD') as week_start,
       to_char(date_trunc('month', ${now.toISOString()}::timestamptz at time zone ${tz}), 'YYYY-MM-DD') as month_start`,
-  ) as { today: string; week_start: string; month_start: string }[];
+  )) as { today: string; week_start: string; month_start: string }[];
   const all = input.area === "overview";
   const out: Record<string, unknown> = { area: input.area, generated_at: now.toISOString() };
   const active = async () =>
     new Set(
-      (await rows(ctx, sql`select distinct ${local(sql`published_at`)} as d from ${DRAFTS} x where user_id = ${uid} and status = 'published' and published_at <= ${now.toISOString()}::timestamptz`)).map(
-        (r) => r.d as string,
-      ),
+      (
+        await rows(
+          ctx,
+          sql`select distinct ${local(sql`published_at`)} as d from ${DRAFTS} x where user_id = ${uid} and status = 'published' and published_at <= ${now.toISOString()}::timestamptz`,
+        )
+      ).map((r) => r.d as string),
     );
 
   if (all || input.area === "funnel") {
@@ -102,7 +105,10 @@ export async function getAnalytics(ctx: Ctx, input: { area: Area }) {
     };
   }
   if (all || input.area === "pillars") {
-    const ps = await rows(ctx, sql`select pillar as name, count(*)::int as count from ${DRAFTS} x where user_id = ${uid} and pillar is not null group by pillar order by count(*) desc, pillar`);
+    const ps = await rows(
+      ctx,
+      sql`select pillar as name, count(*)::int as count from ${DRAFTS} x where user_id = ${uid} and pillar is not null group by pillar order by count(*) desc, pillar`,
+    );
     const total = ps.reduce((n, r) => n + (r.count as number), 0);
     out.pillars = ps.map((r) => ({ name: r.name as string, count: r.count as number, percentage: pct(r.count as number, total) }));
   }
@@ -117,7 +123,9 @@ export async function getAnalytics(ctx: Ctx, input: { area: Area }) {
     const sum = (from: string, to: string) => byDay.filter((r) => (r.d as string) >= from && (r.d as string) < to).reduce((n, r) => n + (r.n as number), 0);
     const thisWeek = sum(week_start, day(today, 1));
     const lastWeek = sum(since, week_start);
-    const busiest = byDay.filter((r) => (r.d as string) >= week_start).sort((a, b) => (b.n as number) - (a.n as number) || String(a.d).localeCompare(String(b.d)))[0];
+    const busiest = byDay
+      .filter((r) => (r.d as string) >= week_start)
+      .sort((a, b) => (b.n as number) - (a.n as number) || String(a.d).localeCompare(String(b.d)))[0];
     out.credits = {
       this_week_total: thisWeek,
       last_week_total: lastWeek,
@@ -149,7 +157,12 @@ export async function getAnalytics(ctx: Ctx, input: { area: Area }) {
 async function profileScore(ctx: Ctx, days: Set<string>, today: string) {
   const [u] = await ctx.db.select().from(users).where(eq(users.id, ctx.caller.userId));
   const complete =
-    (u.voiceSummary ? 20 : 0) + (u.tone.length ? 10 : 0) + (u.samplePosts.length >= 3 ? 25 : 0) + (u.niche ? 20 : 0) + (u.traits.length ? 10 : 0) + (u.pillars.length ? 15 : 0);
+    (u.voiceSummary ? 20 : 0) +
+    (u.tone.length ? 10 : 0) +
+    (u.samplePosts.length >= 3 ? 25 : 0) +
+    (u.niche ? 20 : 0) +
+    (u.traits.length ? 10 : 0) +
+    (u.pillars.length ? 15 : 0);
   const rhythm = (end: string) => Math.min(1, [...days].filter((d) => d > day(end, -14) && d <= end).length / 8);
   const at = (end: string) => Math.round(0.6 * complete + 40 * rhythm(end));
   const score = at(today);

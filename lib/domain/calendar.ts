@@ -17,7 +17,8 @@ export async function calendarItems(ctx: Ctx, from: Date, to: Date): Promise<Cal
   let cursor: string | undefined;
   do {
     const page = await listScheduled(ctx, { from: from.toISOString(), to: to.toISOString(), limit: 100, cursor });
-    for (const i of page.items) if (i.status !== "published") out.push({ id: i.id, type: i.type, title: i.title, status: i.status, at: new Date(i.scheduled_for) });
+    for (const i of page.items)
+      if (i.status !== "published") out.push({ id: i.id, type: i.type, title: i.title, status: i.status, at: new Date(i.scheduled_for) });
     cursor = page.next_cursor ?? undefined;
   } while (cursor && out.length < MAX_ITEMS);
   for (const type of ["post", "tweet"] as const) {

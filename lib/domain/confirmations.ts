@@ -129,13 +129,7 @@ async function approvalRequired(ctx: Ctx, a: ExactAction): Promise<AppError> {
  * The owner's decision on the approval page (or in tests). Only the owner, only while
  * pending and unexpired; an approval is then good for 10 minutes.
  */
-export async function decideApproval(
-  db: Db,
-  userId: string,
-  approvalId: string,
-  decision: "approved" | "denied",
-  now = new Date(),
-): Promise<boolean> {
+export async function decideApproval(db: Db, userId: string, approvalId: string, decision: "approved" | "denied", now = new Date()): Promise<boolean> {
   const rows = await db
     .update(approvals)
     .set({
@@ -143,9 +137,7 @@ export async function decideApproval(
       decidedAt: now,
       ...(decision === "approved" ? { expiresAt: new Date(now.getTime() + APPROVAL_TTL_MS) } : {}),
     })
-    .where(
-      and(eq(approvals.id, approvalId), eq(approvals.userId, userId), eq(approvals.status, "pending"), gt(approvals.expiresAt, now)),
-    )
+    .where(and(eq(approvals.id, approvalId), eq(approvals.userId, userId), eq(approvals.status, "pending"), gt(approvals.expiresAt, now)))
     .returning({ id: approvals.id });
   return rows.length > 0;
 }

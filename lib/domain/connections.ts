@@ -56,7 +56,13 @@ export type PlatformState = { provider: Provider; state: ConnectionState["state"
 
 export async function platformAccounts(db: Db, userId: string, now = new Date()): Promise<PlatformState[]> {
   const rows = await db
-    .select({ provider: authAccounts.provider, handle: authAccounts.handle, status: authAccounts.status, expires_at: authAccounts.expires_at, refresh_token: authAccounts.refresh_token })
+    .select({
+      provider: authAccounts.provider,
+      handle: authAccounts.handle,
+      status: authAccounts.status,
+      expires_at: authAccounts.expires_at,
+      refresh_token: authAccounts.refresh_token,
+    })
     .from(authAccounts)
     .where(eq(authAccounts.userId, userId));
   return NETWORKS.map(({ provider }) => {

@@ -82,9 +82,7 @@ export async function deleteDraft(ctx: Ctx, input: { type: DraftType; id: string
     const draft = await loadOwn(tx, ctx, input.type, input.id);
     // A post takes its tweets with it, so their states count too.
     const tweets =
-      input.type === "post"
-        ? await tx.select({ status: tweetDrafts.status }).from(tweetDrafts).where(eq(tweetDrafts.postDraftId, draft.id)).for("update")
-        : [];
+      input.type === "post" ? await tx.select({ status: tweetDrafts.status }).from(tweetDrafts).where(eq(tweetDrafts.postDraftId, draft.id)).for("update") : [];
     const states = [draft.status, ...tweets.map((t) => t.status)];
     if (states.includes("publishing")) {
       throw new AppError(

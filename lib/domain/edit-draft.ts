@@ -39,7 +39,17 @@ function contentAfter(input: UpdateDraftInput, d: Row): DraftContent {
 function editAction(input: UpdateDraftInput, d: Row, next: DraftContent): ExactAction {
   const { if_updated_at: _guard, ...args } = input;
   const proposed: ProposedContent = { title: next.title, body: next.body, image_url: next.imageUrl };
-  return { operation: "update_draft", args, type: input.type, id: d.id, title: d.title, body: d.body, imageUrl: d.imageUrl, scheduledFor: d.scheduledFor, proposed };
+  return {
+    operation: "update_draft",
+    args,
+    type: input.type,
+    id: d.id,
+    title: d.title,
+    body: d.body,
+    imageUrl: d.imageUrl,
+    scheduledFor: d.scheduledFor,
+    proposed,
+  };
 }
 
 export async function updateDraft(ctx: Ctx, input: UpdateDraftInput) {

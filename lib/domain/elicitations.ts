@@ -135,7 +135,10 @@ export async function waitState(db: Db, elicitationId: string): Promise<WaitStat
 }
 
 async function setStatus(db: Db, id: string, status: ElicitationStatus) {
-  await db.update(elicitations).set({ status }).where(and(eq(elicitations.id, id), inArray(elicitations.status, [...LIVE])));
+  await db
+    .update(elicitations)
+    .set({ status })
+    .where(and(eq(elicitations.id, id), inArray(elicitations.status, [...LIVE])));
 }
 
 /** A finished wait no longer counts toward the user's bound, and can no longer be answered. */

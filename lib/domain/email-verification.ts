@@ -58,7 +58,10 @@ export async function confirmEmail(db: Db, token: string, now = new Date()): Pro
  * the address, so it is removed and the pending confirmation with it.
  */
 export async function dropUnconfirmedPassword(db: Db, userId: string): Promise<boolean> {
-  const pending = await db.delete(authVerificationTokens).where(eq(authVerificationTokens.identifier, PREFIX + userId)).returning();
+  const pending = await db
+    .delete(authVerificationTokens)
+    .where(eq(authVerificationTokens.identifier, PREFIX + userId))
+    .returning();
   if (!pending.length) return false;
   await db.update(users).set({ passwordHash: null, updatedAt: new Date() }).where(eq(users.id, userId));
   return true;

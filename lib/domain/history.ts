@@ -11,16 +11,19 @@ import type { DraftType } from "./drafts";
 
 type Event = { userId: string; type: DraftType; id: string; kind: DraftEventKind; detail?: Record<string, string | null> };
 
-const who = (ctx: Ctx) =>
-  ctx.caller.inPerson ? { actor: "owner" as const, appName: null } : { actor: "app" as const, appName: ctx.caller.appName };
+const who = (ctx: Ctx) => (ctx.caller.inPerson ? { actor: "owner" as const, appName: null } : { actor: "app" as const, appName: ctx.caller.appName });
 
 async function write(db: Db, rows: (Event & { actor: "app" | "owner" | "scheduler"; appName: string | null })[]) {
   try {
     // In chunks: a scheduler pass can record thousands of outcomes (7 parameters a row).
     for (let i = 0; i < rows.length; i += 1000) {
-      await db.insert(draftEvents).values(
-        rows.slice(i, i + 1000).map((r) => ({ userId: r.userId, draftType: r.type, draftId: r.id, kind: r.kind, actor: r.actor, appName: r.appName, detail: r.detail ?? {} })),
-      );
+      await db
+        .insert(draftEvents)
+        .values(
+          rows
+            .slice(i, i + 1000)
+            .map((r) => ({ userId: r.userId, draftType: r.type, draftId: r.id, kind: r.kind, actor: r.actor, appName: r.appName, detail: r.detail ?? {} })),
+        );
     }
   } catch (e) {
     log("warn", "history", { error: String((e as Error)?.message ?? e) });
@@ -59,7 +62,8 @@ export async function noteOperation(ctx: Ctx, op: string, args: R, result: unkno
       if (id) await noteByCaller(ctx, { type, id, kind: "scheduled", detail: { scheduled_for: str(res.scheduled_for) } });
       return;
     case "unschedule_content":
-      if (id && res.unscheduled) await noteByCaller(ctx, { type, id, kind: "unscheduled", detail: { previous_scheduled_for: str(res.previous_scheduled_for) } });
+      if (id && res.unscheduled)
+        await noteByCaller(ctx, { type, id, kind: "unscheduled", detail: { previous_scheduled_for: str(res.previous_scheduled_for) } });
       return;
     case "delete_draft":
       if (id) await forget(ctx.db, ctx.caller.userId, id);
@@ -68,7 +72,14 @@ export async function noteOperation(ctx: Ctx, op: string, args: R, result: unkno
 }
 
 /** A publish attempt's outcome (publish_now, the scheduler, Inngest). */
-export type AttemptOutcome = { userId: string; type: DraftType; id: string; status: "published" | "failed" | "unknown" | "retrying"; url?: string | null; reason?: string };
+export type AttemptOutcome = {
+  userId: string;
+  type: DraftType;
+  id: string;
+  status: "published" | "failed" | "unknown" | "retrying";
+  url?: string | null;
+  reason?: string;
+};
 
 export async function noteAttempts(db: Db, outcomes: AttemptOutcome[]) {
   await write(
@@ -130,7 +141,13 @@ export async function lastChangedBy(db: Db, userId: string, ids: string[]) {
   const out = new Map<string, { actor: "app" | "owner" | "scheduler"; appName: string | null; kind: DraftEventKind; at: Date }>();
   if (!ids.length) return out;
   const rows = await db
-    .selectDistinctOn([draftEvents.draftId], { draftId: draftEvents.draftId, actor: draftEvents.actor, appName: draftEvents.appName, kind: draftEvents.kind, at: draftEvents.createdAt })
+    .selectDistinctOn([draftEvents.draftId], {
+      draftId: draftEvents.draftId,
+      actor: draftEvents.actor,
+      appName: draftEvents.appName,
+      kind: draftEvents.kind,
+      at: draftEvents.createdAt,
+    })
     .from(draftEvents)
     .where(and(eq(draftEvents.userId, userId), inArray(draftEvents.draftId, ids), inArray(draftEvents.actor, ["app", "owner"])))
     .orderBy(draftEvents.draftId, desc(draftEvents.createdAt));

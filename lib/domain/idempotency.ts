@@ -58,11 +58,18 @@ export async function withIdempotency<T>(ctx: Ctx, key: string, operation: strin
   try {
     result = await run();
   } catch (e) {
-    await ctx.db.delete(idempotencyKeys).where(where).catch(() => {});
+    await ctx.db
+      .delete(idempotencyKeys)
+      .where(where)
+      .catch(() => {});
     throw e;
   }
   // The action is done: if recording its answer fails, the key stays "in progress" rather
   // than being freed, so a retry can never run the action a second time.
-  await ctx.db.update(idempotencyKeys).set({ response: result as object }).where(where).catch(() => {});
+  await ctx.db
+    .update(idempotencyKeys)
+    .set({ response: result as object })
+    .where(where)
+    .catch(() => {});
   return result;
 }

@@ -71,11 +71,7 @@ export async function fetchItem(ctx: Ctx, input: { id: string; type: ItemType })
         scheduled_for: iso(d.scheduledFor),
         platform: row.kind === "post" ? "pronet" : "micro",
         hashtags: d.hashtags,
-        links: links(
-          row.kind === "post"
-            ? { personal_idea_id: row.ideaId, carousel_project_id: row.carouselProjectId }
-            : { post_draft_id: row.postDraftId },
-        ),
+        links: links(row.kind === "post" ? { personal_idea_id: row.ideaId, carousel_project_id: row.carouselProjectId } : { post_draft_id: row.postDraftId }),
         ...optional({ image_url: d.imageUrl, untrusted_source: d.untrustedSource, notes }),
       };
     }
@@ -110,23 +106,38 @@ async function load(ctx: Ctx, type: ItemType, id: string, uid: string) {
   const db = ctx.db;
   switch (type) {
     case "post": {
-      const [d] = await db.select(readable(postDrafts)).from(postDrafts).where(and(eq(postDrafts.id, id), eq(postDrafts.userId, uid)));
+      const [d] = await db
+        .select(readable(postDrafts))
+        .from(postDrafts)
+        .where(and(eq(postDrafts.id, id), eq(postDrafts.userId, uid)));
       return d && { kind: "post" as const, data: d, ideaId: d.ideaId, carouselProjectId: d.carouselProjectId };
     }
     case "tweet": {
-      const [d] = await db.select(readable(tweetDrafts)).from(tweetDrafts).where(and(eq(tweetDrafts.id, id), eq(tweetDrafts.userId, uid)));
+      const [d] = await db
+        .select(readable(tweetDrafts))
+        .from(tweetDrafts)
+        .where(and(eq(tweetDrafts.id, id), eq(tweetDrafts.userId, uid)));
       return d && { kind: "tweet" as const, data: d, postDraftId: d.postDraftId };
     }
     case "article": {
-      const [d] = await db.select(readable(articles)).from(articles).where(and(eq(articles.id, id), eq(articles.userId, uid)));
+      const [d] = await db
+        .select(readable(articles))
+        .from(articles)
+        .where(and(eq(articles.id, id), eq(articles.userId, uid)));
       return d && { kind: "article" as const, data: d };
     }
     case "idea": {
-      const [d] = await db.select(readable(ideas)).from(ideas).where(and(eq(ideas.id, id), eq(ideas.userId, uid)));
+      const [d] = await db
+        .select(readable(ideas))
+        .from(ideas)
+        .where(and(eq(ideas.id, id), eq(ideas.userId, uid)));
       return d && { kind: "idea" as const, data: d };
     }
     case "series": {
-      const [s] = await db.select(readable(series)).from(series).where(and(eq(series.id, id), eq(series.userId, uid)));
+      const [s] = await db
+        .select(readable(series))
+        .from(series)
+        .where(and(eq(series.id, id), eq(series.userId, uid)));
       if (!s) return undefined;
       const topics = await db.select().from(seriesTopics).where(eq(seriesTopics.seriesId, s.id)).orderBy(asc(seriesTopics.orderIndex));
       return { kind: "series" as const, data: s, topics };

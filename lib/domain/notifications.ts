@@ -19,8 +19,7 @@ const DAY_MS = 86400_000;
 const NETWORK: Record<string, string> = { post: "LinkedIn", tweet: "X", linkedin: "LinkedIn", twitter: "X" };
 const OP: Record<string, string> = { publish_now: "publish", schedule_content: "schedule", delete_draft: "delete", update_draft: "edit" };
 
-const when = (d: Date, timeZone: string) =>
-  new Intl.DateTimeFormat("en-GB", { timeZone, dateStyle: "full", timeStyle: "short" }).format(d) + ` (${timeZone})`;
+const when = (d: Date, timeZone: string) => new Intl.DateTimeFormat("en-GB", { timeZone, dateStyle: "full", timeStyle: "short" }).format(d) + ` (${timeZone})`;
 
 export async function notificationSettingsOf(db: Db, userId: string): Promise<Settings> {
   const [row] = await db.select().from(notificationSettings).where(eq(notificationSettings.userId, userId));
@@ -58,13 +57,26 @@ async function findEvents(db: Db, now: Date): Promise<Event[]> {
         key: `${r.status}:${type}:${r.id}:${r.updatedAt.getTime()}`,
         mail: () =>
           r.status === "failed"
-            ? { subject: `A ${net} ${type} failed to publish: ${r.title}`, text: `“${r.title}” was not published to ${net}.\n\nReason: ${r.reason ?? "none recorded"}\n\nNothing was posted. You can fix it and publish it again here:\n${link}\n` }
-            : { subject: `Did your ${net} ${type} go out? ${r.title}`, text: `${net} did not confirm “${r.title}”: ${r.reason ?? "no answer"}\n\nIt may or may not be live, and it will not be posted again on its own. Check your ${net} account, then tell Contentio what you found:\n${link}\n` },
+            ? {
+                subject: `A ${net} ${type} failed to publish: ${r.title}`,
+                text: `“${r.title}” was not published to ${net}.\n\nReason: ${r.reason ?? "none recorded"}\n\nNothing was posted. You can fix it and publish it again here:\n${link}\n`,
+              }
+            : {
+                subject: `Did your ${net} ${type} go out? ${r.title}`,
+                text: `${net} did not confirm “${r.title}”: ${r.reason ?? "no answer"}\n\nIt may or may not be live, and it will not be posted again on its own. Check your ${net} account, then tell Contentio what you found:\n${link}\n`,
+              },
       });
     }
   }
   const asks = await db
-    .select({ id: approvals.id, userId: approvals.userId, operation: approvals.operation, action: approvals.action, expiresAt: approvals.expiresAt, app: oauthClients.name })
+    .select({
+      id: approvals.id,
+      userId: approvals.userId,
+      operation: approvals.operation,
+      action: approvals.action,
+      expiresAt: approvals.expiresAt,
+      app: oauthClients.name,
+    })
     .from(approvals)
     .innerJoin(connectedApps, eq(connectedApps.id, approvals.appId))
     .innerJoin(oauthClients, eq(oauthClients.id, connectedApps.clientId))
@@ -127,7 +139,11 @@ export async function notifyOwners(db: Db, now = new Date(), deliver: (m: Mail) 
       const u = who.get(e.userId);
       if (!u || (u.s && !u.s[e.kind])) continue;
       // Claim the event: only the process whose insert lands sends it.
-      const claimed = await db.insert(notificationsSent).values({ userId: e.userId, eventKey: e.key, kind: e.kind }).onConflictDoNothing().returning({ k: notificationsSent.eventKey });
+      const claimed = await db
+        .insert(notificationsSent)
+        .values({ userId: e.userId, eventKey: e.key, kind: e.kind })
+        .onConflictDoNothing()
+        .returning({ k: notificationsSent.eventKey });
       if (!claimed.length) continue;
       try {
         await deliver({ to: u.email, ...e.mail(u) });

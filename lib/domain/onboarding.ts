@@ -18,7 +18,12 @@ const list = (max: number) =>
   z
     .string()
     .max(1000)
-    .transform((v) => v.split(/[,\n]/).map((s) => s.trim()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(/[,\n]/)
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.string().max(60)).max(max));
 
 export const OnboardingInput = z.object({
@@ -29,9 +34,17 @@ export const OnboardingInput = z.object({
     .transform((a) => a.filter(Boolean))
     .pipe(z.array(z.string()).min(1, "Paste at least one post you wrote.").max(5)),
   tone: list(8).pipe(z.array(z.string()).min(1, "Give at least one word for your tone.")),
-  niche: z.string().trim().max(200).transform((v) => v || null),
+  niche: z
+    .string()
+    .trim()
+    .max(200)
+    .transform((v) => v || null),
   traits: list(10),
-  voiceSummary: z.string().trim().max(500).transform((v) => v || null),
+  voiceSummary: z
+    .string()
+    .trim()
+    .max(500)
+    .transform((v) => v || null),
   // One pillar a line: "Name: description" (the description is optional).
   pillars: z
     .string()

@@ -43,14 +43,26 @@ export async function draftsAwaitingApproval(db: Db, userId: string, now = new D
   const rows = await db
     .selectDistinct({ id: sql<string>`${approvals.action}->>'id'` })
     .from(approvals)
-    .where(and(eq(approvals.userId, userId), eq(approvals.status, "pending"), gt(approvals.expiresAt, now), inArray(sql`${approvals.action}->>'type'`, ["post", "tweet"])));
+    .where(
+      and(
+        eq(approvals.userId, userId),
+        eq(approvals.status, "pending"),
+        gt(approvals.expiresAt, now),
+        inArray(sql`${approvals.action}->>'type'`, ["post", "tweet"]),
+      ),
+    );
   return rows.map((r) => r.id);
 }
 
 /** What the "Needs attention" banner counts: failed, unknown, waiting for approval. */
 export async function attention(db: Db, userId: string, now = new Date()) {
   const count = async (t: typeof postDrafts | typeof tweetDrafts, status: "failed" | "unknown") =>
-    (await db.select({ n: sql<number>`count(*)::int` }).from(t).where(and(eq(t.userId, userId), eq(t.status, status))))[0].n;
+    (
+      await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(t)
+        .where(and(eq(t.userId, userId), eq(t.status, status)))
+    )[0].n;
   const [pf, tf, pu, tu, waiting] = await Promise.all([
     count(postDrafts, "failed"),
     count(tweetDrafts, "failed"),
@@ -93,7 +105,14 @@ export async function resolveUnknown(ctx: Ctx, input: { type: DraftType; id: str
       const postId = new URL(url).pathname.split("/").filter(Boolean).pop() ?? url;
       await tx
         .update(t)
-        .set({ status: "published", publishedAt: now, platformUrl: url, platformPostId: postId, nextAttemptAt: null, updatedAt: sql`greatest(now(), ${t.updatedAt} + interval '1 millisecond')` })
+        .set({
+          status: "published",
+          publishedAt: now,
+          platformUrl: url,
+          platformPostId: postId,
+          nextAttemptAt: null,
+          updatedAt: sql`greatest(now(), ${t.updatedAt} + interval '1 millisecond')`,
+        })
         .where(and(eq(t.id, d.id), eq(t.status, "unknown")));
       if (d.seriesTopicId) await markTopicPublished(tx, d.seriesTopicId, input.type === "post" ? "pronet" : "micro", postId);
     } else {
@@ -116,7 +135,13 @@ export async function ownerDraft(ctx: Ctx, type: DraftType, id: string) {
   if (!isUuid(id)) return null;
   const t = draftTable(type);
   const [record] = await ctx.db
-    .select({ publishedAt: t.publishedAt, platformUrl: t.platformUrl, failureReason: t.failureReason, createdAt: t.createdAt, postDraftId: sql<string | null>`${type === "tweet" ? sql.raw("post_draft_id") : sql`null`}` })
+    .select({
+      publishedAt: t.publishedAt,
+      platformUrl: t.platformUrl,
+      failureReason: t.failureReason,
+      createdAt: t.createdAt,
+      postDraftId: sql<string | null>`${type === "tweet" ? sql.raw("post_draft_id") : sql`null`}`,
+    })
     .from(t)
     .where(and(eq(t.id, id), eq(t.userId, ctx.caller.userId)));
   if (!record) return null;

@@ -36,6 +36,9 @@ export async function recordMany(db: Db, done: Done[]) {
         where ${t.id} = v.id and ${t.status} in ('publishing', 'unknown')`);
     }
   }
-  await noteAttempts(db, done.filter(bulk).map((d) => attemptOf(d.c, d.o)));
+  await noteAttempts(
+    db,
+    done.filter(bulk).map((d) => attemptOf(d.c, d.o)),
+  );
   for (const d of done) if (!bulk(d)) await record(db, d.c, d.o, d.at);
 }

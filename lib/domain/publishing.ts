@@ -47,7 +47,13 @@ function dueWhere(type: DraftType, now: Date) {
  * only the rows it moved come back. Whoever's UPDATE matched is the only caller of the
  * platform for them.
  */
-async function claim(db: Db, type: DraftType, where: SQL | undefined, now: Date, extra: Partial<typeof postDrafts.$inferInsert & typeof tweetDrafts.$inferInsert> = {}): Promise<Claimed[]> {
+async function claim(
+  db: Db,
+  type: DraftType,
+  where: SQL | undefined,
+  now: Date,
+  extra: Partial<typeof postDrafts.$inferInsert & typeof tweetDrafts.$inferInsert> = {},
+): Promise<Claimed[]> {
   const t = draftTable(type);
   const rows = await db
     .update(t)

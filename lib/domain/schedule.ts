@@ -26,7 +26,11 @@ function refuseFinal(d: Row, type: DraftType, what: string) {
     );
   }
   if (d.status === "publishing") {
-    throw new AppError("action_failed", `This ${label(type)} is being published right now and cannot be ${what}.`, "Check its status with fetch_item in a minute.");
+    throw new AppError(
+      "action_failed",
+      `This ${label(type)} is being published right now and cannot be ${what}.`,
+      "Check its status with fetch_item in a minute.",
+    );
   }
   if (d.status === "unknown") {
     throw new AppError(
@@ -97,7 +101,14 @@ export async function scheduleContent(ctx: Ctx, input: { type: DraftType; id: st
       version: row.updatedAt.getTime(),
     };
   });
-  await announceScheduled({ type: input.type, id: input.id, userId: ctx.caller.userId, scheduledFor: at, previous: outcome.previous, version: outcome.version });
+  await announceScheduled({
+    type: input.type,
+    id: input.id,
+    userId: ctx.caller.userId,
+    scheduledFor: at,
+    previous: outcome.previous,
+    version: outcome.version,
+  });
   return outcome.done;
 }
 
@@ -106,9 +117,14 @@ export async function unscheduleContent(ctx: Ctx, input: { type: DraftType; id: 
   const result = await ctx.db.transaction(async (tx) => {
     const d = await loadOwn(tx, ctx, input.type, input.id);
     if (d.status === "publishing") {
-      throw new AppError("action_failed", `This ${label(input.type)} is being published right now and cannot be taken back.`, "Check its status with fetch_item in a minute.");
+      throw new AppError(
+        "action_failed",
+        `This ${label(input.type)} is being published right now and cannot be taken back.`,
+        "Check its status with fetch_item in a minute.",
+      );
     }
-    if (d.status !== "scheduled") return { out: { id: d.id, type: input.type, unscheduled: false, previous_scheduled_for: null as string | null, status: d.status }, version: null };
+    if (d.status !== "scheduled")
+      return { out: { id: d.id, type: input.type, unscheduled: false, previous_scheduled_for: null as string | null, status: d.status }, version: null };
     const [row] = await tx
       .update(t)
       .set({
@@ -154,7 +170,11 @@ export async function publishNow(ctx: Ctx, input: { type: DraftType; id: string 
     );
   }
   if (o.status === "unknown") {
-    throw new AppError("action_failed", `The platform did not confirm the post: ${o.reason}`, "It may have been posted: check the account on the platform before doing anything else. It will not be retried automatically.");
+    throw new AppError(
+      "action_failed",
+      `The platform did not confirm the post: ${o.reason}`,
+      "It may have been posted: check the account on the platform before doing anything else. It will not be retried automatically.",
+    );
   }
   throw new AppError("action_failed", `Publishing failed: ${o.reason}`, "Nothing was posted. Fix the cause, then publish again (a new approval is needed).");
 }

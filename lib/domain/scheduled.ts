@@ -34,9 +34,7 @@ export async function listScheduled(ctx: Ctx, input: ListScheduledInput) {
   const rows = [];
   for (const type of types) {
     const t = draftTable(type);
-    const afterKey = after
-      ? or(gt(t.scheduledFor, new Date(after.at)), and(eq(t.scheduledFor, new Date(after.at)), gt(t.id, after.id)))
-      : undefined;
+    const afterKey = after ? or(gt(t.scheduledFor, new Date(after.at)), and(eq(t.scheduledFor, new Date(after.at)), gt(t.id, after.id))) : undefined;
     const found = await ctx.db
       .select({ id: t.id, title: t.title, body: t.body, status: t.status, scheduledFor: t.scheduledFor })
       .from(t)

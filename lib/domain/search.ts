@@ -26,8 +26,22 @@ type Table = typeof postDrafts | typeof tweetDrafts | typeof articles | typeof i
 type Source = { table: Table; text: AnyColumn; status: SQL; platform: SQL; scheduled: SQL; pillar: AnyColumn | null };
 const NO_TIME = sql`null::timestamptz`;
 const SOURCES: Record<ItemType, Source> = {
-  post: { table: postDrafts, text: postDrafts.body, status: sql`${postDrafts.status}`, platform: sql`'pronet'`, scheduled: sql`${postDrafts.scheduledFor}`, pillar: postDrafts.pillar },
-  tweet: { table: tweetDrafts, text: tweetDrafts.body, status: sql`${tweetDrafts.status}`, platform: sql`'micro'`, scheduled: sql`${tweetDrafts.scheduledFor}`, pillar: tweetDrafts.pillar },
+  post: {
+    table: postDrafts,
+    text: postDrafts.body,
+    status: sql`${postDrafts.status}`,
+    platform: sql`'pronet'`,
+    scheduled: sql`${postDrafts.scheduledFor}`,
+    pillar: postDrafts.pillar,
+  },
+  tweet: {
+    table: tweetDrafts,
+    text: tweetDrafts.body,
+    status: sql`${tweetDrafts.status}`,
+    platform: sql`'micro'`,
+    scheduled: sql`${tweetDrafts.scheduledFor}`,
+    pillar: tweetDrafts.pillar,
+  },
   article: { table: articles, text: articles.body, status: sql`${articles.status}`, platform: sql`null`, scheduled: NO_TIME, pillar: null },
   idea: { table: ideas, text: ideas.body, status: sql`${ideas.status}`, platform: sql`null`, scheduled: NO_TIME, pillar: ideas.pillar },
   series: {
@@ -43,7 +57,12 @@ const SOURCES: Record<ItemType, Source> = {
 // Opaque cursors: an offset bound to the query it came from.
 const encode = (offset: number, fingerprint: string) => encodeCursor("search", { o: offset, f: fingerprint });
 const decode = (cursor: string, fingerprint: string) =>
-  decodeCursor(cursor, "search", (c) => (c.f === fingerprint ? offsetOf(c.o) : undefined), "Unknown cursor: pass next_cursor from the previous page of the same search");
+  decodeCursor(
+    cursor,
+    "search",
+    (c) => (c.f === fingerprint ? offsetOf(c.o) : undefined),
+    "Unknown cursor: pass next_cursor from the previous page of the same search",
+  );
 
 /**
  * Full-text search over the caller's items (PostgreSQL text search, GIN-indexed generated
@@ -52,7 +71,13 @@ const decode = (cursor: string, fingerprint: string) =>
 export async function searchContent(ctx: Ctx, input: SearchInput) {
   const q = input.query?.trim() ?? "";
   const types = input.types?.length ? [...new Set(input.types)] : (Object.keys(SOURCES) as ItemType[]);
-  const fingerprint = sha256({ q, types, s: input.status ?? null, p: input.pillar ?? null, ...(input.statuses && { ss: input.statuses, o: input.orIds ?? [] }) }).slice(0, 16);
+  const fingerprint = sha256({
+    q,
+    types,
+    s: input.status ?? null,
+    p: input.pillar ?? null,
+    ...(input.statuses && { ss: input.statuses, o: input.orIds ?? [] }),
+  }).slice(0, 16);
   const offset = input.cursor ? decode(input.cursor, fingerprint) : 0;
   const tsq = sql`websearch_to_tsquery('english', ${q})`;
 
@@ -66,7 +91,13 @@ export async function searchContent(ctx: Ctx, input: SearchInput) {
     if (input.status) where.push(sql`${s.status} = ${input.status}`);
     if (input.statuses) {
       const any = [sql`${s.status} in (${sql.join(input.statuses.length ? input.statuses.map((v) => sql`${v}`) : [sql`null`], sql`, `)})`];
-      if (input.orIds?.length) any.push(sql`${t.id} in (${sql.join(input.orIds.map((v) => sql`${v}::uuid`), sql`, `)})`);
+      if (input.orIds?.length)
+        any.push(
+          sql`${t.id} in (${sql.join(
+            input.orIds.map((v) => sql`${v}::uuid`),
+            sql`, `,
+          )})`,
+        );
       where.push(sql`(${sql.join(any, sql` or `)})`);
     }
     if (input.pillar && s.pillar) where.push(sql`${s.pillar} = ${input.pillar}`);

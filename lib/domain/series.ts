@@ -54,7 +54,11 @@ const topicsOf = (tx: Db, seriesId: string) =>
 
 /** The caller's series, locked so that concurrent edits of one series run one after another. */
 async function loadOwn(tx: Db, userId: string, seriesId: string) {
-  const [s] = await tx.select().from(series).where(and(eq(series.id, seriesId), eq(series.userId, userId))).for("update");
+  const [s] = await tx
+    .select()
+    .from(series)
+    .where(and(eq(series.id, seriesId), eq(series.userId, userId)))
+    .for("update");
   if (!s) throw notFound("series");
   return s;
 }
@@ -83,7 +87,11 @@ async function settle(tx: Db, seriesId: string) {
 async function insertTopics(tx: Db, s: SeriesRow, userId: string, topics: NewTopic[], position?: number) {
   const existing = await topicsOf(tx, s.id);
   if (existing.length + topics.length > MAX_TOPICS) {
-    throw new AppError("action_failed", `A series holds at most ${MAX_TOPICS} topics; this one has ${existing.length}.`, "Remove topics or start a new series.");
+    throw new AppError(
+      "action_failed",
+      `A series holds at most ${MAX_TOPICS} topics; this one has ${existing.length}.`,
+      "Remove topics or start a new series.",
+    );
   }
   if (!topics.length) return;
   const rows = await tx
@@ -111,7 +119,10 @@ function needNetwork(p: boolean, m: boolean) {
 }
 
 async function ownTopic(tx: Db, seriesId: string, topicId: string) {
-  const [t] = await tx.select().from(seriesTopics).where(and(eq(seriesTopics.id, topicId), eq(seriesTopics.seriesId, seriesId)));
+  const [t] = await tx
+    .select()
+    .from(seriesTopics)
+    .where(and(eq(seriesTopics.id, topicId), eq(seriesTopics.seriesId, seriesId)));
   if (!t) throw notFound("topic in this series");
   return t;
 }
@@ -147,7 +158,10 @@ export async function manageSeries(ctx: Ctx, input: ManageSeriesInput) {
         // Disabling a network can leave a topic with every remaining network completed.
         for (const t of await topicsOf(tx, s.id)) {
           if (t.status === "in_progress" && networksDone({ pronetEnabled: p, microEnabled: m }, t)) {
-            await tx.update(seriesTopics).set({ status: "done", updatedAt: sql`now()` }).where(eq(seriesTopics.id, t.id));
+            await tx
+              .update(seriesTopics)
+              .set({ status: "done", updatedAt: sql`now()` })
+              .where(eq(seriesTopics.id, t.id));
           }
         }
         break;
@@ -185,7 +199,10 @@ export async function manageSeries(ctx: Ctx, input: ManageSeriesInput) {
         await ownTopic(tx, s.id, input.topic_id);
         // Drafts written for it keep their text; their link is cleared (ON DELETE SET NULL).
         await tx.delete(seriesTopics).where(eq(seriesTopics.id, input.topic_id));
-        await renumber(tx, (await topicsOf(tx, s.id)).map((t) => t.id));
+        await renumber(
+          tx,
+          (await topicsOf(tx, s.id)).map((t) => t.id),
+        );
         break;
       }
     }
@@ -198,10 +215,17 @@ export async function manageSeries(ctx: Ctx, input: ManageSeriesInput) {
  * topic becomes in_progress (done stays done). Runs inside the draft's transaction.
  */
 export async function startTopic(tx: Db, userId: string, topicId: string) {
-  const [t] = await tx.select().from(seriesTopics).where(and(eq(seriesTopics.id, topicId), eq(seriesTopics.userId, userId))).for("update");
+  const [t] = await tx
+    .select()
+    .from(seriesTopics)
+    .where(and(eq(seriesTopics.id, topicId), eq(seriesTopics.userId, userId)))
+    .for("update");
   if (!t) throw notFound("series topic (series_topic_id)");
   if (t.status !== "done" && t.status !== "in_progress") {
-    await tx.update(seriesTopics).set({ status: "in_progress", updatedAt: sql`now()` }).where(eq(seriesTopics.id, t.id));
+    await tx
+      .update(seriesTopics)
+      .set({ status: "in_progress", updatedAt: sql`now()` })
+      .where(eq(seriesTopics.id, t.id));
     await settle(tx, t.seriesId);
   }
 }
@@ -246,7 +270,16 @@ export async function listSeries(ctx: Ctx, input: ListSeriesInput) {
     .offset(offset);
   const page = rows.slice(0, input.limit);
   const topics = page.length
-    ? await ctx.db.select().from(seriesTopics).where(inArray(seriesTopics.seriesId, page.map((s) => s.id))).orderBy(asc(seriesTopics.orderIndex))
+    ? await ctx.db
+        .select()
+        .from(seriesTopics)
+        .where(
+          inArray(
+            seriesTopics.seriesId,
+            page.map((s) => s.id),
+          ),
+        )
+        .orderBy(asc(seriesTopics.orderIndex))
     : [];
   return {
     series: page.map((s) => {

@@ -11,12 +11,21 @@ export function tweetWeight(text: string): number {
 function cut(text: string, max: number): string {
   const chars = Array.from(text); // never split a surrogate pair
   if (chars.length <= max) return text;
-  return chars.slice(0, max - 1).join("").trimEnd() + "…";
+  return (
+    chars
+      .slice(0, max - 1)
+      .join("")
+      .trimEnd() + "…"
+  );
 }
 
 /** A title from the first non-empty line of the body, at most 100 characters. */
 export function deriveTitle(body: string): string {
-  const line = body.split(/\r?\n/).map((l) => l.trim()).find((l) => l.length > 0) ?? "Untitled";
+  const line =
+    body
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .find((l) => l.length > 0) ?? "Untitled";
   return cut(line, 100);
 }
 

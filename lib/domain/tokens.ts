@@ -137,6 +137,9 @@ export async function revokeApp(db: Db, userId: string, appId: string, now = new
     .where(and(eq(connectedApps.id, appId), eq(connectedApps.userId, userId), isNull(connectedApps.revokedAt)))
     .returning({ id: connectedApps.id });
   // Scoped to the user too: another user's app id revokes nothing.
-  await db.update(tokens).set({ revokedAt: now }).where(and(eq(tokens.appId, appId), eq(tokens.userId, userId), isNull(tokens.revokedAt)));
+  await db
+    .update(tokens)
+    .set({ revokedAt: now })
+    .where(and(eq(tokens.appId, appId), eq(tokens.userId, userId), isNull(tokens.revokedAt)));
   return rows.length > 0;
 }

@@ -8,9 +8,21 @@ export const docsUrl = (code: ErrorCode) => `${config().origin}/docs/errors#${co
 
 // postgres.js / PostgreSQL codes that mean "the database cannot be reached right now".
 const UNAVAILABLE = new Set([
-  "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH",
-  "CONNECT_TIMEOUT", "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED",
-  "57P01", "57P02", "57P03", "53300",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "CONNECT_TIMEOUT",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "57P01",
+  "57P02",
+  "57P03",
+  "53300",
 ]);
 
 export function isDatabaseUnavailable(e: unknown): boolean {
@@ -27,7 +39,14 @@ export function isDatabaseUnavailable(e: unknown): boolean {
  * the stack.
  */
 function describeForLog(e: unknown): Record<string, unknown> {
-  const frames = e instanceof Error ? (e.stack ?? "").split("\n").filter((l) => l.trimStart().startsWith("at ")).slice(0, 15).join("\n") : undefined;
+  const frames =
+    e instanceof Error
+      ? (e.stack ?? "")
+          .split("\n")
+          .filter((l) => l.trimStart().startsWith("at "))
+          .slice(0, 15)
+          .join("\n")
+      : undefined;
   const query = e instanceof Error && "query" in e && typeof e.query === "string" ? e.query : undefined;
   return { ...errorFacts(e), ...(query && { query }), ...(frames && { stack: frames }) };
 }
@@ -37,14 +56,14 @@ export function toAppError(e: unknown, requestId: string): AppError {
   if (e instanceof AppError) return e;
   if (isDatabaseUnavailable(e)) {
     log("warn", "database unavailable", { requestId, code: (e as { code?: string }).code });
-    return new AppError("temporarily_unavailable", "The service cannot reach its database right now.", "Retry later with backoff; nothing was changed by this request.");
+    return new AppError(
+      "temporarily_unavailable",
+      "The service cannot reach its database right now.",
+      "Retry later with backoff; nothing was changed by this request.",
+    );
   }
   log("error", "unexpected error", { requestId, ...describeForLog(e) });
-  return new AppError(
-    "internal_error",
-    "Something went wrong on our side.",
-    `Reads are safe to retry. If it keeps happening, report request id ${requestId}.`,
-  );
+  return new AppError("internal_error", "Something went wrong on our side.", `Reads are safe to retry. If it keeps happening, report request id ${requestId}.`);
 }
 
 export function errorBody(e: AppError) {

@@ -2,8 +2,7 @@ import { AppError, invalid } from "@/lib/errors";
 
 export const MAX_BODY_BYTES = 256 * 1024;
 
-const tooLarge = () =>
-  invalid([{ path: "(body)", message: `The body is larger than ${MAX_BODY_BYTES / 1024} KiB` }], "The request body is too large.");
+const tooLarge = () => invalid([{ path: "(body)", message: `The body is larger than ${MAX_BODY_BYTES / 1024} KiB` }], "The request body is too large.");
 
 /** Reads a JSON request body: the content type, the 256 KiB cap (streamed, never buffered past it), the syntax. */
 export async function readJsonBody(req: Request): Promise<unknown> {

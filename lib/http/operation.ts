@@ -50,6 +50,10 @@ export async function handleOperation(req: Request, name: string): Promise<Respo
 
 /** Any other address under the API: 404 not_found in the same error shape. */
 export function notFoundResponse(): Response {
-  const err = new AppError("not_found", "There is no API endpoint at this address.", `The API lives at ${config().baseUrl}; GET it for the list of operations.`);
+  const err = new AppError(
+    "not_found",
+    "There is no API endpoint at this address.",
+    `The API lives at ${config().baseUrl}; GET it for the list of operations.`,
+  );
   return json(404, errorBody(err), new Headers({ "X-Request-Id": randomUUID() }));
 }

@@ -72,7 +72,10 @@ export async function confirmationForm(db: Db, caller: Caller, c: Confirmation) 
     lines.push("", "Proposed text:", shown.proposed.body);
     if (shown.proposed.image_url !== shown.imageUrl) lines.push("", `Proposed image: ${shown.proposed.image_url ?? "none"}`);
   }
-  lines.push("", `This acts on your real account${a.operation === "delete_draft" || a.operation === "publish_now" ? " and cannot be undone" : ""}. Approve this exact action?`);
+  lines.push(
+    "",
+    `This acts on your real account${a.operation === "delete_draft" || a.operation === "publish_now" ? " and cannot be undone" : ""}. Approve this exact action?`,
+  );
   return {
     message: lines.join("\n"),
     requestedSchema: {
@@ -127,13 +130,18 @@ export async function askForApproval(w: WaitContext, c: Confirmation, mode: Appr
     for (let tick = 1; !w.signal.aborted && Date.now() < deadline; tick++) {
       const state = await waitState(w.db, el.id);
       if (state !== "waiting") {
-        if (state === "approved" && mode === "url") await send({ jsonrpc: "2.0", method: "notifications/elicitation/complete", params: { elicitationId: el.id } });
+        if (state === "approved" && mode === "url")
+          await send({ jsonrpc: "2.0", method: "notifications/elicitation/complete", params: { elicitationId: el.id } });
         return state;
       }
       // Clients that asked for progress reset their request timeout on it while the owner decides.
       if (w.progressToken !== undefined && Date.now() - lastProgress >= PROGRESS_EVERY_MS) {
         lastProgress = Date.now();
-        await send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: w.progressToken, progress: tick, message: "Waiting for the owner's decision" } });
+        await send({
+          jsonrpc: "2.0",
+          method: "notifications/progress",
+          params: { progressToken: w.progressToken, progress: tick, message: "Waiting for the owner's decision" },
+        });
       }
       await new Promise((r) => setTimeout(r, POLL_MS));
     }

@@ -32,7 +32,10 @@ const validator = new AjvJsonSchemaValidator();
 
 /** One MCP server per request (stateless transport): tools are a loop over the registry. */
 export function createMcpServer({ caller, requestId, session, transport, signal }: McpRequestContext): Server {
-  const server = new Server({ name: "contentio", version: "1.0.0" }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: validator });
+  const server = new Server(
+    { name: "contentio", version: "1.0.0" },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: validator },
+  );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolList() }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const op = findOperation(request.params.name);
@@ -47,7 +50,11 @@ export function createMcpServer({ caller, requestId, session, transport, signal 
         const progressToken = request.params._meta?.progressToken;
         const outcome = await askForApproval({ db: ctx.db, caller, session, transport, toolRequestId: extra.requestId, progressToken, signal }, c, mode);
         if (outcome === "denied") {
-          throw new AppError("action_failed", "The user did not approve this action, so nothing was done.", "Ask the user what they want instead; do not repeat the call unless they ask for it.");
+          throw new AppError(
+            "action_failed",
+            "The user did not approve this action, so nothing was done.",
+            "Ask the user what they want instead; do not repeat the call unless they ask for it.",
+          );
         }
         // Not decided in time, cancelled, or too many waits: the link still works until it expires.
         return outcome === "approved";

@@ -30,9 +30,9 @@ const sign = (payload: string) => createHmac("sha256", authSecret()).update(`mcp
 /** A new session of this caller with these modes: its signed id, and the session itself. */
 export function createSession(caller: Caller, modes: Pick<McpSession, "form" | "url">, now = Date.now()): { header: string; session: McpSession } {
   const n = randomBytes(12).toString("base64url");
-  const payload = Buffer.from(JSON.stringify({ u: caller.userId, a: caller.appId, f: modes.form ? 1 : 0, l: modes.url ? 1 : 0, x: now + SESSION_TTL_MS, n })).toString(
-    "base64url",
-  );
+  const payload = Buffer.from(
+    JSON.stringify({ u: caller.userId, a: caller.appId, f: modes.form ? 1 : 0, l: modes.url ? 1 : 0, x: now + SESSION_TTL_MS, n }),
+  ).toString("base64url");
   return { header: `${payload}.${sign(payload)}`, session: { id: n, ...modes } };
 }
 

@@ -21,10 +21,7 @@ export type AuthorizeRequest = {
   resource: string[];
 };
 
-export type AuthorizeCheck =
-  | { ok: true; request: AuthorizeRequest }
-  | { ok: false; redirect: string }
-  | { ok: false; page: string };
+export type AuthorizeCheck = { ok: true; request: AuthorizeRequest } | { ok: false; redirect: string } | { ok: false; page: string };
 
 const CHALLENGE = /^[A-Za-z0-9_-]{43}$/; // base64url of a SHA-256
 

@@ -36,8 +36,7 @@ function basicCredentials(header: string | null): { id: string; secret: string }
 export async function authenticateClient(form: URLSearchParams, authorization: string | null) {
   const basic = basicCredentials(authorization);
   const usedBasic = /^Basic\s/i.test(authorization ?? "");
-  const invalid = (d: string) =>
-    new OAuthError("invalid_client", d, 401, usedBasic ? { "WWW-Authenticate": 'Basic realm="oauth"' } : {});
+  const invalid = (d: string) => new OAuthError("invalid_client", d, 401, usedBasic ? { "WWW-Authenticate": 'Basic realm="oauth"' } : {});
   const id = basic?.id ?? form.get("client_id");
   if (!id) throw invalid("Client authentication failed: no client_id.");
   if (!isUuid(id)) throw invalid("Client authentication failed: unknown client.");

@@ -21,7 +21,10 @@ const trimSlash = (s: string) => s.replace(/\/+$/, "");
 export function parseResources(values: string[]): string[] {
   const { baseUrl, mcpUrl } = config();
   if (values.length === 0) return [baseUrl, mcpUrl];
-  const known = new Map([[baseUrl, baseUrl], [mcpUrl, mcpUrl]]);
+  const known = new Map([
+    [baseUrl, baseUrl],
+    [mcpUrl, mcpUrl],
+  ]);
   const out = values.map((v) => known.get(trimSlash(v)));
   if (out.some((v) => !v)) {
     throw new OAuthError("invalid_target", `resource must be ${baseUrl} or ${mcpUrl}.`);

@@ -24,7 +24,8 @@ export async function registerClient(body: unknown) {
   const method = m.token_endpoint_auth_method ?? "client_secret_basic";
   if (typeof method !== "string" || !AUTH_METHODS.includes(method)) throw bad(`token_endpoint_auth_method must be one of ${AUTH_METHODS.join(", ")}.`);
   const grants = m.grant_types ?? ["authorization_code"];
-  if (!Array.isArray(grants) || grants.length === 0 || grants.some((g) => !GRANTS.includes(g as string))) throw bad(`grant_types may contain ${GRANTS.join(", ")}.`);
+  if (!Array.isArray(grants) || grants.length === 0 || grants.some((g) => !GRANTS.includes(g as string)))
+    throw bad(`grant_types may contain ${GRANTS.join(", ")}.`);
   const responses = m.response_types ?? ["code"];
   if (!Array.isArray(responses) || responses.some((r) => r !== "code")) throw bad("response_types may contain only code.");
   const name = m.client_name ?? "Unnamed app";
@@ -45,7 +46,9 @@ export async function registerClient(body: unknown) {
     ...(typeof m.client_uri === "string" && { client_uri: m.client_uri }),
     ...(typeof m.logo_uri === "string" && { logo_uri: m.logo_uri }),
   };
-  const [row] = await (await db())
+  const [row] = await (
+    await db()
+  )
     .insert(oauthClients)
     .values({
       name: metadata.client_name,

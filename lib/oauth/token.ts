@@ -47,7 +47,10 @@ export async function exchangeCode(client: Client, form: URLSearchParams) {
   const redirectUri = need(form, "redirect_uri");
   const verifier = need(form, "code_verifier");
   const d = await db();
-  const [row] = await d.select().from(authorizationCodes).where(eq(authorizationCodes.codeHash, hashToken(code)));
+  const [row] = await d
+    .select()
+    .from(authorizationCodes)
+    .where(eq(authorizationCodes.codeHash, hashToken(code)));
   if (!row || row.clientId !== client.id) throw grantError("The authorization code is not valid.");
   // Claimed in one statement: a second use finds it spent, and everything it issued is revoked.
   const claimed = await d
@@ -56,7 +59,10 @@ export async function exchangeCode(client: Client, form: URLSearchParams) {
     .where(and(eq(authorizationCodes.id, row.id), isNull(authorizationCodes.usedAt)))
     .returning({ id: authorizationCodes.id });
   if (!claimed.length) {
-    await d.update(tokens).set({ revokedAt: new Date() }).where(and(eq(tokens.codeId, row.id), isNull(tokens.revokedAt)));
+    await d
+      .update(tokens)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(tokens.codeId, row.id), isNull(tokens.revokedAt)));
     throw grantError("The authorization code was already used; the tokens issued from it are revoked.");
   }
   if (row.expiresAt <= new Date()) throw grantError("The authorization code has expired.");
@@ -90,11 +96,18 @@ export async function refresh(client: Client, form: URLSearchParams) {
   if (!scopes || scopes.some((s) => !t.scopes.includes(s))) throw new OAuthError("invalid_scope", "A refresh can narrow the scope, never widen it.");
   const audience = narrowAudience(form, t.audience);
   const now = new Date();
-  const rotated = await d.update(tokens).set({ rotatedAt: now }).where(and(eq(tokens.id, t.id), isNull(tokens.rotatedAt))).returning({ id: tokens.id });
+  const rotated = await d
+    .update(tokens)
+    .set({ rotatedAt: now })
+    .where(and(eq(tokens.id, t.id), isNull(tokens.rotatedAt)))
+    .returning({ id: tokens.id });
   if (!rotated.length) {
     // Already rotated: a concurrent refresh within the grace window is normal; later, it is a
     // stolen token being replayed, so the whole grant goes.
-    const [fresh] = await d.select({ id: tokens.id }).from(tokens).where(and(eq(tokens.id, t.id), gt(tokens.rotatedAt, new Date(now.getTime() - REFRESH_GRACE_MS))));
+    const [fresh] = await d
+      .select({ id: tokens.id })
+      .from(tokens)
+      .where(and(eq(tokens.id, t.id), gt(tokens.rotatedAt, new Date(now.getTime() - REFRESH_GRACE_MS))));
     if (!fresh) {
       await revokeApp(d, t.userId, t.appId, now);
       throw grantError("The refresh token was already used; the app's access is revoked. Connect it again.");

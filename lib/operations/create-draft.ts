@@ -15,8 +15,10 @@ const Input = z
   })
   .superRefine((v, ctx) => {
     if (v.type === "tweet") checkTweetLength(v.body, ctx, ["body"]);
-    if (v.type === "tweet" && v.title !== undefined) ctx.addIssue({ code: "custom", path: ["title"], message: "title is for posts only; a tweet's title comes from its text" });
-    if (v.type === "post" && v.post_draft_id !== undefined) ctx.addIssue({ code: "custom", path: ["post_draft_id"], message: "post_draft_id is for tweets only" });
+    if (v.type === "tweet" && v.title !== undefined)
+      ctx.addIssue({ code: "custom", path: ["title"], message: "title is for posts only; a tweet's title comes from its text" });
+    if (v.type === "post" && v.post_draft_id !== undefined)
+      ctx.addIssue({ code: "custom", path: ["post_draft_id"], message: "post_draft_id is for tweets only" });
     if (v.image_url !== undefined) checkImageUrl(v.image_url, ctx, ["image_url"]);
   });
 

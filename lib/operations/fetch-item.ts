@@ -4,7 +4,6 @@ import { defineOperation } from "./define";
 import { SeriesProgress, TopicOut } from "./manage-series";
 import { ItemType, NullableTimestamp, Uuid } from "./schemas";
 
-
 export const Item = z.strictObject({
   id: z.string(),
   type: ItemType,

@@ -22,7 +22,12 @@ const Output = z.strictObject({
     .optional(),
   pillars: z.array(z.strictObject({ name: z.string(), count: n, percentage: n })).optional(),
   credits: z
-    .strictObject({ this_week_total: n, last_week_total: n, change_percent: n.nullable(), busiest_day: z.string().nullable().describe("Local date YYYY-MM-DD") })
+    .strictObject({
+      this_week_total: n,
+      last_week_total: n,
+      change_percent: n.nullable(),
+      busiest_day: z.string().nullable().describe("Local date YYYY-MM-DD"),
+    })
     .optional(),
   activity: z.strictObject({ last_7_days_total: n, by_day: z.array(z.strictObject({ day: z.string(), count: n })) }).optional(),
   profile_score: z.strictObject({ score: n, trend: z.enum(["up", "down", "flat"]) }).optional(),

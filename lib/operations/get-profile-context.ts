@@ -26,9 +26,7 @@ export const getProfileContextOp = defineOperation({
     niche: z.string().nullable(),
     traits: z.array(z.string()),
     pillars: z.array(z.strictObject({ name: z.string(), description: z.string().nullable() })),
-    connected_accounts: z.array(
-      z.strictObject({ platform: Platform, handle: z.string().nullable(), connected: z.boolean(), ready_to_publish: z.boolean() }),
-    ),
+    connected_accounts: z.array(z.strictObject({ platform: Platform, handle: z.string().nullable(), connected: z.boolean(), ready_to_publish: z.boolean() })),
     publishing_allowed: z.boolean(),
     allowance: z.strictObject({
       posts_remaining: z.number(),

@@ -17,9 +17,7 @@ export const Limit = z.number().int().min(1).max(50).default(20).describe("Page 
 export const Cursor = z.string().min(1).max(200).describe("Opaque cursor from next_cursor of the previous page");
 export const NextCursor = z.string().nullable().describe("Cursor of the next page, or null on the last page");
 
-export const Hashtags = z
-  .array(z.string().regex(/^#?[\p{L}\p{N}_]{1,100}$/u, "A hashtag is letters, digits or _ (up to 100), with or without #"))
-  .max(30);
+export const Hashtags = z.array(z.string().regex(/^#?[\p{L}\p{N}_]{1,100}$/u, "A hashtag is letters, digits or _ (up to 100), with or without #")).max(30);
 export const Pillar = z.string().trim().min(1).max(100);
 
 export const Title = z.string().trim().min(1).max(200);

@@ -13,7 +13,7 @@ export const searchContentOp = defineOperation({
   confirmation: false,
   hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   input: z.strictObject({
-    query: z.string().max(200).optional().describe("Words to look for (web-search syntax: \"quoted phrase\", -exclude, or); empty lists the most recent"),
+    query: z.string().max(200).optional().describe('Words to look for (web-search syntax: "quoted phrase", -exclude, or); empty lists the most recent'),
     types: z.array(ItemType).min(1).max(5).optional().describe("Item types to include (default all)"),
     status: z.string().min(1).max(32).optional().describe("Only items in this status, e.g. draft, scheduled, published, new"),
     pillar: Pillar.optional().describe("Only items of this content pillar"),

@@ -23,7 +23,8 @@ const Input = z
       ctx.addIssue({ code: "custom", path: [], message: `Give at least one of ${EDITABLE.join(", ")}` });
     }
     if (v.type === "tweet" && v.body !== undefined) checkTweetLength(v.body, ctx, ["body"]);
-    if (v.type === "tweet" && v.title !== undefined) ctx.addIssue({ code: "custom", path: ["title"], message: "title is for posts only; a tweet's title comes from its text" });
+    if (v.type === "tweet" && v.title !== undefined)
+      ctx.addIssue({ code: "custom", path: ["title"], message: "title is for posts only; a tweet's title comes from its text" });
     if (v.image_url) checkImageUrl(v.image_url, ctx, ["image_url"]);
   })
   // The refinement above is invisible to JSON Schema; say it there too, so OpenAPI and MCP

@@ -11,7 +11,6 @@ import { PublishError, type Platform, type PlatformName } from "./types";
 
 export { PublishError, platformOf, type Platform, type PlatformName } from "./types";
 
-
 /** Whether this deployment has app credentials for the real network (else: the sandbox). */
 export function realConfigured(name: PlatformName): boolean {
   const c = config();

@@ -72,7 +72,11 @@ export function linkedin(acc: Account): Platform {
       if (res.status === 422 && text.includes("DUPLICATE_POST")) {
         throw new PublishError("failed", "LinkedIn refused it as a duplicate of a post already on the account (DUPLICATE_POST); nothing new was posted.");
       }
-      if (res.status === 403) throw new PublishError("failed", `LinkedIn refused the post (403: ${text}); the connection may lack the w_member_social permission: reconnect LinkedIn.`);
+      if (res.status === 403)
+        throw new PublishError(
+          "failed",
+          `LinkedIn refused the post (403: ${text}); the connection may lack the w_member_social permission: reconnect LinkedIn.`,
+        );
       throw new PublishError("failed", `LinkedIn refused the post (${res.status}: ${text}).`);
     },
   };

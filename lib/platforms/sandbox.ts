@@ -25,7 +25,6 @@ export function sandbox(name: PlatformName): Platform {
   };
 }
 
-
 /**
  * One sandbox post by its id, for its public page. Like a real published post it is public
  * to whoever has its link; the id is a random UUID, and nothing lists the posts.
@@ -33,7 +32,15 @@ export function sandbox(name: PlatformName): Platform {
 export async function findSandboxPost(db: Db, platform: string, id: string) {
   if ((platform !== "pronet" && platform !== "micro") || !isUuid(id)) return null;
   const [row] = await db
-    .select({ id: sandboxPosts.id, platform: sandboxPosts.platform, text: sandboxPosts.text, createdAt: sandboxPosts.createdAt, userId: sandboxPosts.userId, draftType: sandboxPosts.draftType, draftId: sandboxPosts.draftId })
+    .select({
+      id: sandboxPosts.id,
+      platform: sandboxPosts.platform,
+      text: sandboxPosts.text,
+      createdAt: sandboxPosts.createdAt,
+      userId: sandboxPosts.userId,
+      draftType: sandboxPosts.draftType,
+      draftId: sandboxPosts.draftId,
+    })
     .from(sandboxPosts)
     .where(and(eq(sandboxPosts.id, id), eq(sandboxPosts.platform, platform)));
   return row ?? null;

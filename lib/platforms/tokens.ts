@@ -43,7 +43,10 @@ export async function accessToken(db: Db, acc: Account, refresh: Refresher | nul
     if (current.access_token && current.access_token !== stale && !expiring(current)) return adopt(acc, current);
     if (!refresh || !current.refresh_token) {
       await markNeedsReconnect(db, current);
-      throw new PublishError("failed", `The ${network} access token expired or was revoked and cannot be renewed; the owner must reconnect ${network} in Settings > Connections.`);
+      throw new PublishError(
+        "failed",
+        `The ${network} access token expired or was revoked and cannot be renewed; the owner must reconnect ${network} in Settings > Connections.`,
+      );
     }
     const now = new Date();
     const [locked] = await db
@@ -63,7 +66,9 @@ export async function accessToken(db: Db, acc: Account, refresh: Refresher | nul
       } catch (e) {
         if (e instanceof PublishError && e.kind === "failed") await markNeedsReconnect(db, locked);
         else await db.update(authAccounts).set({ refreshLockedUntil: null }).where(pk(locked));
-        throw e instanceof PublishError ? e : new PublishError("retry", `Renewing the ${network} token failed: ${redactSecrets(String((e as Error)?.message), 200)}`);
+        throw e instanceof PublishError
+          ? e
+          : new PublishError("retry", `Renewing the ${network} token failed: ${redactSecrets(String((e as Error)?.message), 200)}`);
       }
       // The rotated pair is stored in one statement, with the lock released.
       const fresh = {
@@ -95,7 +100,10 @@ export async function refreshGrant(network: string, url: string, form: Record<st
     });
   } catch (e) {
     // Nothing was posted either way; a lost refresh answer is retried (the owner may need to reconnect).
-    throw new PublishError("retry", e instanceof PublishError ? e.message : `Renewing the ${network} token failed: ${redactSecrets(String((e as Error)?.message), 200)}`);
+    throw new PublishError(
+      "retry",
+      e instanceof PublishError ? e.message : `Renewing the ${network} token failed: ${redactSecrets(String((e as Error)?.message), 200)}`,
+    );
   }
   if (res.ok) {
     const body = (await res.json().catch(() => null)) as Tokens | null;
@@ -103,7 +111,10 @@ export async function refreshGrant(network: string, url: string, form: Record<st
     throw new PublishError("retry", `${network} answered the token refresh without a token.`);
   }
   if (res.status === 400 || res.status === 401) {
-    throw new PublishError("failed", `${network} refused to renew the access (${res.status}: ${await errorText(res)}); the owner must reconnect ${network} in Settings > Connections.`);
+    throw new PublishError(
+      "failed",
+      `${network} refused to renew the access (${res.status}: ${await errorText(res)}); the owner must reconnect ${network} in Settings > Connections.`,
+    );
   }
   throw new PublishError("retry", `${network} token refresh failed (${res.status}).`);
 }

@@ -20,12 +20,7 @@ export type RateDecision = {
  * The increment is atomic in the store, so concurrent requests can never all be admitted;
  * a refused request gives its point back so that waiting Retry-After is enough.
  */
-export async function slidingWindow(
-  store: RateLimiterAbstract,
-  userId: string,
-  limit: number,
-  now: number,
-): Promise<RateDecision> {
+export async function slidingWindow(store: RateLimiterAbstract, userId: string, limit: number, now: number): Promise<RateDecision> {
   const index = Math.floor(now / WINDOW_MS);
   const elapsed = (now - index * WINDOW_MS) / WINDOW_MS; // 0..1 through the current window
   const curKey = `${userId}:${index}`;

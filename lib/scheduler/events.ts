@@ -28,12 +28,20 @@ async function send(event: { name: string; id: string; data: ScheduledData | Del
 export async function announceScheduled(d: Ref & { scheduledFor: Date; previous: Date | null; version: number }) {
   if (d.previous) await announceUnscheduled({ ...d, scheduledFor: d.previous });
   const at = d.scheduledFor.toISOString();
-  await send({ name: EVENTS.scheduled, id: `schedule:${d.type}:${d.id}:${at}:${d.version}`, data: { type: d.type, id: d.id, userId: d.userId, scheduled_for: at } });
+  await send({
+    name: EVENTS.scheduled,
+    id: `schedule:${d.type}:${d.id}:${at}:${d.version}`,
+    data: { type: d.type, id: d.id, userId: d.userId, scheduled_for: at },
+  });
 }
 
 export async function announceUnscheduled(d: Ref & { scheduledFor: Date; version: number }) {
   const at = d.scheduledFor.toISOString();
-  await send({ name: EVENTS.unscheduled, id: `unschedule:${d.type}:${d.id}:${at}:${d.version}`, data: { type: d.type, id: d.id, userId: d.userId, scheduled_for: at } });
+  await send({
+    name: EVENTS.unscheduled,
+    id: `unschedule:${d.type}:${d.id}:${at}:${d.version}`,
+    data: { type: d.type, id: d.id, userId: d.userId, scheduled_for: at },
+  });
 }
 
 export async function announceDeleted(d: Ref) {

@@ -23,10 +23,7 @@ export type TickResult = { published: number; retrying: number; failed: number; 
  * in between leaves it to the stuck sweep (`unknown`), never to a second post.
  * `clock` is injectable for tests.
  */
-export async function runDue(
-  db: Db,
-  opts: { clock?: () => Date; batch?: number; concurrency?: number } = {},
-): Promise<TickResult> {
+export async function runDue(db: Db, opts: { clock?: () => Date; batch?: number; concurrency?: number } = {}): Promise<TickResult> {
   const clock = opts.clock ?? (() => new Date());
   const concurrency = opts.concurrency ?? config().SCHEDULER_CONCURRENCY;
   const batch = opts.batch ?? concurrency;

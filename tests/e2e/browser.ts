@@ -3,8 +3,17 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { expect } from "vitest";
 
 // Debian's chromium (never a downloaded browser), with the flags this closed network needs.
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 export const launchBrowser = (): Promise<Browser> => chromium.launch({ executablePath: "/usr/bin/chromium", args: ARGS });
 

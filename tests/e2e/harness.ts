@@ -15,7 +15,6 @@ export { freePort };
 const run = promisify(execFile);
 const ROOT = process.cwd();
 
-
 export class TestServer {
   port = 0;
   env: NodeJS.ProcessEnv = { ...process.env };

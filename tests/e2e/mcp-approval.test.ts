@@ -100,7 +100,10 @@ describe("confirming over MCP", () => {
     await axe(page);
     if (SHOTS) {
       fs.mkdirSync(SHOTS, { recursive: true });
-      for (const [w, tag] of [[1280, "desktop"], [390, "phone"]] as const) {
+      for (const [w, tag] of [
+        [1280, "desktop"],
+        [390, "phone"],
+      ] as const) {
         await page.setViewportSize({ width: w, height: 900 });
         await page.screenshot({ path: `${SHOTS}/connections-trust-${tag}.png`, fullPage: true });
       }

@@ -20,7 +20,10 @@ const newPage = () => openPage(browser);
 async function shoot(page: Page, name: string) {
   if (!SHOTS) return;
   fs.mkdirSync(SHOTS, { recursive: true });
-  for (const [w, h, tag] of [[1280, 900, "desktop"], [390, 844, "phone"]] as const) {
+  for (const [w, h, tag] of [
+    [1280, 900, "desktop"],
+    [390, 844, "phone"],
+  ] as const) {
     await page.setViewportSize({ width: w, height: h });
     await page.screenshot({ path: `${SHOTS}/${name}-${tag}.png`, fullPage: true });
   }
@@ -118,7 +121,9 @@ describe("the owner's pages", () => {
     await axe(page);
     await shoot(page, "confirm");
     await page.getByRole("button", { name: "Approve" }).click();
-    await expect.poll(() => page.getByRole("status").textContent()).toMatch(/^Approved\. Test Assistant can now complete the action; this approval expires at \d\d:\d\d/);
+    await expect
+      .poll(() => page.getByRole("status").textContent())
+      .toMatch(/^Approved\. Test Assistant can now complete the action; this approval expires at \d\d:\d\d/);
     expect(await page.getByRole("button", { name: "Approve" }).count()).toBe(0); // single decision
     await axe(page);
     await shoot(page, "confirm-approved");
@@ -201,13 +206,25 @@ describe("the owner's pages", () => {
       const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...opts, algorithm: "oauth2" }));
       const redirectUri = `http://127.0.0.1:${cbPort}/callback`;
       const client = await oauth.processDynamicClientRegistrationResponse(
-        await oauth.dynamicClientRegistrationRequest(as, { client_name: "Indie Client", redirect_uris: [redirectUri], token_endpoint_auth_method: "none" }, opts),
+        await oauth.dynamicClientRegistrationRequest(
+          as,
+          { client_name: "Indie Client", redirect_uris: [redirectUri], token_endpoint_auth_method: "none" },
+          opts,
+        ),
       );
       const verifier = oauth.generateRandomCodeVerifier();
       const state = oauth.generateRandomState();
       const authorize = new URL(as.authorization_endpoint!);
-      for (const [k, v] of Object.entries({ client_id: client.client_id, redirect_uri: redirectUri, response_type: "code", scope: "email",
-        code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256", state, resource: `${srv.origin}/api/v1` })) {
+      for (const [k, v] of Object.entries({
+        client_id: client.client_id,
+        redirect_uri: redirectUri,
+        response_type: "code",
+        scope: "email",
+        code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: "S256",
+        state,
+        resource: `${srv.origin}/api/v1`,
+      })) {
         authorize.searchParams.set(k, v);
       }
       const page = await newPage();
@@ -227,8 +244,11 @@ describe("the owner's pages", () => {
       await page.getByRole("button", { name: "Allow" }).click();
       await expect.poll(() => callback?.pathname).toBe("/callback");
       const params = oauth.validateAuthResponse(as, client, callback!, state);
-      const tokens = await oauth.processAuthorizationCodeResponse(as, client,
-        await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, verifier, opts));
+      const tokens = await oauth.processAuthorizationCodeResponse(
+        as,
+        client,
+        await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, verifier, opts),
+      );
       const ok = await srv.api("search_content", {}, tokens.access_token);
       expect(ok.status).toBe(200);
 

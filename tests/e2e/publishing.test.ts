@@ -59,14 +59,31 @@ beforeAll(async () => {
   // publishing switch on, the connections sign-in would have stored, and an API token.
   await tsx("lib/cli/admin.ts", "create-user", "--email", EMAIL, "--password", "correct horse battery", "--plan", "creator", "--allow-publishing");
   const past = Math.floor(Date.now() / 1000) - 60;
-  await tsx("tests/helpers/seed-accounts.ts", JSON.stringify({
-    email: EMAIL,
-    accounts: [
-      { provider: "linkedin", providerAccountId: MEMBER, access_token: "li-access-0", refresh_token: "li-refresh-0", expires_at: past + 3600 * 24, handle: "Writer" },
-      // Expired a minute ago: the first tweet must renew it (X rotates the refresh token).
-      { provider: "twitter", providerAccountId: "x-user-1", access_token: "x-access-stale", refresh_token: "x-refresh-0", expires_at: past, handle: "@writer" },
-    ],
-  }));
+  await tsx(
+    "tests/helpers/seed-accounts.ts",
+    JSON.stringify({
+      email: EMAIL,
+      accounts: [
+        {
+          provider: "linkedin",
+          providerAccountId: MEMBER,
+          access_token: "li-access-0",
+          refresh_token: "li-refresh-0",
+          expires_at: past + 3600 * 24,
+          handle: "Writer",
+        },
+        // Expired a minute ago: the first tweet must renew it (X rotates the refresh token).
+        {
+          provider: "twitter",
+          providerAccountId: "x-user-1",
+          access_token: "x-access-stale",
+          refresh_token: "x-refresh-0",
+          expires_at: past,
+          handle: "@writer",
+        },
+      ],
+    }),
+  );
   token = JSON.parse((await tsx("lib/cli/admin.ts", "issue-token", "--email", EMAIL, "--app", "E2E Assistant")).stdout).access_token;
   await srv.start();
 }, 600_000);
@@ -106,21 +123,30 @@ describe("scheduled publishing on a running server", () => {
     }
     expect(new Set(ids).size).toBe(5);
     await offline(async () => {
-      for (const id of ids) expect(JSON.parse((await tsx("lib/cli/admin.ts", "approve", "--email", EMAIL, "--id", id)).stdout)).toEqual({ id, status: "approved" });
+      for (const id of ids)
+        expect(JSON.parse((await tsx("lib/cli/admin.ts", "approve", "--email", EMAIL, "--id", id)).stdout)).toEqual({ id, status: "approved" });
     });
     expect(Date.now()).toBeLessThan(ta.getTime() - 1500); // the lead above was long enough
 
     for (const [op, args] of calls) {
       const r = await api(op, args);
       expect(r.status).toBe(200);
-      expect(r.body).toMatchObject({ id: args.id, status: "scheduled", scheduled_for: args.scheduled_for, rescheduled: args.scheduled_for === tb.toISOString() });
+      expect(r.body).toMatchObject({
+        id: args.id,
+        status: "scheduled",
+        scheduled_for: args.scheduled_for,
+        rescheduled: args.scheduled_for === tb.toISOString(),
+      });
     }
     const un = await api("unschedule_content", { type: "post", id: dropped });
     expect(un.body).toMatchObject({ id: dropped, unscheduled: true, previous_scheduled_for: ta.toISOString(), status: "draft" });
     expect(fake.requests).toEqual([]); // nothing goes out before its time
 
     // Ta: the post and the tweet go out within a few polls; the others stay put.
-    await until(async () => (await status("post", post)).status === "published" && (await status("tweet", tweet)).status === "published", ta.getTime() - Date.now() + 10_000);
+    await until(
+      async () => (await status("post", post)).status === "published" && (await status("tweet", tweet)).status === "published",
+      ta.getTime() - Date.now() + 10_000,
+    );
     const escaped = "Ship \\(small\\) changes \\#daily with \\@team: 2\\*2 \\[not\\] \\{a\\} \\<b\\> \\~c\\_d \\| e\\\\f";
     const li = fake.requests.filter((r) => r.route === "linkedin");
     expect(li).toHaveLength(1);

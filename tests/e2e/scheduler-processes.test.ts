@@ -34,7 +34,16 @@ async function env(): Promise<NodeJS.ProcessEnv> {
   const [{ name }] = (await database.current().db.execute(sql`select current_database() as name`)) as unknown as { name: string }[];
   const url = new URL(process.env.DATABASE_URL!);
   url.pathname = `/${name}`;
-  return { ...process.env, DATABASE_URL: url.toString(), X_CLIENT_ID: "x-app", X_CLIENT_SECRET: "x-secret", X_API_URL: fake.url, PUBLISH_STUCK_SECONDS: "2", LOG_LEVEL: "error", SCHEDULER_POLL_MS: "100" };
+  return {
+    ...process.env,
+    DATABASE_URL: url.toString(),
+    X_CLIENT_ID: "x-app",
+    X_CLIENT_SECRET: "x-secret",
+    X_API_URL: fake.url,
+    PUBLISH_STUCK_SECONDS: "2",
+    LOG_LEVEL: "error",
+    SCHEDULER_POLL_MS: "100",
+  };
 }
 
 /** `n` tweets of a user with a connected X account, all due at `at`. */
@@ -43,8 +52,21 @@ async function dueTweets(n: number, at: Date) {
   const token = `x-tok-${randomUUID()}`;
   fake.tokens.x.access.add(token);
   const d = await db();
-  await d.insert(authAccounts).values({ userId: u.id, type: "oauth", provider: "twitter", providerAccountId: randomUUID(), access_token: token, expires_at: Math.floor(Date.now() / 1000) + 3600, handle: "w" });
-  const posts = await d.insert(postDrafts).values(Array.from({ length: n }, (_, i) => ({ userId: u.id, title: `P${i}`, body: `p${i}` }))).returning({ id: postDrafts.id });
+  await d
+    .insert(authAccounts)
+    .values({
+      userId: u.id,
+      type: "oauth",
+      provider: "twitter",
+      providerAccountId: randomUUID(),
+      access_token: token,
+      expires_at: Math.floor(Date.now() / 1000) + 3600,
+      handle: "w",
+    });
+  const posts = await d
+    .insert(postDrafts)
+    .values(Array.from({ length: n }, (_, i) => ({ userId: u.id, title: `P${i}`, body: `p${i}` })))
+    .returning({ id: postDrafts.id });
   const texts = posts.map(() => `tweet ${randomUUID()}`);
   const tweets = await d
     .insert(tweetDrafts)
@@ -54,7 +76,17 @@ async function dueTweets(n: number, at: Date) {
 }
 
 const states = async (ids: string[]) =>
-  (await (await db()).select({ id: tweetDrafts.id, status: tweetDrafts.status, body: tweetDrafts.body, lateMs: sql<number>`extract(epoch from (${tweetDrafts.publishedAt} - ${tweetDrafts.scheduledFor})) * 1000` }).from(tweetDrafts).where(inArray(tweetDrafts.id, ids)));
+  await (
+    await db()
+  )
+    .select({
+      id: tweetDrafts.id,
+      status: tweetDrafts.status,
+      body: tweetDrafts.body,
+      lateMs: sql<number>`extract(epoch from (${tweetDrafts.publishedAt} - ${tweetDrafts.scheduledFor})) * 1000`,
+    })
+    .from(tweetDrafts)
+    .where(inArray(tweetDrafts.id, ids));
 
 async function until(pred: () => Promise<boolean>, ms: number) {
   const deadline = Date.now() + ms;
@@ -83,7 +115,9 @@ describe.skipIf(!PG)("publishing processes on one PostgreSQL", () => {
     const late = rows.map((r) => Number(r.lateMs)).sort((a, b) => a - b);
     const q = (p: number) => late[Math.min(late.length - 1, Math.floor(p * late.length))];
     // R6 of the quality plan: lateness = published_at - scheduled_for.
-    process.stderr.write(`[R6] 1000 due at one second, 2 processes: lateness p50 ${q(0.5)} ms, p99 ${q(0.99)} ms, max ${late[late.length - 1]} ms, duplicates 0\n`);
+    process.stderr.write(
+      `[R6] 1000 due at one second, 2 processes: lateness p50 ${q(0.5)} ms, p99 ${q(0.99)} ms, max ${late[late.length - 1]} ms, duplicates 0\n`,
+    );
     expect(late[0]).toBeGreaterThanOrEqual(0);
   }, 120_000);
 

@@ -52,7 +52,12 @@ describe("the service started as the README says", () => {
     const mcp = await fetch(`${server.origin}/mcp`, {
       method: "POST",
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "e2e", version: "1" } } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "e2e", version: "1" } },
+      }),
     });
     expect(mcp.status).toBe(200);
     expect(mcp.headers.get("mcp-session-id")).toBeTruthy();

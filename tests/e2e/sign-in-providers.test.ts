@@ -43,7 +43,8 @@ async function storedAccounts() {
   }
 }
 
-const accountRow = (page: Page, name: string) => page.locator("section[aria-labelledby=accounts] li", { has: page.locator("strong", { hasText: new RegExp(`^${name}$`) }) });
+const accountRow = (page: Page, name: string) =>
+  page.locator("section[aria-labelledby=accounts] li", { has: page.locator("strong", { hasText: new RegExp(`^${name}$`) }) });
 
 beforeAll(async () => {
   li = await startFakeOAuth("linkedin", { clientId: "li-app", clientSecret: "li-secret" }, LENA);
@@ -51,9 +52,16 @@ beforeAll(async () => {
   smtp = await startSmtpCapture();
   await srv.setup();
   Object.assign(srv.env, {
-    LINKEDIN_CLIENT_ID: "li-app", LINKEDIN_CLIENT_SECRET: "li-secret", LINKEDIN_OAUTH_URL: li.url, LINKEDIN_API_URL: li.url,
-    X_CLIENT_ID: "x-app", X_CLIENT_SECRET: "x-secret", X_OAUTH_URL: x.url, X_API_URL: x.url,
-    SMTP_URL: smtp.url, EMAIL_FROM: "Contentio <no-reply@contentio.test>",
+    LINKEDIN_CLIENT_ID: "li-app",
+    LINKEDIN_CLIENT_SECRET: "li-secret",
+    LINKEDIN_OAUTH_URL: li.url,
+    LINKEDIN_API_URL: li.url,
+    X_CLIENT_ID: "x-app",
+    X_CLIENT_SECRET: "x-secret",
+    X_OAUTH_URL: x.url,
+    X_API_URL: x.url,
+    SMTP_URL: smtp.url,
+    EMAIL_FROM: "Contentio <no-reply@contentio.test>",
   });
   // Before the first start, so no owner is made: a finished account with a password.
   await srv.admin("create-user", "--email", WRITER.email, "--password", WRITER.password, "--name", "Wendy Writer");
@@ -95,8 +103,14 @@ describe("signing in with LinkedIn, X and an e-mail link", () => {
     const rows = (await storedAccounts()).filter((r) => r.a.provider === "linkedin");
     expect(rows).toHaveLength(1);
     expect(rows[0].email).toBe("lena@example.com");
-    expect(rows[0].a).toMatchObject({ providerAccountId: LENA.sub, access_token: "linkedin-access-1", refresh_token: "linkedin-refresh-1",
-      scope: LINKEDIN_SCOPES, handle: "Lena Linked", status: "connected" });
+    expect(rows[0].a).toMatchObject({
+      providerAccountId: LENA.sub,
+      access_token: "linkedin-access-1",
+      refresh_token: "linkedin-refresh-1",
+      scope: LINKEDIN_SCOPES,
+      handle: "Lena Linked",
+      status: "connected",
+    });
     expect(rows[0].a.id_token?.split(".")).toHaveLength(3);
     expect(rows[0].a.expires_at! * 1000).toBeGreaterThan(Date.now() + 59 * 24 * 3600_000); // LinkedIn tokens last 60 days
     await page.close();
@@ -141,8 +155,14 @@ describe("signing in with LinkedIn, X and an e-mail link", () => {
     const rows = (await storedAccounts()).filter((r) => r.a.provider === "twitter");
     expect(rows).toHaveLength(1);
     expect(rows[0].email).toBe(WRITER.email);
-    expect(rows[0].a).toMatchObject({ providerAccountId: "2244994945", access_token: "x-access-1", refresh_token: "x-refresh-1",
-      scope: X_SCOPES, handle: "@wendy_w", status: "connected" });
+    expect(rows[0].a).toMatchObject({
+      providerAccountId: "2244994945",
+      access_token: "x-access-1",
+      refresh_token: "x-refresh-1",
+      scope: X_SCOPES,
+      handle: "@wendy_w",
+      status: "connected",
+    });
     await page.close();
   }, 180_000);
 

@@ -38,10 +38,13 @@ afterAll(async () => {
 /** Any navigation to the attacker's site is answered locally and recorded. */
 async function watchEvil(page: Page) {
   const visits: string[] = [];
-  await page.route((url) => url.hostname.endsWith("evil.example"), (route) => {
-    visits.push(route.request().url());
-    return route.fulfill({ status: 200, contentType: "text/html", body: "<h1>evil</h1>" });
-  });
+  await page.route(
+    (url) => url.hostname.endsWith("evil.example"),
+    (route) => {
+      visits.push(route.request().url());
+      return route.fulfill({ status: 200, contentType: "text/html", body: "<h1>evil</h1>" });
+    },
+  );
   return visits;
 }
 
@@ -196,7 +199,12 @@ async function emailFormWithForgedHost(email: string) {
   }
   body.append("email", email);
   const before = smtp.mails.length;
-  await fetch(`${srv.origin}/signin`, { method: "POST", body, redirect: "manual", headers: { "x-forwarded-host": "attacker.example", "x-forwarded-proto": "https" } });
+  await fetch(`${srv.origin}/signin`, {
+    method: "POST",
+    body,
+    redirect: "manual",
+    headers: { "x-forwarded-host": "attacker.example", "x-forwarded-proto": "https" },
+  });
   await expect.poll(() => smtp.mails.length, { timeout: 15_000 }).toBe(before + 1);
   return links(smtp.mails[before]);
 }

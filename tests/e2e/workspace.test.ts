@@ -28,7 +28,10 @@ const tsx = (...args: string[]) => run("npx", ["tsx", ...args], { cwd: process.c
 async function shoot(page: Page, name: string) {
   if (!SHOTS) return;
   fs.mkdirSync(SHOTS, { recursive: true });
-  for (const [w, h, tag] of [[1280, 900, "desktop"], [390, 844, "phone"]] as const) {
+  for (const [w, h, tag] of [
+    [1280, 900, "desktop"],
+    [390, 844, "phone"],
+  ] as const) {
     await page.setViewportSize({ width: w, height: h });
     await page.screenshot({ path: `${SHOTS}/${name}-${tag}.png`, fullPage: true });
   }
@@ -55,14 +58,23 @@ beforeAll(async () => {
   });
   await tsx("lib/cli/admin.ts", "create-user", "--email", EMAIL, "--password", PASSWORD, "--plan", "creator", "--allow-publishing");
   const later = Math.floor(Date.now() / 1000) + 3600 * 24 * 30;
-  await tsx("tests/helpers/seed-accounts.ts", JSON.stringify({
-    email: EMAIL,
-    accounts: [
-      // LinkedIn gives most apps no refresh token: this connection stops publishing in 5 days.
-      { provider: "linkedin", providerAccountId: "li-member-1", access_token: "li-access-0", expires_at: Math.floor(Date.now() / 1000) + 5 * 86400, handle: "Writer" },
-      { provider: "twitter", providerAccountId: "x-user-1", access_token: "x-access-0", refresh_token: "x-refresh-0", expires_at: later, handle: "@writer" },
-    ],
-  }));
+  await tsx(
+    "tests/helpers/seed-accounts.ts",
+    JSON.stringify({
+      email: EMAIL,
+      accounts: [
+        // LinkedIn gives most apps no refresh token: this connection stops publishing in 5 days.
+        {
+          provider: "linkedin",
+          providerAccountId: "li-member-1",
+          access_token: "li-access-0",
+          expires_at: Math.floor(Date.now() / 1000) + 5 * 86400,
+          handle: "Writer",
+        },
+        { provider: "twitter", providerAccountId: "x-user-1", access_token: "x-access-0", refresh_token: "x-refresh-0", expires_at: later, handle: "@writer" },
+      ],
+    }),
+  );
   token = JSON.parse((await tsx("lib/cli/admin.ts", "issue-token", "--email", EMAIL, "--app", "Writing Assistant")).stdout).access_token;
   await srv.start();
   browser = await launchBrowser();
@@ -149,7 +161,8 @@ describe("the owner's content list", () => {
   }, 120_000);
 });
 
-const status = async (type: "post" | "tweet", id: string) => (await api("fetch_item", { type, id })).body as { status: string; body: string; scheduled_for: string | null };
+const status = async (type: "post" | "tweet", id: string) =>
+  (await api("fetch_item", { type, id })).body as { status: string; body: string; scheduled_for: string | null };
 const open = async (type: "post" | "tweet", id: string) => {
   await owner.goto(`${srv.origin}/content/${type}/${id}`);
   await owner.getByRole("heading", { level: 1 }).waitFor();
@@ -216,7 +229,8 @@ describe("an item's page", () => {
     expect(fake.count("linkedin", "Four lessons from a year of shipping daily.")).toBe(1);
     expect(await owner.getByRole("link", { name: "see it on LinkedIn" }).getAttribute("href")).toMatch(/^https:\/\/www\.linkedin\.com\//);
     const history = await owner.getByRole("list").filter({ hasText: "Created by Writing Assistant" }).textContent();
-    for (const step of ["Created by Writing Assistant", "Scheduled by you for", "Edited by you", "Unscheduled by you", "Publish attempt: published"]) expect(history).toContain(step);
+    for (const step of ["Created by Writing Assistant", "Scheduled by you for", "Edited by you", "Unscheduled by you", "Publish attempt: published"])
+      expect(history).toContain(step);
     expect(await owner.getByRole("button", { name: "Publish now" }).count()).toBe(0); // never twice
     await axe(owner);
     await shoot(owner, "item-published");
@@ -230,7 +244,9 @@ describe("an item's page", () => {
     const pictured = await api("create_draft", { type: "tweet", body: "With a picture.", image_url: `${srv.origin}/images/chart.png` });
     expect(pictured.status).toBe(200);
     await open("tweet", pictured.body.id);
-    expect(await owner.getByRole("figure", { name: "Preview as X shows it" }).getByRole("img", { name: "The tweet's image" }).getAttribute("src")).toBe(`${srv.origin}/images/chart.png`);
+    expect(await owner.getByRole("figure", { name: "Preview as X shows it" }).getByRole("img", { name: "The tweet's image" }).getAttribute("src")).toBe(
+      `${srv.origin}/images/chart.png`,
+    );
     await open("tweet", id);
     await owner.getByRole("button", { name: "Delete draft" }).click();
     await owner.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
@@ -335,7 +351,9 @@ describe("account health", () => {
     await owner.keyboard.press("Enter");
     expect(await owner.locator("[data-selected]").getAttribute("data-day")).toBe(sixDays);
     await owner.getByRole("button", { name: "Schedule", exact: true }).click();
-    await expect.poll(() => owner.getByRole("alert").first().textContent()).toMatch(/The LinkedIn connection can publish only until .*reconnect LinkedIn in Settings > Connections/);
+    await expect
+      .poll(() => owner.getByRole("alert").first().textContent())
+      .toMatch(/The LinkedIn connection can publish only until .*reconnect LinkedIn in Settings > Connections/);
     expect((await status("post", id)).status).toBe("draft");
   }, 120_000);
 });
@@ -349,8 +367,19 @@ describe("analytics", () => {
     await owner.locator(".chart svg").first().waitFor();
     expect(await owner.locator(".chart svg").count()).toBe(4);
     const table = (name: string) => owner.getByRole("table", { name });
-    const cell = async (name: string, row: string) => (await table(name).getByRole("row", { name: new RegExp(`^${row}`) }).getByRole("cell").textContent())?.trim();
-    for (const [row, key] of [["Ideas", "ideas"], ["Drafts", "drafts"], ["Scheduled", "scheduled"], ["Published", "published"]] as const) {
+    const cell = async (name: string, row: string) =>
+      (
+        await table(name)
+          .getByRole("row", { name: new RegExp(`^${row}`) })
+          .getByRole("cell")
+          .textContent()
+      )?.trim();
+    for (const [row, key] of [
+      ["Ideas", "ideas"],
+      ["Drafts", "drafts"],
+      ["Scheduled", "scheduled"],
+      ["Published", "published"],
+    ] as const) {
       expect(await cell("Pipeline", row)).toBe(String(figures.pipeline[key]));
     }
     expect(await cell("Content pillars", "Hiring")).toBe("1 (100%)");

@@ -29,7 +29,7 @@ export async function ensureBuild() {
     return fs.existsSync(id) && fs.statSync(id).mtimeMs > sources;
   };
   if (fresh()) return;
-  for (const deadline = Date.now() + 600_000; ; ) {
+  for (const deadline = Date.now() + 600_000; ;) {
     try {
       fs.mkdirSync(lock);
       break;
@@ -51,4 +51,3 @@ export async function ensureBuild() {
     fs.rmSync(lock, { recursive: true, force: true });
   }
 }
-

@@ -48,9 +48,10 @@ export async function startFakeOAuth(kind: "linkedin" | "x", app: { clientId: st
   let url = "";
   const f: Omit<FakeOAuth, "url" | "close"> = { authorizations: [], tokenRequests: [], errors: [], person, issueRefreshToken: true, issued: [] };
   const issuer = () => `${url}/oauth`;
-  const paths = kind === "linkedin"
-    ? { authorize: "/oauth/v2/authorization", token: "/oauth/v2/accessToken", userinfo: "/v2/userinfo" }
-    : { authorize: "/i/oauth2/authorize", token: "/2/oauth2/token", userinfo: "/2/users/me" };
+  const paths =
+    kind === "linkedin"
+      ? { authorize: "/oauth/v2/authorization", token: "/oauth/v2/accessToken", userinfo: "/v2/userinfo" }
+      : { authorize: "/i/oauth2/authorize", token: "/2/oauth2/token", userinfo: "/2/users/me" };
   const refuse = (res: http.ServerResponse, why: string) => {
     f.errors.push(why);
     json(res, 400, { error: "invalid_request", error_description: why });
@@ -61,10 +62,16 @@ export async function startFakeOAuth(kind: "linkedin" | "x", app: { clientId: st
     const body = await read(req);
     if (kind === "linkedin" && u.pathname === "/oauth/.well-known/openid-configuration") {
       return json(res, 200, {
-        issuer: issuer(), authorization_endpoint: `${url}${paths.authorize}`, token_endpoint: `${url}${paths.token}`,
-        userinfo_endpoint: `${url}${paths.userinfo}`, jwks_uri: `${url}/oauth/openid/jwks`, response_types_supported: ["code"],
-        subject_types_supported: ["pairwise"], id_token_signing_alg_values_supported: ["RS256"],
-        scopes_supported: ["openid", "profile", "email"], token_endpoint_auth_methods_supported: ["client_secret_post"],
+        issuer: issuer(),
+        authorization_endpoint: `${url}${paths.authorize}`,
+        token_endpoint: `${url}${paths.token}`,
+        userinfo_endpoint: `${url}${paths.userinfo}`,
+        jwks_uri: `${url}/oauth/openid/jwks`,
+        response_types_supported: ["code"],
+        subject_types_supported: ["pairwise"],
+        id_token_signing_alg_values_supported: ["RS256"],
+        scopes_supported: ["openid", "profile", "email"],
+        token_endpoint_auth_methods_supported: ["client_secret_post"],
       });
     }
     if (kind === "linkedin" && u.pathname === "/oauth/openid/jwks") return json(res, 200, { keys: [jwk] });
@@ -90,9 +97,8 @@ export async function startFakeOAuth(kind: "linkedin" | "x", app: { clientId: st
       f.tokenRequests.push({ form, authorization: req.headers.authorization });
       // LinkedIn takes the client credentials in the form; X (a confidential client) as Basic.
       const basic = `Basic ${Buffer.from(`${encodeURIComponent(app.clientId)}:${encodeURIComponent(app.clientSecret)}`).toString("base64")}`;
-      const authed = kind === "linkedin"
-        ? form.get("client_id") === app.clientId && form.get("client_secret") === app.clientSecret
-        : req.headers.authorization === basic;
+      const authed =
+        kind === "linkedin" ? form.get("client_id") === app.clientId && form.get("client_secret") === app.clientSecret : req.headers.authorization === basic;
       if (!authed) return refuse(res, "token: client authentication");
       const grant = codes.get(form.get("code") ?? "");
       codes.delete(form.get("code") ?? ""); // single use
@@ -110,7 +116,11 @@ export async function startFakeOAuth(kind: "linkedin" | "x", app: { clientId: st
       if (kind === "linkedin") {
         out.id_token = await new SignJWT({ name: who.name, email: who.email, email_verified: true, locale: "en_US" })
           .setProtectedHeader({ alg: "RS256", kid: jwk.kid, typ: "JWT" })
-          .setIssuer(issuer()).setAudience(app.clientId).setSubject(who.sub).setIssuedAt().setExpirationTime("1h")
+          .setIssuer(issuer())
+          .setAudience(app.clientId)
+          .setSubject(who.sub)
+          .setIssuedAt()
+          .setExpirationTime("1h")
           .sign(privateKey);
       }
       f.issued.push({ access_token, refresh_token: out.refresh_token as string | undefined, scope: grant.scope });

@@ -66,7 +66,13 @@ export async function startFakePlatforms(opts: { refreshDelayMs?: number; linked
       const token = (req.headers.authorization ?? "").replace(/^Bearer /, "");
       const next = queue[route].shift();
       if (next === "401" || !f.tokens[route].access.has(token)) return json(res, 401, { message: "Unauthorized" });
-      if (next === "429") return json(res, 429, { title: "Too Many Requests" }, { "x-rate-limit-reset": String(Math.floor(Date.now() / 1000) + 60), "x-rate-limit-remaining": "0" });
+      if (next === "429")
+        return json(
+          res,
+          429,
+          { title: "Too Many Requests" },
+          { "x-rate-limit-reset": String(Math.floor(Date.now() / 1000) + 60), "x-rate-limit-remaining": "0" },
+        );
       if (next === "500") return json(res, 503, { message: "Service Unavailable" });
       // Error bodies that echo the caller's credentials, labelled and bare, as some gateways do.
       if (next === "echo" || next === "echo500") {
@@ -85,8 +91,10 @@ export async function startFakePlatforms(opts: { refreshDelayMs?: number; linked
           if (req.headers["x-restli-protocol-version"] !== "2.0.0") return bad(res, "X-Restli-Protocol-Version");
           const keys = Object.keys(b).sort().join(",");
           if (keys !== "author,commentary,distribution,isReshareDisabledByAuthor,lifecycleState,visibility") return bad(res, `keys ${keys}`);
-          if (!/^urn:li:person:.+/.test(b.author) || b.visibility !== "PUBLIC" || b.lifecycleState !== "PUBLISHED") return bad(res, "author/visibility/lifecycle");
-          if (JSON.stringify(b.distribution) !== JSON.stringify({ feedDistribution: "MAIN_FEED", targetEntities: [], thirdPartyDistributionChannels: [] })) return bad(res, "distribution");
+          if (!/^urn:li:person:.+/.test(b.author) || b.visibility !== "PUBLIC" || b.lifecycleState !== "PUBLISHED")
+            return bad(res, "author/visibility/lifecycle");
+          if (JSON.stringify(b.distribution) !== JSON.stringify({ feedDistribution: "MAIN_FEED", targetEntities: [], thirdPartyDistributionChannels: [] }))
+            return bad(res, "distribution");
           text = b.commentary;
         } else {
           if (Object.keys(b).join(",") !== "text" || typeof b.text !== "string") return bad(res, `tweet keys ${Object.keys(b)}`);

@@ -4,8 +4,7 @@ import { config } from "@/lib/config";
 import { handleMcp } from "@/lib/mcp/handler";
 
 /** fetch that reaches the MCP route handler in process, exactly as an HTTP request would. */
-export const inProcessFetch = (async (input: string | URL | Request, init?: RequestInit) =>
-  handleMcp(new Request(input, init))) as typeof fetch;
+export const inProcessFetch = (async (input: string | URL | Request, init?: RequestInit) => handleMcp(new Request(input, init))) as typeof fetch;
 
 /** The MCP SDK's own client, connected over Streamable HTTP with a bearer token. */
 export async function mcpClient(token: string, opts: { capabilities?: Record<string, unknown>; name?: string } = {}) {

@@ -46,7 +46,14 @@ export async function revoke(form: Record<string, string>, address = freshAddres
 /** Registration, authorization approved by `userId`, and the code it produced. */
 export async function authorizedCode(userId: string, opts: { scope?: string; resource?: string[]; redirect?: string } = {}) {
   const redirect = opts.redirect ?? "http://127.0.0.1:33418/callback";
-  const client = (await register({ client_name: "Test app", redirect_uris: [redirect], token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"] })).body;
+  const client = (
+    await register({
+      client_name: "Test app",
+      redirect_uris: [redirect],
+      token_endpoint_auth_method: "none",
+      grant_types: ["authorization_code", "refresh_token"],
+    })
+  ).body;
   const pkce = verifierPair();
   const params = new URLSearchParams({
     response_type: "code",

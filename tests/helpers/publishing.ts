@@ -28,7 +28,9 @@ export async function row(type: "post" | "tweet", id: string) {
 
 /** How many times the sandbox received this draft: the duplicate counter. */
 export async function sandboxCount(draftId: string, platform?: "pronet" | "micro") {
-  const rows = await (await db())
+  const rows = await (
+    await db()
+  )
     .select({ id: sandboxPosts.id })
     .from(sandboxPosts)
     .where(and(eq(sandboxPosts.draftId, draftId), platform ? eq(sandboxPosts.platform, platform) : undefined));

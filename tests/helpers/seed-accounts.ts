@@ -8,7 +8,14 @@ import { authAccounts } from "@/drizzle/schema";
 
 type Seed = {
   email: string;
-  accounts: { provider: "linkedin" | "twitter"; providerAccountId: string; access_token: string; refresh_token?: string; expires_at: number; handle?: string }[];
+  accounts: {
+    provider: "linkedin" | "twitter";
+    providerAccountId: string;
+    access_token: string;
+    refresh_token?: string;
+    expires_at: number;
+    handle?: string;
+  }[];
 };
 
 const seed = JSON.parse(process.argv[2] ?? "{}") as Seed;

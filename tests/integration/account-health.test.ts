@@ -18,9 +18,20 @@ withEnv({ LINKEDIN_CLIENT_ID: "li-app", LINKEDIN_CLIENT_SECRET: "li-secret", SCH
 
 async function connect(u: TestUser, expiresInDays: number, refresh: string | null) {
   const expires_at = Math.floor(Date.now() / 1000) + expiresInDays * DAY;
-  await (await db())
+  await (
+    await db()
+  )
     .insert(authAccounts)
-    .values({ userId: u.id, type: "oauth", provider: "linkedin", providerAccountId: `li-${u.id}`, access_token: "a", refresh_token: refresh, expires_at, handle: "Ada" })
+    .values({
+      userId: u.id,
+      type: "oauth",
+      provider: "linkedin",
+      providerAccountId: `li-${u.id}`,
+      access_token: "a",
+      refresh_token: refresh,
+      expires_at,
+      handle: "Ada",
+    })
     .onConflictDoUpdate({ target: [authAccounts.provider, authAccounts.providerAccountId], set: { expires_at, refresh_token: refresh } });
 }
 
@@ -34,10 +45,18 @@ describe("a connection's expiry", () => {
     expect(late.body.error.message).toMatch(/^The LinkedIn connection can publish only until .* cannot renew itself/);
     expect(late.body.error.hint).toMatch(/reconnect LinkedIn in Settings > Connections/);
     // Before the expiry it goes on to the usual approval.
-    expectError(await call("schedule_content", { type: "post", id: d.id, scheduled_for: inSeconds(2 * DAY).toISOString() }, { token: u.token }), 403, "confirmation_required");
+    expectError(
+      await call("schedule_content", { type: "post", id: d.id, scheduled_for: inSeconds(2 * DAY).toISOString() }, { token: u.token }),
+      403,
+      "confirmation_required",
+    );
     // A connection that renews itself has no such limit.
     await connect(u, 3, "refresh");
-    expectError(await call("schedule_content", { type: "post", id: d.id, scheduled_for: inSeconds(4 * DAY).toISOString() }, { token: u.token }), 403, "confirmation_required");
+    expectError(
+      await call("schedule_content", { type: "post", id: d.id, scheduled_for: inSeconds(4 * DAY).toISOString() }, { token: u.token }),
+      403,
+      "confirmation_required",
+    );
   });
 
   it("warns from 7 days before expiry and names the scheduled posts at risk", async () => {

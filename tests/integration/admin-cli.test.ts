@@ -92,7 +92,10 @@ describe.each(MODES)("npm run admin against $name", ({ url }) => {
       for (const t of [long, short]) {
         const res = await call("search_content", {}, { token: t.access_token });
         expect(res.status, JSON.stringify(res.body)).toBe(200); // plan set and account completed
-        const [row] = await d.db.select().from(tokens).where(eq(tokens.tokenHash, hashToken(t.access_token)));
+        const [row] = await d.db
+          .select()
+          .from(tokens)
+          .where(eq(tokens.tokenHash, hashToken(t.access_token)));
         expect(Math.abs(row.expiresAt.getTime() - Date.now() - t.expires_in * 1000)).toBeLessThan(5 * 60_000);
       }
       // --off took effect: deleting is refused until the owner allows it again.

@@ -23,9 +23,18 @@ async function seed() {
     .update(users)
     .set({ timezone: TZ, voiceSummary: "Calm", tone: ["warm"], samplePosts: ["a", "b", "c"], niche: "data" })
     .where(eq(users.id, u.id));
-  const [idea] = await d.insert(ideas).values({ userId: u.id, title: "idea", createdAt: t("2026-11-04T04:59:00Z") }).returning(); // local Nov 3 23:59
+  const [idea] = await d
+    .insert(ideas)
+    .values({ userId: u.id, title: "idea", createdAt: t("2026-11-04T04:59:00Z") })
+    .returning(); // local Nov 3 23:59
   const published = (at: string, extra: Partial<typeof postDrafts.$inferInsert> = {}) => ({
-    userId: u.id, title: "p", body: "p", status: "published" as const, publishedAt: t(at), createdAt: t(at), ...extra,
+    userId: u.id,
+    title: "p",
+    body: "p",
+    status: "published" as const,
+    publishedAt: t(at),
+    createdAt: t(at),
+    ...extra,
   });
   await d.insert(postDrafts).values([
     published("2026-11-04T14:00:00Z", { pillar: "Craft" }), // local Nov 4 09:00
@@ -36,9 +45,23 @@ async function seed() {
     published("2026-10-28T12:00:00Z"),
     { userId: u.id, title: "s", body: "s", status: "scheduled", scheduledFor: t("2026-11-10T12:00:00Z"), createdAt: t("2026-10-20T12:00:00Z") },
     { userId: u.id, title: "d", body: "d", status: "draft", pillar: "Craft", ideaId: idea.id, createdAt: t("2026-10-20T12:00:00Z") },
-    { userId: u.id, title: "m", body: "m", status: "failed", scheduledFor: t("2026-10-21T12:00:00Z"), failureReason: "missed", createdAt: t("2026-10-20T12:00:00Z") },
+    {
+      userId: u.id,
+      title: "m",
+      body: "m",
+      status: "failed",
+      scheduledFor: t("2026-10-21T12:00:00Z"),
+      failureReason: "missed",
+      createdAt: t("2026-10-20T12:00:00Z"),
+    },
   ]);
-  const ev = (at: string, credits: number, refunded = false) => ({ userId: u.id, operation: "generate_post", credits, createdAt: t(at), refundedAt: refunded ? t(at) : null });
+  const ev = (at: string, credits: number, refunded = false) => ({
+    userId: u.id,
+    operation: "generate_post",
+    credits,
+    createdAt: t(at),
+    refundedAt: refunded ? t(at) : null,
+  });
   await d.insert(creditEvents).values([
     ev("2026-11-02T04:30:00Z", 10), // local Sun Nov 1: last week
     ev("2026-11-03T04:30:00Z", 3), // local Mon Nov 2: this week
@@ -54,7 +77,19 @@ const ctxOf = (id: string, d: Ctx["db"]): Ctx => ({
   db: d,
   now: () => NOW,
   requestId: "test",
-  caller: { userId: id, email: "", name: null, image: null, plan: "creator", accountComplete: true, timezone: TZ, publishingAllowed: false, appId: "", appName: "", scopes: ["email"] },
+  caller: {
+    userId: id,
+    email: "",
+    name: null,
+    image: null,
+    plan: "creator",
+    accountComplete: true,
+    timezone: TZ,
+    publishingAllowed: false,
+    appId: "",
+    appName: "",
+    scopes: ["email"],
+  },
 });
 
 describe("get_analytics", () => {

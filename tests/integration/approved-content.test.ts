@@ -134,7 +134,11 @@ describe("editing a scheduled draft's content needs the owner's approval", () =>
     expect(stolen.body.error.confirmation.id).not.toBe(approval);
     expect((await row("post", id)).body).toBe("Hello");
     // Nor does a different edit match the approved one.
-    expectError(await call("update_draft", { type: "post", id, body: "Something else", confirmation_id: approval }, { token: u.token }), 403, "confirmation_required");
+    expectError(
+      await call("update_draft", { type: "post", id, body: "Something else", confirmation_id: approval }, { token: u.token }),
+      403,
+      "confirmation_required",
+    );
     expectOk(await call("update_draft", { type: "post", id, body: "From app one", confirmation_id: approval }, { token: u.token }), updateDraftOp.output);
   });
 });
@@ -190,7 +194,11 @@ describe("the publisher posts only the approved content", () => {
     expectError(ask, 403, "confirmation_required");
     expect(await decideApproval(await db(), u.id, ask.body.error.confirmation.id, "approved")).toBe(true);
     expectOk(await call("update_draft", { type: "post", id: d.id, image_url: IMG }, { token: u.token }), updateDraftOp.output);
-    const repeat = await call("schedule_content", { type: "post", id: d.id, scheduled_for: at, confirmation_id: ask.body.error.confirmation.id }, { token: u.token });
+    const repeat = await call(
+      "schedule_content",
+      { type: "post", id: d.id, scheduled_for: at, confirmation_id: ask.body.error.confirmation.id },
+      { token: u.token },
+    );
     expectError(repeat, 403, "confirmation_required");
     expect((await row("post", d.id)).status).toBe("draft");
   });

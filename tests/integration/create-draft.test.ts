@@ -37,10 +37,7 @@ describe("create_draft", () => {
   it("stores a tweet against a given parent and reports linked_post_id null (rule 2)", async () => {
     const u = await makeUser();
     const post = expectOk(await call("create_draft", { type: "post", body: "Parent" }, { token: u.token }), createDraftOp.output);
-    const tweet = expectOk(
-      await call("create_draft", { type: "tweet", body: "Child", post_draft_id: post.id }, { token: u.token }),
-      createDraftOp.output,
-    );
+    const tweet = expectOk(await call("create_draft", { type: "tweet", body: "Child", post_draft_id: post.id }, { token: u.token }), createDraftOp.output);
     expect(tweet.linked_post_id).toBeNull();
     const item = await call("fetch_item", { type: "tweet", id: tweet.id }, { token: u.token });
     expect(item.body.links.post_draft_id).toBe(post.id);

@@ -113,7 +113,12 @@ describe("delete_draft", () => {
     expect(next.id).not.toBe(denied.id);
 
     expect(await decideApproval(await db(), u.id, next.id, "approved")).toBe(true);
-    await (await db()).update(approvals).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(approvals.id, next.id));
+    await (
+      await db()
+    )
+      .update(approvals)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(approvals.id, next.id));
     const fresh = await askApproval(u, { type: "post", id: d.id });
     expect([denied.id, next.id]).not.toContain(fresh.id);
     expect(await stillThere(u, d.id)).toBe(true);
@@ -150,18 +155,23 @@ describe("delete_draft", () => {
     expect(gone.body).toEqual((await call("fetch_item", { type: "tweet", id: MISSING }, { token: u.token })).body);
   });
 
-  it.each([["the post", postDrafts], ["one of its tweets", tweetDrafts]] as const)(
-    "refuses while %s is being published",
-    async (_label, table) => {
-      const u = await makeUser({ publishing: true });
-      const t = expectOk(await call("create_draft", { type: "tweet", body: "t" }, { token: u.token }), createDraftOp.output);
-      const id = table === postDrafts ? t.linked_post_id : t.id;
-      await (await db()).update(table).set({ status: "publishing" as DraftStatus }).where(eq(table.id, id));
-      expectError(await del(u, { type: "post", id: t.linked_post_id }), 422, "action_failed");
-      expect(await stillThere(u, t.linked_post_id)).toBe(true);
-      expect(await stillThere(u, t.id, "tweet")).toBe(true);
-    },
-  );
+  it.each([
+    ["the post", postDrafts],
+    ["one of its tweets", tweetDrafts],
+  ] as const)("refuses while %s is being published", async (_label, table) => {
+    const u = await makeUser({ publishing: true });
+    const t = expectOk(await call("create_draft", { type: "tweet", body: "t" }, { token: u.token }), createDraftOp.output);
+    const id = table === postDrafts ? t.linked_post_id : t.id;
+    await (
+      await db()
+    )
+      .update(table)
+      .set({ status: "publishing" as DraftStatus })
+      .where(eq(table.id, id));
+    expectError(await del(u, { type: "post", id: t.linked_post_id }), 422, "action_failed");
+    expect(await stillThere(u, t.linked_post_id)).toBe(true);
+    expect(await stillThere(u, t.id, "tweet")).toBe(true);
+  });
 
   it("answers for another user's draft exactly as for a missing one", async () => {
     const a = await makeUser({ publishing: true });

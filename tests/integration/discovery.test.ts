@@ -43,9 +43,20 @@ const EXPECTED: Record<string, Row> = {
 
 // Spec section 7 plus contract section 4's confirmation_required.
 const ERROR_CODES = [
-  "invalid_json", "invalid_request", "unauthorized", "plan_required", "account_incomplete", "publishing_not_allowed",
-  "confirmation_required", "unknown_operation", "not_found", "method_not_allowed", "action_failed", "rate_limited",
-  "internal_error", "temporarily_unavailable",
+  "invalid_json",
+  "invalid_request",
+  "unauthorized",
+  "plan_required",
+  "account_incomplete",
+  "publishing_not_allowed",
+  "confirmation_required",
+  "unknown_operation",
+  "not_found",
+  "method_not_allowed",
+  "action_failed",
+  "rate_limited",
+  "internal_error",
+  "temporarily_unavailable",
 ];
 
 /**
@@ -88,7 +99,12 @@ describe("GET {base_url}", () => {
       expect(row, `${o.name} is not an operation of the spec`).toBeDefined();
       const [summary, permission, confirmation, read_only, destructive, idempotent, open_world] = row;
       expect(o).toStrictEqual({
-        name: o.name, method: "POST", path: `${BASE}/${o.name}`, summary, permission, confirmation,
+        name: o.name,
+        method: "POST",
+        path: `${BASE}/${o.name}`,
+        summary,
+        permission,
+        confirmation,
         hints: { read_only, destructive, idempotent, open_world },
       });
     }
@@ -174,7 +190,9 @@ describe("conditional confirmation", () => {
     expect(post["x-confirmation-when"]).toBe("when it changes the title, text or image of a scheduled draft");
     expect(post.requestBody && doc.components.schemas.update_draft_request.properties.confirmation_id).toBeDefined();
     const text = await (await llms.GET()).text();
-    expect(text).toContain("- update_draft (content:write; changes data, needs the owner's approval when it changes the title, text or image of a scheduled draft)");
+    expect(text).toContain(
+      "- update_draft (content:write; changes data, needs the owner's approval when it changes the title, text or image of a scheduled draft)",
+    );
     // Operations that always need it say so without a condition.
     expect(doc.paths["/publish_now"].post.description).toMatch(/Confirmation: required\.$/);
     expect(doc.paths["/fetch_item"].post.description).toMatch(/Confirmation: no\.$/);

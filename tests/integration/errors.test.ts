@@ -75,7 +75,10 @@ describe("bodies", () => {
     const res = await call("create_draft", { type: "post", body: "x", user_id: randomUUID(), status: "published" }, { token: u.token });
     expectErr(res, 400, "invalid_request");
     expect(res.body.error.details).toEqual(
-      expect.arrayContaining([{ path: "user_id", message: "Unknown field" }, { path: "status", message: "Unknown field" }]),
+      expect.arrayContaining([
+        { path: "user_id", message: "Unknown field" },
+        { path: "status", message: "Unknown field" },
+      ]),
     );
   });
 
@@ -119,7 +122,12 @@ describe("authorisation and actions", () => {
     const res = await call("delete_draft", { type: "post", id: mine.body.id }, { token: on.token });
     expectErr(res, 403, "confirmation_required");
     const c = res.body.error.confirmation;
-    expect(c).toEqual({ id: expect.stringMatching(UUID_RE), url: `${config().origin}/confirm/${c.id}`, expires_at: expect.any(String), action: { operation: "delete_draft", type: "post", id: mine.body.id, title: "Keep me", scheduled_for: null } });
+    expect(c).toEqual({
+      id: expect.stringMatching(UUID_RE),
+      url: `${config().origin}/confirm/${c.id}`,
+      expires_at: expect.any(String),
+      action: { operation: "delete_draft", type: "post", id: mine.body.id, title: "Keep me", scheduled_for: null },
+    });
     expect((await call("fetch_item", { type: "post", id: mine.body.id }, { token: on.token })).status).toBe(200);
   });
 

@@ -12,16 +12,25 @@ withDatabase();
 const MISSING = "00000000-0000-4000-8000-000000000000";
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
-const fetchOk = async (u: TestUser, type: string, id: string) =>
-  expectOk(await call("fetch_item", { type, id }, { token: u.token }), fetchItemOp.output);
+const fetchOk = async (u: TestUser, type: string, id: string) => expectOk(await call("fetch_item", { type, id }, { token: u.token }), fetchItemOp.output);
 
 // Articles, ideas and series are made by other features; here they are rows set up directly.
 async function insertArticle(userId: string, values: Partial<typeof articles.$inferInsert> = {}) {
-  const [row] = await (await db()).insert(articles).values({ userId, title: "An article", body: "Article text", ...values }).returning();
+  const [row] = await (
+    await db()
+  )
+    .insert(articles)
+    .values({ userId, title: "An article", body: "Article text", ...values })
+    .returning();
   return row;
 }
 async function insertIdea(userId: string, values: Partial<typeof ideas.$inferInsert> = {}) {
-  const [row] = await (await db()).insert(ideas).values({ userId, title: "An idea", body: "Idea text", ...values }).returning();
+  const [row] = await (
+    await db()
+  )
+    .insert(ideas)
+    .values({ userId, title: "An idea", body: "Idea text", ...values })
+    .returning();
   return row;
 }
 async function insertSeries(userId: string) {
@@ -46,7 +55,16 @@ describe("fetch_item", () => {
     await (await db()).update(postDrafts).set({ ideaId: idea.id }).where(eq(postDrafts.id, tweet.linked_post_id));
 
     const p = await fetchOk(u, "post", tweet.linked_post_id);
-    expect(p).toMatchObject({ id: tweet.linked_post_id, type: "post", title: "Tweet text", status: "draft", body: "Tweet text", body_truncated: false, platform: "pronet", scheduled_for: null });
+    expect(p).toMatchObject({
+      id: tweet.linked_post_id,
+      type: "post",
+      title: "Tweet text",
+      status: "draft",
+      body: "Tweet text",
+      body_truncated: false,
+      platform: "pronet",
+      scheduled_for: null,
+    });
     expect(p.links).toEqual({ post_draft_id: null, personal_idea_id: idea.id, carousel_project_id: null });
     expect(p.created_at).toMatch(ISO);
     expect(p.updated_at).toMatch(ISO);
@@ -62,7 +80,17 @@ describe("fetch_item", () => {
     const a = await insertArticle(u.id, { tags: ["cloud"], imageUrl: "http://localhost:3000/media/a.png", status: "published" });
     const i = await insertIdea(u.id, { body: null });
     const art = await fetchOk(u, "article", a.id);
-    expect(art).toMatchObject({ id: a.id, type: "article", title: "An article", status: "published", body: "Article text", tags: ["cloud"], image_url: "http://localhost:3000/media/a.png", platform: null, scheduled_for: null });
+    expect(art).toMatchObject({
+      id: a.id,
+      type: "article",
+      title: "An article",
+      status: "published",
+      body: "Article text",
+      tags: ["cloud"],
+      image_url: "http://localhost:3000/media/a.png",
+      platform: null,
+      scheduled_for: null,
+    });
     expect(art).not.toHaveProperty("links");
     const idea = await fetchOk(u, "idea", i.id);
     expect(idea).toMatchObject({ id: i.id, type: "idea", status: "new", body: null, body_truncated: false });
@@ -78,9 +106,22 @@ describe("fetch_item", () => {
     expect(item.series).toEqual({ pronet_enabled: true, micro_enabled: true, is_active: true, completed_at: null, total_topics: 4, completed_topics: 2 });
     expect(item.topics.map((t: { title: string }) => t.title)).toEqual(["First", "Second", "Third", "Fourth"]);
     expect(item.topics.map((t: { order_index: number }) => t.order_index)).toEqual([0, 1, 2, 3]);
-    expect(item.topics[0]).toMatchObject({ status: "done", pronet_completed: true, micro_completed: true, pronet_post_id: "pn-1", micro_post_id: "mc-1", description: null });
+    expect(item.topics[0]).toMatchObject({
+      status: "done",
+      pronet_completed: true,
+      micro_completed: true,
+      pronet_post_id: "pn-1",
+      micro_post_id: "mc-1",
+      description: null,
+    });
     expect(item.topics[1].description).toBe("Has a description");
-    expect(item.topics[3]).toMatchObject({ status: "in_progress", pronet_completed: true, micro_completed: false, pronet_post_id: "pn-4", micro_post_id: null });
+    expect(item.topics[3]).toMatchObject({
+      status: "in_progress",
+      pronet_completed: true,
+      micro_completed: false,
+      pronet_post_id: "pn-4",
+      micro_post_id: null,
+    });
 
     const done = new Date("2026-01-02T03:04:05.678Z");
     await (await db()).update(series).set({ completedAt: done, isActive: false }).where(eq(series.id, s.id));

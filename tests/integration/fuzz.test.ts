@@ -80,7 +80,11 @@ function plausible(s: JsonSchema | undefined, depth = 0): fc.Arbitrary<unknown> 
       if (s.format === "uuid") return fc.oneof(fc.constantFrom(...ids), fc.uuid());
       if (s.format === "date-time") {
         const soon = fc.integer({ min: -86_400_000, max: 400 * 86_400_000 }).map((ms) => new Date(Date.now() + ms).toISOString());
-        return fc.oneof(soon, fc.date({ noInvalidDate: true }).map((d) => d.toISOString()), fc.constantFrom("2026-01-01T00:00:00", "2026-13-01T00:00:00Z"));
+        return fc.oneof(
+          soon,
+          fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+          fc.constantFrom("2026-01-01T00:00:00", "2026-13-01T00:00:00Z"),
+        );
       }
       if (s.format === "uri") return fc.constantFrom(`${config().origin}/media/a.png`, "https://evil.example/x.png", "javascript:alert(1)");
       return fc.oneof(fc.constantFrom("Hello world", "Launch day #ship"), fc.string({ maxLength: Math.min((s.maxLength ?? 300) + 2, 4000) }));
@@ -129,7 +133,16 @@ function objectBody({ fields, required }: Variant): fc.Arbitrary<string> {
   return fc
     .tuple(
       // Optional fields mostly absent (JSON.stringify drops undefined): each is another way to fail.
-      fc.record(Object.fromEntries(names.map((k) => [k, required.includes(k) ? plausible(fields[k]) : fc.oneof({ arbitrary: fc.constant(undefined), weight: 2 }, { arbitrary: plausible(fields[k]), weight: 1 })]))),
+      fc.record(
+        Object.fromEntries(
+          names.map((k) => [
+            k,
+            required.includes(k)
+              ? plausible(fields[k])
+              : fc.oneof({ arbitrary: fc.constant(undefined), weight: 2 }, { arbitrary: plausible(fields[k]), weight: 1 }),
+          ]),
+        ),
+      ),
       sometimes(names.length ? fc.tuple(fc.constantFrom(...names), hostile) : null, 3),
       sometimes(fc.tuple(fc.constantFrom("__proto__", "constructor", "prototype", "user_id", "status", "toString"), fc.jsonValue({ maxDepth: 2 })), 4),
     )
@@ -150,7 +163,17 @@ function requests(op: Operation): fc.Arbitrary<Sent> {
   );
   const contentType = fc.oneof(
     { arbitrary: fc.constantFrom("application/json", "application/json; charset=utf-8"), weight: 8 },
-    { arbitrary: fc.constantFrom("text/plain", "", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/json-patch+json", "application/xml"), weight: 1 },
+    {
+      arbitrary: fc.constantFrom(
+        "text/plain",
+        "",
+        "application/x-www-form-urlencoded",
+        "multipart/form-data; boundary=x",
+        "application/json-patch+json",
+        "application/xml",
+      ),
+      weight: 1,
+    },
   );
   return fc.record({ contentType, body });
 }

@@ -11,10 +11,8 @@ withDatabase();
 
 const MISSING = "00000000-0000-4000-8000-000000000000";
 
-const withKey = (u: TestUser, op: string, body: unknown, key: string) =>
-  call(op, body, { token: u.token, headers: { "idempotency-key": key } });
-const countDrafts = async (u: TestUser) =>
-  (await call("search_content", { types: ["post", "tweet"], limit: 50 }, { token: u.token })).body.results.length;
+const withKey = (u: TestUser, op: string, body: unknown, key: string) => call(op, body, { token: u.token, headers: { "idempotency-key": key } });
+const countDrafts = async (u: TestUser) => (await call("search_content", { types: ["post", "tweet"], limit: 50 }, { token: u.token })).body.results.length;
 
 describe("Idempotency-Key", () => {
   it("replays the first response for the same key and body, creating one draft", async () => {

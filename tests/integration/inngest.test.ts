@@ -54,8 +54,16 @@ describe("Inngest functions", () => {
   it("refuses an event whose data does not match its schema, before touching any draft", async () => {
     const u = await makeUser({ publishing: true });
     const d = await draft(u);
-    for (const data of [{ type: "post", id: d.id, userId: u.id }, { type: "video", id: d.id, userId: u.id, scheduled_for: new Date().toISOString() }, { type: "post", id: "x", userId: u.id, scheduled_for: "soon" }]) {
-      const run = await new InngestTestEngine({ function: publishScheduled, events: [{ name: EVENTS.scheduled, data }], steps: [{ id: "wait-until-due", handler: () => null }] }).execute();
+    for (const data of [
+      { type: "post", id: d.id, userId: u.id },
+      { type: "video", id: d.id, userId: u.id, scheduled_for: new Date().toISOString() },
+      { type: "post", id: "x", userId: u.id, scheduled_for: "soon" },
+    ]) {
+      const run = await new InngestTestEngine({
+        function: publishScheduled,
+        events: [{ name: EVENTS.scheduled, data }],
+        steps: [{ id: "wait-until-due", handler: () => null }],
+      }).execute();
       expect(run.error, JSON.stringify(data)).toBeTruthy();
     }
     expect(await sandboxCount(d.id)).toBe(0);
@@ -67,7 +75,9 @@ describe("Inngest functions", () => {
     const d = await draft(u);
     expect((await approved(u, "schedule_content", { type: "post", id: d.id, scheduled_for: inSeconds(60).toISOString() })).status).toBe(200);
     const at = await dueNow(d.id);
-    const events: [{ name: string; data: Record<string, unknown> }] = [{ name: EVENTS.scheduled, data: { type: "post", id: d.id, userId: u.id, scheduled_for: at } }];
+    const events: [{ name: string; data: Record<string, unknown> }] = [
+      { name: EVENTS.scheduled, data: { type: "post", id: d.id, userId: u.id, scheduled_for: at } },
+    ];
     // A fresh engine per delivery: one engine memoises step results like a single run.
     const engine = () => new InngestTestEngine({ function: publishScheduled, events, steps: [{ id: "wait-until-due", handler: () => null }] });
     const first = await engine().execute();

@@ -49,8 +49,13 @@ describe("platform error bodies that echo the token", () => {
   beforeAll(async () => {
     fake = await startFakePlatforms();
     Object.assign(process.env, {
-      LINKEDIN_CLIENT_ID: "li-app", LINKEDIN_CLIENT_SECRET: "li-secret", X_CLIENT_ID: "x-app", X_CLIENT_SECRET: "x-secret",
-      LINKEDIN_API_URL: fake.url, LINKEDIN_OAUTH_URL: fake.url, X_API_URL: fake.url,
+      LINKEDIN_CLIENT_ID: "li-app",
+      LINKEDIN_CLIENT_SECRET: "li-secret",
+      X_CLIENT_ID: "x-app",
+      X_CLIENT_SECRET: "x-secret",
+      LINKEDIN_API_URL: fake.url,
+      LINKEDIN_OAUTH_URL: fake.url,
+      X_API_URL: fake.url,
     });
     resetConfig();
   });
@@ -66,8 +71,13 @@ describe("platform error bodies that echo the token", () => {
     const access = `${route}-tok-${randomUUID()}`;
     fake.tokens[route].access.add(access);
     await (await db()).insert(authAccounts).values({
-      userId: u.id, type: "oauth", provider: route === "linkedin" ? "linkedin" : "twitter", providerAccountId: `${route}-${randomUUID()}`,
-      access_token: access, expires_at: Math.floor(Date.now() / 1000) + 3600, handle: "writer",
+      userId: u.id,
+      type: "oauth",
+      provider: route === "linkedin" ? "linkedin" : "twitter",
+      providerAccountId: `${route}-${randomUUID()}`,
+      access_token: access,
+      expires_at: Math.floor(Date.now() / 1000) + 3600,
+      handle: "writer",
     });
     return { u, access };
   }

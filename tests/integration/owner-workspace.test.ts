@@ -46,7 +46,9 @@ describe("the owner in person", () => {
     await setStatus("tweet", went.id, "unknown");
     await setStatus("tweet", not.id, "unknown");
     expect(await attention(await db(), u.id)).toMatchObject({ unknown: 2, total: 2 });
-    await expect(resolveUnknown({ ...ctx, caller: { ...ctx.caller, inPerson: undefined } }, { type: "tweet", id: went.id, posted: false })).rejects.toThrow(/Only the account owner/);
+    await expect(resolveUnknown({ ...ctx, caller: { ...ctx.caller, inPerson: undefined } }, { type: "tweet", id: went.id, posted: false })).rejects.toThrow(
+      /Only the account owner/,
+    );
     await expect(resolveUnknown(ctx, { type: "tweet", id: went.id, posted: true, url: "javascript:alert(1)" })).rejects.toThrow();
     await resolveUnknown(ctx, { type: "tweet", id: went.id, posted: true, url: "https://x.com/me/status/42" });
     expect(await row("tweet", went.id)).toMatchObject({ status: "published", platformUrl: "https://x.com/me/status/42", platformPostId: "42" });

@@ -16,7 +16,17 @@ import { approved, draft, inSeconds, row } from "../helpers/publishing";
 withDatabase();
 
 let fake: FakePlatforms;
-const ENV = ["LINKEDIN_CLIENT_ID", "LINKEDIN_CLIENT_SECRET", "X_CLIENT_ID", "X_CLIENT_SECRET", "LINKEDIN_API_URL", "LINKEDIN_OAUTH_URL", "X_API_URL", "PUBLISH_TIMEOUT_MS", "SCHEDULE_MIN_LEAD_SECONDS"];
+const ENV = [
+  "LINKEDIN_CLIENT_ID",
+  "LINKEDIN_CLIENT_SECRET",
+  "X_CLIENT_ID",
+  "X_CLIENT_SECRET",
+  "LINKEDIN_API_URL",
+  "LINKEDIN_OAUTH_URL",
+  "X_API_URL",
+  "PUBLISH_TIMEOUT_MS",
+  "SCHEDULE_MIN_LEAD_SECONDS",
+];
 beforeAll(async () => {
   fake = await startFakePlatforms();
   Object.assign(process.env, {
@@ -188,7 +198,12 @@ describe("X adapter", () => {
     const text = `Flaky ${randomUUID()}`;
     const d = await draft(u, "tweet", text);
     const t0 = Date.now() - 1000;
-    await (await db()).update(tweetDrafts).set({ status: "scheduled", scheduledFor: new Date(t0) }).where(eq(tweetDrafts.id, d.id));
+    await (
+      await db()
+    )
+      .update(tweetDrafts)
+      .set({ status: "scheduled", scheduledFor: new Date(t0) })
+      .where(eq(tweetDrafts.id, d.id));
     fake.misbehave("x", ...Array<"500">(20).fill("500"));
     for (let m = 0; m <= 40; m += 5) await runDue(await db(), { clock: () => new Date(t0 + 1000 + m * 60_000) });
     const r = await row("tweet", d.id);

@@ -17,7 +17,17 @@ describe("get_profile_context", () => {
     const samples = ["one", "two", "three", "four", "five", "six"];
     await d
       .update(users)
-      .set({ name: "Ada", image: "https://img.example/ada.png", timezone: "Europe/Berlin", voiceSummary: "Calm", tone: ["warm"], samplePosts: samples, niche: "data", traits: ["curious"], pillars: [{ name: "Craft", description: null }] })
+      .set({
+        name: "Ada",
+        image: "https://img.example/ada.png",
+        timezone: "Europe/Berlin",
+        voiceSummary: "Calm",
+        tone: ["warm"],
+        samplePosts: samples,
+        niche: "data",
+        traits: ["curious"],
+        pillars: [{ name: "Craft", description: null }],
+      })
       .where(eq(users.id, u.id));
     await d.insert(authAccounts).values({ userId: u.id, type: "oauth", provider: "linkedin", providerAccountId: "li-1", handle: "ada-l" });
     await d.insert(allowancePeriods).values({ userId: u.id, period: new Date().toISOString().slice(0, 7), postsUsed: 4, aiActionsUsed: 10, creditsUsed: 70 });

@@ -30,14 +30,24 @@ describe("schedule_content", () => {
   it("is refused while the owner's publishing switch is off, and needs approval of the exact time", async () => {
     const off = await makeUser({ publishing: false });
     const d0 = await draft(off);
-    expectError(await call("schedule_content", { type: "post", id: d0.id, scheduled_for: inSeconds(60).toISOString() }, { token: off.token }), 403, "publishing_not_allowed");
+    expectError(
+      await call("schedule_content", { type: "post", id: d0.id, scheduled_for: inSeconds(60).toISOString() }, { token: off.token }),
+      403,
+      "publishing_not_allowed",
+    );
 
     const u = await makeUser({ publishing: true });
     const d = await draft(u, "post", "Launch day\nWe ship.");
     const at = inSeconds(3600);
     const res = await call("schedule_content", { type: "post", id: d.id, scheduled_for: at.toISOString() }, { token: u.token });
     expectError(res, 403, "confirmation_required");
-    expect(res.body.error.confirmation.action).toEqual({ operation: "schedule_content", type: "post", id: d.id, title: "Launch day", scheduled_for: at.toISOString() });
+    expect(res.body.error.confirmation.action).toEqual({
+      operation: "schedule_content",
+      type: "post",
+      id: d.id,
+      title: "Launch day",
+      scheduled_for: at.toISOString(),
+    });
     expect((await row("post", d.id)).status).toBe("draft");
     // The approval is for that time only: another time asks again.
     const other = await call("schedule_content", { type: "post", id: d.id, scheduled_for: inSeconds(7200).toISOString() }, { token: u.token });
@@ -105,7 +115,8 @@ describe("schedule_content", () => {
     const a = await draft(u);
     const b = await draft(u);
     const at = inSeconds(3);
-    for (const d of [a, b]) expectOk(await approved(u, "schedule_content", { type: "post", id: d.id, scheduled_for: at.toISOString() }), scheduleContentOp.output);
+    for (const d of [a, b])
+      expectOk(await approved(u, "schedule_content", { type: "post", id: d.id, scheduled_for: at.toISOString() }), scheduleContentOp.output);
 
     const un = expectOk(await call("unschedule_content", { type: "post", id: a.id }, { token: u.token }), unscheduleContentOp.output);
     expect(un).toEqual({ id: a.id, type: "post", unscheduled: true, previous_scheduled_for: at.toISOString(), status: "draft" });
@@ -140,7 +151,11 @@ describe("schedule_content", () => {
     const other = await makeUser({ publishing: true });
     const d = await draft(owner);
     const res = await call("schedule_content", { type: "post", id: d.id, scheduled_for: inSeconds(120).toISOString() }, { token: other.token });
-    const missing = await call("schedule_content", { type: "post", id: "00000000-0000-4000-8000-000000000000", scheduled_for: inSeconds(120).toISOString() }, { token: other.token });
+    const missing = await call(
+      "schedule_content",
+      { type: "post", id: "00000000-0000-4000-8000-000000000000", scheduled_for: inSeconds(120).toISOString() },
+      { token: other.token },
+    );
     expectError(res, 422, "action_failed");
     expect(res.body).toEqual(missing.body);
     expectError(await call("unschedule_content", { type: "post", id: d.id }, { token: other.token }), 422, "action_failed");
@@ -153,7 +168,10 @@ describe("list_scheduled", () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
       const d = await draft(u, i % 2 ? "tweet" : "post", `Item ${i}`);
-      expectOk(await approved(u, "schedule_content", { type: i % 2 ? "tweet" : "post", id: d.id, scheduled_for: inSeconds(3600 * (5 - i)).toISOString() }), scheduleContentOp.output);
+      expectOk(
+        await approved(u, "schedule_content", { type: i % 2 ? "tweet" : "post", id: d.id, scheduled_for: inSeconds(3600 * (5 - i)).toISOString() }),
+        scheduleContentOp.output,
+      );
       ids.unshift(d.id);
     }
     const all = expectOk(await call("list_scheduled", {}, { token: u.token }), listScheduledOp.output);
@@ -169,9 +187,16 @@ describe("list_scheduled", () => {
       cursor = page.next_cursor ?? undefined;
     } while (cursor);
     expect(seen).toEqual(ids);
-    const narrow = expectOk(await call("list_scheduled", { from: inSeconds(1800).toISOString(), to: inSeconds(2.5 * 3600).toISOString() }, { token: u.token }), listScheduledOp.output);
+    const narrow = expectOk(
+      await call("list_scheduled", { from: inSeconds(1800).toISOString(), to: inSeconds(2.5 * 3600).toISOString() }, { token: u.token }),
+      listScheduledOp.output,
+    );
     expect(narrow.items.map((i: { id: string }) => i.id)).toEqual(ids.slice(0, 2));
-    expectError(await call("list_scheduled", { from: inSeconds(10).toISOString(), to: inSeconds(5).toISOString() }, { token: u.token }), 400, "invalid_request");
+    expectError(
+      await call("list_scheduled", { from: inSeconds(10).toISOString(), to: inSeconds(5).toISOString() }, { token: u.token }),
+      400,
+      "invalid_request",
+    );
     expectError(await call("list_scheduled", { to: inSeconds(367 * 86400).toISOString() }, { token: u.token }), 400, "invalid_request");
     // Nobody else's drafts.
     const other = await makeUser();

@@ -21,7 +21,9 @@ async function due(userId: string, n: number, secondsAgo = 1) {
   const d = await db();
   const posts = await d
     .insert(postDrafts)
-    .values(Array.from({ length: n }, (_, i) => ({ userId, title: `P${i}`, body: `Post ${i} ${randomUUID()}`, status: "scheduled" as const, scheduledFor: at })))
+    .values(
+      Array.from({ length: n }, (_, i) => ({ userId, title: `P${i}`, body: `Post ${i} ${randomUUID()}`, status: "scheduled" as const, scheduledFor: at })),
+    )
     .returning({ id: postDrafts.id });
   const tweets = await d
     .insert(tweetDrafts)
@@ -32,7 +34,9 @@ async function due(userId: string, n: number, secondsAgo = 1) {
 
 /** Draft ids the sandbox received more than once, and how many distinct drafts it received. */
 async function duplicates(ids: string[]) {
-  const rows = await (await db())
+  const rows = await (
+    await db()
+  )
     .select({ draftId: sandboxPosts.draftId, n: sql<number>`count(*)::int` })
     .from(sandboxPosts)
     .where(inArray(sandboxPosts.draftId, ids))
@@ -97,7 +101,10 @@ describe("scheduler", () => {
     const u = await makeUser({ publishing: true });
     const [stuck, fresh] = await due(u.id, 2);
     const d = await db();
-    await d.update(postDrafts).set({ status: "publishing", claimedAt: new Date(Date.now() - 301_000) }).where(eq(postDrafts.id, stuck));
+    await d
+      .update(postDrafts)
+      .set({ status: "publishing", claimedAt: new Date(Date.now() - 301_000) })
+      .where(eq(postDrafts.id, stuck));
     await d.update(postDrafts).set({ status: "publishing", claimedAt: new Date() }).where(eq(postDrafts.id, fresh));
     await runDue(d);
     expect((await row("post", stuck)).status).toBe("unknown");

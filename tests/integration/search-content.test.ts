@@ -68,7 +68,10 @@ describe("search_content", () => {
     expect(ids(two).sort()).toEqual([idea.id, s.id].sort());
     expect(two.results.find((x) => x.id === s.id)?.status).toBe("active");
 
-    await d.update(postDrafts).set({ status: "scheduled", scheduledFor: new Date(Date.now() + 3_600_000) }).where(eq(postDrafts.id, tweet.linked_post_id));
+    await d
+      .update(postDrafts)
+      .set({ status: "scheduled", scheduledFor: new Date(Date.now() + 3_600_000) })
+      .where(eq(postDrafts.id, tweet.linked_post_id));
     expect(ids(await search(u, { status: "scheduled" }))).toEqual([tweet.linked_post_id]);
     expect(ids(await search(u, { status: "published" }))).toEqual([article.id]);
     expect(ids(await search(u, { status: "active", types: ["series"] }))).toEqual([s.id]);

@@ -18,7 +18,15 @@ describe("manage_series and list_series", () => {
   it("creates, updates, adds, edits, reorders and removes topics", async () => {
     const u = await makeUser();
     const created = await manage(u, { action: "create", title: "Hiring", topics: [{ title: "A" }, { title: "B", description: "bee" }] });
-    expect(created.series).toMatchObject({ title: "Hiring", pronet_enabled: true, micro_enabled: false, is_active: true, completed_at: null, total_topics: 2, completed_topics: 0 });
+    expect(created.series).toMatchObject({
+      title: "Hiring",
+      pronet_enabled: true,
+      micro_enabled: false,
+      is_active: true,
+      completed_at: null,
+      total_topics: 2,
+      completed_topics: 0,
+    });
     expect(titles(created)).toEqual(["0:A", "1:B"]);
     const id = created.series.id;
 

@@ -17,8 +17,7 @@ const MISSING = "00000000-0000-4000-8000-000000000000";
 async function create(u: TestUser, body: Record<string, unknown>) {
   return expectOk(await call("create_draft", body, { token: u.token }), createDraftOp.output);
 }
-const fetchPost = async (u: TestUser, id: string) =>
-  expectOk(await call("fetch_item", { type: "post", id }, { token: u.token }), fetchItemOp.output);
+const fetchPost = async (u: TestUser, id: string) => expectOk(await call("fetch_item", { type: "post", id }, { token: u.token }), fetchItemOp.output);
 
 // Scheduling and publishing belong to other operations; here the states are set directly.
 async function setState(id: string, status: DraftStatus, scheduledFor: Date | null = null) {

@@ -24,11 +24,7 @@ const sessionOf = (c: McpClient) => (c.transport as unknown as { sessionId?: str
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A client that declares `elicitation` and answers every request with `answer`. */
-async function elicitingClient(
-  token: string,
-  elicitation: Record<string, unknown>,
-  answer: (p: Params, id: string | number) => Answer | Promise<Answer>,
-) {
+async function elicitingClient(token: string, elicitation: Record<string, unknown>, answer: (p: Params, id: string | number) => Answer | Promise<Answer>) {
   const asked: Params[] = [];
   const client = await mcpClient(token, { capabilities: { elicitation } });
   client.setRequestHandler(ElicitRequestSchema, async (req, extra) => {
@@ -49,7 +45,11 @@ async function approvalStatus(id: string) {
 
 /** A raw JSON-RPC POST to /mcp with the app's token (and a session when given). */
 function post(token: string, body: unknown, session?: string) {
-  const headers: Record<string, string> = { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" };
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${token}`,
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+  };
   if (session) headers["mcp-session-id"] = session;
   return inProcessFetch("http://localhost:3000/mcp", { method: "POST", headers, body: JSON.stringify(body) });
 }
@@ -238,7 +238,10 @@ describe("the approval page, opened by URL-mode elicitation", () => {
     const calls = waiting.map((d, i) =>
       client.callTool({ name: "delete_draft", arguments: { type: "post", id: d.id } }, undefined, { signal: controllers[i].signal }).catch((e) => e),
     );
-    const open = async () => (await (await db()).select({ status: elicitations.status }).from(elicitations).where(eq(elicitations.userId, u.id))).filter((r) => r.status !== "closed" && r.status !== "cancelled");
+    const open = async () =>
+      (await (await db()).select({ status: elicitations.status }).from(elicitations).where(eq(elicitations.userId, u.id))).filter(
+        (r) => r.status !== "closed" && r.status !== "cancelled",
+      );
     for (let i = 0; i < 100 && (await open()).length < MAX_WAITING_PER_USER; i++) await sleep(50);
     expect(await open()).toHaveLength(MAX_WAITING_PER_USER);
     // One more answers at once with the link instead of waiting.

@@ -31,10 +31,26 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 const inspector = (...args: string[]) =>
-  run("npx", [...NODE22, "-p", "@modelcontextprotocol/inspector@2.12.0", "mcp-inspector", "--cli", mcpUrl, "--transport", "http", "--header", `Authorization: Bearer ${user.token}`, ...args], {
-    timeout: 240_000,
-    maxBuffer: 10 * 1024 * 1024,
-  });
+  run(
+    "npx",
+    [
+      ...NODE22,
+      "-p",
+      "@modelcontextprotocol/inspector@2.12.0",
+      "mcp-inspector",
+      "--cli",
+      mcpUrl,
+      "--transport",
+      "http",
+      "--header",
+      `Authorization: Bearer ${user.token}`,
+      ...args,
+    ],
+    {
+      timeout: 240_000,
+      maxBuffer: 10 * 1024 * 1024,
+    },
+  );
 
 describe("MCP Inspector CLI", () => {
   it("lists the tools", async () => {
@@ -45,7 +61,16 @@ describe("MCP Inspector CLI", () => {
   }, 300_000);
 
   it("calls a tool with a bearer token", async () => {
-    const { stdout } = await inspector("--method", "tools/call", "--tool-name", "create_draft", "--tool-arg", "type=post", "--tool-arg", "body=From the Inspector");
+    const { stdout } = await inspector(
+      "--method",
+      "tools/call",
+      "--tool-name",
+      "create_draft",
+      "--tool-arg",
+      "type=post",
+      "--tool-arg",
+      "body=From the Inspector",
+    );
     const result = JSON.parse(stdout);
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent.type).toBe("post");
@@ -55,10 +80,14 @@ describe("MCP Inspector CLI", () => {
 describe("MCP conformance suite", () => {
   for (const scenario of ["server-initialize", "tools-list", "dns-rebinding-protection"]) {
     it(`passes ${scenario}`, async () => {
-      const out = await run("npx", [...NODE22, "-p", "@modelcontextprotocol/conformance@0.2.0-alpha.12", "conformance", "server", "--url", mcpUrl, "--scenario", scenario], {
-        timeout: 240_000,
-        maxBuffer: 10 * 1024 * 1024,
-      }).catch((e) => e);
+      const out = await run(
+        "npx",
+        [...NODE22, "-p", "@modelcontextprotocol/conformance@0.2.0-alpha.12", "conformance", "server", "--url", mcpUrl, "--scenario", scenario],
+        {
+          timeout: 240_000,
+          maxBuffer: 10 * 1024 * 1024,
+        },
+      ).catch((e) => e);
       const text = `${out.stdout}\n${out.stderr}`;
       expect(out.code ?? 0, text).toBe(0);
       expect(text).not.toMatch(/\bFAIL(ED)?\b/);

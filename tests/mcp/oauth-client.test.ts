@@ -46,7 +46,14 @@ class TestProvider implements OAuthClientProvider {
     return "http://127.0.0.1:8976/callback";
   }
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: "SDK test assistant", redirect_uris: [this.redirectUrl], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none", scope: "email profile offline_access" };
+    return {
+      client_name: "SDK test assistant",
+      redirect_uris: [this.redirectUrl],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+      scope: "email profile offline_access",
+    };
   }
   clientInformation() {
     return this.info;

@@ -55,7 +55,11 @@ describe("MCP server", () => {
     const bad = await client.callTool({ name: "create_draft", arguments: { type: "post", body: "", extra: 1 } });
     expect(bad.isError).toBe(true);
     expect(errorOf(bad).code).toBe("invalid_request");
-    expect(errorOf(bad).details.map((d: { path: string }) => d.path).sort()).toEqual(["body", "extra"]);
+    expect(
+      errorOf(bad)
+        .details.map((d: { path: string }) => d.path)
+        .sort(),
+    ).toEqual(["body", "extra"]);
     const gated = await client.callTool({ name: "delete_draft", arguments: args });
     expect(errorOf(gated).code).toBe("publishing_not_allowed");
   });

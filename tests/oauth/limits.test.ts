@@ -57,9 +57,15 @@ describe("OAuth request bodies", () => {
 
   it.each(ENDPOINTS)("$name still reads a body just under the cap", async ({ name, handler, type }) => {
     const filler = "a".repeat(MAX_OAUTH_BODY_BYTES - 200);
-    const body = type === "application/json"
-      ? JSON.stringify({ client_name: "Padded", redirect_uris: ["https://a.example/cb"], token_endpoint_auth_method: "none", software_id: filler.slice(0, MAX_OAUTH_BODY_BYTES - 300) })
-      : `client_id=${filler}`;
+    const body =
+      type === "application/json"
+        ? JSON.stringify({
+            client_name: "Padded",
+            redirect_uris: ["https://a.example/cb"],
+            token_endpoint_auth_method: "none",
+            software_id: filler.slice(0, MAX_OAUTH_BODY_BYTES - 300),
+          })
+        : `client_id=${filler}`;
     const res = await post(handler, name, { headers: { "content-type": type, "x-forwarded-for": someAddress() }, body });
     expect(res.status).not.toBe(413);
   });

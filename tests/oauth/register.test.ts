@@ -29,7 +29,13 @@ describe("authorization-server metadata", () => {
 
 describe("dynamic client registration (RFC 7591)", () => {
   it("registers a public client without a secret (item 8)", async () => {
-    const res = await register({ client_name: "Claude", redirect_uris: ["https://claude.ai/api/mcp/auth_callback"], token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"], response_types: ["code"] });
+    const res = await register({
+      client_name: "Claude",
+      redirect_uris: ["https://claude.ai/api/mcp/auth_callback"],
+      token_endpoint_auth_method: "none",
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ client_name: "Claude", redirect_uris: ["https://claude.ai/api/mcp/auth_callback"], token_endpoint_auth_method: "none" });
     expect(typeof res.body.client_id).toBe("string");
@@ -81,7 +87,8 @@ describe("dynamic client registration (RFC 7591)", () => {
 
   it("limits registrations per client address (item 11)", async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 32; i++) statuses.push((await register({ client_name: "x", redirect_uris: ["https://a.example/cb"], token_endpoint_auth_method: "none" }, "192.0.2.77")).status);
+    for (let i = 0; i < 32; i++)
+      statuses.push((await register({ client_name: "x", redirect_uris: ["https://a.example/cb"], token_endpoint_auth_method: "none" }, "192.0.2.77")).status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(30);
     const last = await register({ client_name: "x", redirect_uris: ["https://a.example/cb"] }, "192.0.2.77");
     expect(last.status).toBe(429);

@@ -46,7 +46,12 @@ describe("token endpoint", () => {
   it("refuses an expired code (item 18)", async () => {
     const u = await makeUser();
     const c = await authorizedCode(u.id);
-    await (await db()).update(authorizationCodes).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(authorizationCodes.userId, u.id));
+    await (
+      await db()
+    )
+      .update(authorizationCodes)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(authorizationCodes.userId, u.id));
     expect((await exchange(c)).body.error).toBe("invalid_grant");
   });
 
@@ -64,7 +69,13 @@ describe("token endpoint", () => {
     const c = await authorizedCode(u.id);
     expect((await token({ grant_type: "password", client_id: c.client.client_id })).body.error).toBe("unsupported_grant_type");
     expect((await token({ client_id: c.client.client_id })).body.error).toBe("invalid_request");
-    const unknown = await token({ grant_type: "authorization_code", code: c.code, redirect_uri: c.redirect, client_id: "00000000-0000-4000-8000-000000000000", code_verifier: c.pkce.verifier });
+    const unknown = await token({
+      grant_type: "authorization_code",
+      code: c.code,
+      redirect_uri: c.redirect,
+      client_id: "00000000-0000-4000-8000-000000000000",
+      code_verifier: c.pkce.verifier,
+    });
     expect(unknown.status).toBe(401);
     expect(unknown.body.error).toBe("invalid_client");
     const other = (await register({ client_name: "Other", redirect_uris: [c.redirect], token_endpoint_auth_method: "none" })).body;
@@ -75,14 +86,33 @@ describe("token endpoint", () => {
   it("authenticates confidential clients with Basic or POST, and answers 401 with WWW-Authenticate for bad Basic (items 8, 21)", async () => {
     const reg = (await register({ client_name: "Conf", redirect_uris: ["https://app.example/cb"], token_endpoint_auth_method: "client_secret_basic" })).body;
     const basic = (id: string, secret: string) => Buffer.from(`${id}:${secret}`).toString("base64");
-    const bad = await token({ grant_type: "authorization_code", code: "x", redirect_uri: "https://app.example/cb", code_verifier: "a".repeat(43) }, { basic: basic(reg.client_id, "wrong") });
+    const bad = await token(
+      { grant_type: "authorization_code", code: "x", redirect_uri: "https://app.example/cb", code_verifier: "a".repeat(43) },
+      { basic: basic(reg.client_id, "wrong") },
+    );
     expect(bad.status).toBe(401);
     expect(bad.headers.get("www-authenticate")).toMatch(/^Basic/);
-    const good = await token({ grant_type: "authorization_code", code: "x", redirect_uri: "https://app.example/cb", code_verifier: "a".repeat(43) }, { basic: basic(reg.client_id, reg.client_secret) });
+    const good = await token(
+      { grant_type: "authorization_code", code: "x", redirect_uri: "https://app.example/cb", code_verifier: "a".repeat(43) },
+      { basic: basic(reg.client_id, reg.client_secret) },
+    );
     expect(good.body.error).toBe("invalid_grant"); // authenticated; only the code is wrong
-    const post = await token({ grant_type: "authorization_code", code: "x", redirect_uri: "https://app.example/cb", code_verifier: "a".repeat(43), client_id: reg.client_id, client_secret: reg.client_secret });
+    const post = await token({
+      grant_type: "authorization_code",
+      code: "x",
+      redirect_uri: "https://app.example/cb",
+      code_verifier: "a".repeat(43),
+      client_id: reg.client_id,
+      client_secret: reg.client_secret,
+    });
     expect(post.body.error).toBe("invalid_grant");
-    const none = await token({ grant_type: "authorization_code", code: "x", redirect_uri: "https://app.example/cb", code_verifier: "a".repeat(43), client_id: reg.client_id });
+    const none = await token({
+      grant_type: "authorization_code",
+      code: "x",
+      redirect_uri: "https://app.example/cb",
+      code_verifier: "a".repeat(43),
+      client_id: reg.client_id,
+    });
     expect(none.status).toBe(401);
   });
 
@@ -98,7 +128,8 @@ describe("token endpoint", () => {
     const u = await makeUser();
     const c = await authorizedCode(u.id);
     const first = await exchange(c);
-    const refresh = (rt: string, over: Record<string, string> = {}) => token({ grant_type: "refresh_token", refresh_token: rt, client_id: c.client.client_id, ...over });
+    const refresh = (rt: string, over: Record<string, string> = {}) =>
+      token({ grant_type: "refresh_token", refresh_token: rt, client_id: c.client.client_id, ...over });
     const second = await refresh(first.body.refresh_token);
     expect(second.status).toBe(200);
     expect(second.body.refresh_token).not.toBe(first.body.refresh_token);
@@ -109,7 +140,12 @@ describe("token endpoint", () => {
     const narrow = await refresh(second.body.refresh_token, { scope: "email" });
     expect(narrow.body.scope).toBe("email");
     // Past the grace window, reuse of a rotated token revokes the whole grant.
-    await (await db()).update(tokens).set({ rotatedAt: new Date(Date.now() - 10 * 60_000) }).where(eq(tokens.userId, u.id));
+    await (
+      await db()
+    )
+      .update(tokens)
+      .set({ rotatedAt: new Date(Date.now() - 10 * 60_000) })
+      .where(eq(tokens.userId, u.id));
     const reuse = await refresh(first.body.refresh_token);
     expect(reuse.body.error).toBe("invalid_grant");
     expect((await fetchAny(narrow.body.access_token)).status).toBe(401);
@@ -119,7 +155,12 @@ describe("token endpoint", () => {
   it("access tokens live about an hour (item 24)", async () => {
     const u = await makeUser();
     const res = await exchange(await authorizedCode(u.id));
-    const [row] = await (await db()).select().from(tokens).where(eq(tokens.tokenHash, hashToken(res.body.access_token)));
+    const [row] = await (
+      await db()
+    )
+      .select()
+      .from(tokens)
+      .where(eq(tokens.tokenHash, hashToken(res.body.access_token)));
     expect(res.body.expires_in).toBe(3600);
     expect(row.expiresAt.getTime() - row.createdAt.getTime()).toBeLessThanOrEqual(3600_000 + 5000);
   });
@@ -148,7 +189,12 @@ describe("revocation and disconnect", () => {
     const c = await authorizedCode(u.id);
     const t = await exchange(c);
     expect((await fetchAny(t.body.access_token)).status).toBe(200);
-    const [row] = await (await db()).select({ appId: tokens.appId }).from(tokens).where(eq(tokens.tokenHash, hashToken(t.body.access_token)));
+    const [row] = await (
+      await db()
+    )
+      .select({ appId: tokens.appId })
+      .from(tokens)
+      .where(eq(tokens.tokenHash, hashToken(t.body.access_token)));
     await revokeApp(await db(), u.id, row.appId);
     expect((await fetchAny(t.body.access_token)).status).toBe(401);
     const r = await token({ grant_type: "refresh_token", refresh_token: t.body.refresh_token, client_id: c.client.client_id });

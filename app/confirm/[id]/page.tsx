@@ -20,7 +20,13 @@ function headline(app: string, op: string, type: string, platform: string) {
   return `${app} wants to run ${op}`;
 }
 
-export default async function ConfirmPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | undefined>> }) {
+export default async function ConfirmPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | undefined>>;
+}) {
   const { id } = await params;
   const { result } = await searchParams;
   const me = await requireOwner(`/confirm/${id}`);
@@ -31,7 +37,9 @@ export default async function ConfirmPage({ params, searchParams }: { params: Pr
       <OwnerShell email={me.email} userId={me.id} narrow>
         <h1>Approval not found</h1>
         <p>This link does not match a request on your account. If an app gave it to you, ask it to repeat the action to get a new link.</p>
-        <p><a href="/settings/connections">Go to Connections</a></p>
+        <p>
+          <a href="/settings/connections">Go to Connections</a>
+        </p>
       </OwnerShell>
     );
   }
@@ -42,7 +50,8 @@ export default async function ConfirmPage({ params, searchParams }: { params: Pr
   const expiry = `${formatTime(a.expiresAt, me.timezone)}${me.timezone === "UTC" ? "" : ` (${formatTime(a.expiresAt, "UTC")})`}`;
   const open = a.status === "pending" && !expired && !a.appRevoked;
   let status: { tone: "ok" | "error"; text: string } | null = null;
-  if (a.status === "approved" && !expired) status = { tone: "ok", text: `Approved. ${a.appName} can now complete the action; this approval expires at ${expiry}.` };
+  if (a.status === "approved" && !expired)
+    status = { tone: "ok", text: `Approved. ${a.appName} can now complete the action; this approval expires at ${expiry}.` };
   else if (a.status === "approved") status = { tone: "error", text: `This approval expired at ${expiry} without being used. Ask ${a.appName} to try again.` };
   else if (a.status === "used") status = { tone: "ok", text: `Done: ${a.appName} used this approval, so it cannot be used again.` };
   else if (a.status === "denied") status = { tone: "ok", text: `Denied. ${a.appName} cannot do this; it would have to ask again.` };
@@ -51,7 +60,17 @@ export default async function ConfirmPage({ params, searchParams }: { params: Pr
   if (result === "late") status = { tone: "error", text: `Nothing changed: this request was no longer waiting for a decision. ${status?.text ?? ""}` };
   if (result === "expired-form") status = { tone: "error", text: "This page had expired, so nothing changed. Decide again below." };
 
-  const when = (d: Date) => <>{formatInZone(d, me.timezone)}{me.timezone === "UTC" ? null : <><br /><span className="muted">{formatUtc(d)}</span></>}</>;
+  const when = (d: Date) => (
+    <>
+      {formatInZone(d, me.timezone)}
+      {me.timezone === "UTC" ? null : (
+        <>
+          <br />
+          <span className="muted">{formatUtc(d)}</span>
+        </>
+      )}
+    </>
+  );
   const scheduled = a.action.scheduled_for ? new Date(a.action.scheduled_for) : null;
   // An edit of a scheduled draft: the owner compares the two versions; the time stays.
   const edit = a.operation === "update_draft" && a.proposed;
@@ -59,21 +78,42 @@ export default async function ConfirmPage({ params, searchParams }: { params: Pr
   return (
     <OwnerShell email={me.email} userId={me.id} wide={!!edit}>
       <h1>{headline(a.appName, a.operation, a.action.type, platform)}</h1>
-      {status ? <p className={status.tone === "ok" ? "ok-box" : "error-box"} role={status.tone === "ok" ? "status" : "alert"}>{status.text}</p> : null}
+      {status ? (
+        <p className={status.tone === "ok" ? "ok-box" : "error-box"} role={status.tone === "ok" ? "status" : "alert"}>
+          {status.text}
+        </p>
+      ) : null}
       <section className="card" aria-labelledby="action">
         <h2 id="action">The exact action</h2>
         <dl className="facts">
-          <dt>Asked by</dt><dd>{a.appName}</dd>
-          <dt>Action</dt><dd><code>{a.operation}</code></dd>
-          <dt>Platform</dt><dd>{platform}{handle ? ` (${handle})` : ""}</dd>
-          {edit ? null : <><dt>Title</dt><dd>{a.action.title}</dd></>}
+          <dt>Asked by</dt>
+          <dd>{a.appName}</dd>
+          <dt>Action</dt>
+          <dd>
+            <code>{a.operation}</code>
+          </dd>
+          <dt>Platform</dt>
+          <dd>
+            {platform}
+            {handle ? ` (${handle})` : ""}
+          </dd>
+          {edit ? null : (
+            <>
+              <dt>Title</dt>
+              <dd>{a.action.title}</dd>
+            </>
+          )}
           <dt>When</dt>
           <dd>
-            {edit && scheduled
-              ? <>Stays scheduled for {when(scheduled)}</>
-              : scheduled
-                ? when(scheduled)
-                : <>As soon as {a.appName} repeats its request, before {when(a.expiresAt)}</>}
+            {edit && scheduled ? (
+              <>Stays scheduled for {when(scheduled)}</>
+            ) : scheduled ? (
+              when(scheduled)
+            ) : (
+              <>
+                As soon as {a.appName} repeats its request, before {when(a.expiresAt)}
+              </>
+            )}
           </dd>
         </dl>
         {edit ? (
@@ -85,19 +125,34 @@ export default async function ConfirmPage({ params, searchParams }: { params: Pr
           <>
             <h3>Full text</h3>
             <div className="post-text">{a.body}</div>
-            {a.imageUrl ? <><h3>Image</h3><AttachedImage url={a.imageUrl} alt={`Image of this ${a.action.type === "tweet" ? "tweet" : "post"}`} /></> : null}
+            {a.imageUrl ? (
+              <>
+                <h3>Image</h3>
+                <AttachedImage url={a.imageUrl} alt={`Image of this ${a.action.type === "tweet" ? "tweet" : "post"}`} />
+              </>
+            ) : null}
           </>
         )}
-        {IRREVERSIBLE.has(a.operation) ? <p><strong>This cannot be undone.</strong></p> : null}
+        {IRREVERSIBLE.has(a.operation) ? (
+          <p>
+            <strong>This cannot be undone.</strong>
+          </p>
+        ) : null}
       </section>
       {open ? (
         <form action={decide.bind(null, a.id)} className="actions">
           <input type="hidden" name="csrf" value={csrfToken(me.id, `confirm:${a.id}`)} />
-          <button className="btn primary" type="submit" name="decision" value="approve">Approve</button>
-          <button className="btn" type="submit" name="decision" value="deny">Deny</button>
+          <button className="btn primary" type="submit" name="decision" value="approve">
+            Approve
+          </button>
+          <button className="btn" type="submit" name="decision" value="deny">
+            Deny
+          </button>
         </form>
       ) : null}
-      <p><a href="/settings/connections">Back to Connections</a></p>
+      <p>
+        <a href="/settings/connections">Back to Connections</a>
+      </p>
     </OwnerShell>
   );
 }

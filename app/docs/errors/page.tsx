@@ -8,8 +8,8 @@ export default function ErrorReference() {
     <main>
       <h1>Error reference</h1>
       <p>
-        Every error is JSON: <code>{`{"error": {"code", "message", "hint"?, "docs", "details"?}}`}</code>. The{" "}
-        <code>code</code> is stable; the <code>message</code> says what happened and the <code>hint</code> what to do.
+        Every error is JSON: <code>{`{"error": {"code", "message", "hint"?, "docs", "details"?}}`}</code>. The <code>code</code> is stable; the{" "}
+        <code>message</code> says what happened and the <code>hint</code> what to do.
       </p>
       <dl className="errors">
         {ERROR_CODES.map((code) => (

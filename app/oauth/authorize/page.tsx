@@ -25,7 +25,9 @@ export default async function AuthorizePage({ searchParams }: { searchParams: Pr
     return (
       <OwnerShell narrow>
         <h1>This connection request cannot be used</h1>
-        <p className="error-box" role="alert">{check.page}</p>
+        <p className="error-box" role="alert">
+          {check.page}
+        </p>
         <p>Nothing was shared. Go back to the app and start connecting again; if it keeps happening, the app&apos;s setup is wrong.</p>
       </OwnerShell>
     );
@@ -37,12 +39,22 @@ export default async function AuthorizePage({ searchParams }: { searchParams: Pr
   return (
     <OwnerShell narrow>
       <h1>
-        Connect <span>{r.clientName}</span> {r.selfRegistered ? <span className="badge" title="This app registered itself; we could not verify who made it.">Unverified</span> : null}
+        Connect <span>{r.clientName}</span>{" "}
+        {r.selfRegistered ? (
+          <span className="badge" title="This app registered itself; we could not verify who made it.">
+            Unverified
+          </span>
+        ) : null}
       </h1>
-      <p>It will redirect to <strong>{r.redirectHost}</strong> when you are done.</p>
+      <p>
+        It will redirect to <strong>{r.redirectHost}</strong> when you are done.
+      </p>
       <form action={switchAccount} className="muted">
         <input type="hidden" name="query" value={query} />
-        Signed in as <strong>{me.email}</strong>. <button className="btn link" type="submit">Use another account</button>
+        Signed in as <strong>{me.email}</strong>.{" "}
+        <button className="btn link" type="submit">
+          Use another account
+        </button>
       </form>
       <section className="card" aria-labelledby="can">
         <h2 id="can">{r.clientName} will be able to</h2>
@@ -65,8 +77,12 @@ export default async function AuthorizePage({ searchParams }: { searchParams: Pr
       <form action={decideConsent} className="actions">
         <input type="hidden" name="query" value={query} />
         <input type="hidden" name="csrf" value={csrf} />
-        <button className="btn primary" type="submit" name="decision" value="allow">Allow</button>
-        <button className="btn" type="submit" name="decision" value="cancel">Cancel</button>
+        <button className="btn primary" type="submit" name="decision" value="allow">
+          Allow
+        </button>
+        <button className="btn" type="submit" name="decision" value="cancel">
+          Cancel
+        </button>
       </form>
     </OwnerShell>
   );

@@ -11,7 +11,8 @@ import { revokeApp } from "@/lib/domain/tokens";
 const PAGE = "/settings/connections";
 
 // Every form on the page carries one CSRF token ("connections").
-const owner = (form: FormData) => ownerAction(form, { page: PAGE, purpose: "connections", expired: () => redirect(`${PAGE}?error=expired`) }, async (userId) => userId);
+const owner = (form: FormData) =>
+  ownerAction(form, { page: PAGE, purpose: "connections", expired: () => redirect(`${PAGE}?error=expired`) }, async (userId) => userId);
 
 export async function disconnectApp(form: FormData) {
   const userId = await owner(form);

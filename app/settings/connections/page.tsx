@@ -31,7 +31,12 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
   const sp = await searchParams;
   const me = await requireOwner("/settings/connections", { complete: true });
   const d = await db();
-  const [apps, accounts, pending, health] = await Promise.all([listConnectedApps(d, me.id), platformAccounts(d, me.id), pendingApprovals(d, me.id), accountHealth(d, me.id)]);
+  const [apps, accounts, pending, health] = await Promise.all([
+    listConnectedApps(d, me.id),
+    platformAccounts(d, me.id),
+    pendingApprovals(d, me.id),
+    accountHealth(d, me.id),
+  ]);
   const notify = await notificationSettingsOf(d, me.id);
   const csrf = csrfToken(me.id, "connections");
   const providers = configuredProviders();
@@ -39,41 +44,77 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
   return (
     <OwnerShell email={me.email} userId={me.id} current="/settings/connections">
       <h1>Connections</h1>
-      {sp.done && DONE[sp.done] ? <p className="ok-box" role="status">{DONE[sp.done]}</p> : null}
-      {sp.error === "expired" ? <p className="error-box" role="alert">That page had expired, so nothing changed. Try again.</p> : null}
+      {sp.done && DONE[sp.done] ? (
+        <p className="ok-box" role="status">
+          {DONE[sp.done]}
+        </p>
+      ) : null}
+      {sp.error === "expired" ? (
+        <p className="error-box" role="alert">
+          That page had expired, so nothing changed. Try again.
+        </p>
+      ) : null}
 
       <section aria-labelledby="apps" className="card">
         <h2 id="apps">AI apps</h2>
         {apps.length === 0 ? (
-          <p>No AI app is connected. To connect an assistant such as Claude or ChatGPT, add this service&apos;s MCP address in the assistant&apos;s settings; it will send you here to approve. See <a href="/llms.txt">the guide</a>.</p>
+          <p>
+            No AI app is connected. To connect an assistant such as Claude or ChatGPT, add this service&apos;s MCP address in the assistant&apos;s settings; it
+            will send you here to approve. See <a href="/llms.txt">the guide</a>.
+          </p>
         ) : (
           <ul className="rows">
             {apps.map((a) => (
               <li key={a.id}>
                 <div>
-                  <strong>{a.name}</strong> {a.selfRegistered ? <span className="badge" title="This app registered itself; its name is not verified.">Unverified</span> : null}
+                  <strong>{a.name}</strong>{" "}
+                  {a.selfRegistered ? (
+                    <span className="badge" title="This app registered itself; its name is not verified.">
+                      Unverified
+                    </span>
+                  ) : null}
                   <p className="meta">
-                    {a.redirectHost ? <>Redirects to {a.redirectHost} · </> : null}Connected on {formatDay(a.createdAt, me.timezone)} · Last used {relative(a.lastUsedAt, now)}
+                    {a.redirectHost ? <>Redirects to {a.redirectHost} · </> : null}Connected on {formatDay(a.createdAt, me.timezone)} · Last used{" "}
+                    {relative(a.lastUsedAt, now)}
                   </p>
                   <details>
                     <summary>What it can do</summary>
-                    <ul className="can">{abilities(a.scopes, me.publishingAllowed).map((t) => <li key={t}>{t}</li>)}</ul>
+                    <ul className="can">
+                      {abilities(a.scopes, me.publishingAllowed).map((t) => (
+                        <li key={t}>{t}</li>
+                      ))}
+                    </ul>
                   </details>
                   <form action={toggleAppTrust} className="switch-row app-trust">
                     <input type="hidden" name="csrf" value={csrf} />
                     <input type="hidden" name="appId" value={a.id} />
                     <input type="hidden" name="trust" value={a.trustsForms ? "off" : "on"} />
                     <div>
-                      <span className="label" id={`trust-label-${a.id}`}>Let {a.name} confirm actions in its own window</span>
+                      <span className="label" id={`trust-label-${a.id}`}>
+                        Let {a.name} confirm actions in its own window
+                      </span>
                       <span className="help" id={`trust-help-${a.id}`}>
-                        Off: you approve each publish, schedule and delete on this site. On: a &ldquo;Yes&rdquo; in {a.name}&apos;s own window counts as your approval, and a program, not you, could give it. Now: <strong>{a.trustsForms ? "on" : "off"}</strong>.
+                        Off: you approve each publish, schedule and delete on this site. On: a &ldquo;Yes&rdquo; in {a.name}&apos;s own window counts as your
+                        approval, and a program, not you, could give it. Now: <strong>{a.trustsForms ? "on" : "off"}</strong>.
                       </span>
                     </div>
-                    <button type="submit" className="switch" role="switch" aria-checked={a.trustsForms} aria-labelledby={`trust-label-${a.id}`} aria-describedby={`trust-help-${a.id}`} />
+                    <button
+                      type="submit"
+                      className="switch"
+                      role="switch"
+                      aria-checked={a.trustsForms}
+                      aria-labelledby={`trust-label-${a.id}`}
+                      aria-describedby={`trust-help-${a.id}`}
+                    />
                   </form>
                 </div>
-                <ConfirmButton action={disconnectApp} label="Disconnect" confirm="Disconnect" hidden={{ appId: a.id, csrf }}
-                  question={`Disconnect ${a.name}? It will lose access immediately.`} />
+                <ConfirmButton
+                  action={disconnectApp}
+                  label="Disconnect"
+                  confirm="Disconnect"
+                  hidden={{ appId: a.id, csrf }}
+                  question={`Disconnect ${a.name}? It will lose access immediately.`}
+                />
               </li>
             ))}
           </ul>
@@ -82,10 +123,21 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
           <input type="hidden" name="csrf" value={csrf} />
           <input type="hidden" name="allow" value={me.publishingAllowed ? "off" : "on"} />
           <div>
-            <span className="label" id="publish-label">Allow connected apps to publish, schedule and delete</span>
-            <span className="help" id="publish-help">Each action still needs your approval. Now: <strong>{me.publishingAllowed ? "on" : "off"}</strong>.</span>
+            <span className="label" id="publish-label">
+              Allow connected apps to publish, schedule and delete
+            </span>
+            <span className="help" id="publish-help">
+              Each action still needs your approval. Now: <strong>{me.publishingAllowed ? "on" : "off"}</strong>.
+            </span>
           </div>
-          <button type="submit" className="switch" role="switch" aria-checked={me.publishingAllowed} aria-labelledby="publish-label" aria-describedby="publish-help" />
+          <button
+            type="submit"
+            className="switch"
+            role="switch"
+            aria-checked={me.publishingAllowed}
+            aria-labelledby="publish-label"
+            aria-describedby="publish-help"
+          />
         </form>
       </section>
 
@@ -103,22 +155,38 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
                   <p className="meta">
                     {acc.state === "connected" ? <span className="badge good">Connected{acc.handle ? ` as ${acc.handle}` : ""}</span> : null}
                     {acc.state === "needs_reconnect" ? <span className="badge warn">Needs reconnecting: token expired</span> : null}
-                    {acc.state === "not_connected" ? <>Not connected{canConnect ? "" : ` (posts go to the built-in sandbox until ${name} app credentials are configured)`}</> : null}
+                    {acc.state === "not_connected" ? (
+                      <>Not connected{canConnect ? "" : ` (posts go to the built-in sandbox until ${name} app credentials are configured)`}</>
+                    ) : null}
                   </p>
                   {h?.expiresAt ? (
                     <p className="meta">
-                      Access expires {formatInZone(h.expiresAt, me.timezone)} · {h.canRefresh ? "renews itself" : `cannot renew itself: reconnect ${name} before then`}
+                      Access expires {formatInZone(h.expiresAt, me.timezone)} ·{" "}
+                      {h.canRefresh ? "renews itself" : `cannot renew itself: reconnect ${name} before then`}
                     </p>
                   ) : null}
                   {h?.expiring && h.until ? (
                     <div className="attention" role="note" aria-label={`${name} connection expiring`}>
-                      <p><strong>{name} can publish only until {formatInZone(h.until, me.timezone)}.</strong> Reconnect {name} to keep publishing.</p>
+                      <p>
+                        <strong>
+                          {name} can publish only until {formatInZone(h.until, me.timezone)}.
+                        </strong>{" "}
+                        Reconnect {name} to keep publishing.
+                      </p>
                       {h.atRisk.length ? (
                         <>
                           <p>Scheduled after that, these will fail unless you reconnect:</p>
-                          <ul>{h.atRisk.map((p) => <li key={p.id}><a href={`/content/${h.type}/${p.id}`}>{p.title}</a> ({formatInZone(p.scheduledFor, me.timezone)})</li>)}</ul>
+                          <ul>
+                            {h.atRisk.map((p) => (
+                              <li key={p.id}>
+                                <a href={`/content/${h.type}/${p.id}`}>{p.title}</a> ({formatInZone(p.scheduledFor, me.timezone)})
+                              </li>
+                            ))}
+                          </ul>
                         </>
-                      ) : <p>Nothing is scheduled after that.</p>}
+                      ) : (
+                        <p>Nothing is scheduled after that.</p>
+                      )}
                     </div>
                   ) : null}
                 </div>
@@ -127,12 +195,19 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
                     <form action={connectPlatform}>
                       <input type="hidden" name="csrf" value={csrf} />
                       <input type="hidden" name="provider" value={acc.provider} />
-                      <button className="btn primary" type="submit">{acc.state === "not_connected" ? "Connect" : "Reconnect"} {name}</button>
+                      <button className="btn primary" type="submit">
+                        {acc.state === "not_connected" ? "Connect" : "Reconnect"} {name}
+                      </button>
                     </form>
                   ) : null}
                   {acc.state !== "not_connected" ? (
-                    <ConfirmButton action={removePlatform} label="Disconnect" confirm="Disconnect" hidden={{ provider: acc.provider, csrf }}
-                      question={`Disconnect ${name}? Scheduled items for it will fail until you connect it again.`} />
+                    <ConfirmButton
+                      action={removePlatform}
+                      label="Disconnect"
+                      confirm="Disconnect"
+                      hidden={{ provider: acc.provider, csrf }}
+                      question={`Disconnect ${name}? Scheduled items for it will fail until you connect it again.`}
+                    />
                   ) : null}
                 </div>
               </li>
@@ -149,13 +224,20 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
             <fieldset>
               <legend>E-mail me when</legend>
               {NOTIFY.map(([k, text]) => (
-                <div key={k} className="check"><input type="checkbox" id={`notify-${k}`} name={k} defaultChecked={notify[k]} /> <label htmlFor={`notify-${k}`}>{text}</label></div>
+                <div key={k} className="check">
+                  <input type="checkbox" id={`notify-${k}`} name={k} defaultChecked={notify[k]} /> <label htmlFor={`notify-${k}`}>{text}</label>
+                </div>
               ))}
             </fieldset>
-            <button className="btn" type="submit">Save e-mail settings</button>
+            <button className="btn" type="submit">
+              Save e-mail settings
+            </button>
           </form>
         ) : (
-          <p className="muted">This service has no e-mail server configured (SMTP_URL), so it sends no notifications. Everything that needs you still shows in the Needs attention banner.</p>
+          <p className="muted">
+            This service has no e-mail server configured (SMTP_URL), so it sends no notifications. Everything that needs you still shows in the Needs attention
+            banner.
+          </p>
         )}
       </section>
 
@@ -168,8 +250,12 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
             {pending.map((p) => (
               <li key={p.id}>
                 <div>
-                  <a href={`/confirm/${p.id}`}>{p.appName} wants to {OPERATION_WORDS[p.operation] ?? p.operation}: “{p.action.title}”</a>
-                  <p className="meta">{PLATFORM_NAMES[p.action.type] ?? p.action.type} · expires at {formatTime(p.expiresAt, me.timezone)}</p>
+                  <a href={`/confirm/${p.id}`}>
+                    {p.appName} wants to {OPERATION_WORDS[p.operation] ?? p.operation}: “{p.action.title}”
+                  </a>
+                  <p className="meta">
+                    {PLATFORM_NAMES[p.action.type] ?? p.action.type} · expires at {formatTime(p.expiresAt, me.timezone)}
+                  </p>
                 </div>
               </li>
             ))}

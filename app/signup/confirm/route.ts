@@ -10,5 +10,8 @@ export async function GET(req: Request) {
   const token = new URL(req.url).searchParams.get("token") ?? "";
   const result = await confirmEmail(await db(), token);
   const outcome = result.ok ? "done" : result.reason === "expired" ? "expired" : "invalid";
-  return new Response(null, { status: 303, headers: { Location: `${new URL(config().origin).origin}/signin?confirm=${outcome}`, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } });
+  return new Response(null, {
+    status: 303,
+    headers: { Location: `${new URL(config().origin).origin}/signin?confirm=${outcome}`, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" },
+  });
 }

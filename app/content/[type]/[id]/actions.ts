@@ -39,7 +39,8 @@ async function act(type: DraftType, id: string, form: FormData, run: (ctx: Ctx) 
     to = await run(ctx);
   } catch (e) {
     // A field problem says which; anything else in the API's message and hint.
-    if (e instanceof AppError) return { error: e.details?.length ? e.details.map((d) => `${d.message}.`).join(" ") : [e.message, e.hint].filter(Boolean).join(" ") };
+    if (e instanceof AppError)
+      return { error: e.details?.length ? e.details.map((d) => `${d.message}.`).join(" ") : [e.message, e.hint].filter(Boolean).join(" ") };
     throw e;
   }
   revalidatePath(page(type, id));

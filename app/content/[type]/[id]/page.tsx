@@ -32,7 +32,13 @@ const AFTER_PUBLISH: Record<string, string> = {
   "publish-scheduled": "The platform could not take it right now; nothing was posted. It will be retried automatically for up to 30 minutes.",
 };
 
-export default async function ItemPage({ params, searchParams }: { params: Promise<{ type: string; id: string }>; searchParams: Promise<Record<string, string | undefined>> }) {
+export default async function ItemPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ type: string; id: string }>;
+  searchParams: Promise<Record<string, string | undefined>>;
+}) {
   const { type, id } = await params;
   const { done } = await searchParams;
   if (type !== "post" && type !== "tweet") notFound();
@@ -55,35 +61,64 @@ export default async function ItemPage({ params, searchParams }: { params: Promi
 
   return (
     <OwnerShell email={me.email} userId={me.id} current="/content">
-      <p><Link href="/content">← All content</Link></p>
+      <p>
+        <Link href="/content">← All content</Link>
+      </p>
       <h1>{item.title}</h1>
       <p className="meta">
-        <span className="badge net">{network}</span>{" "}
-        <span className={`badge ${STATUS_TONE[status] ?? "net"}`}>{STATUS_WORDS[status] ?? status}</span>{" "}
+        <span className="badge net">{network}</span> <span className={`badge ${STATUS_TONE[status] ?? "net"}`}>{STATUS_WORDS[status] ?? status}</span>{" "}
         {at && (status === "scheduled" || status === "publishing") ? <>for {formatInZone(at, me.timezone)}</> : null}
         {status === "published" && record.publishedAt ? <>on {formatInZone(record.publishedAt, me.timezone)}</> : null}
       </p>
-      {done && DONE[done] ? <p className="ok-box" role="status">{DONE[done]}</p> : null}
-      {done && AFTER_PUBLISH[done] ? <p className="error-box" role="alert">{AFTER_PUBLISH[done]}</p> : null}
+      {done && DONE[done] ? (
+        <p className="ok-box" role="status">
+          {DONE[done]}
+        </p>
+      ) : null}
+      {done && AFTER_PUBLISH[done] ? (
+        <p className="error-box" role="alert">
+          {AFTER_PUBLISH[done]}
+        </p>
+      ) : null}
       {waiting.map((p) => (
-        <p key={p.id} className="attention">{p.appName} asks for your approval to {OPERATION_WORDS[p.operation] ?? p.operation}. <a href={`/confirm/${p.id}`}>Review the request</a></p>
+        <p key={p.id} className="attention">
+          {p.appName} asks for your approval to {OPERATION_WORDS[p.operation] ?? p.operation}. <a href={`/confirm/${p.id}`}>Review the request</a>
+        </p>
       ))}
 
       {status === "published" && record.platformUrl ? (
-        <p className="ok-box">It is live: <a href={record.platformUrl}>see it on {network}</a></p>
+        <p className="ok-box">
+          It is live: <a href={record.platformUrl}>see it on {network}</a>
+        </p>
       ) : null}
-      {status === "failed" ? <p className="error-box">Publishing failed: {(record.failureReason ?? "no reason recorded").replace(/\.$/, "")}. Nothing was posted; you can schedule or publish it again.</p> : null}
+      {status === "failed" ? (
+        <p className="error-box">
+          Publishing failed: {(record.failureReason ?? "no reason recorded").replace(/\.$/, "")}. Nothing was posted; you can schedule or publish it again.
+        </p>
+      ) : null}
       {status === "unknown" ? (
         <section className="card" aria-labelledby="unknown-h">
           <h2 id="unknown-h">Did it go out?</h2>
-          <p>{network} did not confirm this {what}: {(record.failureReason ?? "no answer").replace(/\.$/, "")}. It may or may not be live. Check your {network} account, then tell us what you found. It will not be posted again until you do.</p>
+          <p>
+            {network} did not confirm this {what}: {(record.failureReason ?? "no answer").replace(/\.$/, "")}. It may or may not be live. Check your {network}{" "}
+            account, then tell us what you found. It will not be posted again until you do.
+          </p>
           <div className="inline-forms">
             <ActionForm action={settle.bind(null, type, id)} label="It went out" labelClass="btn primary" className="stack">
               {csrfInput}
               <input type="hidden" name="outcome" value="posted" />
               <div>
-                <label htmlFor="url">Link to the {what} on {network}</label>
-                <input id="url" name="url" type="text" inputMode="url" required placeholder={type === "post" ? "https://www.linkedin.com/feed/update/…" : "https://x.com/you/status/…"} />
+                <label htmlFor="url">
+                  Link to the {what} on {network}
+                </label>
+                <input
+                  id="url"
+                  name="url"
+                  type="text"
+                  inputMode="url"
+                  required
+                  placeholder={type === "post" ? "https://www.linkedin.com/feed/update/…" : "https://x.com/you/status/…"}
+                />
               </div>
             </ActionForm>
             <ActionForm action={settle.bind(null, type, id)} label="It did not go out" labelClass="btn">
@@ -96,7 +131,13 @@ export default async function ItemPage({ params, searchParams }: { params: Promi
 
       <section aria-labelledby="preview-h">
         <h2 id="preview-h">Preview</h2>
-        <PostPreview type={type} text={item.body ?? ""} imageUrl={(item as { image_url?: string }).image_url ?? null} name={me.name ?? me.email} handle={handle} />
+        <PostPreview
+          type={type}
+          text={item.body ?? ""}
+          imageUrl={(item as { image_url?: string }).image_url ?? null}
+          name={me.name ?? me.email}
+          handle={handle}
+        />
       </section>
 
       {editable ? (
@@ -109,7 +150,9 @@ export default async function ItemPage({ params, searchParams }: { params: Promi
               <div>
                 <label htmlFor="title">Title</label>
                 <input id="title" name="title" type="text" defaultValue={item.title} maxLength={200} aria-describedby="title-help" />
-                <span className="help" id="title-help">Only you see it; LinkedIn shows the text below.</span>
+                <span className="help" id="title-help">
+                  Only you see it; LinkedIn shows the text below.
+                </span>
               </div>
             ) : null}
             <div>
@@ -128,16 +171,27 @@ export default async function ItemPage({ params, searchParams }: { params: Promi
       {editable ? (
         <section className="card" aria-labelledby="when-h">
           <h2 id="when-h">{status === "scheduled" ? "Reschedule" : "Schedule"}</h2>
-          <ActionForm action={schedule.bind(null, type, id, me.timezone)} label={status === "scheduled" ? "Reschedule" : "Schedule"} labelClass="btn primary" className="stack">
+          <ActionForm
+            action={schedule.bind(null, type, id, me.timezone)}
+            label={status === "scheduled" ? "Reschedule" : "Schedule"}
+            labelClass="btn primary"
+            className="stack"
+          >
             {csrfInput}
             <WhenPicker date={initial.date} time={initial.time} today={zonedParts(new Date(), me.timezone).date} timeZone={me.timezone} />
           </ActionForm>
           <div className="actions">
             {status === "scheduled" ? (
-              <ActionForm action={unschedule.bind(null, type, id)} label="Unschedule" labelClass="btn">{csrfInput}</ActionForm>
+              <ActionForm action={unschedule.bind(null, type, id)} label="Unschedule" labelClass="btn">
+                {csrfInput}
+              </ActionForm>
             ) : null}
-            <ActionForm action={publish.bind(null, type, id)} label="Publish now" labelClass="btn"
-              confirm={{ question: `Publish this ${what} to ${network}${handle ? ` (${handle})` : ""} now? It cannot be undone.`, label: "Publish now" }}>
+            <ActionForm
+              action={publish.bind(null, type, id)}
+              label="Publish now"
+              labelClass="btn"
+              confirm={{ question: `Publish this ${what} to ${network}${handle ? ` (${handle})` : ""} now? It cannot be undone.`, label: "Publish now" }}
+            >
               {csrfInput}
             </ActionForm>
           </div>
@@ -151,8 +205,16 @@ export default async function ItemPage({ params, searchParams }: { params: Promi
 
       {status !== "publishing" ? (
         <div className="actions">
-          <ActionForm action={remove.bind(null, type, id)} label="Delete draft" labelClass="btn danger"
-            confirm={{ question: `Delete this ${what} draft${type === "post" ? " and its tweets" : ""}? This cannot be undone.`, label: "Delete", danger: true }}>
+          <ActionForm
+            action={remove.bind(null, type, id)}
+            label="Delete draft"
+            labelClass="btn danger"
+            confirm={{
+              question: `Delete this ${what} draft${type === "post" ? " and its tweets" : ""}? This cannot be undone.`,
+              label: "Delete",
+              danger: true,
+            }}
+          >
             {csrfInput}
           </ActionForm>
         </div>

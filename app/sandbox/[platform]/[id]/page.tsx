@@ -16,12 +16,15 @@ export default async function SandboxPost({ params }: { params: Promise<{ platfo
   return (
     <main>
       <p>
-        Sandbox {post.platform === "pronet" ? "professional network (LinkedIn stand-in)" : "microblog (X stand-in)"} · published{" "}
-        {post.createdAt.toISOString()}
+        Sandbox {post.platform === "pronet" ? "professional network (LinkedIn stand-in)" : "microblog (X stand-in)"} · published {post.createdAt.toISOString()}
       </p>
       <article style={{ whiteSpace: "pre-wrap", border: "1px solid #ccc", padding: "1rem", maxWidth: "40rem" }}>{post.text}</article>
       <p>This post was published to the service&apos;s built-in sandbox, not to a real network.</p>
-      {mine ? <p><a href={`/content/${post.draftType}/${post.draftId}`}>Open its page in your content</a></p> : null}
+      {mine ? (
+        <p>
+          <a href={`/content/${post.draftType}/${post.draftId}`}>Open its page in your content</a>
+        </p>
+      ) : null}
     </main>
   );
 }
