@@ -52,17 +52,15 @@ async function dueTweets(n: number, at: Date) {
   const token = `x-tok-${randomUUID()}`;
   fake.tokens.x.access.add(token);
   const d = await db();
-  await d
-    .insert(authAccounts)
-    .values({
-      userId: u.id,
-      type: "oauth",
-      provider: "twitter",
-      providerAccountId: randomUUID(),
-      access_token: token,
-      expires_at: Math.floor(Date.now() / 1000) + 3600,
-      handle: "w",
-    });
+  await d.insert(authAccounts).values({
+    userId: u.id,
+    type: "oauth",
+    provider: "twitter",
+    providerAccountId: randomUUID(),
+    access_token: token,
+    expires_at: Math.floor(Date.now() / 1000) + 3600,
+    handle: "w",
+  });
   const posts = await d
     .insert(postDrafts)
     .values(Array.from({ length: n }, (_, i) => ({ userId: u.id, title: `P${i}`, body: `p${i}` })))

@@ -41,18 +41,14 @@ describe("e-mail notifications", () => {
     await setStatus("post", failed.id, "failed", "LinkedIn refused it as a duplicate.");
     await setStatus("tweet", unknown.id, "unknown", "the connection broke after sending");
     const approval = (await call("publish_now", { type: "post", id: asked.id }, { token: u.token })).body.error.confirmation;
-    await (
-      await db()
-    )
-      .insert(authAccounts)
-      .values({
-        userId: u.id,
-        type: "oauth",
-        provider: "linkedin",
-        providerAccountId: "li-n",
-        access_token: "a",
-        expires_at: Math.floor(Date.now() / 1000) + 3 * 86400,
-      });
+    await (await db()).insert(authAccounts).values({
+      userId: u.id,
+      type: "oauth",
+      provider: "linkedin",
+      providerAccountId: "li-n",
+      access_token: "a",
+      expires_at: Math.floor(Date.now() / 1000) + 3 * 86400,
+    });
 
     expect(await notifyOwners(await db())).toBe(4);
     expect(smtp.mails.map((m) => m.to)).toEqual([[u.email], [u.email], [u.email], [u.email]]);
