@@ -1,7 +1,8 @@
-import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { log } from "@/lib/log";
-import { approvals, connectedApps, draftEvents, oauthClients, type DraftEventKind } from "@/drizzle/schema";
+import { approvals, connectedApps, draftEvents, oauthClients, tweetDrafts, type DraftEventKind } from "@/drizzle/schema";
+import { errorFacts } from "@/lib/redact";
 import type { Ctx } from "./context";
 import type { DraftType } from "./drafts";
 
@@ -26,7 +27,7 @@ async function write(db: Db, rows: (Event & { actor: "app" | "owner" | "schedule
         );
     }
   } catch (e) {
-    log("warn", "history", { error: String((e as Error)?.message ?? e) });
+    log("warn", "history", errorFacts(e));
   }
 }
 
@@ -96,12 +97,13 @@ export async function noteAttempts(db: Db, outcomes: AttemptOutcome[]) {
   );
 }
 
-/** A deleted draft leaves no history behind. */
+/** A deleted draft leaves no history behind, nor do the tweets that went with its post. */
 export async function forget(db: Db, userId: string, draftId: string) {
   try {
-    await db.delete(draftEvents).where(and(eq(draftEvents.userId, userId), eq(draftEvents.draftId, draftId)));
+    const goneTweets = sql`${draftEvents.draftType} = 'tweet' and ${draftEvents.draftId} not in (select ${tweetDrafts.id} from ${tweetDrafts} where ${tweetDrafts.userId} = ${userId})`;
+    await db.delete(draftEvents).where(and(eq(draftEvents.userId, userId), or(eq(draftEvents.draftId, draftId), goneTweets)));
   } catch (e) {
-    log("warn", "history", { error: String((e as Error)?.message ?? e) });
+    log("warn", "history", errorFacts(e));
   }
 }
 

@@ -8,7 +8,7 @@ import { PublishError, platformOf, type Platform, type PlatformName } from "@/li
 import { postDrafts, tweetDrafts } from "@/drizzle/schema";
 import { contentChangedReason } from "./content-hash";
 import { draftTable, type DraftType } from "./drafts";
-import { noteAttempts } from "./history";
+import { noteAttempts, type AttemptOutcome } from "./history";
 import { markTopicPublished } from "./series";
 
 // The one publishing path of both engines (in-process scheduler, Inngest) and publish_now.
@@ -196,46 +196,47 @@ export const attemptOf = (c: Claimed, o: Outcome) => ({
 /**
  * Nothing sits past its time unnoticed: drafts too late to post become `failed` ("missed"),
  * and drafts left in `publishing` by a process that died become `unknown` (never re-posted:
- * the call may have reached the platform). Returns how many rows each rule changed.
+ * the call may have reached the platform). Each change goes into the draft's history too.
+ * Returns how many rows each rule changed.
  */
 export async function sweep(db: Db, now: Date): Promise<{ missed: number; stuck: number }> {
   const c = config();
   const oldest = new Date(now.getTime() - c.SCHEDULE_MAX_LATENESS_SECONDS * 1000);
   const stuckBefore = new Date(now.getTime() - c.PUBLISH_STUCK_SECONDS * 1000);
-  let missed = 0;
-  let stuck = 0;
+  const missed: AttemptOutcome[] = [];
+  const stuck: AttemptOutcome[] = [];
   for (const type of TYPES) {
     const t = draftTable(type);
-    missed += (
-      await db
-        .update(t)
-        .set({
-          status: "failed",
-          failureReason: sql`'missed: it was not published within ' || ${String(c.SCHEDULE_MAX_LATENESS_SECONDS)} || ' seconds of its time (' || to_char(${t.scheduledFor} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || '), so it was not posted late. Schedule it again or publish it now.'`,
-        })
-        .where(and(eq(t.status, "scheduled"), isNull(t.firstAttemptAt), lt(t.scheduledFor, oldest)))
-        .returning({ id: t.id })
-    ).length;
+    const changed = { id: t.id, userId: t.userId, reason: t.failureReason };
+    const note = (status: "failed" | "unknown") => (rows: { id: string; userId: string; reason: string | null }[]) =>
+      rows.map((r) => ({ userId: r.userId, type, id: r.id, status, reason: r.reason ?? undefined }));
+    const missedNow = await db
+      .update(t)
+      .set({
+        status: "failed",
+        failureReason: sql`'missed: it was not published within ' || ${String(c.SCHEDULE_MAX_LATENESS_SECONDS)} || ' seconds of its time (' || to_char(${t.scheduledFor} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || '), so it was not posted late. Schedule it again or publish it now.'`,
+      })
+      .where(and(eq(t.status, "scheduled"), isNull(t.firstAttemptAt), lt(t.scheduledFor, oldest)))
+      .returning(changed);
     // Retries whose 30-minute window ran out while nobody was polling.
-    missed += (
-      await db
-        .update(t)
-        .set({ status: "failed", failureReason: sql`'gave up after retrying for 30 minutes: ' || coalesce(${t.failureReason}, 'no reason recorded')` })
-        .where(and(eq(t.status, "scheduled"), lt(t.firstAttemptAt, new Date(now.getTime() - RETRY_WINDOW_MS))))
-        .returning({ id: t.id })
-    ).length;
-    stuck += (
-      await db
-        .update(t)
-        .set({
-          status: "unknown",
-          failureReason: `publishing was interrupted (no answer recorded within ${c.PUBLISH_STUCK_SECONDS} seconds); it may or may not have been posted. Check the account on the platform; it will not be posted again automatically.`,
-        })
-        .where(and(eq(t.status, "publishing"), lt(t.claimedAt, stuckBefore)))
-        .returning({ id: t.id })
-    ).length;
+    const gaveUp = await db
+      .update(t)
+      .set({ status: "failed", failureReason: sql`'gave up after retrying for 30 minutes: ' || coalesce(${t.failureReason}, 'no reason recorded')` })
+      .where(and(eq(t.status, "scheduled"), lt(t.firstAttemptAt, new Date(now.getTime() - RETRY_WINDOW_MS))))
+      .returning(changed);
+    const stuckNow = await db
+      .update(t)
+      .set({
+        status: "unknown",
+        failureReason: `publishing was interrupted (no answer recorded within ${c.PUBLISH_STUCK_SECONDS} seconds); it may or may not have been posted. Check the account on the platform; it will not be posted again automatically.`,
+      })
+      .where(and(eq(t.status, "publishing"), lt(t.claimedAt, stuckBefore)))
+      .returning(changed);
+    missed.push(...note("failed")([...missedNow, ...gaveUp]));
+    stuck.push(...note("unknown")(stuckNow));
   }
-  return { missed, stuck };
+  if (missed.length || stuck.length) await noteAttempts(db, [...missed, ...stuck]);
+  return { missed: missed.length, stuck: stuck.length };
 }
 
 /** The Inngest path: publishes one draft if it is (still) due at this moment, else nothing. */

@@ -9,7 +9,7 @@ import { publishNow, scheduleContent } from "@/lib/domain/schedule";
 import { searchContent } from "@/lib/domain/search";
 import { call, expectError, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
-import { draft, inSeconds, row, sandboxCount } from "../helpers/publishing";
+import { approved, draft, inSeconds, row, sandboxCount } from "../helpers/publishing";
 
 // The owner acting in person in the owner's pages: the same domain functions as the API,
 // confirmed by the page (no approval row, no switch for apps), and the drafts' history.
@@ -85,6 +85,17 @@ describe("a draft's history", () => {
     // Another user sees none of it.
     const v = await makeUser();
     expect(await draftHistory(await db(), v.id, "post", d.id)).toEqual([]);
+  });
+
+  it("goes with a deleted post, its tweets' history included", async () => {
+    const u = await makeUser({ publishing: true });
+    const post = await draft(u, "post", "Parent post");
+    const tweet = (await call("create_draft", { type: "tweet", body: "Its tweet", post_draft_id: post.id }, { token: u.token })).body;
+    const keep = await draft(u, "tweet", "Another tweet");
+    expect((await draftHistory(await db(), u.id, "tweet", tweet.id)).map((x) => x.kind)).toEqual(["created"]);
+    expect((await approved(u, "delete_draft", { type: "post", id: post.id })).status).toBe(200);
+    expect(await draftHistory(await db(), u.id, "tweet", tweet.id)).toEqual([]);
+    expect((await draftHistory(await db(), u.id, "tweet", keep.id)).map((x) => x.kind)).toEqual(["created"]);
   });
 });
 

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { db, openDatabase, type Database, type Db } from "@/lib/db";
+import { draftHistory } from "@/lib/domain/history";
 import { fetchItemOp } from "@/lib/operations/fetch-item";
 import { runDue, startScheduler } from "@/lib/scheduler";
 import { postDrafts, sandboxPosts, tweetDrafts } from "@/drizzle/schema";
@@ -92,6 +93,12 @@ describe("scheduler", () => {
     expect(r.failureReason).toMatch(/^missed/);
     const item = expectOk(await call("fetch_item", { type: "post", id: late }, { token: u.token }), fetchItemOp.output);
     expect(item.notes?.join(" ")).toContain("missed");
+    // The owner's history of the draft says so too.
+    expect((await draftHistory(await db(), u.id, "post", late)).map((h) => [h.kind, h.actor, h.detail.reason?.slice(0, 6)])).toContainEqual([
+      "failed",
+      "scheduler",
+      "missed",
+    ]);
     // The owner can put it back on the schedule.
     const again = await approved(u, "schedule_content", { type: "post", id: late, scheduled_for: new Date(Date.now() + 3600_000).toISOString() });
     expect(again.status, JSON.stringify(again.body)).toBe(200);
@@ -112,6 +119,8 @@ describe("scheduler", () => {
     expect(await sandboxCount(stuck)).toBe(0);
     const item = expectOk(await call("fetch_item", { type: "post", id: stuck }, { token: u.token }), fetchItemOp.output);
     expect(item.notes?.join(" ")).toMatch(/may or may not have been posted/);
+    expect((await draftHistory(d, u.id, "post", stuck)).map((h) => h.kind)).toContain("unknown");
+    expect((await draftHistory(d, u.id, "post", fresh)).map((h) => h.kind)).not.toContain("unknown");
     // Neither the scheduler nor publish_now posts an unknown draft again.
     await runDue(d);
     expectError(await approved(u, "publish_now", { type: "post", id: stuck }), 422, "action_failed");
