@@ -60,7 +60,7 @@ describe("editing a scheduled draft's content needs the owner's approval", () =>
 
   it("once approved, the same call applies the edit, keeps the schedule, and the new text is what goes out", async () => {
     const u = await makeUser({ publishing: true });
-    const { id, at } = await scheduledHello(u, inSeconds(2), "tweet");
+    const { id, at } = await scheduledHello(u, inSeconds(120), "tweet");
     const res = await approved(u, "update_draft", { type: "tweet", id, body: "Hello, world", if_updated_at: (await row("tweet", id)).updatedAt.toISOString() });
     const out = expectOk(res, updateDraftOp.output);
     expect(out).toMatchObject({ id, title: "Hello, world", status: "scheduled", scheduled_for: at.toISOString() });
@@ -94,7 +94,7 @@ describe("editing a scheduled draft's content needs the owner's approval", () =>
 
   it("hashtags and pillar are not posted, so editing only those needs no approval and still publishes", async () => {
     const u = await makeUser({ publishing: true });
-    const { id, at } = await scheduledHello(u, inSeconds(2));
+    const { id, at } = await scheduledHello(u, inSeconds(120));
     const out = expectOk(await call("update_draft", { type: "post", id, hashtags: ["#launch"] }, { token: u.token }), updateDraftOp.output);
     expect(out).toMatchObject({ status: "scheduled", scheduled_for: at.toISOString() });
     expectOk(await call("update_draft", { type: "post", id, pillar: "Shipping" }, { token: u.token }), updateDraftOp.output);
@@ -146,7 +146,7 @@ describe("editing a scheduled draft's content needs the owner's approval", () =>
 describe("the publisher posts only the approved content", () => {
   it("content changed in the database behind the API's back after approval fails instead of posting", async () => {
     const u = await makeUser({ publishing: true });
-    const { id, at } = await scheduledHello(u, inSeconds(2));
+    const { id, at } = await scheduledHello(u, inSeconds(120));
     await (await db()).update(postDrafts).set({ body: "Sneaked in" }).where(eq(postDrafts.id, id));
     await runAt(new Date(at.getTime() + 100));
     expect(await sandboxCount(id)).toBe(0);
@@ -169,7 +169,7 @@ describe("the publisher posts only the approved content", () => {
 
   it("a draft scheduled before approvals recorded a hash still goes out", async () => {
     const u = await makeUser({ publishing: true });
-    const { id, at } = await scheduledHello(u, inSeconds(2));
+    const { id, at } = await scheduledHello(u, inSeconds(120));
     await (await db()).update(postDrafts).set({ approvedContentHash: null }).where(eq(postDrafts.id, id));
     await runAt(new Date(at.getTime() + 100));
     expect(await sandboxTexts(id)).toEqual(["Hello"]);

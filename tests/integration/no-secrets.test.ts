@@ -99,7 +99,7 @@ describe("platform error bodies that echo the token", () => {
   it("a server error that echoes the token is retried, and the reason kept meanwhile holds no token", async () => {
     const { u, access } = await publisher("x");
     const d = await draft(u, "tweet", `echo ${randomUUID()}`);
-    const at = inSeconds(2);
+    const at = inSeconds(120);
     expect((await approved(u, "schedule_content", { type: "tweet", id: d.id, scheduled_for: at.toISOString() })).status).toBe(200);
     fake.misbehave("x", "echo500");
     await runDue(await db(), { clock: () => new Date(at.getTime() + 100) });
@@ -145,7 +145,7 @@ describe("a database error while publishing", () => {
     const u = await makeUser({ publishing: true });
     const text = `scheduled words ${randomUUID()}`;
     const d = await draft(u, "post", text);
-    const at = inSeconds(2);
+    const at = inSeconds(120);
     expect((await approved(u, "schedule_content", { type: "post", id: d.id, scheduled_for: at.toISOString() })).status).toBe(200);
     logged = "";
     await breakSandbox();

@@ -128,7 +128,7 @@ describe("X adapter", () => {
     const u = await publisher();
     const text = `Tweet ${randomUUID()}`;
     const d = await draft(u, "tweet", text);
-    const at = inSeconds(2);
+    const at = inSeconds(120);
     expectOk(await approved(u, "schedule_content", { type: "tweet", id: d.id, scheduled_for: at.toISOString() }), scheduleContentOp.output);
     await runDue(await db(), { clock: () => new Date(at.getTime() - 100) });
     expect(fake.count("x", text)).toBe(0);

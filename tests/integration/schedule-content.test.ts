@@ -68,7 +68,7 @@ describe("schedule_content", () => {
   it("publishes a scheduled draft exactly once, not before its time", async () => {
     const u = await makeUser({ publishing: true });
     const d = await draft(u, "post", "Scheduled (with parentheses) #tag");
-    const at = inSeconds(2);
+    const at = inSeconds(120);
     const ok = expectOk(await approved(u, "schedule_content", { type: "post", id: d.id, scheduled_for: at.toISOString() }), scheduleContentOp.output);
     expect(ok).toEqual({ id: d.id, type: "post", platform: "pronet", scheduled_for: at.toISOString(), status: "scheduled", rescheduled: false });
 
@@ -87,7 +87,7 @@ describe("schedule_content", () => {
   it("a tweet goes to micro", async () => {
     const u = await makeUser({ publishing: true });
     const d = await draft(u, "tweet", "Short and sweet");
-    const at = inSeconds(2);
+    const at = inSeconds(120);
     expectOk(await approved(u, "schedule_content", { type: "tweet", id: d.id, scheduled_for: at.toISOString() }), scheduleContentOp.output);
     await runAt(new Date(at.getTime() + 1000));
     expect(await sandboxCount(d.id, "micro")).toBe(1);
@@ -97,8 +97,8 @@ describe("schedule_content", () => {
   it("reschedules in one step, and publishes once at the new time only", async () => {
     const u = await makeUser({ publishing: true });
     const d = await draft(u);
-    const first = inSeconds(5);
-    const later = inSeconds(60);
+    const first = inSeconds(120);
+    const later = inSeconds(600);
     expectOk(await approved(u, "schedule_content", { type: "post", id: d.id, scheduled_for: first.toISOString() }), scheduleContentOp.output);
     const moved = expectOk(await approved(u, "schedule_content", { type: "post", id: d.id, scheduled_for: later.toISOString() }), scheduleContentOp.output);
     expect(moved.rescheduled).toBe(true);
@@ -114,7 +114,7 @@ describe("schedule_content", () => {
     const u = await makeUser({ publishing: true });
     const a = await draft(u);
     const b = await draft(u);
-    const at = inSeconds(3);
+    const at = inSeconds(120);
     for (const d of [a, b])
       expectOk(await approved(u, "schedule_content", { type: "post", id: d.id, scheduled_for: at.toISOString() }), scheduleContentOp.output);
 
@@ -134,7 +134,7 @@ describe("schedule_content", () => {
   it("refuses to reschedule a published draft, and to unschedule one being published", async () => {
     const u = await makeUser({ publishing: true });
     const d = await draft(u);
-    const at = inSeconds(2);
+    const at = inSeconds(120);
     expectOk(await approved(u, "schedule_content", { type: "post", id: d.id, scheduled_for: at.toISOString() }), scheduleContentOp.output);
     await runAt(new Date(at.getTime() + 1000));
     const res = await call("schedule_content", { type: "post", id: d.id, scheduled_for: inSeconds(120).toISOString() }, { token: u.token });
