@@ -12,17 +12,11 @@ import { buildPrompt, type Brief } from "./prompts";
 export type { Brief, Voice } from "./prompts";
 
 /**
- * The model, chosen once from configuration: any OpenAI-compatible chat-completions server
- * when OPENAI_API_KEY is set, else the offline composer. Both go through generateText, so the
- * code path (prompt, limits, retries, refunds) is the same. Tests may install their own.
+ * The model from configuration (the default ports' `model`): any OpenAI-compatible
+ * chat-completions server when OPENAI_API_KEY is set, else the offline composer. Both go
+ * through generateText, so the code path (prompt, limits, retries, refunds) is the same.
  */
-let override: LanguageModel | undefined;
-export function overrideModel(m: LanguageModel | undefined) {
-  override = m;
-}
-
 export function model(): LanguageModel {
-  if (override) return override;
   const c = config();
   if (!c.OPENAI_API_KEY) return offlineModel();
   // .chat(): chat completions, which compatible servers offer (the Responses API rarely is).
@@ -31,11 +25,11 @@ export function model(): LanguageModel {
 
 const TIMEOUT_MS = 60_000;
 
-async function once(b: Brief, extra?: string) {
+async function once(m: LanguageModel, b: Brief, extra?: string) {
   const { system, prompt } = buildPrompt(b);
   try {
     const r = await generateText({
-      model: model(),
+      model: m,
       system,
       prompt: extra ? `${prompt}\n${extra}` : prompt,
       maxOutputTokens: b.format === "tweet" ? 200 : 1200,
@@ -55,12 +49,12 @@ async function once(b: Brief, extra?: string) {
  * One post or tweet in the author's voice, always within its limit: an over-long tweet is
  * asked for again once, shorter, and then trimmed; a post over 3000 characters is trimmed.
  */
-export async function write(b: Brief): Promise<string> {
-  let text = await once(b);
-  if (!text) text = await once(b);
+export async function write(m: LanguageModel, b: Brief): Promise<string> {
+  let text = await once(m, b);
+  if (!text) text = await once(m, b);
   if (!text) throw new AppError("temporarily_unavailable", "The writing model returned no text.", "Nothing was charged. Retry in a minute.");
   if (b.format === "post") return fitsPost(text) ? text : trimPost(text);
   if (fitsTweet(text)) return text;
-  const retry = await once(b, `<note>${JSON.stringify(`The last draft weighed ${tweetWeight(text)} of 280. Write a shorter one.`)}</note>`);
+  const retry = await once(m, b, `<note>${JSON.stringify(`The last draft weighed ${tweetWeight(text)} of 280. Write a shorter one.`)}</note>`);
   return fitsTweet(retry) && retry ? retry : trimTweet(retry || text);
 }

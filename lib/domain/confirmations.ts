@@ -1,5 +1,4 @@
 import { and, eq, gt } from "drizzle-orm";
-import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { approvals, type ApprovalAction, type ProposedContent } from "@/drizzle/schema";
@@ -115,7 +114,7 @@ async function approvalRequired(ctx: Ctx, a: ExactAction): Promise<AppError> {
         })
         .returning()
     )[0];
-  const url = `${config().origin}/confirm/${row.id}`;
+  const url = `${ctx.ports.config().origin}/confirm/${row.id}`;
   return new AppError(
     "confirmation_required",
     `The account owner must approve this exact action (${a.operation} of ${a.type} "${a.title}") before it runs.`,

@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db";
+import type { Ports } from "@/lib/ports";
 import type { Plan } from "@/drizzle/schema";
 
 export type Permission = "content:read" | "content:write" | "content:publish" | "analytics:read";
@@ -25,11 +26,13 @@ export type Caller = {
   inPerson?: true;
 };
 
-/** What a domain function is given: the caller, the database and the clock (ports). */
+/** What a domain function is given: the caller, the database and the outside world (ports). */
 export type Ctx = {
   db: Db;
   caller: Caller;
+  /** ports.clock, at hand. */
   now: () => Date;
+  ports: Ports;
   requestId: string;
   /** Names a specific approval on the repeated call of a confirmed action (optional). */
   confirmationId?: string;

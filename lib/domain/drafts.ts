@@ -5,7 +5,6 @@ import { AppError, notFound } from "@/lib/errors";
 import { postDrafts, tweetDrafts } from "@/drizzle/schema";
 import type { Ctx } from "./context";
 import { spendApproval, withApproval } from "./confirmations";
-import { announceDeleted } from "@/lib/scheduler/events";
 import { startTopic } from "./series";
 import { deriveTitle, iso, preview } from "./text";
 
@@ -108,6 +107,6 @@ export async function deleteDraft(ctx: Ctx, input: { type: DraftType; id: string
     return { id: draft.id, type: input.type, deleted: true, cancelled_schedule: states.includes("scheduled") };
   });
   // Cancels a sleeping Inngest run at once (when configured); the scheduler needs nothing.
-  if (deleted.cancelled_schedule) await announceDeleted({ type: input.type, id: input.id, userId: ctx.caller.userId });
+  if (deleted.cancelled_schedule) await ctx.ports.events.deleted({ type: input.type, id: input.id, userId: ctx.caller.userId });
   return deleted;
 }

@@ -37,7 +37,7 @@ export async function generatePost(ctx: Ctx, input: GeneratePostInput) {
   await checkTopic(ctx, input.series_topic_id);
   const voice = await voiceOf(ctx);
   return withDebit(ctx, "generate_post", async () => {
-    const body = await write({ format: "post", voice, topic: input.topic, instructions: input.instructions, pillar: input.pillar });
+    const body = await write(ctx.ports.model(), { format: "post", voice, topic: input.topic, instructions: input.instructions, pillar: input.pillar });
     const title = deriveTitle(body);
     if (!input.save_as_draft) return { draft_id: null, title, body, saved: false };
     const id = await ctx.db.transaction(async (tx) => {
@@ -67,7 +67,7 @@ export async function generateTweet(ctx: Ctx, input: GenerateTweetInput) {
   }
   const voice = await voiceOf(ctx);
   return withDebit(ctx, "generate_tweet", async () => {
-    const text = await write({
+    const text = await write(ctx.ports.model(), {
       format: "tweet",
       voice,
       topic: input.topic,

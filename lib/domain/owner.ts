@@ -2,6 +2,7 @@ import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { AppError, invalid } from "@/lib/errors";
 import { approvals, postDrafts, tweetDrafts } from "@/drizzle/schema";
+import { ports } from "@/lib/ports";
 import type { Ctx } from "./context";
 import { draftTable, label, loadOwn, type DraftType } from "./drafts";
 import { noteByCaller } from "./history";
@@ -17,9 +18,11 @@ type Profile = NonNullable<Awaited<ReturnType<typeof getProfile>>> & { id: strin
 
 /** Only for server actions and pages that checked the session (and CSRF, for changes). */
 export function ownerContext(db: Db, me: Profile): Ctx {
+  const p = ports();
   return {
     db,
-    now: () => new Date(),
+    now: p.clock,
+    ports: p,
     requestId: `owner:${crypto.randomUUID()}`,
     caller: {
       userId: me.id,

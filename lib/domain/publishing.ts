@@ -3,7 +3,7 @@ import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { log } from "@/lib/log";
 import { errorFacts, newErrorId, redactSecrets } from "@/lib/redact";
-import { platformFor } from "@/lib/platforms";
+import { ports, type Ports } from "@/lib/ports";
 import { PublishError, platformOf, type Platform, type PlatformName } from "@/lib/platforms/types";
 import { postDrafts, tweetDrafts } from "@/drizzle/schema";
 import { contentChangedReason } from "./content-hash";
@@ -114,7 +114,10 @@ const backoffMs = (attempts: number) => Math.min(30_000 * 2 ** Math.max(0, attem
  * scheduler records outcomes in batches). `target` lets a caller reuse the account it looked
  * up for an earlier draft of the same user. Never throws.
  */
-export async function attempt(db: Db, c: Claimed, clock: () => Date, target?: Promise<Platform>): Promise<Outcome> {
+/** What publishing needs of the outside world: the clock and the networks. */
+export type PublishPorts = Pick<Ports, "clock" | "platforms">;
+
+export async function attempt(db: Db, c: Claimed, w: PublishPorts, target?: Promise<Platform>): Promise<Outcome> {
   const platform = platformOf(c.type);
   // Checked on the claimed row, which is exactly what would be sent: whoever changed the
   // content after the owner's approval (any writer, not only this API), it does not go out.
@@ -122,14 +125,14 @@ export async function attempt(db: Db, c: Claimed, clock: () => Date, target?: Pr
   if (changed) return { status: "failed", platform, reason: changed };
   let outcome: Outcome;
   try {
-    const p = await (target ?? platformFor(db, c.userId, platform));
-    const res = await p.publish({ db, userId: c.userId, draftType: c.type, draftId: c.id, text: c.body });
+    const p = await (target ?? w.platforms(db, c.userId, platform));
+    const res = await p.publish({ userId: c.userId, draftType: c.type, draftId: c.id, text: c.body });
     outcome = { status: "published", platform, postId: res.postId, url: res.url };
   } catch (e) {
     const err = e instanceof PublishError ? new PublishError(e.kind, redactSecrets(e.message, 400), e.retryAt) : unexpected(e, c);
     outcome = { status: err.kind === "retry" ? "failed" : err.kind, platform, reason: err.message };
     if (err.kind === "retry") {
-      const now = clock();
+      const now = w.clock();
       const first = c.firstAttemptAt ?? now;
       const next = new Date(Math.max(now.getTime() + backoffMs(c.publishAttempts), err.retryAt?.getTime() ?? 0));
       if (next.getTime() < first.getTime() + RETRY_WINDOW_MS) outcome = { status: "retrying", platform, reason: err.message, nextAttemptAt: next };
@@ -149,9 +152,9 @@ export function logOutcome(c: Claimed, o: Outcome) {
 }
 
 /** Calls the platform for a claimed draft and records what happened. Never throws. */
-export async function publishClaimed(db: Db, c: Claimed, clock: () => Date = () => new Date()): Promise<Outcome> {
-  const outcome = await attempt(db, c, clock);
-  await record(db, c, outcome, clock());
+export async function publishClaimed(db: Db, c: Claimed, w: PublishPorts = ports()): Promise<Outcome> {
+  const outcome = await attempt(db, c, w);
+  await record(db, c, outcome, w.clock());
   logOutcome(c, outcome);
   return outcome;
 }
@@ -240,9 +243,9 @@ export async function sweep(db: Db, now: Date): Promise<{ missed: number; stuck:
 }
 
 /** The Inngest path: publishes one draft if it is (still) due at this moment, else nothing. */
-export async function publishDueDraft(db: Db, type: DraftType, id: string, clock: () => Date = () => new Date()) {
-  const now = clock();
+export async function publishDueDraft(db: Db, type: DraftType, id: string, w: PublishPorts = ports()) {
+  const now = w.clock();
   const [row] = await claim(db, type, and(eq(draftTable(type).id, id), dueWhere(type, now)), now);
   if (!row) return { status: "not_due" as const };
-  return publishClaimed(db, row, clock);
+  return publishClaimed(db, row, w);
 }

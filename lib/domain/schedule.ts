@@ -10,7 +10,6 @@ import { draftTable, label, loadOwn, type DraftType } from "./drafts";
 import { requirePublishableAt } from "./account-health";
 import { claimForNow, publishClaimed } from "./publishing";
 import { iso } from "./text";
-import { announceScheduled, announceUnscheduled } from "@/lib/scheduler/events";
 
 const MAX_AHEAD_MS = 365 * 24 * 3600 * 1000;
 
@@ -60,7 +59,7 @@ const action = (operation: string, args: Record<string, unknown>, type: DraftTyp
 export async function scheduleContent(ctx: Ctx, input: { type: DraftType; id: string; scheduled_for: string }) {
   const at = new Date(input.scheduled_for);
   const lead = at.getTime() - ctx.now().getTime();
-  const minLead = config().SCHEDULE_MIN_LEAD_SECONDS;
+  const minLead = ctx.ports.config().SCHEDULE_MIN_LEAD_SECONDS;
   if (lead < minLead * 1000) throw invalid([{ path: "scheduled_for", message: `Must be at least ${minLead} seconds in the future` }]);
   if (lead > MAX_AHEAD_MS) throw invalid([{ path: "scheduled_for", message: "Must be at most 365 days ahead" }]);
   await requireConnection(ctx, input.type);
@@ -101,7 +100,7 @@ export async function scheduleContent(ctx: Ctx, input: { type: DraftType; id: st
       version: row.updatedAt.getTime(),
     };
   });
-  await announceScheduled({
+  await ctx.ports.events.scheduled({
     type: input.type,
     id: input.id,
     userId: ctx.caller.userId,
@@ -144,7 +143,13 @@ export async function unscheduleContent(ctx: Ctx, input: { type: DraftType; id: 
   });
   const { out, version } = result;
   if (version !== null) {
-    await announceUnscheduled({ type: input.type, id: input.id, userId: ctx.caller.userId, scheduledFor: new Date(out.previous_scheduled_for!), version });
+    await ctx.ports.events.unscheduled({
+      type: input.type,
+      id: input.id,
+      userId: ctx.caller.userId,
+      scheduledFor: new Date(out.previous_scheduled_for!),
+      version,
+    });
   }
   return out;
 }
@@ -160,7 +165,7 @@ export async function publishNow(ctx: Ctx, input: { type: DraftType; id: string 
   });
   if (!claimed) throw notFound(label(input.type));
   // The platform is called outside any transaction (PGlite has one connection).
-  const o = await publishClaimed(ctx.db, claimed, ctx.now);
+  const o = await publishClaimed(ctx.db, claimed, ctx.ports);
   if (o.status === "published") return { platform: o.platform, platform_post_id: o.postId, url: o.url };
   if (o.status === "retrying") {
     throw new AppError(

@@ -1,6 +1,7 @@
 import { db } from "@/lib/db";
 import type { Caller, Ctx } from "@/lib/domain/context";
 import { AppError, type Confirmation } from "@/lib/errors";
+import { ports } from "@/lib/ports";
 import { consumeRequest, type RateDecision } from "@/lib/ratelimit";
 import type { Operation } from "./define";
 import { execute } from "./execute";
@@ -36,7 +37,8 @@ export async function runOperation(caller: Caller, op: Operation, readInput: () 
   if (!rate.allowed) throw rateLimited(rate);
   // Read only now (a REST body after the budget check: refused requests cost no parsing).
   const input = await readInput();
-  const ctx: Ctx = { db: await db(), caller, now: () => new Date(), requestId: opts.requestId };
+  const p = ports();
+  const ctx: Ctx = { db: await db(), caller, now: p.clock, ports: p, requestId: opts.requestId };
   try {
     return await execute(ctx, op, input, opts);
   } catch (e) {

@@ -42,9 +42,9 @@ export async function connectionProblem(db: Db, userId: string, name: PlatformNa
 
 /** The platform a user's draft goes to: the real network when configured, else the sandbox. */
 export async function platformFor(db: Db, userId: string, name: PlatformName): Promise<Platform> {
-  if (!realConfigured(name)) return sandbox(name);
+  if (!realConfigured(name)) return sandbox(name, db);
   const acc = await connectedAccount(db, userId, name);
   const problem = await connectionProblem(db, userId, name, acc);
   if (!acc || problem) throw new PublishError("failed", problem ?? "No account is connected.");
-  return name === "pronet" ? linkedin(acc) : x(acc);
+  return name === "pronet" ? linkedin(acc, db) : x(acc, db);
 }

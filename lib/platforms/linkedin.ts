@@ -1,3 +1,4 @@
+import type { Db } from "@/lib/db";
 import { config } from "@/lib/config";
 import { commonFailure, errorText, send } from "./http";
 import { accessToken, markNeedsReconnect, refreshGrant, type Account } from "./tokens";
@@ -25,7 +26,8 @@ function refresher() {
 }
 
 /** LinkedIn Posts API (POST /rest/posts) as the member whose connection `acc` is. */
-export function linkedin(acc: Account): Platform {
+/** `db` keeps the connection's tokens (refreshed, or marked for reconnecting). */
+export function linkedin(acc: Account, db: Db): Platform {
   const c = config();
   const post = (token: string, text: string) =>
     send(NET, `${c.LINKEDIN_API_URL.replace(/\/+$/, "")}/rest/posts`, {
@@ -50,14 +52,14 @@ export function linkedin(acc: Account): Platform {
     name: "pronet",
     kind: "linkedin",
     async publish(req: PublishRequest) {
-      let token = await accessToken(req.db, acc, acc.refresh_token ? refresher() : null, NET);
+      let token = await accessToken(db, acc, acc.refresh_token ? refresher() : null, NET);
       let res = await post(token, req.text);
       if (res.status === 401) {
         // Refused before anything was created: renew once and try once more.
-        token = await accessToken(req.db, acc, acc.refresh_token ? refresher() : null, NET, token);
+        token = await accessToken(db, acc, acc.refresh_token ? refresher() : null, NET, token);
         res = await post(token, req.text);
         if (res.status === 401) {
-          await markNeedsReconnect(req.db, acc);
+          await markNeedsReconnect(db, acc);
           throw new PublishError("failed", `LinkedIn refused the access token (revoked); the owner must reconnect LinkedIn in Settings > Connections.`);
         }
       }

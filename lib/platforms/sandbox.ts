@@ -11,12 +11,12 @@ export const sandboxUrl = (platform: PlatformName, postId: string) => `${config(
  * The built-in platform used when no real one is configured: the post is stored in
  * sandbox_posts and shown at {origin}/sandbox/{platform}/{id}.
  */
-export function sandbox(name: PlatformName): Platform {
+export function sandbox(name: PlatformName, db: Db): Platform {
   return {
     name,
     kind: "sandbox",
     async publish(req: PublishRequest): Promise<Published> {
-      const [row] = await req.db
+      const [row] = await db
         .insert(sandboxPosts)
         .values({ userId: req.userId, platform: name, draftType: req.draftType, draftId: req.draftId, text: req.text })
         .returning({ id: sandboxPosts.id });

@@ -1,11 +1,9 @@
-import type { Db } from "@/lib/db";
 import { networkOfDraft, type PlatformName } from "@/lib/networks";
 
 export type { PlatformName };
 
 /** What a platform is asked to publish: one draft, as its owner wrote it. */
 export type PublishRequest = {
-  db: Db;
   userId: string;
   draftType: "post" | "tweet";
   draftId: string;

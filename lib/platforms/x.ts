@@ -1,3 +1,4 @@
+import type { Db } from "@/lib/db";
 import { config } from "@/lib/config";
 import { commonFailure, errorText, send } from "./http";
 import { accessToken, markNeedsReconnect, refreshGrant, type Account } from "./tokens";
@@ -18,7 +19,8 @@ function refresher() {
 }
 
 /** X API v2 (POST /2/tweets) with the OAuth 2.0 user token of `acc`. */
-export function x(acc: Account): Platform {
+/** `db` keeps the connection's tokens (refreshed, or marked for reconnecting). */
+export function x(acc: Account, db: Db): Platform {
   const c = config();
   const tweet = (token: string, text: string) =>
     send(NET, `${c.X_API_URL.replace(/\/+$/, "")}/2/tweets`, {
@@ -32,13 +34,13 @@ export function x(acc: Account): Platform {
     async publish(req: PublishRequest) {
       const text = req.text.normalize("NFC");
       // X access tokens live two hours: an expiring one is refreshed first.
-      let token = await accessToken(req.db, acc, acc.refresh_token ? refresher() : null, NET);
+      let token = await accessToken(db, acc, acc.refresh_token ? refresher() : null, NET);
       let res = await tweet(token, text);
       if (res.status === 401) {
-        token = await accessToken(req.db, acc, acc.refresh_token ? refresher() : null, NET, token);
+        token = await accessToken(db, acc, acc.refresh_token ? refresher() : null, NET, token);
         res = await tweet(token, text);
         if (res.status === 401) {
-          await markNeedsReconnect(req.db, acc);
+          await markNeedsReconnect(db, acc);
           throw new PublishError("failed", "X refused the access token (revoked); the owner must reconnect X in Settings > Connections.");
         }
       }

@@ -5,7 +5,8 @@ import { draftTable } from "@/lib/domain/drafts";
 import { attempt, claimDue, logOutcome, sweep, TYPES, type Claimed } from "@/lib/domain/publishing";
 import { notifyOwnersSometimes } from "@/lib/domain/notifications";
 import { recordMany, type Done } from "@/lib/domain/publishing-batch";
-import { platformFor, platformOf, type Platform } from "@/lib/platforms";
+import { platformOf, type Platform } from "@/lib/platforms";
+import { ports, type Ports } from "@/lib/ports";
 import { log } from "@/lib/log";
 import { errorFacts } from "@/lib/redact";
 
@@ -23,8 +24,10 @@ export type TickResult = { published: number; retrying: number; failed: number; 
  * in between leaves it to the stuck sweep (`unknown`), never to a second post.
  * `clock` is injectable for tests.
  */
-export async function runDue(db: Db, opts: { clock?: () => Date; batch?: number; concurrency?: number } = {}): Promise<TickResult> {
-  const clock = opts.clock ?? (() => new Date());
+export async function runDue(db: Db, opts: { ports?: Ports; clock?: () => Date; batch?: number; concurrency?: number } = {}): Promise<TickResult> {
+  const p = opts.ports ?? ports();
+  const clock = opts.clock ?? p.clock;
+  const w = { clock, platforms: p.platforms };
   const concurrency = opts.concurrency ?? config().SCHEDULER_CONCURRENCY;
   const batch = opts.batch ?? concurrency;
   const r: TickResult = { published: 0, retrying: 0, failed: 0, unknown: 0, missed: 0, stuck: 0 };
@@ -65,9 +68,9 @@ export async function runDue(db: Db, opts: { clock?: () => Date; batch?: number;
   const targets = new Map<string, Promise<Platform>>();
   const target = (c: Claimed) => {
     const key = `${c.userId}:${c.type}`;
-    let p = targets.get(key);
-    if (!p) targets.set(key, (p = platformFor(db, c.userId, platformOf(c.type))));
-    return p;
+    let t = targets.get(key);
+    if (!t) targets.set(key, (t = p.platforms(db, c.userId, platformOf(c.type))));
+    return t;
   };
 
   const worker = async () => {
@@ -80,7 +83,7 @@ export async function runDue(db: Db, opts: { clock?: () => Date; batch?: number;
         await claiming;
         continue;
       }
-      const o = await attempt(db, c, clock, target(c));
+      const o = await attempt(db, c, w, target(c));
       if (o.status === "failed") targets.delete(`${c.userId}:${c.type}`);
       pending.push({ c, o, at: clock() });
       logOutcome(c, o);

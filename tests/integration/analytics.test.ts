@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { getAnalytics } from "@/lib/domain/analytics";
 import type { Ctx } from "@/lib/domain/context";
+import { defaultPorts } from "@/lib/ports";
 import { getAnalyticsOp } from "@/lib/operations/get-analytics";
 import { creditEvents, ideas, postDrafts, users } from "@/drizzle/schema";
 import { call, expectOk, makeUser } from "../helpers/api";
@@ -76,6 +77,7 @@ async function seed() {
 const ctxOf = (id: string, d: Ctx["db"]): Ctx => ({
   db: d,
   now: () => NOW,
+  ports: { ...defaultPorts(), clock: () => NOW },
   requestId: "test",
   caller: {
     userId: id,

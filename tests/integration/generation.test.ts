@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { MockLanguageModelV3 } from "ai/test";
 import { and, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { overrideModel } from "@/lib/ai";
+import { replacePorts } from "@/lib/ports";
 import { resetConfig } from "@/lib/config";
 import { db } from "@/lib/db";
 import { tweetWeight } from "@/lib/domain/text";
@@ -45,7 +45,7 @@ const fixed = (text: string) =>
     }),
   });
 
-afterEach(() => overrideModel(undefined));
+afterEach(() => replacePorts());
 
 describe("offline voice composer", () => {
   it("writes and saves a post in the user's voice, deterministically", async () => {
@@ -118,7 +118,7 @@ describe("limits", () => {
     ];
     for (const t of texts) {
       expect(tweetWeight(t)).toBeGreaterThan(280);
-      overrideModel(fixed(t));
+      replacePorts({ model: () => fixed(t) });
       const res = expectOk(await call("generate_tweet", { topic: "anything" }, { token: u.token }), generateTweetOp.output);
       expect(tweetWeight(res.text)).toBeLessThanOrEqual(280);
       expect(tweetWeight(res.text)).toBeGreaterThan(200); // trimmed, not gutted
@@ -129,7 +129,7 @@ describe("limits", () => {
 
   it("keeps a generated post within 3000 characters", async () => {
     const u = await voiced();
-    overrideModel(fixed("A long sentence about builds. ".repeat(200)));
+    replacePorts({ model: () => fixed("A long sentence about builds. ".repeat(200)) });
     const res = expectOk(await call("generate_post", { topic: "builds" }, { token: u.token }), generatePostOp.output);
     expect(res.body.length).toBeLessThanOrEqual(3000);
     expect(res.body.length).toBeGreaterThan(2500);
@@ -168,13 +168,12 @@ describe("allowances", () => {
 
   it("refunds a failed generation", async () => {
     const u = await voiced();
-    overrideModel(
-      new MockLanguageModelV3({
-        doGenerate: async () => {
-          throw new Error("model down");
-        },
-      }),
-    );
+    const down = new MockLanguageModelV3({
+      doGenerate: async () => {
+        throw new Error("model down");
+      },
+    });
+    replacePorts({ model: () => down });
     expectError(await call("generate_post", { topic: "Will fail" }, { token: u.token }), 503, "temporarily_unavailable");
     expect(await usage(u)).toMatchObject({ postsUsed: 0, creditsUsed: 0 });
     const events = await (

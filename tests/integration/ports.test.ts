@@ -1,0 +1,78 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import type { Platform, PublishRequest } from "@/lib/platforms/types";
+import { defaultPorts, ports, replacePorts, type Events } from "@/lib/ports";
+import { runDue } from "@/lib/scheduler";
+import { makeUser } from "../helpers/api";
+import { withDatabase } from "../helpers/db";
+import { withEnv } from "../helpers/env";
+import { approved, draft, inSeconds, row, sandboxCount } from "../helpers/publishing";
+
+// The outside world reaches the domain only through the ports on its context: a test hands
+// in fakes (events, a network, a clock) and the real operations use them.
+withDatabase();
+withEnv({ SCHEDULE_MIN_LEAD_SECONDS: "1" });
+afterEach(() => replacePorts());
+
+function fakeNetwork() {
+  const sent: PublishRequest[] = [];
+  const platform: Platform = {
+    name: "pronet",
+    kind: "sandbox",
+    publish: async (req) => {
+      sent.push(req);
+      return { postId: `fake-${sent.length}`, url: `https://network.test/p/${sent.length}` };
+    },
+  } as Platform;
+  return { sent, platforms: async () => platform };
+}
+
+describe("ports on the context", () => {
+  it("scheduling and deleting announce themselves through the events port", async () => {
+    const seen: [string, Record<string, unknown>][] = [];
+    const events: Events = {
+      scheduled: async (d) => void seen.push(["scheduled", d]),
+      unscheduled: async (d) => void seen.push(["unscheduled", d]),
+      deleted: async (d) => void seen.push(["deleted", d]),
+    };
+    replacePorts({ events });
+    const u = await makeUser({ publishing: true });
+    const d = await draft(u);
+    const at = inSeconds(120);
+    expect((await approved(u, "schedule_content", { type: "post", id: d.id, scheduled_for: at.toISOString() })).status).toBe(200);
+    expect((await approved(u, "delete_draft", { type: "post", id: d.id })).status).toBe(200);
+    expect(seen.map(([k, v]) => [k, v.id])).toEqual([
+      ["scheduled", d.id],
+      ["deleted", d.id],
+    ]);
+    expect(seen[0][1]).toMatchObject({ type: "post", userId: u.id, scheduledFor: at, previous: null });
+  });
+
+  it("publish_now and the scheduler post through the platforms port, on the clock port's time", async () => {
+    const net = fakeNetwork();
+    replacePorts({ platforms: net.platforms });
+    const u = await makeUser({ publishing: true });
+    const now = await draft(u, "post", "Through the port, now");
+    const res = await approved(u, "publish_now", { type: "post", id: now.id });
+    expect(res.body).toEqual({ platform: "pronet", platform_post_id: "fake-1", url: "https://network.test/p/1" });
+    expect(net.sent[0]).toEqual({ userId: u.id, draftType: "post", draftId: now.id, text: "Through the port, now" });
+    expect(await sandboxCount(now.id)).toBe(0);
+
+    const later = await draft(u, "post", "Through the port, later");
+    const at = inSeconds(120);
+    expect((await approved(u, "schedule_content", { type: "post", id: later.id, scheduled_for: at.toISOString() })).status).toBe(200);
+    await runDue(await db(), { ports: { ...ports(), clock: () => new Date(at.getTime() - 1000) } });
+    expect(net.sent).toHaveLength(1);
+    await runDue(await db(), { ports: { ...ports(), clock: () => new Date(at.getTime() + 1000) } });
+    expect(net.sent.map((r) => r.text)).toEqual(["Through the port, now", "Through the port, later"]);
+    expect((await row("post", later.id)).platformUrl).toBe("https://network.test/p/2");
+  });
+
+  it("the composition root gives the real ports back", () => {
+    replacePorts({ clock: () => new Date(0) });
+    expect(ports().clock().getTime()).toBe(0);
+    replacePorts();
+    expect(Object.keys(ports()).sort()).toEqual(Object.keys(defaultPorts()).sort());
+    expect(Math.abs(ports().clock().getTime() - Date.now())).toBeLessThan(5000);
+  });
+});
