@@ -1,9 +1,20 @@
-import { and, eq, gt, inArray, isNull, lte } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lte, sql } from "drizzle-orm";
 import nodemailer from "nodemailer";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { log } from "@/lib/log";
-import { approvals, authAccounts, connectedApps, notificationSettings, notificationsSent, oauthClients, users, type NotificationKind } from "@/drizzle/schema";
+import { NETWORKS } from "@/lib/networks";
+import {
+  approvals,
+  authAccounts,
+  connectedApps,
+  draftEvents,
+  notificationSettings,
+  notificationsSent,
+  oauthClients,
+  users,
+  type NotificationKind,
+} from "@/drizzle/schema";
 import { draftTable, type DraftType } from "./drafts";
 
 // E-mails to the owner when SMTP_URL is set: a post failed, a post's outcome is unknown, an
@@ -16,7 +27,12 @@ export type Settings = Record<NotificationKind, boolean>;
 export const KINDS: NotificationKind[] = ["failed", "unknown", "approval", "expiring"];
 
 const DAY_MS = 86400_000;
-const NETWORK: Record<string, string> = { post: "LinkedIn", tweet: "X", linkedin: "LinkedIn", twitter: "X" };
+const NETWORK: Record<string, string> = Object.fromEntries(
+  NETWORKS.flatMap((n) => [
+    [n.draftType, n.name],
+    [n.provider, n.name],
+  ]),
+);
 const OP: Record<string, string> = { publish_now: "publish", schedule_content: "schedule", delete_draft: "delete", update_draft: "edit" };
 
 const when = (d: Date, timeZone: string) => new Intl.DateTimeFormat("en-GB", { timeZone, dateStyle: "full", timeStyle: "short" }).format(d) + ` (${timeZone})`;
@@ -41,10 +57,13 @@ async function findEvents(db: Db, now: Date): Promise<Event[]> {
   const since = new Date(now.getTime() - DAY_MS);
   for (const type of ["post", "tweet"] as DraftType[]) {
     const t = draftTable(type);
+    // Each publish outcome is an event in the draft's history (the scheduler's, Inngest's,
+    // publish_now's and the sweeps'); one mail per such event while the draft is still in it.
     const rows = await db
-      .select({ id: t.id, userId: t.userId, title: t.title, status: t.status, reason: t.failureReason, updatedAt: t.updatedAt })
-      .from(t)
-      .where(and(inArray(t.status, ["failed", "unknown"]), gt(t.updatedAt, since)))
+      .select({ id: t.id, userId: t.userId, title: t.title, status: t.status, reason: t.failureReason, eventId: draftEvents.id })
+      .from(draftEvents)
+      .innerJoin(t, and(eq(t.id, draftEvents.draftId), eq(draftEvents.draftType, type)))
+      .where(and(inArray(draftEvents.kind, ["failed", "unknown"]), eq(sql`${draftEvents.kind}`, sql`${t.status}`), gt(draftEvents.createdAt, since)))
       .limit(500);
     for (const r of rows) {
       // The owner saying "it did not go out" is not news to the owner.
@@ -54,7 +73,7 @@ async function findEvents(db: Db, now: Date): Promise<Event[]> {
       out.push({
         userId: r.userId,
         kind: r.status as "failed" | "unknown",
-        key: `${r.status}:${type}:${r.id}:${r.updatedAt.getTime()}`,
+        key: `${r.status}:${type}:${r.id}:${r.eventId}`,
         mail: () =>
           r.status === "failed"
             ? {

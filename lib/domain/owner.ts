@@ -142,6 +142,7 @@ export async function ownerDraft(ctx: Ctx, type: DraftType, id: string) {
       publishedAt: t.publishedAt,
       platformUrl: t.platformUrl,
       failureReason: t.failureReason,
+      claimedAt: t.claimedAt,
       createdAt: t.createdAt,
       postDraftId: sql<string | null>`${type === "tweet" ? sql.raw("post_draft_id") : sql`null`}`,
     })

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { config, resetConfig } from "@/lib/config";
 import { db } from "@/lib/db";
 import { draftTable } from "@/lib/domain/drafts";
+import { noteAttempts } from "@/lib/domain/history";
 import { notifyOwners, setNotificationSettings } from "@/lib/domain/notifications";
 import { authAccounts } from "@/drizzle/schema";
 import { call, makeUser } from "../helpers/api";
@@ -27,9 +28,11 @@ afterAll(async () => {
 });
 
 const text = (i: number) => decodeQuotedPrintable(smtp.mails[i].raw);
+/** A publish outcome, as publishing records it: the draft's state and its history event. */
 const setStatus = async (type: "post" | "tweet", id: string, status: "failed" | "unknown", reason: string) => {
   const t = draftTable(type);
-  await (await db()).update(t).set({ status, failureReason: reason, updatedAt: new Date() }).where(eq(t.id, id));
+  const [row] = await (await db()).update(t).set({ status, failureReason: reason }).where(eq(t.id, id)).returning({ userId: t.userId });
+  await noteAttempts(await db(), [{ userId: row.userId, type, id, status, reason }]);
 };
 
 describe("e-mail notifications", () => {

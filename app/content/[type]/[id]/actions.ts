@@ -80,15 +80,15 @@ export async function unschedule(type: DraftType, id: string, _prev: ActionState
 
 export async function publish(type: DraftType, id: string, _prev: ActionState, form: FormData): Promise<ActionState> {
   return act(type, id, form, async (ctx) => {
-    const before = (await ownerDraft(ctx, type, id))?.item.updated_at;
+    const before = (await ownerDraft(ctx, type, id))?.record.claimedAt?.getTime();
     try {
       await publishNow(ctx, { type, id });
       return `${page(type, id)}?done=published`;
     } catch (e) {
-      // The platform was called and the draft changed (unknown, failed, or back to scheduled
-      // for a retry): the page itself shows what happened and what to do next.
-      const after = (await ownerDraft(ctx, type, id))?.item;
-      if (e instanceof AppError && after && after.updated_at !== before) return `${page(type, id)}?done=publish-${after.status}`;
+      // The draft was claimed and the platform called (now unknown, failed, or back to
+      // scheduled for a retry): the page itself shows what happened and what to do next.
+      const after = await ownerDraft(ctx, type, id);
+      if (e instanceof AppError && after && after.record.claimedAt?.getTime() !== before) return `${page(type, id)}?done=publish-${after.item.status}`;
       throw e;
     }
   });
