@@ -1,17 +1,15 @@
-import fs from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axe, launchBrowser, newPage } from "./browser";
+import { axe, launchBrowser, newPage, screenshots } from "./browser";
 import { TestServer } from "./harness";
 
 // Confirmation over MCP as a person meets it, against the built server: the MCP SDK client
 // shows the approval page's URL (URL-mode elicitation), the owner approves in chromium, and
 // the waiting tool call completes; a client that answers its own forms publishes nothing
 // until the owner trusts that app in Settings > Connections.
-const SHOTS = process.env.SCREENSHOT_DIR;
 const srv = new TestServer();
 let browser: Browser;
 let ownerPassword = "";
@@ -98,16 +96,7 @@ describe("confirming over MCP", () => {
     await page.keyboard.press("Enter");
     await expect.poll(() => sw.getAttribute("aria-checked")).toBe("true");
     await axe(page);
-    if (SHOTS) {
-      fs.mkdirSync(SHOTS, { recursive: true });
-      for (const [w, tag] of [
-        [1280, "desktop"],
-        [390, "phone"],
-      ] as const) {
-        await page.setViewportSize({ width: w, height: 900 });
-        await page.screenshot({ path: `${SHOTS}/connections-trust-${tag}.png`, fullPage: true });
-      }
-    }
+    await screenshots(page, "connections-trust");
 
     const published = await client.callTool({ name: "publish_now", arguments: { type: "post", id: d.id } });
     expect(published.isError, JSON.stringify(published)).toBeFalsy();

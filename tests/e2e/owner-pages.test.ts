@@ -1,15 +1,13 @@
 import http from "node:http";
-import fs from "node:fs";
 import * as oauth from "oauth4webapi";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axe, launchBrowser, newPage as openPage } from "./browser";
+import { axe, launchBrowser, newPage as openPage, screenshots } from "./browser";
 import { TestServer, freePort } from "./harness";
 
 // The owner's side in a real browser (Debian's chromium) against a built server: sign-up and
 // onboarding, Settings > Connections, exact-action approval, consent for an independent OAuth
 // client (oauth4webapi), Disconnect, and an axe scan of every page.
-const SHOTS = process.env.SCREENSHOT_DIR; // set it to look at the pages
 const srv = new TestServer();
 let browser: Browser;
 let ownerPassword = "";
@@ -17,18 +15,7 @@ let cliToken = "";
 
 const newPage = () => openPage(browser);
 
-async function shoot(page: Page, name: string) {
-  if (!SHOTS) return;
-  fs.mkdirSync(SHOTS, { recursive: true });
-  for (const [w, h, tag] of [
-    [1280, 900, "desktop"],
-    [390, 844, "phone"],
-  ] as const) {
-    await page.setViewportSize({ width: w, height: h });
-    await page.screenshot({ path: `${SHOTS}/${name}-${tag}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
+const shoot = screenshots;
 
 async function signIn(page: Page, email: string, password: string) {
   await page.getByLabel("E-mail").fill(email);

@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakePlatforms, type FakePlatforms } from "../helpers/fake-platforms";
+import { startFakePlatforms, type FakePlatforms, fakePlatformEnv } from "../helpers/fake-platforms";
 import { TestServer } from "./harness";
 
 // Scheduled publishing on a built server (`npm start`): the in-process scheduler posts
@@ -43,14 +43,7 @@ beforeAll(async () => {
   fake = await startFakePlatforms();
   await srv.setup();
   Object.assign(srv.env, {
-    LINKEDIN_API_URL: fake.url,
-    LINKEDIN_OAUTH_URL: fake.url,
-    X_API_URL: fake.url,
-    // App credentials make the real adapters the publishing path (else: the sandbox).
-    LINKEDIN_CLIENT_ID: "li-app",
-    LINKEDIN_CLIENT_SECRET: "li-secret",
-    X_CLIENT_ID: "x-app",
-    X_CLIENT_SECRET: "x-secret",
+    ...fakePlatformEnv(fake),
     SCHEDULE_MIN_LEAD_SECONDS: "1",
     SCHEDULER_POLL_MS: "200",
     RATE_LIMIT_SCALE: "10",

@@ -1,18 +1,16 @@
 import { execFile } from "node:child_process";
-import fs from "node:fs";
 import { promisify } from "node:util";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakePlatforms, type FakePlatforms } from "../helpers/fake-platforms";
+import { startFakePlatforms, type FakePlatforms, fakePlatformEnv } from "../helpers/fake-platforms";
 import { decodeQuotedPrintable, startSmtpCapture, type SmtpCapture } from "../helpers/smtp-capture";
-import { axe, launchBrowser, newPage } from "./browser";
+import { axe, launchBrowser, newPage, screenshots } from "./browser";
 import { TestServer } from "./harness";
 
 // The owner's workspace in a real browser against a built server that publishes through
 // the real LinkedIn and X adapters to fakes on loopback: the content list, an item's page
 // and every action on it, including settling a post whose outcome is unknown.
 const run = promisify(execFile);
-const SHOTS = process.env.SCREENSHOT_DIR;
 const EMAIL = "writer@example.com";
 const PASSWORD = "correct horse battery";
 const ZONE = "America/New_York";
@@ -25,18 +23,7 @@ let token = "";
 const api = async (op: string, body: unknown) => srv.api(op, body, token);
 const tsx = (...args: string[]) => run("npx", ["tsx", ...args], { cwd: process.cwd(), env: srv.env, timeout: 60_000 });
 
-async function shoot(page: Page, name: string) {
-  if (!SHOTS) return;
-  fs.mkdirSync(SHOTS, { recursive: true });
-  for (const [w, h, tag] of [
-    [1280, 900, "desktop"],
-    [390, 844, "phone"],
-  ] as const) {
-    await page.setViewportSize({ width: w, height: h });
-    await page.screenshot({ path: `${SHOTS}/${name}-${tag}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
+const shoot = screenshots;
 
 let owner: Page;
 
@@ -46,13 +33,7 @@ beforeAll(async () => {
   await srv.setup();
   Object.assign(srv.env, {
     SMTP_URL: smtp.url,
-    LINKEDIN_API_URL: fake.url,
-    LINKEDIN_OAUTH_URL: fake.url,
-    X_API_URL: fake.url,
-    LINKEDIN_CLIENT_ID: "li-app",
-    LINKEDIN_CLIENT_SECRET: "li-secret",
-    X_CLIENT_ID: "x-app",
-    X_CLIENT_SECRET: "x-secret",
+    ...fakePlatformEnv(fake),
     SCHEDULE_MIN_LEAD_SECONDS: "1",
     SCHEDULER_POLL_MS: "200",
   });

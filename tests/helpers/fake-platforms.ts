@@ -151,3 +151,15 @@ export async function startFakePlatforms(opts: { refreshDelayMs?: number; linked
     },
   };
 }
+
+/** A server's environment that sends LinkedIn and X (sign-in and publishing) to the fakes. */
+export const fakePlatformEnv = (fake: FakePlatforms) => ({
+  LINKEDIN_API_URL: fake.url,
+  LINKEDIN_OAUTH_URL: fake.url,
+  X_API_URL: fake.url,
+  // App credentials make the real adapters the publishing path (else: the sandbox).
+  LINKEDIN_CLIENT_ID: "li-app",
+  LINKEDIN_CLIENT_SECRET: "li-secret",
+  X_CLIENT_ID: "x-app",
+  X_CLIENT_SECRET: "x-secret",
+});
