@@ -1,5 +1,3 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { InngestTestEngine } from "@inngest/test";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,37 +9,21 @@ import { postDrafts } from "@/drizzle/schema";
 import { GET } from "@/app/api/inngest/route";
 import { call, makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
+import { withEnv } from "../helpers/env";
+import { startFakeInngest, type SentEvent } from "../helpers/fake-inngest";
 import { approved, draft, inSeconds, row, sandboxCount } from "../helpers/publishing";
 
 withDatabase();
 
-type Sent = { name: string; id: string; data: Record<string, unknown> };
-let receiver: http.Server;
-const sent: Sent[] = [];
+let inngest: Awaited<ReturnType<typeof startFakeInngest>>;
+let sent: SentEvent[];
+withEnv({ SCHEDULE_MIN_LEAD_SECONDS: "1", INNGEST_DEV: undefined });
 
 beforeAll(async () => {
-  // A fake Inngest event API: send() POSTs a JSON array of events to /e/{key}.
-  receiver = http.createServer((req, res) => {
-    let b = "";
-    req.on("data", (c) => (b += c));
-    req.on("end", () => {
-      if (req.method === "POST" && req.url?.startsWith("/e/")) {
-        const events = [].concat(JSON.parse(b)) as Sent[];
-        sent.push(...events);
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ids: events.map((_, i) => `evt${i}`), status: 200 }));
-      } else res.writeHead(404).end();
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
-  process.env.SCHEDULE_MIN_LEAD_SECONDS = "1";
-  resetConfig();
+  inngest = await startFakeInngest();
+  sent = inngest.sent;
 });
-afterAll(async () => {
-  delete process.env.SCHEDULE_MIN_LEAD_SECONDS;
-  delete process.env.INNGEST_DEV;
-  resetConfig();
-  await new Promise((r) => receiver.close(r));
-});
+afterAll(() => inngest.close());
 
 /** Makes a scheduled draft due now (the lead time would otherwise need a real wait). */
 async function dueNow(id: string) {
@@ -126,7 +108,7 @@ describe("Inngest events from the scheduling operations", () => {
   });
 
   it("schedule, reschedule, unschedule and delete send events with deterministic ids", async () => {
-    process.env.INNGEST_DEV = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    process.env.INNGEST_DEV = inngest.url;
     resetConfig();
     try {
       const u = await makeUser({ publishing: true });
