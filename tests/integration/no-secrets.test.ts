@@ -8,7 +8,7 @@ import { runDue } from "@/lib/scheduler";
 import { authAccounts } from "@/drizzle/schema";
 import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
-import { startFakePlatforms, type FakePlatforms } from "../helpers/fake-platforms";
+import { startFakePlatforms, type FakePlatforms, fakePlatformEnv } from "../helpers/fake-platforms";
 import { approved, draft, inSeconds, row } from "../helpers/publishing";
 
 // No secrets in messages: failure reasons, fetch_item notes, API answers and log lines never
@@ -49,13 +49,7 @@ describe("platform error bodies that echo the token", () => {
   beforeAll(async () => {
     fake = await startFakePlatforms();
     Object.assign(process.env, {
-      LINKEDIN_CLIENT_ID: "li-app",
-      LINKEDIN_CLIENT_SECRET: "li-secret",
-      X_CLIENT_ID: "x-app",
-      X_CLIENT_SECRET: "x-secret",
-      LINKEDIN_API_URL: fake.url,
-      LINKEDIN_OAUTH_URL: fake.url,
-      X_API_URL: fake.url,
+      ...fakePlatformEnv(fake),
     });
     resetConfig();
   });

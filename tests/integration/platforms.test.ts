@@ -10,7 +10,7 @@ import { runDue } from "@/lib/scheduler";
 import { authAccounts, tweetDrafts } from "@/drizzle/schema";
 import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
-import { startFakePlatforms, type FakePlatforms } from "../helpers/fake-platforms";
+import { startFakePlatforms, type FakePlatforms, fakePlatformEnv } from "../helpers/fake-platforms";
 import { approved, draft, inSeconds, row } from "../helpers/publishing";
 
 withDatabase();
@@ -30,13 +30,7 @@ const ENV = [
 beforeAll(async () => {
   fake = await startFakePlatforms();
   Object.assign(process.env, {
-    LINKEDIN_CLIENT_ID: "li-app",
-    LINKEDIN_CLIENT_SECRET: "li-secret",
-    X_CLIENT_ID: "x-app",
-    X_CLIENT_SECRET: "x-secret",
-    LINKEDIN_API_URL: fake.url,
-    LINKEDIN_OAUTH_URL: fake.url,
-    X_API_URL: fake.url,
+    ...fakePlatformEnv(fake),
     PUBLISH_TIMEOUT_MS: "400",
     SCHEDULE_MIN_LEAD_SECONDS: "1",
   });
