@@ -1,5 +1,6 @@
 "use client";
 import { useActionState, useId, useRef, type ReactNode } from "react";
+import { ConfirmDialog } from "./confirm-dialog";
 
 export type ActionState = { error?: string } | null;
 type Props = {
@@ -29,19 +30,7 @@ export function ActionForm({ action, children, className, confirm, label, labelC
           <button type="button" className={labelClass ?? "btn"} onClick={() => dialog.current?.showModal()} disabled={pending}>
             {label}
           </button>
-          <dialog ref={dialog} aria-labelledby={qid}>
-            <p id={qid}>
-              <strong>{confirm.question}</strong>
-            </p>
-            <div className="actions">
-              <button type="submit" className={`btn ${confirm.danger ? "danger solid" : "primary"}`} onClick={() => setTimeout(() => dialog.current?.close())}>
-                {confirm.label}
-              </button>
-              <button type="button" className="btn" autoFocus onClick={() => dialog.current?.close()}>
-                Cancel
-              </button>
-            </div>
-          </dialog>
+          <ConfirmDialog dialogRef={dialog} id={qid} question={confirm.question} confirmLabel={confirm.label} danger={!!confirm.danger} />
         </>
       ) : label ? (
         <button type="submit" className={labelClass ?? "btn"} disabled={pending}>

@@ -1,5 +1,6 @@
 "use client";
 import { useRef, type ReactNode } from "react";
+import { ConfirmDialog } from "./confirm-dialog";
 
 type Props = { label: string; question: string; confirm: string; hidden: Record<string, string>; action: (f: FormData) => Promise<void>; children?: ReactNode };
 
@@ -26,19 +27,7 @@ export function ConfirmButton({ label, question, confirm, hidden, action }: Prop
       >
         {label}
       </button>
-      <dialog ref={dialog} aria-labelledby={`${hidden.appId ?? hidden.provider}-q`}>
-        <p id={`${hidden.appId ?? hidden.provider}-q`}>
-          <strong>{question}</strong>
-        </p>
-        <div className="actions">
-          <button type="submit" className="btn danger solid">
-            {confirm}
-          </button>
-          <button type="button" className="btn" autoFocus onClick={() => dialog.current?.close()}>
-            Cancel
-          </button>
-        </div>
-      </dialog>
+      <ConfirmDialog dialogRef={dialog} id={`${hidden.appId ?? hidden.provider}-q`} question={question} confirmLabel={confirm} />
     </form>
   );
 }

@@ -1,23 +1,9 @@
-import { NETWORKS } from "@/lib/networks";
+import { NETWORK_NAMES } from "@/lib/networks";
+import { formatInZone, formatUtc } from "@/lib/time";
+
+export { formatInZone, formatUtc };
 
 // Times on the owner's pages: in the owner's time zone, never the server's.
-
-export function formatInZone(d: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-GB", {
-    timeZone,
-    weekday: "short",
-    day: "numeric",
-    month: "short",
-    year: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    timeZoneName: "short",
-  }).format(d);
-}
-
-export function formatUtc(d: Date): string {
-  return formatInZone(d, "UTC");
-}
 
 export function formatTime(d: Date, timeZone: string): string {
   return new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit", timeZoneName: "short" }).format(d);
@@ -64,12 +50,7 @@ export const OPERATION_WORDS: Record<string, string> = {
 };
 
 /** A network's name by draft type or by connection provider ("post", "linkedin": LinkedIn). */
-export const PLATFORM_NAMES: Record<string, string> = Object.fromEntries(
-  NETWORKS.flatMap((n) => [
-    [n.draftType, n.name],
-    [n.provider, n.name],
-  ]),
-);
+export const PLATFORM_NAMES = NETWORK_NAMES;
 
 /** A draft's status in the owner's words (color is never the only signal: always a word). */
 export const STATUS_WORDS: Record<string, string> = {

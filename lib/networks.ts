@@ -12,6 +12,14 @@ export const NETWORKS: readonly Network[] = [
   { platform: "micro", draftType: "tweet", provider: "twitter", name: "X" },
 ];
 
+/** A network's name by draft type or by connection provider ("post", "linkedin": LinkedIn). */
+export const NETWORK_NAMES: Record<string, string> = Object.fromEntries(
+  NETWORKS.flatMap((n) => [
+    [n.draftType, n.name],
+    [n.provider, n.name],
+  ]),
+);
+
 const find = <K extends keyof Network>(key: K, value: Network[K]): Network => NETWORKS.find((n) => n[key] === value)!;
 export const network = (platform: PlatformName) => find("platform", platform);
 export const networkOfDraft = (type: DraftType) => find("draftType", type);

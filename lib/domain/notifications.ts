@@ -3,7 +3,7 @@ import nodemailer from "nodemailer";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { log } from "@/lib/log";
-import { NETWORKS } from "@/lib/networks";
+import { NETWORK_NAMES } from "@/lib/networks";
 import {
   approvals,
   authAccounts,
@@ -27,12 +27,6 @@ export type Settings = Record<NotificationKind, boolean>;
 export const KINDS: NotificationKind[] = ["failed", "unknown", "approval", "expiring"];
 
 const DAY_MS = 86400_000;
-const NETWORK: Record<string, string> = Object.fromEntries(
-  NETWORKS.flatMap((n) => [
-    [n.draftType, n.name],
-    [n.provider, n.name],
-  ]),
-);
 const OP: Record<string, string> = { publish_now: "publish", schedule_content: "schedule", delete_draft: "delete", update_draft: "edit" };
 
 const when = (d: Date, timeZone: string) => new Intl.DateTimeFormat("en-GB", { timeZone, dateStyle: "full", timeStyle: "short" }).format(d) + ` (${timeZone})`;
@@ -69,7 +63,7 @@ async function findEvents(db: Db, now: Date): Promise<Event[]> {
       // The owner saying "it did not go out" is not news to the owner.
       if (r.status === "failed" && r.reason?.startsWith("you checked")) continue;
       const link = `${origin}/content/${type}/${r.id}`;
-      const net = NETWORK[type];
+      const net = NETWORK_NAMES[type];
       out.push({
         userId: r.userId,
         kind: r.status as "failed" | "unknown",
@@ -109,7 +103,7 @@ async function findEvents(db: Db, now: Date): Promise<Event[]> {
       key: `approval:${a.id}`,
       mail: (u) => ({
         subject: `${a.app} asks for your approval: ${OP[a.operation] ?? a.operation} “${a.action.title}”`,
-        text: `${a.app} wants to ${OP[a.operation] ?? a.operation} the ${NETWORK[a.action.type] ?? ""} ${a.action.type} “${a.action.title}”${a.action.scheduled_for ? ` at ${when(new Date(a.action.scheduled_for), u.timezone)}` : ""}.\n\nApprove or deny it here (the request expires ${when(a.expiresAt, u.timezone)}):\n${link}\n`,
+        text: `${a.app} wants to ${OP[a.operation] ?? a.operation} the ${NETWORK_NAMES[a.action.type] ?? ""} ${a.action.type} “${a.action.title}”${a.action.scheduled_for ? ` at ${when(new Date(a.action.scheduled_for), u.timezone)}` : ""}.\n\nApprove or deny it here (the request expires ${when(a.expiresAt, u.timezone)}):\n${link}\n`,
       }),
     });
   }
@@ -120,7 +114,7 @@ async function findEvents(db: Db, now: Date): Promise<Event[]> {
     .where(and(isNull(authAccounts.refresh_token), gt(authAccounts.expires_at, nowS), lte(authAccounts.expires_at, nowS + 7 * 86400)))
     .limit(500);
   for (const e of expiring) {
-    const net = NETWORK[e.provider] ?? e.provider;
+    const net = NETWORK_NAMES[e.provider] ?? e.provider;
     out.push({
       userId: e.userId,
       kind: "expiring",

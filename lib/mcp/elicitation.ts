@@ -1,6 +1,5 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
-import { formatInZone, formatUtc, PLATFORM_NAMES } from "@/components/format";
 import type { Db } from "@/lib/db";
 import { platformAccounts } from "@/lib/domain/connections";
 import type { Caller } from "@/lib/domain/context";
@@ -17,6 +16,8 @@ import {
   type WaitState,
 } from "@/lib/domain/elicitations";
 import type { Confirmation } from "@/lib/errors";
+import { NETWORK_NAMES } from "@/lib/networks";
+import { formatInZone, formatUtc } from "@/lib/time";
 import type { McpSession } from "./session";
 
 // Confirmation of an exact action over MCP (contract section 4, point 4). By default the owner
@@ -51,7 +52,7 @@ const VERBS: Record<string, string> = {
 export async function confirmationForm(db: Db, caller: Caller, c: Confirmation) {
   const a = c.action;
   const shown = await approvalToShow(db, caller.userId, c.id);
-  const platform = PLATFORM_NAMES[a.type] ?? a.type;
+  const platform = NETWORK_NAMES[a.type] ?? a.type;
   const provider = a.type === "tweet" ? "twitter" : "linkedin";
   const handle = (await platformAccounts(db, caller.userId)).find((p) => p.provider === provider && p.state !== "not_connected")?.handle;
   const verb = VERBS[a.operation] ?? a.operation;

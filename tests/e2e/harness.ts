@@ -56,6 +56,16 @@ export class TestServer {
     });
   }
 
+  /**
+   * The first start of a fresh server: it creates the owner and prints the password once.
+   * Stopped again, so that admin commands can run on the embedded database before start().
+   */
+  async firstStart(): Promise<{ ownerPassword: string }> {
+    const out = await this.start();
+    await this.stop();
+    return { ownerPassword: /password: (\S+)/.exec(out)?.[1] ?? "" };
+  }
+
   async stop() {
     const p = this.proc;
     if (!p || p.exitCode !== null) return;

@@ -38,9 +38,7 @@ async function signedIn(url: string): Promise<Page> {
 
 beforeAll(async () => {
   await srv.setup();
-  const out = await srv.start();
-  ownerPassword = /password: (\S+)/.exec(out)?.[1] ?? "";
-  await srv.stop();
+  ({ ownerPassword } = await srv.firstStart());
   await srv.admin("allow-publishing", "--email", "owner@example.com");
   token = JSON.parse((await srv.admin("issue-token", "--email", "owner@example.com", "--app", "Desk Assistant")).stdout).access_token;
   await srv.start();

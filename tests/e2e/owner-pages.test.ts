@@ -25,9 +25,7 @@ async function signIn(page: Page, email: string, password: string) {
 
 beforeAll(async () => {
   await srv.setup();
-  const out = await srv.start();
-  ownerPassword = /password: (\S+)/.exec(out)?.[1] ?? "";
-  await srv.stop();
+  ({ ownerPassword } = await srv.firstStart());
   cliToken = JSON.parse((await srv.admin("issue-token", "--email", "owner@example.com", "--app", "Test Assistant")).stdout).access_token;
   await srv.start();
   browser = await launchBrowser();

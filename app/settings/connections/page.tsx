@@ -6,6 +6,7 @@ import { listConnectedApps, pendingApprovals, platformAccounts } from "@/lib/dom
 import { ConfirmButton } from "@/components/confirm-button";
 import { OPERATION_WORDS, PLATFORM_NAMES, abilities, formatDay, formatInZone, formatTime, relative } from "@/components/format";
 import { OwnerShell } from "@/components/owner-shell";
+import { SwitchForm } from "@/components/switch-form";
 import { notificationSettingsOf } from "@/lib/domain/notifications";
 import { config } from "@/lib/config";
 import { connectPlatform, disconnectApp, removePlatform, saveNotifications, toggleAppTrust, togglePublishing } from "./actions";
@@ -85,28 +86,20 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
                       ))}
                     </ul>
                   </details>
-                  <form action={toggleAppTrust} className="switch-row app-trust">
-                    <input type="hidden" name="csrf" value={csrf} />
-                    <input type="hidden" name="appId" value={a.id} />
-                    <input type="hidden" name="trust" value={a.trustsForms ? "off" : "on"} />
-                    <div>
-                      <span className="label" id={`trust-label-${a.id}`}>
-                        Let {a.name} confirm actions in its own window
-                      </span>
-                      <span className="help" id={`trust-help-${a.id}`}>
+                  <SwitchForm
+                    action={toggleAppTrust}
+                    className="app-trust"
+                    id={`trust-${a.id}`}
+                    on={a.trustsForms}
+                    hidden={{ csrf, appId: a.id, trust: a.trustsForms ? "off" : "on" }}
+                    label={<>Let {a.name} confirm actions in its own window</>}
+                    help={
+                      <>
                         Off: you approve each publish, schedule and delete on this site. On: a &ldquo;Yes&rdquo; in {a.name}&apos;s own window counts as your
-                        approval, and a program, not you, could give it. Now: <strong>{a.trustsForms ? "on" : "off"}</strong>.
-                      </span>
-                    </div>
-                    <button
-                      type="submit"
-                      className="switch"
-                      role="switch"
-                      aria-checked={a.trustsForms}
-                      aria-labelledby={`trust-label-${a.id}`}
-                      aria-describedby={`trust-help-${a.id}`}
-                    />
-                  </form>
+                        approval, and a program, not you, could give it.
+                      </>
+                    }
+                  />
                 </div>
                 <ConfirmButton
                   action={disconnectApp}
@@ -119,26 +112,15 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
             ))}
           </ul>
         )}
-        <form action={togglePublishing} className="switch-row card">
-          <input type="hidden" name="csrf" value={csrf} />
-          <input type="hidden" name="allow" value={me.publishingAllowed ? "off" : "on"} />
-          <div>
-            <span className="label" id="publish-label">
-              Allow connected apps to publish, schedule and delete
-            </span>
-            <span className="help" id="publish-help">
-              Each action still needs your approval. Now: <strong>{me.publishingAllowed ? "on" : "off"}</strong>.
-            </span>
-          </div>
-          <button
-            type="submit"
-            className="switch"
-            role="switch"
-            aria-checked={me.publishingAllowed}
-            aria-labelledby="publish-label"
-            aria-describedby="publish-help"
-          />
-        </form>
+        <SwitchForm
+          action={togglePublishing}
+          className="card"
+          id="publish"
+          on={me.publishingAllowed}
+          hidden={{ csrf, allow: me.publishingAllowed ? "off" : "on" }}
+          label="Allow connected apps to publish, schedule and delete"
+          help="Each action still needs your approval."
+        />
       </section>
 
       <section aria-labelledby="accounts" className="card">
