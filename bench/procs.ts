@@ -94,6 +94,9 @@ function rssKb(pid: number): number {
   }
 }
 
+/** RSS of a process tree now, in MB. */
+export const rssMb = (root: number) => Math.round(treePids(root).reduce((sum, p) => sum + rssKb(p), 0) / 1024);
+
 /** Samples the RSS of a process tree every `everyMs`; stop() gives the peak in MB. */
 export function sampleRss(root: number, everyMs = 200) {
   let peakKb = 0;
@@ -130,7 +133,7 @@ export function cpuMs(root: number): number {
 }
 
 /** Polls until the URL answers anything below 500 (or throws after `timeoutMs`). */
-export async function waitForHttp(url: string, proc: Proc, timeoutMs = 90_000) {
+export async function waitForHttp(url: string, proc: Proc, timeoutMs = 90_000, everyMs = 250) {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     if (proc.child.exitCode !== null) break;
@@ -139,7 +142,7 @@ export async function waitForHttp(url: string, proc: Proc, timeoutMs = 90_000) {
       await res.arrayBuffer();
       if (res.status < 500) return;
     } catch {}
-    await sleep(250);
+    await sleep(everyMs);
   }
   const tail = fs.existsSync(proc.log) ? fs.readFileSync(proc.log, "utf8").slice(-2000) : "";
   throw new Error(`${url} did not come up (exit code ${proc.child.exitCode}).\n${tail}`);

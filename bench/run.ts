@@ -3,12 +3,15 @@ import { measure, type Measurement, type Target } from "./load";
 import { ensureBuild } from "../tests/helpers/build";
 import { cleanupAll } from "./procs";
 import { benchScheduler, printSchedulerTable } from "./scheduler";
-import { nextRunIndex, printTable, writeJson, type ModeResult } from "./report";
+import { measureStart, type StartFigures } from "./startup";
+import { nextRunIndex, printStartTable, printTable, writeJson, type ModeResult } from "./report";
 import { freePort, freshStore, seed, startBare, startWhole, tempDir, type Mode, type Server } from "./servers";
 
 // `npm run bench`: R1 (throughput ratio), R2 (p99 at 200 req/s) and R7 (peak RSS) of
 // fetch_item, whole stack against a bare node:http server, and R3 (MCP tools/call against
 // REST on the same server), for PGlite and PostgreSQL.
+// Both also give R8 (start to the first 200) and R7 idle (RSS after start and a little traffic);
+// `npm run bench -- startup` gives only those (no load: quick, and robust on a busy machine).
 // `npm run bench -- scheduler` (or BENCH_MODES=scheduler): R6, scheduler lateness (bench/scheduler.ts).
 // Env: BENCH_DURATION (seconds, default 10), BENCH_MODES (pglite,postgres,scheduler), BENCH_PG_URL.
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -17,7 +20,11 @@ const ASKED = (process.argv.slice(2).join(",") || process.env.BENCH_MODES || "pg
   .map((m) => m.trim())
   .filter(Boolean);
 const SCHEDULER = ASKED.includes("scheduler");
-const MODES = ASKED.filter((m) => m !== "scheduler") as Mode[];
+const STARTUP_ONLY = ASKED.includes("startup");
+const STARTS = Number(process.env.BENCH_STARTS ?? 4);
+const IDLE_S = Number(process.env.BENCH_IDLE_S ?? 5);
+const named = ASKED.filter((m) => m !== "scheduler" && m !== "startup") as Mode[];
+const MODES: Mode[] = STARTUP_ONLY && !named.length ? ["pglite", "postgres"] : named;
 const PG_ADMIN = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const RESULTS = path.join(process.cwd(), "bench/results/latest.json");
 const DEADLINE_MS = (MODES.length * (2 * (DURATION + 13) + 150) + (SCHEDULER ? 900 : 0) + 60) * 1000;
@@ -51,6 +58,36 @@ async function jsonPost(url: string, body: string, headers: Record<string, strin
   return text;
 }
 
+/**
+ * A fixed amount of ordinary traffic after start-up, so that idle RSS includes the code of the
+ * routes clients use: the operation list, OpenAPI, create_draft, fetch_item (REST and MCP).
+ */
+async function someTraffic(base: string, headers: Record<string, string>) {
+  for (const p of ["", "/openapi.json"]) await (await fetch(`${base}${p}`)).arrayBuffer();
+  const created = JSON.parse(await jsonPost(`${base}/create_draft`, JSON.stringify({ type: "post", body: BODY }), headers));
+  const fetchBody = JSON.stringify({ id: created.id, type: "post" });
+  for (let i = 0; i < 10; i++) await jsonPost(`${base}/fetch_item`, fetchBody, headers);
+  const mcp = base.replace(/\/api\/v1$/, "/mcp");
+  const mcpHeaders = { ...headers, accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
+  for (let i = 0; i < 5; i++)
+    await jsonPost(
+      mcp,
+      JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "fetch_item", arguments: JSON.parse(fetchBody) } }),
+      mcpHeaders,
+    );
+}
+
+async function benchStart(mode: Mode): Promise<{ mode: Mode; start: StartFigures }> {
+  log(`${mode}: R8 and idle RSS: ${STARTS} starts on a fresh database`);
+  const tmp = tempDir();
+  const store = await freshStore(mode, tmp, PG_ADMIN);
+  const port = await freePort();
+  const { token } = await seed(store, `http://127.0.0.1:${port}`);
+  const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+  const start = await measureStart(store, port, tmp, { starts: STARTS, idleS: IDLE_S, requests: (base) => someTraffic(base, headers) }, log);
+  return { mode, start };
+}
+
 async function benchMode(mode: Mode, wholeFirst: boolean): Promise<ModeResult> {
   log(`${mode}: preparing a fresh database`);
   const tmp = tempDir();
@@ -59,6 +96,7 @@ async function benchMode(mode: Mode, wholeFirst: boolean): Promise<ModeResult> {
   const barePort = await freePort();
   const { userId, token } = await seed(store, `http://127.0.0.1:${wholePort}`);
   const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+  const start = await measureStart(store, wholePort, tmp, { starts: STARTS, idleS: IDLE_S, requests: (base) => someTraffic(base, headers) }, log);
 
   log(`${mode}: starting the built server (server.mjs) on :${wholePort}`);
   let whole: Server | undefined = await startWhole(store, wholePort, tmp);
@@ -101,11 +139,22 @@ async function benchMode(mode: Mode, wholeFirst: boolean): Promise<ModeResult> {
       await bare.proc.stop();
     }
   }
-  return { mode, order: [...order], whole: out.whole!, bare: out.bare!, mcp: out.mcp! };
+  return { mode, order: [...order], whole: out.whole!, bare: out.bare!, mcp: out.mcp!, start };
 }
 
 async function main() {
-  if (MODES.length) {
+  if (STARTUP_ONLY) {
+    log("making sure the build is current");
+    await ensureBuild();
+    const rows = [];
+    for (const mode of MODES) rows.push(await benchStart(mode));
+    printStartTable(rows);
+    const file = path.join(process.cwd(), "bench/results/startup.json");
+    const fs = await import("node:fs");
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, JSON.stringify({ finishedAt: new Date().toISOString(), rows }, null, 2) + "\n");
+    log(`results written to ${path.relative(process.cwd(), file)}`);
+  } else if (MODES.length) {
     log("making sure the build is current");
     await ensureBuild();
     const runIndex = nextRunIndex(RESULTS);
@@ -114,6 +163,7 @@ async function main() {
       results.push(await benchMode(mode, (runIndex + i) % 2 === 0));
     }
     printTable(results);
+    printStartTable(results);
     writeJson(RESULTS, results, { runIndex, durationS: DURATION, cpus: (await import("node:os")).cpus().length });
     log(`results written to ${path.relative(process.cwd(), RESULTS)}`);
   }
@@ -121,7 +171,9 @@ async function main() {
     const rows = await benchScheduler(PG_ADMIN, log);
     printSchedulerTable(rows);
     const file = path.join(process.cwd(), "bench/results/scheduler.json");
-    (await import("node:fs")).writeFileSync(file, JSON.stringify({ finishedAt: new Date().toISOString(), rows }, null, 2) + "\n");
+    const fs = await import("node:fs");
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, JSON.stringify({ finishedAt: new Date().toISOString(), rows }, null, 2) + "\n");
     log(`results written to ${path.relative(process.cwd(), file)}`);
   }
 }

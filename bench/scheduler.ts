@@ -1,19 +1,19 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
-import http from "node:http";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { openDatabase, type Db } from "@/lib/db";
 import { createUser } from "@/lib/domain/accounts";
 import { startScheduler } from "@/lib/scheduler";
 import { authAccounts, postDrafts, tweetDrafts } from "@/drizzle/schema";
+import { fakePlatformEnv, startFakePlatforms } from "../tests/helpers/fake-platforms";
 import { sleep, startProcess } from "./procs";
 import { freshStore, tempDir } from "./servers";
 
 // R6 of the quality plan: lateness (published_at - scheduled_for) of N drafts due at the same
 // second, published by the in-process scheduler (one or two processes on one fresh
-// PostgreSQL database) through the real LinkedIn and X adapters to a fake platform that
-// answers in 50 ms. Duplicates and missing posts are counted by the fake, per text.
+// PostgreSQL database) through the real LinkedIn and X adapters to the tests' fake platforms,
+// answering in 50 ms. Duplicates and missing posts are counted from what the fakes received.
 const USERS = 4;
 const ANSWER_MS = 50;
 const GOAL = { p50: 2000, p99: 30_000 };
@@ -31,29 +31,6 @@ export type SchedulerResult = {
   pass: boolean;
 };
 
-/** A fake LinkedIn + X on loopback: 50 ms per post, counts every text it receives. */
-async function fakePlatform() {
-  const seen = new Map<string, number>();
-  const server = http.createServer((req, res) => {
-    let b = "";
-    req.on("data", (c) => (b += c));
-    req.on("end", () => {
-      const body = JSON.parse(b || "{}");
-      const text: string = req.url === "/rest/posts" ? body.commentary : body.text;
-      seen.set(text, (seen.get(text) ?? 0) + 1);
-      const id = String(seen.size);
-      setTimeout(() => {
-        if (req.url === "/rest/posts") res.writeHead(201, { "x-restli-id": `urn:li:share:${id}` }).end();
-        else res.writeHead(201, { "content-type": "application/json" }).end(JSON.stringify({ data: { id, text } }));
-      }, ANSWER_MS);
-    });
-  });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as import("node:net").AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, seen, close: () => new Promise((r) => (server.closeAllConnections(), server.close(r))) };
-}
-
 /** `n` drafts (half LinkedIn posts, half tweets) for a few users, scheduled a day ahead. */
 async function seed(db: Db, n: number) {
   const texts: string[] = [];
@@ -67,8 +44,16 @@ async function seed(db: Db, n: number) {
     });
     const later = Math.floor(Date.now() / 1000) + 86_400;
     await db.insert(authAccounts).values([
-      { userId: user.id, type: "oauth", provider: "linkedin", providerAccountId: `li-${user.id}`, access_token: "li-token", expires_at: later },
-      { userId: user.id, type: "oauth", provider: "twitter", providerAccountId: `x-${user.id}`, access_token: "x-token", expires_at: later, handle: "bench" },
+      { userId: user.id, type: "oauth", provider: "linkedin", providerAccountId: `li-${user.id}`, access_token: "li-access-0", expires_at: later },
+      {
+        userId: user.id,
+        type: "oauth",
+        provider: "twitter",
+        providerAccountId: `x-${user.id}`,
+        access_token: "x-access-0",
+        expires_at: later,
+        handle: "bench",
+      },
     ]);
     const mine = Math.floor(n / USERS) + (u < n % USERS ? 1 : 0);
     const at = new Date(Date.now() + 86_400_000);
@@ -102,7 +87,7 @@ const counts = async (db: Db) =>
 async function once(n: number, processes: number, pgAdmin: string, log: (s: string) => void): Promise<SchedulerResult> {
   const tmp = tempDir();
   const store = await freshStore("postgres", tmp, pgAdmin);
-  const fake = await fakePlatform();
+  const fake = await startFakePlatforms({ answerDelayMs: ANSWER_MS });
   const d = await openDatabase({ url: store.DATABASE_URL });
   try {
     const texts = await seed(d.db, n);
@@ -111,12 +96,7 @@ async function once(n: number, processes: number, pgAdmin: string, log: (s: stri
       ...store,
       LOG_LEVEL: "warn",
       NODE_OPTIONS: "",
-      LINKEDIN_CLIENT_ID: "bench",
-      LINKEDIN_CLIENT_SECRET: "bench",
-      X_CLIENT_ID: "bench",
-      X_CLIENT_SECRET: "bench",
-      LINKEDIN_API_URL: fake.url,
-      X_API_URL: fake.url,
+      ...fakePlatformEnv(fake),
     };
     const procs = [];
     for (let i = 0; i < processes; i++) {
@@ -145,8 +125,10 @@ async function once(n: number, processes: number, pgAdmin: string, log: (s: stri
       .map((r) => Number(r.ms))
       .sort((a, b) => a - b);
     const q = (p: number) => Math.round(late[Math.min(late.length - 1, Math.floor(p * late.length))] ?? NaN);
-    const duplicates = texts.reduce((s, t) => s + Math.max(0, (fake.seen.get(t) ?? 0) - 1), 0);
-    const missing = texts.filter((t) => !fake.seen.get(t)).length;
+    const seen = new Map<string, number>();
+    for (const t of [...fake.posts.linkedin, ...fake.posts.x]) seen.set(t, (seen.get(t) ?? 0) + 1);
+    const duplicates = texts.reduce((s, t) => s + Math.max(0, (seen.get(t) ?? 0) - 1), 0);
+    const missing = texts.filter((t) => !seen.get(t)).length;
     const notPublished = n - late.length;
     const max = Math.round(late[late.length - 1] ?? NaN);
     const r = {

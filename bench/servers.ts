@@ -49,7 +49,7 @@ function baseEnv(): NodeJS.ProcessEnv {
 export type Server = { name: "whole" | "bare"; url: string; proc: Proc };
 
 /** The built app as `npm start` runs it (server.mjs) with the token check, the (lifted) rate limiter and the database. */
-export async function startWhole(store: Store, port: number, tmp: string): Promise<Server> {
+export async function startWhole(store: Store, port: number, tmp: string, pollMs = 250): Promise<Server> {
   const env: NodeJS.ProcessEnv = {
     ...baseEnv(),
     ...store,
@@ -63,7 +63,7 @@ export async function startWhole(store: Store, port: number, tmp: string): Promi
   // BENCH_NODE_OPTIONS=--cpu-prof (for instance) profiles the server under load.
   if (process.env.BENCH_NODE_OPTIONS) env.NODE_OPTIONS = process.env.BENCH_NODE_OPTIONS;
   const proc = startProcess(process.execPath, [path.join(ROOT, "server.mjs")], env, path.join(tmp, `whole-${port}.log`));
-  await waitForHttp(`http://127.0.0.1:${port}/api/v1`, proc);
+  await waitForHttp(`http://127.0.0.1:${port}/api/v1`, proc, 90_000, pollMs);
   return { name: "whole", url: `http://127.0.0.1:${port}/api/v1`, proc };
 }
 

@@ -2,7 +2,8 @@
 import { useActionState, useId, useRef, type ReactNode } from "react";
 import { ConfirmDialog } from "./confirm-dialog";
 
-export type ActionState = { error?: string } | null;
+/** A refusal to show beside the form, or (adding a webhook, rotating its secret) a signing secret to show once. */
+export type ActionState = { error?: string; secret?: string } | null;
 type Props = {
   action: (prev: ActionState, form: FormData) => Promise<ActionState>;
   children: ReactNode;
@@ -16,7 +17,8 @@ type Props = {
 /**
  * A form of the owner's pages whose refusal is shown beside it, in the API's own words.
  * With `confirm`, its button opens a native modal <dialog> first (focus moves into it,
- * Escape cancels); the action runs only from the dialog's own button.
+ * Escape cancels); the action runs only from the dialog's own button. A signing secret in
+ * the answer is shown here once: never put in the page's address or shown again.
  */
 export function ActionForm({ action, children, className, confirm, label, labelClass }: Props) {
   const [state, run, pending] = useActionState(action, null);
@@ -41,6 +43,16 @@ export function ActionForm({ action, children, className, confirm, label, labelC
         <p className="error-box" role="alert">
           {state.error}
         </p>
+      ) : null}
+      {state?.secret ? (
+        <div className="ok-box secret-box" role="status">
+          <p>
+            <strong>Signing secret, shown only now.</strong> Copy it into your receiver to verify the webhook-signature header:
+          </p>
+          <p>
+            <code className="secret">{state.secret}</code>
+          </p>
+        </div>
       ) : null}
     </form>
   );

@@ -2,21 +2,15 @@
 // scheduled draft the current and the proposed version side by side, so the owner approves
 // exactly what will go out.
 
-export type Version = { title: string; body: string; imageUrl: string | null };
+import type { ApprovalAttachments } from "@/drizzle/schema";
+import { AttachedImage, Attachments, type MediaMeta } from "./draft-media";
 
-/** The image that goes with the text; the address is shown too, since it may not load. */
-export function AttachedImage({ url, alt }: { url: string; alt: string }) {
-  return (
-    <figure className="attached-image">
-      {/* A plain img: the address is the draft's own, shown as it is, never optimised or fetched by the server. */}
-      {/* eslint-disable-next-line @next/next/no-img-element */}
-      <img src={url} alt={alt} />
-      <figcaption>
-        <a href={url}>{url}</a>
-      </figcaption>
-    </figure>
-  );
-}
+export { AttachedImage };
+
+/** One version of the content; attachments are absent on approvals made before they existed. */
+export type Version = { title: string; body: string; imageUrl: string | null; attachments?: ApprovalAttachments | null };
+
+const NONE: ApprovalAttachments = { image_urls: [], document: null, thread: [] };
 
 function Part({ label, changed }: { label: string; changed: boolean }) {
   return (
@@ -32,9 +26,13 @@ function Part({ label, changed }: { label: string; changed: boolean }) {
   );
 }
 
-function VersionBox({ id, heading, v, other, proposed }: { id: string; heading: string; v: Version; other: Version; proposed?: boolean }) {
+type BoxProps = { id: string; heading: string; v: Version; other: Version; proposed?: boolean; meta: MediaMeta };
+
+function VersionBox({ id, heading, v, other, proposed, meta }: BoxProps) {
   // Only the proposed side marks what differs: the owner reads the change where it is new.
-  const changed = (k: keyof Version) => !!proposed && v[k] !== other[k];
+  const changed = (k: keyof Version) => !!proposed && JSON.stringify(v[k] ?? null) !== JSON.stringify(other[k] ?? null);
+  const a = v.attachments;
+  const empty = a && !a.image_urls.length && !a.document && !a.thread.length;
   return (
     <section className={proposed ? "proposed" : undefined} aria-labelledby={id}>
       <h3 id={id}>{heading}</h3>
@@ -42,17 +40,33 @@ function VersionBox({ id, heading, v, other, proposed }: { id: string; heading: 
       <p>{v.title}</p>
       <Part label="Text" changed={changed("body")} />
       <div className="post-text">{v.body}</div>
-      <Part label="Image" changed={changed("imageUrl")} />
-      {v.imageUrl ? <AttachedImage url={v.imageUrl} alt={`Image of the ${heading.toLowerCase()} version`} /> : <p className="muted">No image</p>}
+      {a ? (
+        <>
+          <Part label="Images, document and thread" changed={changed("attachments")} />
+          {empty ? (
+            <p className="muted">No images, document or thread parts</p>
+          ) : (
+            <Attachments a={a} meta={meta} what={`the ${heading.toLowerCase()} version`} h={4} />
+          )}
+        </>
+      ) : (
+        <>
+          <Part label="Image" changed={changed("imageUrl")} />
+          {v.imageUrl ? <AttachedImage url={v.imageUrl} alt={`Image of the ${heading.toLowerCase()} version`} /> : <p className="muted">No image</p>}
+        </>
+      )}
     </section>
   );
 }
 
-export function EditComparison({ current, proposed }: { current: Version; proposed: Version }) {
+export function EditComparison({ current, proposed, meta = {} }: { current: Version; proposed: Version; meta?: MediaMeta }) {
+  // An approval that lists attachments on one side lists them on both (an older one: neither).
+  const both = !!(current.attachments || proposed.attachments);
+  const fill = (v: Version): Version => (both ? { ...v, attachments: v.attachments ?? NONE } : v);
   return (
     <div className="compare">
-      <VersionBox id="current-version" heading="Current" v={current} other={proposed} />
-      <VersionBox id="proposed-version" heading="Proposed" v={proposed} other={current} proposed />
+      <VersionBox id="current-version" heading="Current" v={fill(current)} other={fill(proposed)} meta={meta} />
+      <VersionBox id="proposed-version" heading="Proposed" v={fill(proposed)} other={fill(current)} proposed meta={meta} />
     </div>
   );
 }

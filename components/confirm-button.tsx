@@ -27,7 +27,7 @@ export function ConfirmButton({ label, question, confirm, hidden, action }: Prop
       >
         {label}
       </button>
-      <ConfirmDialog dialogRef={dialog} id={`${hidden.appId ?? hidden.provider}-q`} question={question} confirmLabel={confirm} />
+      <ConfirmDialog dialogRef={dialog} id={`${hidden.appId ?? hidden.provider ?? hidden.webhookId}-q`} question={question} confirmLabel={confirm} />
     </form>
   );
 }

@@ -16,6 +16,7 @@ const NAV = [
   ["/calendar", "Calendar"],
   ["/analytics", "Analytics"],
   ["/settings/connections", "Connections"],
+  ["/settings/webhooks", "Webhooks"],
   ["/onboarding", "Profile & voice"],
 ] as const;
 

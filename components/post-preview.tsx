@@ -15,9 +15,9 @@ export function linkedInFold(text: string): string | null {
   return head.length < text.length ? head.trimEnd() : null;
 }
 
-type Props = { type: "post" | "tweet"; text: string; imageUrl: string | null; name: string; handle: string | null };
+type Props = { type: "post" | "tweet"; text: string; imageUrl: string | null; imageAlt?: string | null; name: string; handle: string | null };
 
-export function PostPreview({ type, text, imageUrl, name, handle }: Props) {
+export function PostPreview({ type, text, imageUrl, imageAlt, name, handle }: Props) {
   const initial = (name.trim()[0] ?? "?").toUpperCase();
   if (type === "post") {
     const head = linkedInFold(text);
@@ -35,7 +35,7 @@ export function PostPreview({ type, text, imageUrl, name, handle }: Props) {
         </div>
         {head ? <SeeMore head={head} full={text} /> : <div className="li-text">{text}</div>}
         {/* eslint-disable-next-line @next/next/no-img-element -- the draft's own image, any size */}
-        {imageUrl ? <img src={imageUrl} alt="The post's image" /> : null}
+        {imageUrl ? <img src={imageUrl} alt={imageAlt ?? "The post's image"} /> : null}
       </figure>
     );
   }
@@ -53,7 +53,7 @@ export function PostPreview({ type, text, imageUrl, name, handle }: Props) {
       </div>
       <div className="x-text">{text}</div>
       {/* eslint-disable-next-line @next/next/no-img-element -- the draft's own image, any size */}
-      {imageUrl ? <img src={imageUrl} alt="The tweet's image" /> : null}
+      {imageUrl ? <img src={imageUrl} alt={imageAlt ?? "The tweet's image"} /> : null}
       <figcaption className={over ? "count over" : "count"}>
         {weight} / {MAX_TWEET_WEIGHT} characters as X counts them{over ? `: ${weight - MAX_TWEET_WEIGHT} too many, X will refuse it` : ""}
       </figcaption>

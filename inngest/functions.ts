@@ -1,6 +1,8 @@
 import { db } from "@/lib/db";
 import { publishDueDraft } from "@/lib/domain/publishing";
 import { runDue } from "@/lib/scheduler";
+import { announceConnections } from "@/lib/webhooks/connection-events";
+import { deliverDue, pruneOld } from "@/lib/webhooks/deliver";
 import { EVENTS, inngest, ScheduledData } from "./client";
 
 // Thin jobs: the same domain functions as the in-process scheduler. Correctness does not
@@ -35,4 +37,18 @@ export const sweepOverdue = client.createFunction(
   async ({ step }) => step.run("run-due", async () => runDue(await db())),
 );
 
-export const functions = [publishScheduled, sweepOverdue];
+/**
+ * Webhooks when Inngest is the engine (the in-process deliverer runs beside the in-process
+ * scheduler otherwise): each minute, connection events, then every due delivery. The outbox
+ * and the delivery leases live in the database, so a run cut short loses nothing.
+ */
+export const deliverWebhooks = client.createFunction(
+  { id: "deliver-webhooks", triggers: [{ cron: "* * * * *" }], concurrency: [{ limit: 1 }] },
+  async ({ step }) => {
+    await step.run("connection-events", async () => announceConnections(await db(), new Date()));
+    await step.run("prune", async () => pruneOld(await db(), new Date()));
+    return step.run("deliver", async () => deliverDue(await db()));
+  },
+);
+
+export const functions = [publishScheduled, sweepOverdue, deliverWebhooks];

@@ -39,14 +39,19 @@ const Env = z.object({
   // (safe: the claim is atomic); "off" leaves publishing to Inngest or to nobody.
   SCHEDULER: z.enum(["auto", "on", "off"]).default("auto"),
   PUBLISH_TIMEOUT_MS: z.coerce.number().int().min(100).default(20000),
+  // How long a webhook receiver has to answer (a claimed delivery is leased for 3 times this).
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60000).default(10000),
   // A draft left in `publishing` this long (process killed mid-call) becomes `unknown`.
   PUBLISH_STUCK_SECONDS: z.coerce.number().int().min(1).default(300),
   LINKEDIN_API_URL: z.url().default("https://api.linkedin.com"),
   LINKEDIN_OAUTH_URL: z.url().default("https://www.linkedin.com"),
+  // LinkedIn-Version (YYYYMM). Unset (the default): three months before today, computed at
+  // each publish, so it never reaches LinkedIn's sunset. Set: an override, which LinkedIn
+  // refuses (426) once retired; publishing then falls back to the computed one.
   LINKEDIN_VERSION: z
     .string()
     .regex(/^\d{6}$/)
-    .default("202510"),
+    .optional(),
   X_API_URL: z.url().default("https://api.x.com"),
   // X's sign-in page (`/i/oauth2/authorize`); its token and user endpoints are on X_API_URL.
   X_OAUTH_URL: z.url().default("https://x.com"),
@@ -75,10 +80,11 @@ export type Config = z.infer<typeof Env> & {
 };
 
 let cached: Config | undefined;
+let overrides: Record<string, string | undefined> = {};
 
 export function config(): Config {
   if (cached) return cached;
-  const env = Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== undefined && v !== ""));
+  const env = Object.fromEntries(Object.entries({ ...process.env, ...overrides }).filter(([, v]) => v !== undefined && v !== ""));
   const parsed = Env.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
@@ -90,7 +96,12 @@ export function config(): Config {
   return cached;
 }
 
-/** Tests change the environment between files; this forgets the parsed copy. */
-export function resetConfig() {
+/**
+ * Tests configure the service through this, never through process.env: the values are read as
+ * if they were environment variables (undefined removes one), parsed and checked the same way,
+ * and apply to this process only. Without an argument, the real environment returns.
+ */
+export function overrideConfig(vars: Record<string, string | undefined> = {}) {
+  overrides = { ...vars };
   cached = undefined;
 }

@@ -4,11 +4,12 @@ import { config, type Config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { platformFor, type Platform, type PlatformName } from "@/lib/platforms";
 import { announceDeleted, announceScheduled, announceUnscheduled } from "@/lib/scheduler/events";
+import { httpSender, type WebhookSender } from "@/lib/webhooks/sender";
 
 // The outside world as the domain sees it: configuration, the clock, the networks, the
-// publishing engine's events and the writing model. Built in one place (defaultPorts), carried
-// on every Ctx and handed to the scheduler, so that a test passes fakes instead of reaching
-// for process.env or a module's singleton.
+// publishing engine's events, the writing model and the webhook sender. Built in one place
+// (defaultPorts), carried on every Ctx and handed to the scheduler, so that a test passes
+// fakes instead of reaching for process.env or a module's singleton.
 
 export type Events = {
   scheduled: typeof announceScheduled;
@@ -23,6 +24,8 @@ export type Ports = {
   platforms: (db: Db, userId: string, name: PlatformName) => Promise<Platform>;
   events: Events;
   model: () => LanguageModel;
+  /** Where webhook deliveries leave the service (SSRF checks included); tests pass a fake or a resolver. */
+  webhooks: { send: WebhookSender };
 };
 
 /** The composition root: the real ports, reading configuration when asked (tests change it). */
@@ -33,6 +36,7 @@ export function defaultPorts(): Ports {
     platforms: platformFor,
     events: { scheduled: announceScheduled, unscheduled: announceUnscheduled, deleted: announceDeleted },
     model,
+    webhooks: { send: httpSender() },
   };
 }
 

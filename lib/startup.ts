@@ -9,7 +9,6 @@ export async function startup() {
   try {
     const { db, kind } = await database();
     const owner = await ensureOwner(db, c.OWNER_EMAIL);
-    log("info", "database ready", { kind, origin: c.origin });
     if (owner) {
       // Printed once, on the first start only; it is stored only as a hash.
       process.stdout.write(
@@ -17,6 +16,7 @@ export async function startup() {
           `  Get an API token:  npm run admin -- issue-token --email ${owner.email}\n\n`,
       );
     }
+    log("info", "database ready", { kind, origin: c.origin });
   } catch (e) {
     // Keep serving: requests answer 503 until the database can be reached.
     log("error", "database not ready at start", errorFacts(e));

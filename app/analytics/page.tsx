@@ -70,12 +70,25 @@ function Chart({
   );
 }
 
+const bars = (rows: [string, number][]) => rows.map(([label, value]) => ({ label, value }));
+
 export default async function AnalyticsPage() {
   const me = await requireOwner("/analytics", { complete: true });
   const a = (await getAnalytics(ownerContext(await db(), me), { area: "overview" })) as unknown as A;
   const p = a.pipeline;
   const c = a.consistency;
   const cr = a.credits;
+  // Each chart's table rows and its bars come from one list.
+  const stages: [string, number][] = [
+    ["Ideas", p.ideas],
+    ["Drafts", p.drafts],
+    ["Scheduled", p.scheduled],
+    ["Published", p.published],
+  ];
+  const weeks: [string, number][] = [
+    ["Last week", cr.last_week_total],
+    ["This week", cr.this_week_total],
+  ];
   const change =
     cr.change_percent === null ? "no figure for last week to compare with" : `${cr.change_percent > 0 ? "+" : ""}${cr.change_percent}% against last week`;
   return (
@@ -121,21 +134,9 @@ export default async function AnalyticsPage() {
           title="Pipeline"
           summary={`${p.ideas} ideas, ${p.drafts} drafts, ${p.scheduled} scheduled, ${p.published} published.`}
           head={["Stage", "Items"]}
-          rows={[
-            ["Ideas", p.ideas],
-            ["Drafts", p.drafts],
-            ["Scheduled", p.scheduled],
-            ["Published", p.published],
-          ]}
+          rows={stages}
         >
-          <Bars
-            data={[
-              { label: "Ideas", value: p.ideas },
-              { label: "Drafts", value: p.drafts },
-              { label: "Scheduled", value: p.scheduled },
-              { label: "Published", value: p.published },
-            ]}
-          />
+          <Bars data={bars(stages)} />
         </Chart>
         <Chart
           id="activity"
@@ -160,18 +161,9 @@ export default async function AnalyticsPage() {
           title="AI credits: this week against last"
           summary={`${cr.this_week_total} this week, ${cr.last_week_total} last week: ${change}.`}
           head={["Week", "Credits used"]}
-          rows={[
-            ["Last week", cr.last_week_total],
-            ["This week", cr.this_week_total],
-          ]}
+          rows={weeks}
         >
-          <Bars
-            data={[
-              { label: "Last week", value: cr.last_week_total },
-              { label: "This week", value: cr.this_week_total },
-            ]}
-            color="#9a6700"
-          />
+          <Bars data={bars(weeks)} color="#9a6700" />
         </Chart>
       </div>
     </OwnerShell>

@@ -1,10 +1,19 @@
-import { index, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { at, createdAt, id } from "./columns";
-import { connectedApps } from "./connected-apps";
-import { users } from "./users";
+import { userRef, appRef } from "./owner-columns";
 
-/** For an edit of a scheduled draft: the content it would have after the edit. */
-export type ProposedContent = { title: string; body: string; image_url: string | null };
+/**
+ * For an edit of a scheduled draft: the content it would have after the edit (attachments:
+ * its images, document and thread parts; absent on approvals made before they existed).
+ */
+export type ProposedContent = { title: string; body: string; image_url: string | null; attachments?: ApprovalAttachments };
+
+/** Everything else the audience will see, shown on the approval page and covered by its hash. */
+export type ApprovalAttachments = {
+  image_urls: string[];
+  document: { url: string; title: string | null } | null;
+  thread: { text: string; image_urls: string[] }[];
+};
 
 export type ApprovalStatus = "pending" | "approved" | "denied" | "used";
 export type ApprovalAction = {
@@ -21,12 +30,8 @@ export const approvals = pgTable(
   "approvals",
   {
     id: id(),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    appId: uuid("app_id")
-      .notNull()
-      .references(() => connectedApps.id, { onDelete: "cascade" }),
+    userId: userRef(),
+    appId: appRef(),
     operation: text("operation").notNull(),
     argsHash: text("args_hash").notNull(),
     contentHash: text("content_hash").notNull(),
@@ -35,6 +40,8 @@ export const approvals = pgTable(
     body: text("body").notNull(),
     // The image as it will be acted on (null: none).
     imageUrl: text("image_url"),
+    // Images, document and thread parts as they will be acted on.
+    attachments: jsonb("attachments").$type<ApprovalAttachments>(),
     // An edit's proposed content, shown beside the current one.
     proposed: jsonb("proposed").$type<ProposedContent>(),
     status: text("status").$type<ApprovalStatus>().notNull().default("pending"),

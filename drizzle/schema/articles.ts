@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import { index, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, id, tsvector, updatedAt } from "./columns";
-import { users } from "./users";
+import { userRef } from "./owner-columns";
 
 export type ArticleStatus = "draft" | "published";
 
@@ -9,9 +9,7 @@ export const articles = pgTable(
   "articles",
   {
     id: id(),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userRef(),
     title: text("title").notNull(),
     body: text("body"),
     status: text("status").$type<ArticleStatus>().notNull().default("draft"),

@@ -1,15 +1,13 @@
-import { integer, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
+import { integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { at, createdAt, updatedAt } from "./columns";
-import { users } from "./users";
+import { userRef } from "./owner-columns";
 
 // next-auth's accounts table (@auth/drizzle-adapter), which also holds the LinkedIn and X
 // connections used for publishing: their tokens, scopes and state.
 export const authAccounts = pgTable(
   "auth_accounts",
   {
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userRef(),
     type: text("type").notNull(),
     provider: text("provider").notNull(),
     providerAccountId: text("provider_account_id").notNull(),
@@ -25,6 +23,9 @@ export const authAccounts = pgTable(
     status: text("status").$type<"connected" | "needs_reconnect">().notNull().default("connected"),
     // Only one token refresh per account at a time (X rotates refresh tokens).
     refreshLockedUntil: at("refresh_locked_until"),
+    // Something the owner should know about this connection that is not an error of its own,
+    // shown in account health (e.g. a configured LinkedIn-Version that LinkedIn has retired).
+    notice: text("notice"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -33,9 +34,7 @@ export const authAccounts = pgTable(
 
 export const authSessions = pgTable("auth_sessions", {
   sessionToken: text("session_token").primaryKey(),
-  userId: uuid("user_id")
-    .notNull()
-    .references(() => users.id, { onDelete: "cascade" }),
+  userId: userRef(),
   expires: at("expires").notNull(),
 });
 

@@ -1,8 +1,7 @@
 import { jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { at, createdAt, id } from "./columns";
-import { connectedApps } from "./connected-apps";
 import { oauthClients } from "./oauth-clients";
-import { users } from "./users";
+import { userRef, appRef } from "./owner-columns";
 
 // OAuth authorization codes: stored hashed, single use, short-lived, bound to the PKCE
 // challenge, the exact redirect URI and the grant (connected app) they were issued for.
@@ -12,12 +11,8 @@ export const authorizationCodes = pgTable("authorization_codes", {
   clientId: uuid("client_id")
     .notNull()
     .references(() => oauthClients.id, { onDelete: "cascade" }),
-  userId: uuid("user_id")
-    .notNull()
-    .references(() => users.id, { onDelete: "cascade" }),
-  appId: uuid("app_id")
-    .notNull()
-    .references(() => connectedApps.id, { onDelete: "cascade" }),
+  userId: userRef(),
+  appId: appRef(),
   redirectUri: text("redirect_uri").notNull(),
   codeChallenge: text("code_challenge").notNull(),
   scopes: jsonb("scopes").$type<string[]>().notNull(),

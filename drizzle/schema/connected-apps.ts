@@ -1,7 +1,7 @@
 import { boolean, index, jsonb, pgTable, uuid } from "drizzle-orm/pg-core";
 import { at, createdAt, id } from "./columns";
 import { oauthClients } from "./oauth-clients";
-import { users } from "./users";
+import { userRef } from "./owner-columns";
 
 // One grant of one client by one user: a row of Settings > Connections. Disconnecting sets
 // revoked_at, which every token lookup checks, so all its tokens die on the next call.
@@ -9,9 +9,7 @@ export const connectedApps = pgTable(
   "connected_apps",
   {
     id: id(),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userRef(),
     clientId: uuid("client_id")
       .notNull()
       .references(() => oauthClients.id, { onDelete: "cascade" }),

@@ -4,13 +4,29 @@ import { at, createdAt, id, tsvector, updatedAt } from "./columns";
 
 export type DraftStatus = "draft" | "scheduled" | "publishing" | "published" | "failed" | "unknown";
 
+/**
+ * What has already reached the platform for a draft being published part by part (thread
+ * parts, uploaded media), recorded as each part succeeds so a resumed publish never sends a
+ * part twice. `parts[k]` is part k (0: the first tweet or the post itself); `media` maps a
+ * media id of this service to the platform's id for it.
+ */
+export type PublishProgress = {
+  parts: { postId: string; url: string | null }[];
+  media: Record<string, string>;
+  // When an upload stops being usable (X media ids expire, e.g. after a day): a resume after
+  // that uploads the medium again instead of naming an id the platform has forgotten.
+  mediaExpires?: Record<string, string>;
+};
+
 // Columns shared by post and tweet drafts: text, schedule state and the publishing record.
 export const draftColumns = () => ({
   id: id(),
   title: text("title").notNull(),
   body: text("body").notNull(),
   status: text("status").$type<DraftStatus>().notNull().default("draft"),
+  // The first of image_urls (kept for older readers); image_urls is the list.
   imageUrl: text("image_url"),
+  imageUrls: jsonb("image_urls").$type<string[]>().notNull().default([]),
   hashtags: jsonb("hashtags").$type<string[]>().notNull().default([]),
   pillar: text("pillar"),
   untrustedSource: text("untrusted_source"),
@@ -25,6 +41,7 @@ export const draftColumns = () => ({
   publishedAt: at("published_at"),
   platformPostId: text("platform_post_id"),
   platformUrl: text("platform_url"),
+  publishProgress: jsonb("publish_progress").$type<PublishProgress>(),
   // Why the last publish failed or is unconfirmed; shown to the owner in notes.
   failureReason: text("failure_reason"),
   // Hash of the content (title, text, image) the owner approved when it was scheduled, or

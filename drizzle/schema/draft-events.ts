@@ -1,6 +1,6 @@
 import { index, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { createdAt, id } from "./columns";
-import { users } from "./users";
+import { userRef } from "./owner-columns";
 
 export type DraftEventKind =
   "created" | "edited" | "scheduled" | "unscheduled" | "published" | "failed" | "unknown" | "retrying" | "resolved_published" | "resolved_failed";
@@ -12,9 +12,7 @@ export const draftEvents = pgTable(
   "draft_events",
   {
     id: id(),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userRef(),
     draftType: text("draft_type").$type<"post" | "tweet">().notNull(),
     // No foreign key: the id belongs to post_drafts or tweet_drafts depending on draft_type.
     draftId: uuid("draft_id").notNull(),

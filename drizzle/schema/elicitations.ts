@@ -1,8 +1,7 @@
 import { index, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { approvals } from "./approvals";
 import { at, createdAt, id } from "./columns";
-import { connectedApps } from "./connected-apps";
-import { users } from "./users";
+import { userRef, appRef } from "./owner-columns";
 
 export type ElicitationMode = "form" | "url";
 export type ElicitationStatus = "open" | "answered" | "cancelled" | "closed";
@@ -17,12 +16,8 @@ export const elicitations = pgTable(
     approvalId: uuid("approval_id")
       .notNull()
       .references(() => approvals.id, { onDelete: "cascade" }),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    appId: uuid("app_id")
-      .notNull()
-      .references(() => connectedApps.id, { onDelete: "cascade" }),
+    userId: userRef(),
+    appId: appRef(),
     // The signed MCP session's own random id: answers from another session do not count.
     session: text("session").notNull(),
     // The JSON-RPC id of the tool call waiting on it (so notifications/cancelled can end the wait).

@@ -1,15 +1,13 @@
-import { integer, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
+import { integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
-import { users } from "./users";
+import { userRef } from "./owner-columns";
 
 // Idempotency-Key records: the first response to (user, key) is replayed for 24 hours.
 // A row with a null response is a request still in progress.
 export const idempotencyKeys = pgTable(
   "idempotency_keys",
   {
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userRef(),
     key: text("key").notNull(),
     operation: text("operation").notNull(),
     requestHash: text("request_hash").notNull(),

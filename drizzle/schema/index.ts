@@ -18,3 +18,6 @@ export * from "./sandbox-posts";
 export * from "./usage";
 export * from "./draft-events";
 export * from "./notifications";
+export * from "./media";
+export * from "./webhooks";
+export * from "./mcp-tasks";

@@ -1,6 +1,7 @@
 import { boolean, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
 import { at, updatedAt } from "./columns";
 import { users } from "./users";
+import { userRef } from "./owner-columns";
 
 export type NotificationKind = "failed" | "unknown" | "approval" | "expiring";
 
@@ -21,9 +22,7 @@ export const notificationSettings = pgTable("notification_settings", {
 export const notificationsSent = pgTable(
   "notifications_sent",
   {
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userRef(),
     eventKey: text("event_key").notNull(),
     kind: text("kind").$type<NotificationKind>().notNull(),
     sentAt: at("sent_at").notNull().defaultNow(),

@@ -1,5 +1,5 @@
 import { boolean, jsonb, pgTable, text } from "drizzle-orm/pg-core";
-import { createdAt, id } from "./columns";
+import { at, createdAt, id } from "./columns";
 
 // A registered client (RFC 7591) or a command-line pseudo-client.
 export const oauthClients = pgTable("oauth_clients", {
@@ -12,5 +12,9 @@ export const oauthClients = pgTable("oauth_clients", {
   selfRegistered: boolean("self_registered").notNull().default(true),
   // The registered metadata (RFC 7591), echoed back to the client.
   metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
+  // A client identified by a Client ID Metadata Document: its https client_id, and until when
+  // the fetched document may be reused (its HTTP caching headers).
+  metadataUrl: text("metadata_url").unique(),
+  metadataExpiresAt: at("metadata_expires_at"),
   createdAt: createdAt(),
 });

@@ -1,19 +1,20 @@
-import { index, pgTable, uuid } from "drizzle-orm/pg-core";
+import { index, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { draftColumns } from "./draft-columns";
 import { ideas } from "./ideas";
 import { seriesTopics } from "./series-topics";
-import { users } from "./users";
+import { userRef } from "./owner-columns";
 
 export const postDrafts = pgTable(
   "post_drafts",
   {
     ...draftColumns(),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userRef(),
     ideaId: uuid("idea_id").references(() => ideas.id, { onDelete: "set null" }),
     carouselProjectId: uuid("carousel_project_id"),
     seriesTopicId: uuid("series_topic_id").references(() => seriesTopics.id, { onDelete: "set null" }),
+    // A PDF shown as a LinkedIn document carousel (never together with images).
+    documentUrl: text("document_url"),
+    documentTitle: text("document_title"),
   },
   (t) => [
     index("post_drafts_user_updated_idx").on(t.userId, t.updatedAt),

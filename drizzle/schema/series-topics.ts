@@ -1,7 +1,7 @@
 import { boolean, index, integer, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { createdAt, id, updatedAt } from "./columns";
 import { series } from "./series";
-import { users } from "./users";
+import { userRef } from "./owner-columns";
 
 export type TopicStatus = "pending" | "in_progress" | "done" | "skipped";
 
@@ -12,9 +12,7 @@ export const seriesTopics = pgTable(
     seriesId: uuid("series_id")
       .notNull()
       .references(() => series.id, { onDelete: "cascade" }),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userRef(),
     orderIndex: integer("order_index").notNull(),
     title: text("title").notNull(),
     description: text("description"),

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, pgTable, text } from "drizzle-orm/pg-core";
 import { at, createdAt, id, tsvector, updatedAt } from "./columns";
-import { users } from "./users";
+import { userRef } from "./owner-columns";
 
 export type SeriesStatus = "active" | "paused" | "completed";
 
@@ -9,9 +9,7 @@ export const series = pgTable(
   "series",
   {
     id: id(),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userRef(),
     title: text("title").notNull(),
     description: text("description"),
     pronetEnabled: boolean("pronet_enabled").notNull().default(true),

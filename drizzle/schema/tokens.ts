@@ -1,7 +1,6 @@
 import { index, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { at, createdAt, id } from "./columns";
-import { connectedApps } from "./connected-apps";
-import { users } from "./users";
+import { userRef, appRef } from "./owner-columns";
 
 export type TokenKind = "access" | "refresh";
 
@@ -12,12 +11,8 @@ export const tokens = pgTable(
     id: id(),
     tokenHash: text("token_hash").notNull().unique(),
     kind: text("kind").$type<TokenKind>().notNull(),
-    appId: uuid("app_id")
-      .notNull()
-      .references(() => connectedApps.id, { onDelete: "cascade" }),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    appId: appRef(),
+    userId: userRef(),
     scopes: jsonb("scopes").$type<string[]>().notNull(),
     // Resource URLs (RFC 8707) this token may be presented to.
     audience: jsonb("audience").$type<string[]>().notNull(),

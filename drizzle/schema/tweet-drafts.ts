@@ -1,21 +1,24 @@
-import { index, pgTable, uuid } from "drizzle-orm/pg-core";
+import { index, jsonb, pgTable, uuid } from "drizzle-orm/pg-core";
 import { draftColumns } from "./draft-columns";
 import { postDrafts } from "./post-drafts";
 import { seriesTopics } from "./series-topics";
-import { users } from "./users";
+import { userRef } from "./owner-columns";
+
+/** A further part of a thread, posted as a reply to the part before it. */
+export type ThreadPart = { text: string; image_urls: string[] };
 
 // A tweet always hangs off a parent post draft; deleting the post removes its tweets.
 export const tweetDrafts = pgTable(
   "tweet_drafts",
   {
     ...draftColumns(),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userRef(),
     postDraftId: uuid("post_draft_id")
       .notNull()
       .references(() => postDrafts.id, { onDelete: "cascade" }),
     seriesTopicId: uuid("series_topic_id").references(() => seriesTopics.id, { onDelete: "set null" }),
+    // Parts 2.. of a thread (body is part 1); empty for a single tweet.
+    thread: jsonb("thread").$type<ThreadPart[]>().notNull().default([]),
   },
   (t) => [
     index("tweet_drafts_user_updated_idx").on(t.userId, t.updatedAt),

@@ -1,15 +1,13 @@
-import { index, integer, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
+import { index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { at, createdAt, id } from "./columns";
-import { users } from "./users";
+import { userRef } from "./owner-columns";
 
 // Plan allowances per user and calendar month (UTC): debited atomically by a conditional
 // update, refunded when a generation fails.
 export const allowancePeriods = pgTable(
   "allowance_periods",
   {
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userRef(),
     period: text("period").notNull(), // YYYY-MM
     postsUsed: integer("posts_used").notNull().default(0),
     aiActionsUsed: integer("ai_actions_used").notNull().default(0),
@@ -23,9 +21,7 @@ export const creditEvents = pgTable(
   "credit_events",
   {
     id: id(),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userRef(),
     operation: text("operation").notNull(),
     credits: integer("credits").notNull(),
     refundedAt: at("refunded_at"),

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import type { Brief, Voice } from "./prompts";
+import { THREAD_SEPARATOR, type Brief, type Voice } from "./prompts";
+import { fitsTweet, trimTweet } from "./length";
 
 // The built-in offline voice composer: deterministic text from the voice profile and the
 // topic, for deployments without a model server. It is no writer, but it uses the author's
@@ -42,7 +43,63 @@ function opener(v: Voice, seed: number) {
   return pick(OPENERS[key], seed, 1);
 }
 
+/** The sentences of a text, in order (paragraph breaks end a sentence too). */
+const sentences = (text: string) =>
+  text
+    .split(/\n+/)
+    .flatMap(
+      (para) =>
+        para
+          .replace(/\s+/g, " ")
+          .trim()
+          .match(/[^.!?。！？]+[.!?。！？]*/gu) ?? [],
+    )
+    .map((x) => x.trim())
+    .filter(Boolean);
+
+// Middle parts when the topic has fewer sentences than the thread has parts.
+const POINTS = [
+  (t: string) => `What most people miss about ${t}: the small, boring details decide the outcome.`,
+  (t: string) => `The mistake I made early with ${t}: trying to do everything at once.`,
+  (t: string) => `What worked instead: one change at a time, measured, then kept or dropped.`,
+  (t: string) => `A simple test for ${t}: would you explain it the same way to a new colleague?`,
+  (t: string) => `The part nobody talks about: ${t} takes patience more than talent.`,
+];
+
+/**
+ * A thread of `n` parts: a hook, the topic's own sentences (packed up to X's limit), points in
+ * the author's manner when the topic runs out, and a closing question with their sign-off.
+ */
+export function composeThread(b: Brief, n: number): string[] {
+  const v = b.voice;
+  const subject = (b.topic ?? b.sourcePost ?? "").trim();
+  const seed = createHash("sha256").update(JSON.stringify(b)).digest().readUInt32BE(0);
+  const [lead = subject, ...rest] = sentences(subject);
+  const short = lead.replace(/[.!?。！？]+$/u, "").slice(0, 80);
+  let middle = [...rest];
+  // Neighbouring sentences share a part while they fit, until the thread has room for them.
+  for (let i = 0; middle.length > n - 2 && i < middle.length - 1;) {
+    const joined = `${middle[i]} ${middle[i + 1]}`;
+    if (fitsTweet(joined)) middle.splice(i, 2, joined);
+    else i++;
+  }
+  // Still too much: the last middle part takes the rest (trimmed below).
+  if (middle.length > n - 2) middle = n > 2 ? [...middle.slice(0, n - 3), middle.slice(n - 3).join(" ")] : [];
+  for (let i = 0; middle.length < n - 2; i++) middle.push(POINTS[(seed + i) % POINTS.length](short.toLowerCase()));
+  const tags = [hashtag(b.pillar), hashtag(v.niche)].filter((t): t is string => !!t).slice(0, 2);
+  const trait = v.traits.length ? pick(v.traits, seed, 2).toLowerCase() : null;
+  const close = [
+    `${trait ? `Staying ${trait} is how I keep at it.` : "That is what stuck with me."} ${pick(["What would you add?", "Does this match what you have seen?", "Where do you disagree?"], seed, 3)}`,
+    signOff(v),
+    tags.join(" ") || null,
+  ]
+    .filter(Boolean)
+    .join("\n\n");
+  return [`${opener(v, seed)} ${lead} 🧵`, ...middle, close].map((p) => (fitsTweet(p) ? p : trimTweet(p)));
+}
+
 export function composeOffline(b: Brief): string {
+  if (b.format === "tweet" && b.parts) return composeThread(b, b.parts).join(`\n${THREAD_SEPARATOR}\n`);
   const v = b.voice;
   const subject = (b.topic ?? b.sourcePost ?? "").trim();
   const seed = createHash("sha256").update(JSON.stringify(b)).digest().readUInt32BE(0);

@@ -1,5 +1,5 @@
 import { createOpenAI } from "@ai-sdk/openai";
-import { generateText, type LanguageModel } from "ai";
+import type { LanguageModel } from "ai";
 import { config } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
@@ -7,7 +7,7 @@ import { errorFacts } from "@/lib/redact";
 import { tweetWeight } from "@/lib/domain/text";
 import { fitsPost, fitsTweet, tidy, trimPost, trimTweet } from "./length";
 import { offlineModel } from "./offline-model";
-import { buildPrompt, type Brief } from "./prompts";
+import { buildPrompt, THREAD_SEPARATOR, type Brief } from "./prompts";
 
 export type { Brief, Voice } from "./prompts";
 
@@ -27,12 +27,14 @@ const TIMEOUT_MS = 60_000;
 
 async function once(m: LanguageModel, b: Brief, extra?: string) {
   const { system, prompt } = buildPrompt(b);
+  // The ai SDK is loaded on the first generation, not by every route that reaches the ports.
+  const { generateText } = await import("ai");
   try {
     const r = await generateText({
       model: m,
       system,
       prompt: extra ? `${prompt}\n${extra}` : prompt,
-      maxOutputTokens: b.format === "tweet" ? 200 : 1200,
+      maxOutputTokens: b.format === "tweet" ? 200 * (b.parts ?? 1) : 1200,
       maxRetries: 1,
       abortSignal: AbortSignal.timeout(TIMEOUT_MS),
     });
@@ -57,4 +59,35 @@ export async function write(m: LanguageModel, b: Brief): Promise<string> {
   if (fitsTweet(text)) return text;
   const retry = await once(m, b, `<note>${JSON.stringify(`The last draft weighed ${tweetWeight(text)} of 280. Write a shorter one.`)}</note>`);
   return fitsTweet(retry) && retry ? retry : trimTweet(retry || text);
+}
+
+/**
+ * The parts of a thread in the model's answer: split at separator lines, tidied, each made to
+ * fit X's limit; at most `n`. An answer that is one block is cut at sentence ends instead.
+ */
+export function splitThread(text: string, n: number): string[] {
+  const sep = new RegExp(`^\\s*${THREAD_SEPARATOR}+\\s*$`, "m");
+  let parts = text
+    .split(sep)
+    .map((p) => tidy(p))
+    .filter(Boolean);
+  if (parts.length < 2) {
+    // Sentences packed into tweets, for a model that ignored the separator.
+    parts = [];
+    for (const sentence of text.replace(/\s+/g, " ").match(/[^.!?]+[.!?]*/g) ?? []) {
+      const last = parts[parts.length - 1];
+      if (last !== undefined && fitsTweet(`${last} ${sentence.trim()}`)) parts[parts.length - 1] = `${last} ${sentence.trim()}`;
+      else parts.push(sentence.trim());
+    }
+  }
+  return parts.slice(0, n).map((p) => (fitsTweet(p) ? p : trimTweet(p)));
+}
+
+/** A thread of `b.parts` tweets in the author's voice (at least 2 parts, each within 280). */
+export async function writeThread(m: LanguageModel, b: Brief & { parts: number }): Promise<string[]> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const parts = splitThread(await once(m, b), b.parts);
+    if (parts.length >= 2) return parts;
+  }
+  throw new AppError("temporarily_unavailable", "The writing model did not return a thread.", "Nothing was charged. Retry in a minute.");
 }

@@ -23,6 +23,7 @@ export function offlineModel(): LanguageModelV3 {
         sourcePost: readBlock<string>(text, "source_post"),
         instructions: readBlock<string>(text, "instructions"),
         pillar: readBlock<string>(text, "pillar"),
+        parts: readBlock<number>(text, "parts"),
       };
       const raw = (brief.voice ?? {}) as unknown as Record<string, unknown>;
       brief.voice = {

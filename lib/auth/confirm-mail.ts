@@ -1,4 +1,3 @@
-import nodemailer from "nodemailer";
 import { config } from "@/lib/config";
 
 /** The e-mail with the link that confirms a new account's address (only with SMTP_URL). */
@@ -7,6 +6,7 @@ export async function sendConfirmationMail(to: string, token: string): Promise<v
   if (!c.SMTP_URL) return;
   // The link is built from APP_URL only, never from the request that asked for it.
   const link = `${new URL(c.origin).origin}/signup/confirm?token=${encodeURIComponent(token)}`;
+  const { default: nodemailer } = await import("nodemailer"); // loaded only when mail goes out
   await nodemailer.createTransport(c.SMTP_URL).sendMail({
     from: c.EMAIL_FROM,
     to,

@@ -21,7 +21,7 @@ export const ERROR_DOCS: Record<ErrorCode, { when: string; fix: string }> = {
     fix: 'The owner turns on "Allow connected apps to publish, schedule and delete" in Settings > Connections > AI apps.',
   },
   confirmation_required: {
-    when: "Publish, schedule, delete and changing a scheduled draft's title, text or image need the owner's approval of that exact action. error.confirmation carries the approval's id, url, expiry and the action.",
+    when: "Publish, schedule, delete and changing what a scheduled draft will post (title, text, images, document, thread parts) need the owner's approval of that exact action. error.confirmation carries the approval's id, url, expiry and the action.",
     fix: "Ask the user to open error.confirmation.url and approve; then repeat the same call (optionally with confirmation_id). Approvals expire after 10 minutes, are used once, and stop matching if the draft changes.",
   },
   unknown_operation: { when: "No operation has this name.", fix: "GET the base URL for the list of operations." },

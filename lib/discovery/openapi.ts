@@ -3,6 +3,7 @@ import { config } from "@/lib/config";
 import { ERROR_CODES, ERROR_STATUS } from "@/lib/errors";
 import { needsPublishingSwitch } from "@/lib/operations/define";
 import { operations } from "@/lib/operations/registry";
+import { EVENT_DATA, EVENT_DOCS, envelopeSchema, type EventType } from "@/lib/webhooks/events";
 import { ERROR_DOCS } from "./error-docs";
 
 type JsonSchema = Record<string, unknown>;
@@ -86,6 +87,25 @@ export function openApiDocument() {
       },
     };
   }
+  // Webhooks (OpenAPI 3.1): what this service POSTs to the endpoints of manage_webhooks.
+  const webhooks: Record<string, unknown> = {};
+  for (const type of Object.keys(EVENT_DATA) as EventType[]) {
+    const name = `webhook_${type.replace(".", "_")}`;
+    schemas[name] = schemaOf(envelopeSchema(type), "output");
+    webhooks[type] = {
+      post: {
+        summary: type,
+        description: `${EVENT_DOCS[type]}\n\nSigned per Standard Webhooks: verify webhook-signature (HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}" with the endpoint's whsec_ secret; during a rotation two space-separated v1 signatures) and de-duplicate on webhook-id. Answer 2xx within 10 s; anything else is retried with backoff for 3 days.`,
+        parameters: [
+          { name: "webhook-id", in: "header", required: true, schema: { type: "string" }, description: "The event's id: the same on every retry" },
+          { name: "webhook-timestamp", in: "header", required: true, schema: { type: "string" }, description: "Unix seconds of this attempt" },
+          { name: "webhook-signature", in: "header", required: true, schema: { type: "string" }, description: "Space-separated v1,<base64> signatures" },
+        ],
+        requestBody: { required: true, content: { "application/json": { schema: { $ref: `#/components/schemas/${name}` } } } },
+        responses: { "2XX": { description: "Received; any other answer (or none within 10 s) is retried" } },
+      },
+    };
+  }
   return {
     openapi: "3.1.0",
     info: {
@@ -102,6 +122,7 @@ export function openApiDocument() {
       { name: "write", description: "Operations that change something" },
     ],
     paths,
+    webhooks,
     components: {
       schemas,
       securitySchemes: {

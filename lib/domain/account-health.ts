@@ -11,7 +11,10 @@ import { draftTable, type DraftType } from "./drafts";
 
 export const WARN_BEFORE_MS = 7 * 86400_000;
 
-/** Settings > Connections: each connected account's expiry, and what is at risk from 7 days before. */
+/**
+ * Settings > Connections: each connected account's expiry, what is at risk from 7 days
+ * before, and any notice publishing left about the connection.
+ */
 export async function accountHealth(db: Db, userId: string, now = new Date()) {
   const out = [];
   for (const { platform, draftType: type, provider } of NETWORKS) {
@@ -36,6 +39,9 @@ export async function accountHealth(db: Db, userId: string, now = new Date()) {
       until,
       expiring: !!until && until.getTime() - now.getTime() <= WARN_BEFORE_MS,
       atRisk: atRisk.map((r) => ({ ...r, scheduledFor: r.scheduledFor! })),
+      // What publishing learned about the connection that the owner should act on (e.g. a
+      // LINKEDIN_VERSION that LinkedIn has retired); cleared when it no longer holds.
+      notice: acc.notice,
     });
   }
   return out;

@@ -15,6 +15,19 @@ export const PLANS: Record<Plan, { posts: number; aiActions: number; credits: nu
   creator: { posts: 400, aiActions: 2_000, credits: 20_000 },
 };
 
+/**
+ * Bytes of uploaded media (upload_media) a plan may keep, counted as stored (images after
+ * re-encoding). Not monthly: media stay until the account is deleted. Sized for drafts, not
+ * for an archive: plus 100 MB (20 full-size images or 5 large PDFs a week for a month),
+ * premium 1 GB, creator 5 GB.
+ */
+export const MEDIA_STORAGE_BYTES: Record<Plan, number> = {
+  none: 0,
+  plus: 100 * 1024 * 1024,
+  premium: 1024 * 1024 * 1024,
+  creator: 5 * 1024 * 1024 * 1024,
+};
+
 /** AI credits one generation costs (a post is longer work than a tweet). */
 export const CREDIT_COST = { generate_post: 10, generate_tweet: 3 } as const;
 export type Generation = keyof typeof CREDIT_COST;

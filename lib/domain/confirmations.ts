@@ -2,30 +2,31 @@ import { and, eq, gt } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { approvals, type ApprovalAction, type ProposedContent } from "@/drizzle/schema";
-import { contentHashOf } from "./content-hash";
+import { attachmentsOf, contentHashOf, type DraftContent } from "./content-hash";
 import type { Ctx } from "./context";
 import { sha256 } from "./hash";
 import { iso } from "./text";
+import { emit } from "@/lib/webhooks/emit";
 
 export const APPROVAL_TTL_MS = 10 * 60 * 1000;
 
-/** The exact action an approval stands for: the operation, its arguments and the content. */
-export type ExactAction = {
+/**
+ * The exact action an approval stands for: the operation, its arguments and the draft's
+ * content (title, text, images, document, thread parts: contentOf(row)).
+ */
+export type ExactAction = DraftContent & {
   operation: string;
   /** The call's arguments, without confirmation_id. */
   args: Record<string, unknown>;
   type: string;
   id: string;
-  title: string;
-  body: string;
-  imageUrl: string | null;
   scheduledFor: Date | null;
   /** For an edit: the content the draft would have, shown to the owner beside the current. */
   proposed?: ProposedContent;
 };
 
 const argsHash = (a: ExactAction) => sha256({ operation: a.operation, args: a.args });
-// If the draft's content (title, text, image) or schedule changes after approval, the
+// If the draft's content (title, text, images, document, thread) or schedule changes after approval, the
 // approval no longer matches. An edit's proposal follows from its arguments and the current
 // content, so the two hashes cover it too.
 const contentHash = (a: ExactAction) => sha256({ content: contentHashOf(a), scheduled_for: iso(a.scheduledFor) });
@@ -95,10 +96,12 @@ async function approvalRequired(ctx: Ctx, a: ExactAction): Promise<AppError> {
     title: a.title,
     scheduled_for: iso(a.scheduledFor),
   };
+  const origin = ctx.ports.config().origin;
   const row =
     open ??
-    (
-      await ctx.db
+    // The approval and its approval.requested event commit together.
+    (await ctx.db.transaction(async (tx) => {
+      const [created] = await tx
         .insert(approvals)
         .values({
           userId: ctx.caller.userId,
@@ -109,12 +112,24 @@ async function approvalRequired(ctx: Ctx, a: ExactAction): Promise<AppError> {
           action,
           body: a.body,
           imageUrl: a.imageUrl,
+          attachments: attachmentsOf(a),
           proposed: a.proposed ?? null,
           expiresAt: new Date(ctx.now().getTime() + APPROVAL_TTL_MS),
         })
-        .returning()
-    )[0];
-  const url = `${ctx.ports.config().origin}/confirm/${row.id}`;
+        .returning();
+      const data = {
+        approval_id: created.id,
+        url: `${origin}/confirm/${created.id}`,
+        operation: a.operation,
+        draft: { type: a.type, id: a.id, title: a.title },
+        scheduled_for: iso(a.scheduledFor),
+        expires_at: created.expiresAt.toISOString(),
+        app_name: ctx.caller.appName || null,
+      };
+      await emit(tx, { userId: ctx.caller.userId, type: "approval.requested", subject: `approval:${created.id}`, data }, { now: ctx.now() });
+      return created;
+    }));
+  const url = `${origin}/confirm/${row.id}`;
   return new AppError(
     "confirmation_required",
     `The account owner must approve this exact action (${a.operation} of ${a.type} "${a.title}") before it runs.`,
@@ -129,14 +144,25 @@ async function approvalRequired(ctx: Ctx, a: ExactAction): Promise<AppError> {
  * pending and unexpired; an approval is then good for 10 minutes.
  */
 export async function decideApproval(db: Db, userId: string, approvalId: string, decision: "approved" | "denied", now = new Date()): Promise<boolean> {
-  const rows = await db
-    .update(approvals)
-    .set({
-      status: decision,
-      decidedAt: now,
-      ...(decision === "approved" ? { expiresAt: new Date(now.getTime() + APPROVAL_TTL_MS) } : {}),
-    })
-    .where(and(eq(approvals.id, approvalId), eq(approvals.userId, userId), eq(approvals.status, "pending"), gt(approvals.expiresAt, now)))
-    .returning({ id: approvals.id });
-  return rows.length > 0;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(approvals)
+      .set({
+        status: decision,
+        decidedAt: now,
+        ...(decision === "approved" ? { expiresAt: new Date(now.getTime() + APPROVAL_TTL_MS) } : {}),
+      })
+      .where(and(eq(approvals.id, approvalId), eq(approvals.userId, userId), eq(approvals.status, "pending"), gt(approvals.expiresAt, now)))
+      .returning({ id: approvals.id, operation: approvals.operation, action: approvals.action, expiresAt: approvals.expiresAt });
+    if (!row) return false;
+    const data = {
+      approval_id: row.id,
+      decision,
+      operation: row.operation,
+      draft: { type: row.action.type, id: row.action.id, title: row.action.title },
+      expires_at: row.expiresAt.toISOString(),
+    };
+    await emit(tx, { userId, type: "approval.decided", subject: `approval:${row.id}`, data }, { now });
+    return true;
+  });
 }

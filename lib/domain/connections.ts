@@ -95,6 +95,7 @@ export async function approvalForOwner(db: Db, userId: string, id: string) {
       action: approvals.action,
       body: approvals.body,
       imageUrl: approvals.imageUrl,
+      attachments: approvals.attachments,
       proposed: approvals.proposed,
       status: approvals.status,
       expiresAt: approvals.expiresAt,

@@ -5,8 +5,11 @@ import { AppError, notFound } from "@/lib/errors";
 import { postDrafts, tweetDrafts } from "@/drizzle/schema";
 import type { Ctx } from "./context";
 import { spendApproval, withApproval } from "./confirmations";
+import { contentOf } from "./content-hash";
+import { checkMediaRefs, mediaAfter, type MediaFields } from "./draft-media";
 import { startTopic } from "./series";
 import { deriveTitle, iso, preview } from "./text";
+import { draftCreated, draftDeleted } from "@/lib/webhooks/domain-events";
 
 import type { DraftType } from "@/lib/networks";
 
@@ -30,11 +33,10 @@ export async function loadOwn(tx: Db, ctx: Ctx, type: DraftType, id: string) {
   return row;
 }
 
-export type CreateDraftInput = {
+export type CreateDraftInput = MediaFields & {
   type: DraftType;
   body: string;
   title?: string;
-  image_url?: string;
   post_draft_id?: string;
   series_topic_id?: string;
 };
@@ -42,14 +44,27 @@ export type CreateDraftInput = {
 export async function createDraft(ctx: Ctx, input: CreateDraftInput) {
   const userId = ctx.caller.userId;
   const seriesTopicId = input.series_topic_id;
+  // Every media address must be the caller's own upload: checked before anything is written.
+  await checkMediaRefs(ctx, input);
+  const m = mediaAfter(ctx.ports.config().origin, input.type, input);
+  const images = { imageUrl: m.imageUrl, imageUrls: m.imageUrls };
   return ctx.db.transaction(async (tx) => {
     // The topic must be the caller's; writing a draft for it starts it.
     if (seriesTopicId) await startTopic(tx, userId, seriesTopicId);
     if (input.type === "post") {
       const [row] = await tx
         .insert(postDrafts)
-        .values({ userId, title: input.title ?? deriveTitle(input.body), body: input.body, imageUrl: input.image_url, seriesTopicId })
+        .values({
+          userId,
+          title: input.title ?? deriveTitle(input.body),
+          body: input.body,
+          ...images,
+          documentUrl: m.documentUrl,
+          documentTitle: m.documentTitle,
+          seriesTopicId,
+        })
         .returning();
+      await draftCreated(tx, ctx, "post", row);
       return { id: row.id, type: "post" as const, title: row.title, preview: preview(row.body), linked_post_id: null };
     }
     // Rule 1 of spec 4.3: a tweet without a parent gets a matching parent post draft.
@@ -62,16 +77,19 @@ export async function createDraft(ctx: Ctx, input: CreateDraftInput) {
         .where(and(eq(postDrafts.id, parentId), eq(postDrafts.userId, userId)));
       if (!parent) throw notFound("post draft (post_draft_id)");
     } else {
+      // The parent has the tweet's first part and images (a thread's later parts are the tweet's).
       const [parent] = await tx
         .insert(postDrafts)
-        .values({ userId, title: deriveTitle(input.body), body: input.body, imageUrl: input.image_url })
+        .values({ userId, title: deriveTitle(input.body), body: input.body, ...images })
         .returning({ id: postDrafts.id });
       parentId = linked = parent.id;
+      await draftCreated(tx, ctx, "post", { id: parent.id, title: deriveTitle(input.body), status: "draft" });
     }
     const [row] = await tx
       .insert(tweetDrafts)
-      .values({ userId, postDraftId: parentId, title: deriveTitle(input.body), body: input.body, imageUrl: input.image_url, seriesTopicId })
+      .values({ userId, postDraftId: parentId, title: deriveTitle(input.body), body: input.body, ...images, thread: m.thread, seriesTopicId })
       .returning();
+    await draftCreated(tx, ctx, "tweet", row);
     return { id: row.id, type: "tweet" as const, title: row.title, preview: preview(row.body), linked_post_id: linked };
   });
 }
@@ -95,15 +113,14 @@ export async function deleteDraft(ctx: Ctx, input: { type: DraftType; id: string
       args: { type: input.type, id: input.id },
       type: input.type,
       id: draft.id,
-      title: draft.title,
-      body: draft.body,
-      imageUrl: draft.imageUrl,
+      ...contentOf(draft),
       scheduledFor: draft.scheduledFor,
     });
     const t = draftTable(input.type);
     // Deleting the row cancels its schedule: the scheduler only ever claims existing rows.
     // A post's tweets go with it (ON DELETE CASCADE).
     await tx.delete(t).where(eq(t.id, draft.id));
+    await draftDeleted(tx, ctx, input.type, draft.id, states.includes("scheduled"));
     return { id: draft.id, type: input.type, deleted: true, cancelled_schedule: states.includes("scheduled") };
   });
   // Cancels a sleeping Inngest run at once (when configured); the scheduler needs nothing.

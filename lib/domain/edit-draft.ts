@@ -2,18 +2,19 @@ import { eq, sql } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import type { ProposedContent } from "@/drizzle/schema";
 import { spendApproval, withApproval, type ExactAction } from "./confirmations";
-import { contentHashOf, type DraftContent } from "./content-hash";
+import { attachmentsOf, contentHashOf, contentOf, type DraftContent } from "./content-hash";
+import { checkMediaRefs, mediaAfter, type MediaFields } from "./draft-media";
 import type { Ctx } from "./context";
 import { draftTable, label, loadOwn, type DraftType } from "./drafts";
 import { requirePublishing } from "./guards";
 import { deriveTitle, iso, preview } from "./text";
+import { draftUpdated } from "@/lib/webhooks/domain-events";
 
-export type UpdateDraftInput = {
+export type UpdateDraftInput = MediaFields & {
   type: DraftType;
   id: string;
   title?: string;
   body?: string;
-  image_url?: string | null;
   hashtags?: string[];
   pillar?: string;
   if_updated_at?: string;
@@ -21,12 +22,32 @@ export type UpdateDraftInput = {
 
 type Row = Awaited<ReturnType<typeof loadOwn>>;
 
-/** The title, text and image the draft would have after the edit. */
-function contentAfter(input: UpdateDraftInput, d: Row): DraftContent {
+/** The title, text, images, document and thread the draft would have after the edit. */
+function contentAfter(ctx: Ctx, input: UpdateDraftInput, d: Row): DraftContent {
   const body = input.body ?? d.body;
   // A tweet's title always follows its text.
   const title = input.title ?? (input.type === "tweet" && input.body !== undefined ? deriveTitle(body) : d.title);
-  return { title, body, imageUrl: input.image_url !== undefined ? input.image_url : d.imageUrl };
+  return { ...contentOf(d), title, body, ...mediaAfter(ctx.ports.config().origin, input.type, input, contentOf(d)) };
+}
+
+/** A thread's parts as they go out: the text and images of each, the first being the body. */
+const partsOf = (c: DraftContent) => [{ text: c.body, image_urls: c.imageUrls }, ...(c.thread ?? []).map((p) => ({ text: p.text, image_urls: p.image_urls }))];
+
+/**
+ * Parts of a thread that already went out (a publish that stopped part way) stay as posted:
+ * the draft's record must keep saying what is on the platform, and a resumed publish must
+ * continue the thread that is out, so an edit may change only the parts not yet posted.
+ */
+function refusePostedPartsChange(d: Row, next: DraftContent) {
+  const posted = d.publishProgress?.parts.length ?? 0;
+  if (!posted) return;
+  const before = JSON.stringify(partsOf(contentOf(d)).slice(0, posted));
+  if (JSON.stringify(partsOf(next).slice(0, posted)) === before) return;
+  throw new AppError(
+    "action_failed",
+    `Part${posted === 1 ? " 1 of this thread is" : `s 1–${posted} of this thread are`} already posted and cannot be changed here.`,
+    "Change only the parts after them (publishing again continues the thread), or edit the posted tweets on X itself.",
+  );
 }
 
 /**
@@ -38,15 +59,13 @@ function contentAfter(input: UpdateDraftInput, d: Row): DraftContent {
  */
 function editAction(input: UpdateDraftInput, d: Row, next: DraftContent): ExactAction {
   const { if_updated_at: _guard, ...args } = input;
-  const proposed: ProposedContent = { title: next.title, body: next.body, image_url: next.imageUrl };
+  const proposed: ProposedContent = { title: next.title, body: next.body, image_url: next.imageUrl, attachments: attachmentsOf(next) };
   return {
     operation: "update_draft",
     args,
     type: input.type,
     id: d.id,
-    title: d.title,
-    body: d.body,
-    imageUrl: d.imageUrl,
+    ...contentOf(d),
     scheduledFor: d.scheduledFor,
     proposed,
   };
@@ -54,6 +73,9 @@ function editAction(input: UpdateDraftInput, d: Row, next: DraftContent): ExactA
 
 export async function updateDraft(ctx: Ctx, input: UpdateDraftInput) {
   const t = draftTable(input.type);
+  // Every media address must be the caller's own upload of the right kind (read before the
+  // transaction: PGlite has one connection, and the transaction holds it).
+  await checkMediaRefs(ctx, input);
   return withApproval(ctx, async (tx) => {
     const draft = await loadOwn(tx, ctx, input.type, input.id);
     if (input.if_updated_at && new Date(input.if_updated_at).getTime() !== draft.updatedAt.getTime()) {
@@ -70,7 +92,8 @@ export async function updateDraft(ctx: Ctx, input: UpdateDraftInput) {
         draft.status === "published" ? "Create a new draft instead; edit the live post on the platform itself." : undefined,
       );
     }
-    const next = contentAfter(input, draft);
+    const next = contentAfter(ctx, input, draft);
+    refusePostedPartsChange(draft, next);
     let approvedContentHash: string | undefined;
     if (draft.status === "scheduled") {
       // Editing a scheduled draft changes what will go out: the owner's switch must allow it,
@@ -88,6 +111,8 @@ export async function updateDraft(ctx: Ctx, input: UpdateDraftInput) {
         title: next.title,
         body: next.body,
         imageUrl: next.imageUrl,
+        imageUrls: next.imageUrls,
+        ...(input.type === "post" ? { documentUrl: next.documentUrl, documentTitle: next.documentTitle } : { thread: next.thread }),
         ...(input.hashtags !== undefined && { hashtags: input.hashtags.map((h) => h.replace(/^#/, "")) }),
         ...(input.pillar !== undefined && { pillar: input.pillar }),
         // In the same UPDATE as the content, so the publisher never sees one without the other.
@@ -97,6 +122,7 @@ export async function updateDraft(ctx: Ctx, input: UpdateDraftInput) {
       })
       .where(eq(t.id, draft.id))
       .returning();
+    await draftUpdated(tx, ctx, input.type, row);
     return {
       id: row.id,
       type: input.type,

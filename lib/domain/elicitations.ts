@@ -144,11 +144,11 @@ async function setStatus(db: Db, id: string, status: ElicitationStatus) {
 /** A finished wait no longer counts toward the user's bound, and can no longer be answered. */
 export const closeElicitation = (db: Db, id: string) => setStatus(db, id, "closed");
 
-/** What a form shows of an approval: the full text, the image and an edit's proposal. */
+/** What a form shows of an approval: the full text, the images, document, thread and an edit's proposal. */
 export async function approvalToShow(db: Db, userId: string, id: string) {
   if (!isUuid(id)) return undefined;
   const [row] = await db
-    .select({ body: approvals.body, imageUrl: approvals.imageUrl, proposed: approvals.proposed })
+    .select({ body: approvals.body, imageUrl: approvals.imageUrl, attachments: approvals.attachments, proposed: approvals.proposed })
     .from(approvals)
     .where(and(eq(approvals.id, id), eq(approvals.userId, userId)));
   return row;

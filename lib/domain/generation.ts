@@ -1,11 +1,12 @@
 import { and, eq } from "drizzle-orm";
-import { write, type Voice } from "@/lib/ai";
+import { write, writeThread, type Voice } from "@/lib/ai";
 import { notFound } from "@/lib/errors";
 import { ideas, postDrafts, seriesTopics, tweetDrafts, users } from "@/drizzle/schema";
 import type { Ctx } from "./context";
 import { withDebit } from "./allowances";
 import { startTopic } from "./series";
 import { deriveTitle } from "./text";
+import { draftCreated } from "@/lib/webhooks/domain-events";
 
 // generate_post / generate_tweet (spec 4.6, 4.7). Order matters for money: everything that
 // can be refused for free (ownership of ids) is checked before the allowance is debited; the
@@ -46,13 +47,24 @@ export async function generatePost(ctx: Ctx, input: GeneratePostInput) {
         .insert(postDrafts)
         .values({ userId: ctx.caller.userId, title, body, pillar: input.pillar ?? null, seriesTopicId: input.series_topic_id })
         .returning({ id: postDrafts.id });
+      await draftCreated(tx, ctx, "post", { id: row.id, title, status: "draft" });
       return row.id;
     });
     return { draft_id: id, title, body, saved: true };
   });
 }
 
-export type GenerateTweetInput = { topic?: string; from_post_id?: string; instructions?: string; series_topic_id?: string };
+export type GenerateTweetInput = {
+  topic?: string;
+  from_post_id?: string;
+  instructions?: string;
+  series_topic_id?: string;
+  /** A thread instead of one tweet, of `parts` tweets (default THREAD_PARTS_DEFAULT). */
+  as_thread?: true;
+  parts?: number;
+};
+
+export const THREAD_PARTS_DEFAULT = 5;
 
 export async function generateTweet(ctx: Ctx, input: GenerateTweetInput) {
   const uid = ctx.caller.userId;
@@ -66,15 +78,20 @@ export async function generateTweet(ctx: Ctx, input: GenerateTweetInput) {
     if (!source) throw notFound("post draft (from_post_id)");
   }
   const voice = await voiceOf(ctx);
+  // A thread costs what one tweet does: one AI action and its credits.
   return withDebit(ctx, "generate_tweet", async () => {
-    const text = await write(ctx.ports.model(), {
-      format: "tweet",
+    const brief = {
+      format: "tweet" as const,
       voice,
       topic: input.topic,
       sourcePost: source?.body,
       pillar: source?.pillar ?? undefined,
       instructions: input.instructions,
-    });
+    };
+    const [text, ...later] = input.as_thread
+      ? await writeThread(ctx.ports.model(), { ...brief, parts: input.parts ?? THREAD_PARTS_DEFAULT })
+      : [await write(ctx.ports.model(), brief)];
+    const thread = later.map((t) => ({ text: t, image_urls: [] as string[] }));
     const untrusted = source?.untrustedSource ? `Condensed from a post draft holding text from: ${source.untrustedSource}` : null;
     const draftId = await ctx.db.transaction(async (tx) => {
       if (input.series_topic_id) await startTopic(tx, uid, input.series_topic_id);
@@ -91,13 +108,24 @@ export async function generateTweet(ctx: Ctx, input: GenerateTweetInput) {
           .values({ userId: uid, title: deriveTitle(text), body: text, ideaId: idea.id })
           .returning({ id: postDrafts.id });
         parentId = parent.id;
+        await draftCreated(tx, ctx, "post", { id: parent.id, title: deriveTitle(text), status: "draft" });
       }
       const [row] = await tx
         .insert(tweetDrafts)
-        .values({ userId: uid, postDraftId: parentId, title: deriveTitle(text), body: text, untrustedSource: untrusted, seriesTopicId: input.series_topic_id })
+        .values({
+          userId: uid,
+          postDraftId: parentId,
+          title: deriveTitle(text),
+          body: text,
+          thread,
+          untrustedSource: untrusted,
+          seriesTopicId: input.series_topic_id,
+        })
         .returning({ id: tweetDrafts.id });
+      await draftCreated(tx, ctx, "tweet", { id: row.id, title: deriveTitle(text), status: "draft" });
       return row.id;
     });
-    return { draft_id: draftId, text, from_post_id: source?.id ?? null };
+    // thread appears only for a thread (contract 5: added fields only where they apply).
+    return { draft_id: draftId, text, from_post_id: source?.id ?? null, ...(input.as_thread && { thread: later }) };
   });
 }

@@ -3,6 +3,7 @@ import type { Db } from "@/lib/db";
 import { log } from "@/lib/log";
 import { approvals, connectedApps, draftEvents, oauthClients, tweetDrafts, type DraftEventKind } from "@/drizzle/schema";
 import { errorFacts } from "@/lib/redact";
+import { publishOutcomes } from "@/lib/webhooks/domain-events";
 import type { Ctx } from "./context";
 import type { DraftType } from "./drafts";
 
@@ -16,16 +17,20 @@ const who = (ctx: Ctx) => (ctx.caller.inPerson ? { actor: "owner" as const, appN
 
 async function write(db: Db, rows: (Event & { actor: "app" | "owner" | "scheduler"; appName: string | null })[]) {
   try {
-    // In chunks: a scheduler pass can record thousands of outcomes (7 parameters a row).
-    for (let i = 0; i < rows.length; i += 1000) {
-      await db
-        .insert(draftEvents)
-        .values(
-          rows
-            .slice(i, i + 1000)
-            .map((r) => ({ userId: r.userId, draftType: r.type, draftId: r.id, kind: r.kind, actor: r.actor, appName: r.appName, detail: r.detail ?? {} })),
-        );
-    }
+    // In chunks: a scheduler pass can record thousands of outcomes (7 parameters a row). In a
+    // (nested) transaction: inside a caller's transaction it is a savepoint, so a failed
+    // history write is rolled back alone and the caller's change still commits.
+    await db.transaction(async (tx) => {
+      for (let i = 0; i < rows.length; i += 1000) {
+        await tx
+          .insert(draftEvents)
+          .values(
+            rows
+              .slice(i, i + 1000)
+              .map((r) => ({ userId: r.userId, draftType: r.type, draftId: r.id, kind: r.kind, actor: r.actor, appName: r.appName, detail: r.detail ?? {} })),
+          );
+      }
+    });
   } catch (e) {
     log("warn", "history", errorFacts(e));
   }
@@ -55,7 +60,9 @@ export async function noteOperation(ctx: Ctx, op: string, args: R, result: unkno
       if (res.draft_id) await noteByCaller(ctx, { type: "tweet", id: String(res.draft_id), kind: "created", detail: { generated: "yes" } });
       return;
     case "update_draft": {
-      const fields = ["title", "body", "image_url", "hashtags", "pillar"].filter((k) => args[k] !== undefined).join(", ");
+      const fields = ["title", "body", "image_url", "image_urls", "document_url", "document_title", "thread", "hashtags", "pillar"]
+        .filter((k) => args[k] !== undefined)
+        .join(", ");
       if (id) await noteByCaller(ctx, { type, id, kind: "edited", detail: { fields } });
       return;
     }
@@ -83,6 +90,9 @@ export type AttemptOutcome = {
 };
 
 export async function noteAttempts(db: Db, outcomes: AttemptOutcome[]) {
+  // Their webhook events, on the same handle: callers record outcomes in a transaction
+  // (publishClaimed, the scheduler's flush and sweep), so the event commits with the outcome.
+  await publishOutcomes(db, outcomes);
   await write(
     db,
     outcomes.map((o) => ({

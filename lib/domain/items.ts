@@ -72,7 +72,13 @@ export async function fetchItem(ctx: Ctx, input: { id: string; type: ItemType })
         platform: row.kind === "post" ? "pronet" : "micro",
         hashtags: d.hashtags,
         links: links(row.kind === "post" ? { personal_idea_id: row.ideaId, carousel_project_id: row.carouselProjectId } : { post_draft_id: row.postDraftId }),
-        ...optional({ image_url: d.imageUrl, untrusted_source: d.untrustedSource, notes }),
+        ...optional({
+          image_url: d.imageUrl,
+          image_urls: d.imageUrls,
+          ...(row.kind === "post" ? { document_url: row.data.documentUrl, document_title: row.data.documentTitle } : { thread: row.data.thread }),
+          untrusted_source: d.untrustedSource,
+          notes,
+        }),
       };
     }
     case "article":

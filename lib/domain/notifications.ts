@@ -1,5 +1,5 @@
-import { and, eq, gt, inArray, isNull, lte, sql } from "drizzle-orm";
-import nodemailer from "nodemailer";
+import { and, eq, gt, inArray, isNotNull, isNull, lte, sql } from "drizzle-orm";
+import type { Transporter } from "nodemailer";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { log } from "@/lib/log";
@@ -13,6 +13,7 @@ import {
   notificationsSent,
   oauthClients,
   users,
+  webhookEndpoints,
   type NotificationKind,
 } from "@/drizzle/schema";
 import { draftTable, type DraftType } from "./drafts";
@@ -125,11 +126,37 @@ async function findEvents(db: Db, now: Date): Promise<Event[]> {
       }),
     });
   }
+  // A webhook endpoint the service paused after 3 days of failed deliveries (under the
+  // "failed" setting: something the owner set up stopped receiving).
+  const paused = await db
+    .select({
+      id: webhookEndpoints.id,
+      userId: webhookEndpoints.userId,
+      url: webhookEndpoints.url,
+      reason: webhookEndpoints.pausedReason,
+      at: webhookEndpoints.updatedAt,
+    })
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.status, "paused"), isNotNull(webhookEndpoints.pausedReason), gt(webhookEndpoints.updatedAt, since)))
+    .limit(500);
+  for (const w of paused) {
+    out.push({
+      userId: w.userId,
+      kind: "failed",
+      key: `webhook-paused:${w.id}:${w.at.getTime()}`,
+      mail: () => ({
+        subject: `Webhooks to ${new URL(w.url).host} are paused`,
+        text: `Contentio stopped sending webhooks to ${w.url}: ${w.reason}\n\nEvents from now on are not sent to it. When the endpoint works again, resume it in Settings > Webhooks (you can resend what it missed from its delivery log):\n${origin}/settings/webhooks\n`,
+      }),
+    });
+  }
   return out;
 }
 
-let transport: nodemailer.Transporter | undefined;
+// nodemailer is loaded only when mail goes out (the scheduler imports this file in every process).
+let transport: Transporter | undefined;
 const send = async (m: Mail) => {
+  const { default: nodemailer } = await import("nodemailer");
   transport ??= nodemailer.createTransport(config().SMTP_URL!);
   await transport.sendMail({ from: config().EMAIL_FROM, ...m });
 };

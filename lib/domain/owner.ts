@@ -10,6 +10,7 @@ import { fetchItem } from "./items";
 import { isUuid } from "@/lib/ids";
 import type { getProfile } from "./onboarding";
 import { markTopicPublished } from "./series";
+import { publishOutcomes } from "@/lib/webhooks/domain-events";
 
 // The owner acting in the owner's pages. Their actions run the same domain functions as the
 // API with the owner as caller; `inPerson` says the page itself confirmed the action.
@@ -129,6 +130,11 @@ export async function resolveUnknown(ctx: Ctx, input: { type: DraftType; id: str
         })
         .where(and(eq(t.id, d.id), eq(t.status, "unknown")));
     }
+    await publishOutcomes(
+      tx,
+      [{ userId: ctx.caller.userId, type: input.type, id: d.id, status: url ? "published" : "failed", url, reason: "the owner checked and it did not go out" }],
+      now,
+    );
   });
   await noteByCaller(ctx, { type: input.type, id: input.id, kind: input.posted ? "resolved_published" : "resolved_failed", detail: { url } });
 }

@@ -1,5 +1,5 @@
 import { and, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
-import { config } from "@/lib/config";
+import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { log } from "@/lib/log";
 import { errorFacts, newErrorId, redactSecrets } from "@/lib/redact";
@@ -9,6 +9,7 @@ import { postDrafts, tweetDrafts } from "@/drizzle/schema";
 import { contentChangedReason } from "./content-hash";
 import { draftTable, type DraftType } from "./drafts";
 import { noteAttempts, type AttemptOutcome } from "./history";
+import { publishRequest } from "./publishing-request";
 import { markTopicPublished } from "./series";
 
 // The one publishing path of both engines (in-process scheduler, Inngest) and publish_now.
@@ -27,9 +28,9 @@ export type Outcome =
   | { status: "failed" | "unknown"; platform: PlatformName; reason: string };
 
 /** Due and not yet too late: scheduled_for has passed and any retry backoff is over. */
-function dueWhere(type: DraftType, now: Date) {
+function dueWhere(type: DraftType, now: Date, c: Config) {
   const t = draftTable(type);
-  const oldest = new Date(now.getTime() - config().SCHEDULE_MAX_LATENESS_SECONDS * 1000);
+  const oldest = new Date(now.getTime() - c.SCHEDULE_MAX_LATENESS_SECONDS * 1000);
   return and(
     eq(t.status, "scheduled"),
     lte(t.scheduledFor, now),
@@ -75,17 +76,21 @@ async function claim(
  * processes on PostgreSQL, SKIP LOCKED hands each claimer different rows and the status
  * condition is re-checked on the locked row; on PGlite statements run one after another.
  */
-export async function claimDue(db: Db, now: Date, limit: number): Promise<Claimed[]> {
+export async function claimDue(db: Db, now: Date, limit: number, c: Config): Promise<Claimed[]> {
   const out: Claimed[] = [];
   for (const type of TYPES) {
     const t = draftTable(type);
-    const ids = db.select({ id: t.id }).from(t).where(dueWhere(type, now)).orderBy(t.scheduledFor).limit(limit).for("update", { skipLocked: true });
-    out.push(...(await claim(db, type, and(inArray(t.id, ids), dueWhere(type, now)), now)));
+    const due = dueWhere(type, now, c);
+    const ids = db.select({ id: t.id }).from(t).where(due).orderBy(t.scheduledFor).limit(limit).for("update", { skipLocked: true });
+    out.push(...(await claim(db, type, and(inArray(t.id, ids), due), now)));
   }
   return out;
 }
 
-/** publish_now's claim, inside its transaction: draft, scheduled or failed -> publishing. */
+/**
+ * publish_now's claim, inside its transaction: draft, scheduled or failed -> publishing.
+ * publish_progress is kept: a thread that failed at part k resumes there, never re-posting.
+ */
 export async function claimForNow(tx: Db, type: DraftType, id: string, userId: string, now: Date, approvedContentHash: string): Promise<Claimed | null> {
   const t = draftTable(type);
   const where = and(eq(t.id, id), eq(t.userId, userId), inArray(t.status, ["draft", "scheduled", "failed"]));
@@ -115,7 +120,7 @@ const backoffMs = (attempts: number) => Math.min(30_000 * 2 ** Math.max(0, attem
  * up for an earlier draft of the same user. Never throws.
  */
 /** What publishing needs of the outside world: the clock and the networks. */
-export type PublishPorts = Pick<Ports, "clock" | "platforms">;
+export type PublishPorts = Pick<Ports, "clock" | "platforms" | "config">;
 
 export async function attempt(db: Db, c: Claimed, w: PublishPorts, target?: Promise<Platform>): Promise<Outcome> {
   const platform = platformOf(c.type);
@@ -126,7 +131,8 @@ export async function attempt(db: Db, c: Claimed, w: PublishPorts, target?: Prom
   let outcome: Outcome;
   try {
     const p = await (target ?? w.platforms(db, c.userId, platform));
-    const res = await p.publish({ userId: c.userId, draftType: c.type, draftId: c.id, text: c.body });
+    // Part by part: what an earlier attempt posted (publish_progress) is not sent again.
+    const res = await p.publish(await publishRequest(db, c, w));
     outcome = { status: "published", platform, postId: res.postId, url: res.url };
   } catch (e) {
     const err = e instanceof PublishError ? new PublishError(e.kind, redactSecrets(e.message, 400), e.retryAt) : unexpected(e, c);
@@ -154,7 +160,7 @@ export function logOutcome(c: Claimed, o: Outcome) {
 /** Calls the platform for a claimed draft and records what happened. Never throws. */
 export async function publishClaimed(db: Db, c: Claimed, w: PublishPorts = ports()): Promise<Outcome> {
   const outcome = await attempt(db, c, w);
-  await record(db, c, outcome, w.clock());
+  await db.transaction((tx) => record(tx, c, outcome, w.clock())); // the outcome and its webhook event in one transaction
   logOutcome(c, outcome);
   return outcome;
 }
@@ -202,8 +208,7 @@ export const attemptOf = (c: Claimed, o: Outcome) => ({
  * the call may have reached the platform). Each change goes into the draft's history too.
  * Returns how many rows each rule changed.
  */
-export async function sweep(db: Db, now: Date): Promise<{ missed: number; stuck: number }> {
-  const c = config();
+export async function sweep(db: Db, now: Date, c: Config): Promise<{ missed: number; stuck: number }> {
   const oldest = new Date(now.getTime() - c.SCHEDULE_MAX_LATENESS_SECONDS * 1000);
   const stuckBefore = new Date(now.getTime() - c.PUBLISH_STUCK_SECONDS * 1000);
   const missed: AttemptOutcome[] = [];
@@ -245,7 +250,7 @@ export async function sweep(db: Db, now: Date): Promise<{ missed: number; stuck:
 /** The Inngest path: publishes one draft if it is (still) due at this moment, else nothing. */
 export async function publishDueDraft(db: Db, type: DraftType, id: string, w: PublishPorts = ports()) {
   const now = w.clock();
-  const [row] = await claim(db, type, and(eq(draftTable(type).id, id), dueWhere(type, now)), now);
+  const [row] = await claim(db, type, and(eq(draftTable(type).id, id), dueWhere(type, now, w.config())), now);
   if (!row) return { status: "not_due" as const };
   return publishClaimed(db, row, w);
 }

@@ -5,11 +5,12 @@ import { connectionProblem } from "@/lib/platforms";
 import { platformOf } from "@/lib/platforms/types";
 import type { Ctx } from "./context";
 import { spendApproval, withApproval, type ExactAction } from "./confirmations";
-import { contentHashOf } from "./content-hash";
+import { contentHashOf, contentOf } from "./content-hash";
 import { draftTable, label, loadOwn, type DraftType } from "./drafts";
 import { requirePublishableAt } from "./account-health";
 import { claimForNow, publishClaimed } from "./publishing";
 import { iso } from "./text";
+import { draftScheduled, draftUnscheduled } from "@/lib/webhooks/domain-events";
 
 const MAX_AHEAD_MS = 365 * 24 * 3600 * 1000;
 
@@ -50,9 +51,7 @@ const action = (operation: string, args: Record<string, unknown>, type: DraftTyp
   args,
   type,
   id: d.id,
-  title: d.title,
-  body: d.body,
-  imageUrl: d.imageUrl,
+  ...contentOf(d),
   scheduledFor,
 });
 
@@ -87,6 +86,7 @@ export async function scheduleContent(ctx: Ctx, input: { type: DraftType; id: st
       })
       .where(and(eq(t.id, d.id), inArray(t.status, ["draft", "scheduled", "failed"])))
       .returning();
+    await draftScheduled(tx, ctx, input.type, row, d.status === "scheduled" ? d.scheduledFor : null);
     return {
       done: {
         id: row.id,
@@ -138,6 +138,7 @@ export async function unscheduleContent(ctx: Ctx, input: { type: DraftType; id: 
       })
       .where(and(eq(t.id, d.id), eq(t.status, "scheduled")))
       .returning();
+    await draftUnscheduled(tx, ctx, input.type, row, d.scheduledFor);
     const out = { id: d.id, type: input.type, unscheduled: true, previous_scheduled_for: iso(d.scheduledFor), status: row.status };
     return { out, version: row.updatedAt.getTime() };
   });
@@ -167,10 +168,13 @@ export async function publishNow(ctx: Ctx, input: { type: DraftType; id: string 
   // The platform is called outside any transaction (PGlite has one connection).
   const o = await publishClaimed(ctx.db, claimed, ctx.ports);
   if (o.status === "published") return { platform: o.platform, platform_post_id: o.postId, url: o.url };
+  // A thread may have stopped part way: its posted parts stay out and are never sent again.
+  const out = claimed.publishProgress?.parts.length ?? 0; // kept current by the publish's onProgress
+  const posted = !out ? "nothing was posted" : `${out === 1 ? "part 1 is" : `parts 1–${out} are`} posted and will not be posted again`;
   if (o.status === "retrying") {
     throw new AppError(
       "action_failed",
-      `The platform could not take the post right now (${o.reason}); nothing was posted.`,
+      `The platform could not take the post right now (${o.reason}); ${posted}.`,
       `The service retries automatically (next at ${o.nextAttemptAt.toISOString()}, for up to 30 minutes); check its status with fetch_item. Do not call publish_now again.`,
     );
   }
@@ -181,5 +185,10 @@ export async function publishNow(ctx: Ctx, input: { type: DraftType; id: string 
       "It may have been posted: check the account on the platform before doing anything else. It will not be retried automatically.",
     );
   }
-  throw new AppError("action_failed", `Publishing failed: ${o.reason}`, "Nothing was posted. Fix the cause, then publish again (a new approval is needed).");
+  const again = out ? "publish again to post the rest" : "publish again";
+  throw new AppError(
+    "action_failed",
+    `Publishing failed: ${o.reason}`,
+    `${posted[0].toUpperCase()}${posted.slice(1)}. Fix the cause, then ${again} (a new approval is needed).`,
+  );
 }

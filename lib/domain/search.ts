@@ -1,6 +1,8 @@
 import { sql, type AnyColumn, type SQL } from "drizzle-orm";
-import { articles, ideas, postDrafts, series, tweetDrafts } from "@/drizzle/schema";
+import { articles, ideas, series, type postDrafts, type tweetDrafts } from "@/drizzle/schema";
+import { networkOfDraft, type DraftType } from "@/lib/networks";
 import { rowsOf } from "@/lib/db/rows";
+import { draftTable } from "./drafts";
 import { decodeCursor, encodeCursor, offsetOf } from "./cursor";
 import type { Ctx } from "./context";
 import { sha256 } from "./hash";
@@ -25,23 +27,15 @@ export type SearchInput = {
 type Table = typeof postDrafts | typeof tweetDrafts | typeof articles | typeof ideas | typeof series;
 type Source = { table: Table; text: AnyColumn; status: SQL; platform: SQL; scheduled: SQL; pillar: AnyColumn | null };
 const NO_TIME = sql`null::timestamptz`;
+/** A draft table: its network's name is the item's platform. */
+function draftSource(type: DraftType): Source {
+  const t = draftTable(type);
+  const platform = networkOfDraft(type).platform;
+  return { table: t, text: t.body, status: sql`${t.status}`, platform: sql`${platform}::text`, scheduled: sql`${t.scheduledFor}`, pillar: t.pillar };
+}
 const SOURCES: Record<ItemType, Source> = {
-  post: {
-    table: postDrafts,
-    text: postDrafts.body,
-    status: sql`${postDrafts.status}`,
-    platform: sql`'pronet'`,
-    scheduled: sql`${postDrafts.scheduledFor}`,
-    pillar: postDrafts.pillar,
-  },
-  tweet: {
-    table: tweetDrafts,
-    text: tweetDrafts.body,
-    status: sql`${tweetDrafts.status}`,
-    platform: sql`'micro'`,
-    scheduled: sql`${tweetDrafts.scheduledFor}`,
-    pillar: tweetDrafts.pillar,
-  },
+  post: draftSource("post"),
+  tweet: draftSource("tweet"),
   article: { table: articles, text: articles.body, status: sql`${articles.status}`, platform: sql`null`, scheduled: NO_TIME, pillar: null },
   idea: { table: ideas, text: ideas.body, status: sql`${ideas.status}`, platform: sql`null`, scheduled: NO_TIME, pillar: ideas.pillar },
   series: {

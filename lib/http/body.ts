@@ -2,10 +2,14 @@ import { AppError, invalid } from "@/lib/errors";
 
 export const MAX_BODY_BYTES = 256 * 1024;
 
-const tooLarge = () => invalid([{ path: "(body)", message: `The body is larger than ${MAX_BODY_BYTES / 1024} KiB` }], "The request body is too large.");
+const tooLarge = (max: number) =>
+  invalid([{ path: "(body)", message: `The body is larger than ${Math.floor(max / 1024)} KiB` }], "The request body is too large.");
 
-/** Reads a JSON request body: the content type, the 256 KiB cap (streamed, never buffered past it), the syntax. */
-export async function readJsonBody(req: Request): Promise<unknown> {
+/**
+ * Reads a JSON request body: the content type, the cap (256 KiB unless the operation allows
+ * more; streamed, never buffered past it), the syntax.
+ */
+export async function readJsonBody(req: Request, maxBytes = MAX_BODY_BYTES): Promise<unknown> {
   const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
   if (type !== "application/json") {
     throw invalid(
@@ -13,8 +17,8 @@ export async function readJsonBody(req: Request): Promise<unknown> {
       "The request must be a JSON body with Content-Type: application/json.",
     );
   }
-  const bytes = await readCapped(req, MAX_BODY_BYTES);
-  if (!bytes) throw tooLarge();
+  const bytes = await readCapped(req, maxBytes);
+  if (!bytes) throw tooLarge(maxBytes);
   const text = new TextDecoder().decode(bytes);
   if (text.trim() === "") {
     throw new AppError("invalid_json", "The request body is empty.", "Send a JSON object; {} when the operation needs no fields.");

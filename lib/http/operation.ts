@@ -34,7 +34,7 @@ export async function handleOperation(req: Request, name: string): Promise<Respo
     const setRate = (rate: RateDecision) => {
       for (const [k, v] of Object.entries(rateLimitHeaders(rate))) headers.set(k, v);
     };
-    const result = await runOperation(caller, op, () => readJsonBody(req), {
+    const result = await runOperation(caller, op, () => readJsonBody(req, op.maxBodyBytes), {
       requestId,
       idempotencyKey: req.headers.get("idempotency-key") ?? undefined,
       onRate: setRate,

@@ -1,7 +1,8 @@
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage, RequestId, Transport } from "@modelcontextprotocol/server";
+import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { platformAccounts } from "@/lib/domain/connections";
+import { documentPages } from "@/lib/domain/media";
 import type { Caller } from "@/lib/domain/context";
 import {
   answerElicitation,
@@ -18,6 +19,7 @@ import {
 import type { Confirmation } from "@/lib/errors";
 import { NETWORK_NAMES } from "@/lib/networks";
 import { formatInZone, formatUtc } from "@/lib/time";
+import { attachmentLines, proposedAttachmentLines } from "./attachments";
 import type { McpSession } from "./session";
 
 // Confirmation of an exact action over MCP (contract section 4, point 4). By default the owner
@@ -68,10 +70,14 @@ export async function confirmationForm(db: Db, caller: Caller, c: Confirmation) 
     shown?.proposed ? "Current text:" : "Full text:",
     shown?.body ?? "",
   ];
-  if (shown?.imageUrl) lines.push("", `Image: ${shown.imageUrl}`);
+  // Every image, the document and each thread part (older approvals: the one image).
+  const pages = await documentPages(db, config().origin, caller.userId, shown?.attachments, shown?.proposed?.attachments);
+  if (shown?.attachments) lines.push(...attachmentLines(shown.attachments, pages));
+  else if (shown?.imageUrl) lines.push("", `Image: ${shown.imageUrl}`);
   if (shown?.proposed) {
     lines.push("", "Proposed text:", shown.proposed.body);
-    if (shown.proposed.image_url !== shown.imageUrl) lines.push("", `Proposed image: ${shown.proposed.image_url ?? "none"}`);
+    if (shown.proposed.attachments) lines.push(...proposedAttachmentLines(shown.attachments, shown.proposed.attachments, pages));
+    else if (shown.proposed.image_url !== shown.imageUrl) lines.push("", `Proposed image: ${shown.proposed.image_url ?? "none"}`);
   }
   lines.push(
     "",

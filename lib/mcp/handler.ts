@@ -1,20 +1,19 @@
 import { randomUUID } from "node:crypto";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { isLegacyRequest } from "@modelcontextprotocol/server";
 import { config } from "@/lib/config";
 import { authenticateRequest, resourceMetadataUrl, Unauthorized, wwwAuthenticate } from "@/lib/http/auth";
 import { errorBody, statusOf, toAppError } from "@/lib/errors/present";
-import { db } from "@/lib/db";
+import { readCapped } from "@/lib/http/body";
 import { consumeRequest } from "@/lib/ratelimit";
-import { isResponseBatch, recordAnswers, recordCancellations } from "./elicitation";
-import { createMcpServer } from "./server";
-import { createSession, declaredModes, NO_SESSION, readSessionId, type McpSession } from "./session";
+import { bodyLimitOf, MAX_MCP_BODY_BYTES } from "./body-limit";
+import { serveLegacy } from "./legacy";
+import { serveModern } from "./modern";
 
-const MAX_BODY = 256 * 1024;
 /** JSON-RPC messages in one POST (batches exist only in 2025-03-26). */
 const MAX_BATCH = 16;
 const CORS = {
   "Access-Control-Allow-Methods": "POST, GET, DELETE, OPTIONS",
-  "Access-Control-Allow-Headers": "Authorization, Content-Type, Accept, MCP-Protocol-Version, Mcp-Session-Id, Last-Event-ID",
+  "Access-Control-Allow-Headers": "Authorization, Content-Type, Accept, MCP-Protocol-Version, Mcp-Session-Id, Mcp-Method, Mcp-Name, Last-Event-ID",
   "Access-Control-Expose-Headers": "WWW-Authenticate, Mcp-Session-Id, MCP-Protocol-Version, X-Request-Id",
   "Access-Control-Max-Age": "86400",
 };
@@ -52,15 +51,22 @@ function finish(res: Response, origin: string | null, extra: Record<string, stri
   return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
 }
 
-const rpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}) =>
-  Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status, headers });
+const rpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}, id: unknown = null) =>
+  Response.json({ jsonrpc: "2.0", error: { code, message }, id }, { status, headers });
 
-type Message = { id?: unknown; method?: string; params?: { capabilities?: { elicitation?: unknown } } };
+/** The id an error answers: the request's, when the body held one request (else null, as JSON-RPC says). */
+const requestIdOf = (body: unknown) =>
+  body && typeof body === "object" && !Array.isArray(body) && "method" in body && "id" in body && ["string", "number"].includes(typeof body.id)
+    ? body.id
+    : null;
+
+type Message = { method?: string; params?: { name?: unknown } };
 
 /**
- * `{mcp_url}`: Streamable HTTP. A fresh server and transport per request; what must outlive
- * a request (the client's elicitation capability) travels in a signed Mcp-Session-Id, so any
- * server process can answer any request and no memory grows per client.
+ * `{mcp_url}`: Streamable HTTP for every protocol version. The front (Origin, token, body,
+ * rate limit) is the same for all; then a 2026-07-28 request (one carrying the `_meta`
+ * envelope) goes to the SDK's per-request handler, any other to the 2025-era leg. Both build
+ * the same server (server.ts), so tools, schemas, refusals and the budget are one.
  */
 export async function handleMcp(req: Request): Promise<Response> {
   const origin = req.headers.get("origin");
@@ -72,9 +78,10 @@ export async function handleMcp(req: Request): Promise<Response> {
   const requestId = randomUUID();
   try {
     const caller = await authenticateRequest(req, config().mcpUrl);
-    if (Number(req.headers.get("content-length") ?? 0) > MAX_BODY) return finish(rpcError(413, -32600, "Request body too large."), origin);
-    const text = await req.text();
-    if (text.length > MAX_BODY) return finish(rpcError(413, -32600, "Request body too large."), origin);
+    // Read up to the largest cap of any tool; each message's own cap is checked once parsed.
+    const bytes = await readCapped(req, MAX_MCP_BODY_BYTES);
+    if (!bytes) return finish(rpcError(413, -32600, "Request body too large."), origin);
+    const text = new TextDecoder().decode(bytes);
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -82,6 +89,7 @@ export async function handleMcp(req: Request): Promise<Response> {
       return finish(rpcError(400, -32700, "Parse error: the body is not valid JSON."), origin);
     }
     const messages = (Array.isArray(body) ? body : [body]) as Message[];
+    if (bytes.byteLength > bodyLimitOf(messages)) return finish(rpcError(413, -32600, "Request body too large."), origin);
     if (messages.length > MAX_BATCH) return finish(rpcError(400, -32600, `Too many messages in one request (at most ${MAX_BATCH}).`), origin);
     // Every message counts against the caller's budget (tool calls count in the operation,
     // with REST's), answers and notifications included: none of them is free to flood.
@@ -89,30 +97,18 @@ export async function handleMcp(req: Request): Promise<Response> {
     for (let i = 0; i < uncounted; i++) {
       const rate = await consumeRequest(caller.userId, caller.plan);
       if (!rate.allowed) {
-        return finish(rpcError(429, -32000, `Too many requests: wait ${rate.retryAfter} seconds.`, { "Retry-After": String(rate.retryAfter) }), origin);
+        const headers = { "Retry-After": String(rate.retryAfter) };
+        return finish(rpcError(429, -32000, `Too many requests: wait ${rate.retryAfter} seconds.`, headers, requestIdOf(body)), origin);
       }
     }
-    const init = messages.find((m) => m?.method === "initialize");
-    let session: McpSession = NO_SESSION;
-    let newSession: string | undefined;
-    if (init) {
-      ({ header: newSession, session } = createSession(caller, declaredModes(init.params?.capabilities?.elicitation)));
-    } else if (req.headers.get("mcp-session-id")) {
-      const known = readSessionId(req.headers.get("mcp-session-id")!, caller);
-      if (!known) return finish(rpcError(404, -32001, "Session not found: initialize again."), origin);
-      session = known;
+    // The body was read here once; the SDK is handed the parsed body with the original request.
+    const forSdk = new Request(req.url, { method: "POST", headers: req.headers, body: text, signal: req.signal });
+    if (!(await isLegacyRequest(forSdk, body, { maxRequestBodySize: MAX_MCP_BODY_BYTES }))) {
+      return finish(await serveModern(forSdk, body, caller, requestId), origin);
     }
-    if (isResponseBatch(body)) {
-      await recordAnswers(await db(), body, caller, session);
-      return finish(new Response(null, { status: 202 }), origin);
-    }
-    await recordCancellations(await db(), body, caller, session);
-    // Server-sent events only where a tool call may need to ask the user mid-call.
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !session.form && !session.url });
-    const server = createMcpServer({ caller, requestId, session, transport, signal: req.signal });
-    await server.connect(transport);
-    const res = await transport.handleRequest(req, { parsedBody: body });
-    return finish(res, origin, newSession ? { "Mcp-Session-Id": newSession } : {});
+    const legacy = await serveLegacy(forSdk, body, caller, requestId);
+    if ("error" in legacy) return finish(rpcError(404, -32001, "Session not found: initialize again.", {}, requestIdOf(body)), origin);
+    return finish(legacy.response, origin, legacy.sessionHeader ? { "Mcp-Session-Id": legacy.sessionHeader } : {});
   } catch (e) {
     const err = toAppError(e, requestId);
     const headers: Record<string, string> = { "X-Request-Id": requestId };

@@ -4,6 +4,7 @@ import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import { hashToken } from "@/lib/domain/tokens";
 import { authorizationCodes, connectedApps, oauthClients } from "@/drizzle/schema";
+import { isMetadataDocumentUrl, resolveMetadataClient, type ClientRow } from "./client-metadata";
 import { OAuthError } from "./errors";
 import { CODE_TTL_MS, parseResources, parseScopes } from "./params";
 import { matchesRegistered, redirectHost } from "./redirect-uris";
@@ -15,6 +16,8 @@ export type AuthorizeRequest = {
   selfRegistered: boolean;
   redirectUri: string;
   redirectHost: string;
+  /** The host of a metadata-document client_id: who vouches for the app's name. */
+  metadataHost?: string;
   scopes: string[];
   state: string | null;
   codeChallenge: string;
@@ -40,8 +43,14 @@ function back(redirectUri: string, params: Record<string, string | null>): strin
  */
 export async function checkAuthorizeRequest(params: URLSearchParams): Promise<AuthorizeCheck> {
   const clientId = params.get("client_id") ?? "";
-  if (!isUuid(clientId)) return { ok: false, page: "This app is not registered with this service (unknown client_id)." };
-  const [client] = await (await db()).select().from(oauthClients).where(eq(oauthClients.id, clientId));
+  let client: ClientRow | undefined;
+  if (isMetadataDocumentUrl(clientId)) {
+    const resolved = await resolveMetadataClient(clientId);
+    if (!resolved.ok) return { ok: false, page: resolved.problem };
+    client = resolved.client;
+  } else if (isUuid(clientId)) {
+    [client] = await (await db()).select().from(oauthClients).where(eq(oauthClients.id, clientId));
+  }
   if (!client) return { ok: false, page: "This app is not registered with this service (unknown client_id)." };
   const asked = params.get("redirect_uri");
   const redirectUri = asked ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : null);
@@ -74,6 +83,7 @@ export async function checkAuthorizeRequest(params: URLSearchParams): Promise<Au
       selfRegistered: client.selfRegistered,
       redirectUri,
       redirectHost: redirectHost(redirectUri),
+      ...(client.metadataUrl ? { metadataHost: new URL(client.metadataUrl).host } : {}),
       scopes,
       state,
       codeChallenge: challenge,

@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { db } from "@/lib/db";
 import { hashToken } from "@/lib/domain/tokens";
 import { oauthClients } from "@/drizzle/schema";
+import { findMetadataClient, isMetadataDocumentUrl } from "./client-metadata";
 import { OAuthError } from "./errors";
 import { isUuid } from "@/lib/ids";
 import { readCapped } from "@/lib/http/body";
@@ -39,8 +40,12 @@ export async function authenticateClient(form: URLSearchParams, authorization: s
   const invalid = (d: string) => new OAuthError("invalid_client", d, 401, usedBasic ? { "WWW-Authenticate": 'Basic realm="oauth"' } : {});
   const id = basic?.id ?? form.get("client_id");
   if (!id) throw invalid("Client authentication failed: no client_id.");
-  if (!isUuid(id)) throw invalid("Client authentication failed: unknown client.");
-  const [client] = await (await db()).select().from(oauthClients).where(eq(oauthClients.id, id));
+  // A metadata-document client was fetched and stored when it asked for authorization.
+  const client = isMetadataDocumentUrl(id)
+    ? await findMetadataClient(id)
+    : isUuid(id)
+      ? (await (await db()).select().from(oauthClients).where(eq(oauthClients.id, id)))[0]
+      : undefined;
   if (!client) throw invalid("Client authentication failed: unknown client.");
   if (client.secretHash) {
     const secret = basic?.secret ?? form.get("client_secret");

@@ -18,6 +18,7 @@ export function authorizationServerMetadata() {
     revocation_endpoint_auth_methods_supported: ["none", "client_secret_basic", "client_secret_post"],
     scopes_supported: [...SCOPES],
     authorization_response_iss_parameter_supported: true,
+    client_id_metadata_document_supported: true,
     service_documentation: `${origin}/llms.txt`,
   };
 }

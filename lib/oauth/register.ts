@@ -31,6 +31,8 @@ export async function registerClient(body: unknown) {
   const name = m.client_name ?? "Unnamed app";
   if (typeof name !== "string" || name.trim().length === 0 || name.length > 200) throw bad("client_name must be 1 to 200 characters.");
   if (m.scope !== undefined && (typeof m.scope !== "string" || !parseScopes(m.scope))) throw bad("scope may contain email, profile and offline_access.");
+  const appType = m.application_type ?? "web";
+  if (appType !== "web" && appType !== "native") throw bad("application_type must be web or native.");
   for (const key of ["client_uri", "logo_uri"]) {
     if (m[key] !== undefined && (typeof m[key] !== "string" || !/^https:\/\//.test(m[key] as string))) throw bad(`${key} must be an https URL.`);
   }
@@ -42,6 +44,7 @@ export async function registerClient(body: unknown) {
     grant_types: [...new Set(grants as string[])],
     response_types: ["code"],
     token_endpoint_auth_method: method,
+    application_type: appType,
     ...(typeof m.scope === "string" && { scope: m.scope }),
     ...(typeof m.client_uri === "string" && { client_uri: m.client_uri }),
     ...(typeof m.logo_uri === "string" && { logo_uri: m.logo_uri }),

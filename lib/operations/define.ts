@@ -29,6 +29,16 @@ export type Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.Z
    */
   confirmationWhen?: string;
   hints: Hints;
+  /**
+   * A larger request body than the default 256 KiB, for this operation only (upload_media).
+   * REST and MCP both read it before reading the body.
+   */
+  maxBodyBytes?: number;
+  /**
+   * A call may outlast a request (waiting on the owner's approval, a slow platform or model):
+   * surfaces that can hand back a handle (MCP tasks) run it as one.
+   */
+  longRunning?: true;
   input: I;
   output: O;
   run: (ctx: Ctx, input: z.output<I>) => Promise<z.input<O>>;

@@ -7,9 +7,29 @@ import { checkIdempotencyKey, withIdempotency } from "@/lib/domain/idempotency";
 import { needsPublishingSwitch, type Operation } from "./define";
 import { inputProblems } from "./sanitize";
 
+type Issue = z.core.$ZodIssue;
+
+/**
+ * A union's failure names the one branch that had the right kind of value, when only one did
+ * (a thread part that is an object is judged as the object branch, not "Invalid input"), or
+ * among objects the one branch that knew every field sent (generate_tweet's topic or
+ * from_post_id form).
+ */
+function unionBranch(issue: Issue): Issue[] | null {
+  if (issue.code !== "invalid_union" || !issue.errors?.length) return null;
+  const rightType = issue.errors.filter((branch) => !branch.every((i) => i.code === "invalid_type" && i.path.length === 0));
+  // Among objects: the branch whose fields were all known (the one the caller meant).
+  const knownFields = rightType.filter((branch) => !branch.some((i) => i.code === "unrecognized_keys" && i.path.length === 0));
+  const pick = rightType.length === 1 ? rightType : knownFields.length === 1 ? knownFields : null;
+  if (!pick) return null;
+  return pick[0].map((i) => ({ ...i, path: [...issue.path, ...i.path] }) as Issue);
+}
+
 /** zod issues as the spec's details: one entry per problem, with a dotted path. */
-export function toDetails(error: z.ZodError): ErrorDetail[] {
-  return error.issues.flatMap((issue) => {
+export function toDetails(error: { issues: Issue[] }): ErrorDetail[] {
+  return error.issues.flatMap((issue): ErrorDetail[] => {
+    const branch = unionBranch(issue);
+    if (branch) return toDetails({ issues: branch });
     const base = issue.path.map(String).join(".");
     if (issue.code === "unrecognized_keys") {
       return issue.keys.map((k) => ({ path: base ? `${base}.${k}` : k, message: "Unknown field" }));

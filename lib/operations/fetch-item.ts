@@ -15,8 +15,14 @@ export const Item = z.strictObject({
   updated_at: NullableTimestamp,
   scheduled_for: NullableTimestamp,
   platform: z.string().nullable(),
-  image_url: z.string().nullable().optional(),
-  image_urls: z.array(z.string()).optional(),
+  image_url: z.string().nullable().optional().describe("The first image (drafts with images)"),
+  image_urls: z.array(z.string()).optional().describe("Every image, in order (drafts with images; files served to their owner)"),
+  document_url: z.string().optional().describe("A post's PDF document, shown as a document carousel"),
+  document_title: z.string().optional().describe("The document's title, when it has one"),
+  thread: z
+    .array(z.strictObject({ text: z.string(), image_urls: z.array(z.string()) }))
+    .optional()
+    .describe("A tweet thread's parts after body, in order, each with its images"),
   hashtags: z.array(z.string()).optional(),
   tags: z.array(z.string()).optional(),
   links: z

@@ -12,6 +12,7 @@ export const generatePostOp = defineOperation({
   permission: "content:write",
   confirmation: false,
   hints: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
+  longRunning: true,
   input: z
     .strictObject({
       topic: z.string().trim().min(3).max(2000).describe("What the post is about, 3 to 2000 characters"),

@@ -12,6 +12,7 @@ export const publishNowOp = defineOperation({
   permission: "content:publish",
   confirmation: true,
   hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
+  longRunning: true,
   input: z.strictObject({
     type: DraftType,
     id: Uuid,

@@ -118,3 +118,32 @@ export async function refreshGrant(network: string, url: string, form: Record<st
   }
   throw new PublishError("retry", `${network} token refresh failed (${res.status}).`);
 }
+
+/**
+ * One publish's use of a connection: a token fetched once for all its requests (uploads,
+ * thread parts), renewed once when the platform refuses it. Refused again: the connection
+ * needs renewing. A 401 creates nothing, so the renewed call is safe to send.
+ */
+export function authorized(db: Db, acc: Account, refresh: (() => Refresher) | null, network: string) {
+  let token: string | undefined;
+  const refresher = () => (acc.refresh_token && refresh ? refresh() : null);
+  return async (call: (token: string) => Promise<Response>): Promise<Response> => {
+    token ??= await accessToken(db, acc, refresher(), network);
+    let res = await call(token);
+    if (res.status !== 401) return res;
+    token = await accessToken(db, acc, refresher(), network, token);
+    res = await call(token);
+    if (res.status === 401) {
+      await markNeedsReconnect(db, acc);
+      throw new PublishError("failed", `${network} refused the access token (revoked); the owner must reconnect ${network} in Settings > Connections.`);
+    }
+    return res;
+  };
+}
+
+/** Something the owner should know about a connection (account health shows it), or null to clear it. */
+export async function setNotice(db: Db, a: Account, notice: string | null) {
+  if ((a.notice ?? null) === notice) return;
+  await db.update(authAccounts).set({ notice }).where(pk(a));
+  a.notice = notice;
+}

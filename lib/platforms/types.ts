@@ -1,13 +1,41 @@
 import { networkOfDraft, type PlatformName } from "@/lib/networks";
+import type { PublishProgress } from "@/drizzle/schema/draft-columns";
 
-export type { PlatformName };
+export type { PlatformName, PublishProgress };
 
-/** What a platform is asked to publish: one draft, as its owner wrote it. */
+/** One stored image or PDF of the owner's, as a platform needs it. */
+export type MediaItem = {
+  /** The media id of this service (the key of `PublishProgress.media`). */
+  id: string;
+  contentType: string;
+  altText: string | null;
+  /** Read when the platform needs them, so a resumed publish never loads what is already uploaded. */
+  bytes: () => Promise<Uint8Array>;
+};
+
+/** Part 0 is the post or first tweet; further parts are thread replies, in order. */
+export type PublishPart = { text: string; media: MediaItem[] };
+
+/**
+ * What a platform is asked to publish: one draft, as its owner wrote it, and what of it
+ * already reached the platform. An adapter calls `onProgress` after EACH part posted and
+ * each medium uploaded, and waits for it: it stores the progress before the next platform
+ * call, so a resumed publish (retry, publish_now after a failure) never sends anything twice.
+ */
 export type PublishRequest = {
   userId: string;
   draftType: "post" | "tweet";
   draftId: string;
+  /** The text of part 0 (the body). */
   text: string;
+  parts: PublishPart[];
+  /** A PDF shown as a document (LinkedIn posts only; never together with images). */
+  document: { media: MediaItem; title: string } | null;
+  /** What earlier attempts already posted and uploaded (never modified in place by adapters). */
+  progress: PublishProgress;
+  onProgress: (progress: PublishProgress) => Promise<void>;
+  /** When this attempt began (the ports' clock): LinkedIn's default API version follows it. */
+  now: Date;
 };
 
 export type Published = { postId: string; url: string | null };

@@ -1,7 +1,9 @@
 import type { Db } from "@/lib/db";
 import { config } from "@/lib/config";
 import { commonFailure, errorText, send } from "./http";
-import { accessToken, markNeedsReconnect, refreshGrant, type Account } from "./tokens";
+import { postParts } from "./parts";
+import { authorized, refreshGrant, type Account } from "./tokens";
+import { MAX_TWEET_IMAGES, xMedia } from "./x-media";
 import { PublishError, type Platform, type PublishRequest } from "./types";
 
 const NET = "X";
@@ -18,46 +20,53 @@ function refresher() {
     );
 }
 
-/** X API v2 (POST /2/tweets) with the OAuth 2.0 user token of `acc`. */
-/** `db` keeps the connection's tokens (refreshed, or marked for reconnecting). */
+/**
+ * X API v2 (POST /2/tweets) with the OAuth 2.0 user token of `acc`: a tweet with its images,
+ * and a thread's further parts each replying to the part before.
+ * `db` keeps the connection's tokens (refreshed, or marked for reconnecting).
+ */
 export function x(acc: Account, db: Db): Platform {
-  const c = config();
-  const tweet = (token: string, text: string) =>
-    send(NET, `${c.X_API_URL.replace(/\/+$/, "")}/2/tweets`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: JSON.stringify({ text }),
-    });
+  const api = config().X_API_URL.replace(/\/+$/, "");
   return {
     name: "micro",
     kind: "x",
     async publish(req: PublishRequest) {
-      const text = req.text.normalize("NFC");
       // X access tokens live two hours: an expiring one is refreshed first.
-      let token = await accessToken(db, acc, acc.refresh_token ? refresher() : null, NET);
-      let res = await tweet(token, text);
-      if (res.status === 401) {
-        token = await accessToken(db, acc, acc.refresh_token ? refresher() : null, NET, token);
-        res = await tweet(token, text);
-        if (res.status === 401) {
-          await markNeedsReconnect(db, acc);
-          throw new PublishError("failed", "X refused the access token (revoked); the owner must reconnect X in Settings > Connections.");
+      const auth = authorized(db, acc, refresher, NET);
+      const upload = xMedia(api, auth);
+      const who = acc.handle?.replace(/^@/, "") || "i/web";
+      return postParts(req, async (k, replyTo, progress) => {
+        const part = req.parts[k];
+        if (part.media.length > MAX_TWEET_IMAGES)
+          throw new PublishError("failed", `A tweet carries at most ${MAX_TWEET_IMAGES} images (this one has ${part.media.length}).`);
+        const mediaIds: string[] = [];
+        for (const m of part.media) mediaIds.push(await progress.media(m, () => upload(m, req.now)));
+        const text = part.text.normalize("NFC");
+        const res = await auth((token) =>
+          send(NET, `${api}/2/tweets`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+            body: JSON.stringify({
+              text,
+              ...(mediaIds.length && { media: { media_ids: mediaIds } }),
+              ...(replyTo && { reply: { in_reply_to_tweet_id: replyTo } }),
+            }),
+          }),
+        );
+        if (res.status === 201 || res.ok) {
+          const body = (await res.json().catch(() => null)) as { data?: { id?: string } } | null;
+          const id = body?.data?.id;
+          if (!id) throw new PublishError("unknown", "X accepted the tweet but returned no id; check the X account.");
+          return { postId: id, url: `https://x.com/${who}/status/${id}` };
         }
-      }
-      if (res.status === 201 || res.ok) {
-        const body = (await res.json().catch(() => null)) as { data?: { id?: string } } | null;
-        const id = body?.data?.id;
-        if (!id) throw new PublishError("unknown", "X accepted the tweet but returned no id; check the X account.");
-        const who = acc.handle?.replace(/^@/, "") || "i/web";
-        return { postId: id, url: `https://x.com/${who}/status/${id}` };
-      }
-      const common = await commonFailure(NET, res);
-      if (common) throw common;
-      const detail = await errorText(res);
-      if (res.status === 403 && /duplicate/i.test(detail)) {
-        throw new PublishError("failed", "X refused it as a duplicate of a tweet already on the account; nothing new was posted.");
-      }
-      throw new PublishError("failed", `X refused the tweet (${res.status}: ${detail}).`);
+        const common = await commonFailure(NET, res);
+        if (common) throw common;
+        const detail = await errorText(res);
+        if (res.status === 403 && /duplicate/i.test(detail)) {
+          throw new PublishError("failed", "X refused it as a duplicate of a tweet already on the account; nothing new was posted.");
+        }
+        throw new PublishError("failed", `X refused the tweet (${res.status}: ${detail}).`);
+      });
     },
   };
 }

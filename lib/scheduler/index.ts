@@ -9,6 +9,7 @@ import { platformOf, type Platform } from "@/lib/platforms";
 import { ports, type Ports } from "@/lib/ports";
 import { log } from "@/lib/log";
 import { errorFacts } from "@/lib/redact";
+import { startDeliverer } from "@/lib/webhooks/loop";
 
 // The in-process engine: every SCHEDULER_POLL_MS it sweeps and publishes what is due. Any
 // number of processes may run it against one PostgreSQL; the atomic claim in
@@ -27,11 +28,11 @@ export type TickResult = { published: number; retrying: number; failed: number; 
 export async function runDue(db: Db, opts: { ports?: Ports; clock?: () => Date; batch?: number; concurrency?: number } = {}): Promise<TickResult> {
   const p = opts.ports ?? ports();
   const clock = opts.clock ?? p.clock;
-  const w = { clock, platforms: p.platforms };
-  const concurrency = opts.concurrency ?? config().SCHEDULER_CONCURRENCY;
+  const w = { clock, platforms: p.platforms, config: p.config };
+  const concurrency = opts.concurrency ?? p.config().SCHEDULER_CONCURRENCY;
   const batch = opts.batch ?? concurrency;
   const r: TickResult = { published: 0, retrying: 0, failed: 0, unknown: 0, missed: 0, stuck: 0 };
-  const s = await sweep(db, clock());
+  const s = await db.transaction((tx) => sweep(tx, clock(), p.config())); // changes and their webhook events commit together
   r.missed += s.missed;
   r.stuck += s.stuck;
 
@@ -40,7 +41,7 @@ export async function runDue(db: Db, opts: { ports?: Ports; clock?: () => Date; 
   let drained = false;
   let claiming: Promise<void> | undefined;
   const refill = () =>
-    (claiming ??= claimDue(db, clock(), batch)
+    (claiming ??= claimDue(db, clock(), batch, p.config())
       .then(
         (rows) => {
           queue.push(...rows);
@@ -59,7 +60,7 @@ export async function runDue(db: Db, opts: { ports?: Ports; clock?: () => Date; 
   const flush = () => {
     const items = pending;
     pending = [];
-    if (items.length) writing = writing.then(() => recordMany(db, items)).catch((e) => void (failure ??= e));
+    if (items.length) writing = writing.then(() => db.transaction((tx) => recordMany(tx, items))).catch((e) => void (failure ??= e));
     return writing;
   };
 
@@ -152,11 +153,13 @@ export function startScheduler(opts: { db?: () => Promise<Db>; pollMs?: number; 
     });
   };
   loop();
+  // Webhooks go out from every process that publishes, on a loop of their own (lib/webhooks/loop.ts).
+  const webhooks = startDeliverer({ db: getDb, pollMs, clock: opts.clock });
   const handle: Loop = {
     stop: async () => {
       stopped = true;
       clearTimeout(timer);
-      await running;
+      await Promise.all([running, webhooks.stop()]);
       if (opts.global) g.__contentioScheduler = undefined;
     },
   };

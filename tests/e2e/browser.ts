@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
+import type { TestServer } from "./harness";
 
 // Debian's chromium (never a downloaded browser), with the flags this closed network needs.
 const ARGS = [
@@ -40,4 +41,43 @@ export async function screenshots(page: Page, name: string) {
     await page.screenshot({ path: `${dir}/${name}-${tag}.png`, fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+type Closable = { close(): unknown } | undefined;
+
+/**
+ * This file's built app and browser. `prepare` runs between setup and the first start (fakes,
+ * configuration, admin commands) and returns what to close after the file; the browser and
+ * the app stop first.
+ */
+export function appInBrowser(srv: TestServer, prepare: () => Promise<Closable[] | void> = async () => {}) {
+  let browser: Browser | undefined;
+  let closables: Closable[] = [];
+  beforeAll(async () => {
+    await srv.setup();
+    closables = (await prepare()) ?? [];
+    await srv.start();
+    browser = await launchBrowser();
+  }, 600_000);
+  afterAll(async () => {
+    await browser?.close();
+    await srv.teardown();
+    await Promise.all(closables.map((c) => c?.close()));
+  });
+  return { newPage: () => newPage(browser!) };
+}
+
+/** Fills the sign-in form the page shows (the app's own redirect to /signin) and submits it. */
+export async function signIn(page: Page, email: string, password: string) {
+  await page.getByLabel("E-mail").first().fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+/** Opens `url` signed in: through the sign-in form it redirects to, and back. */
+export async function openSignedIn(page: Page, url: string, email: string, password: string) {
+  await page.goto(url);
+  await signIn(page, email, password);
+  await page.waitForURL(url);
+  return page;
 }

@@ -39,7 +39,8 @@ export class TestServer {
     }
   }
 
-  start(): Promise<string> {
+  /** Starts the server and resolves with its output once `ready` shows in it (stdout or stderr). */
+  start(ready = /database ready|database not ready/): Promise<string> {
     const proc = spawn(process.execPath, [path.join(ROOT, "server.mjs")], { cwd: ROOT, env: this.env, stdio: ["ignore", "pipe", "pipe"] });
     this.proc = proc;
     let out = "";
@@ -48,7 +49,7 @@ export class TestServer {
     return new Promise((resolve, reject) => {
       const deadline = Date.now() + 30_000;
       const poll = () => {
-        if (/database ready|database not ready/.test(out)) return resolve(out);
+        if (ready.test(out)) return resolve(out);
         if (proc.exitCode !== null || Date.now() > deadline) return reject(new Error(`server did not start:\n${out}`));
         setTimeout(poll, 100);
       };
@@ -61,7 +62,9 @@ export class TestServer {
    * Stopped again, so that admin commands can run on the embedded database before start().
    */
   async firstStart(): Promise<{ ownerPassword: string }> {
-    const out = await this.start();
+    // The password is printed on stdout, the "database ready" log line on stderr: two pipes
+    // with no order between them, so wait for the password itself.
+    const out = await this.start(/password: \S+\n/);
     await this.stop();
     return { ownerPassword: /password: (\S+)/.exec(out)?.[1] ?? "" };
   }
@@ -76,6 +79,11 @@ export class TestServer {
 
   admin(...args: string[]) {
     return run("npx", ["tsx", "lib/cli/admin.ts", ...args], { cwd: ROOT, env: this.env, timeout: 60_000 });
+  }
+
+  /** Stores a user's LinkedIn and X connections as sign-in would have (tests/helpers/seed-accounts.ts). */
+  seedAccounts(email: string, accounts: Record<string, unknown>[]) {
+    return run("npx", ["tsx", "tests/helpers/seed-accounts.ts", JSON.stringify({ email, accounts })], { cwd: ROOT, env: this.env, timeout: 60_000 });
   }
 
   async teardown() {

@@ -1,9 +1,9 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axe, launchBrowser, newPage, screenshots } from "./browser";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { appInBrowser, axe, openSignedIn, screenshots } from "./browser";
 import { TestServer } from "./harness";
 
 // Confirmation over MCP as a person meets it, against the built server: the MCP SDK client
@@ -11,7 +11,6 @@ import { TestServer } from "./harness";
 // the waiting tool call completes; a client that answers its own forms publishes nothing
 // until the owner trusts that app in Settings > Connections.
 const srv = new TestServer();
-let browser: Browser;
 let ownerPassword = "";
 let token = "";
 
@@ -26,29 +25,13 @@ async function connect(elicitation: Record<string, unknown>, onElicit: (p: Elici
   return client;
 }
 
-async function signedIn(url: string): Promise<Page> {
-  const page = await newPage(browser);
-  await page.goto(url);
-  await page.getByLabel("E-mail").fill("owner@example.com");
-  await page.getByLabel("Password").fill(ownerPassword);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL(url);
-  return page;
-}
-
-beforeAll(async () => {
-  await srv.setup();
+const app = appInBrowser(srv, async () => {
   ({ ownerPassword } = await srv.firstStart());
   await srv.admin("allow-publishing", "--email", "owner@example.com");
   token = JSON.parse((await srv.admin("issue-token", "--email", "owner@example.com", "--app", "Desk Assistant")).stdout).access_token;
-  await srv.start();
-  browser = await launchBrowser();
-}, 400_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await srv.teardown();
 });
+
+const signedIn = async (url: string): Promise<Page> => openSignedIn(await app.newPage(), url, "owner@example.com", ownerPassword);
 
 describe("confirming over MCP", () => {
   it("a client with URL elicitation completes publish_now after the owner approves on the page", async () => {
@@ -69,6 +52,37 @@ describe("confirming over MCP", () => {
     expect(structured(res).url).toMatch(new RegExp(`^${srv.origin}/sandbox/pronet/`));
     const item = structured(await client.callTool({ name: "fetch_item", arguments: { type: "post", id: d.id } }));
     expect(item.status).toBe("published");
+    await page?.close();
+    await client.close();
+  }, 120_000);
+
+  it("a 2026-07-28 client (v2 SDK) completes publish_now through input_required after the owner approves on the page", async () => {
+    const { Client: ClientV2, StreamableHTTPClientTransport: TransportV2 } = await import("@modelcontextprotocol/client");
+    const client = new ClientV2(
+      { name: "e2e-assistant-v2", version: "2.0.0" },
+      { capabilities: { elicitation: { url: {} } }, versionNegotiation: { mode: { pin: "2026-07-28" } } },
+    );
+    let page: Page | undefined;
+    const asked: ElicitParams[] = [];
+    client.setRequestHandler("elicitation/create", async (req) => {
+      const p = req.params as ElicitParams;
+      asked.push(p);
+      // The person opens the link and decides there; the client retries meanwhile.
+      void (async () => {
+        page = await signedIn(p.url!);
+        await expect.poll(() => page!.getByRole("heading", { level: 1 }).textContent()).toMatch(/Desk Assistant wants to publish this post to LinkedIn now/);
+        await page.getByRole("button", { name: "Approve" }).click();
+      })();
+      return { action: "accept" };
+    });
+    await client.connect(new TransportV2(new URL(`${srv.origin}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    expect(client.getProtocolEra()).toBe("modern");
+    const d = structured(await client.callTool({ name: "create_draft", arguments: { type: "post", body: "Approved on the page, over 2026-07-28." } }));
+    const res = await client.callTool({ name: "publish_now", arguments: { type: "post", id: d.id } }, { timeout: 90_000 });
+    expect(res.isError, JSON.stringify(res)).toBeFalsy();
+    expect(structured(res).url).toMatch(new RegExp(`^${srv.origin}/sandbox/pronet/`));
+    expect(asked.map((p) => p.mode)).toEqual(["url"]);
+    expect(structured(await client.callTool({ name: "fetch_item", arguments: { type: "post", id: d.id } })).status).toBe("published");
     await page?.close();
     await client.close();
   }, 120_000);

@@ -1,39 +1,22 @@
 import http from "node:http";
 import * as oauth from "oauth4webapi";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axe, launchBrowser, newPage as openPage, screenshots } from "./browser";
+import { describe, expect, it } from "vitest";
+import { appInBrowser, axe, screenshots, signIn } from "./browser";
 import { TestServer, freePort } from "./harness";
+import { pdf, png } from "../helpers/media";
 
 // The owner's side in a real browser (Debian's chromium) against a built server: sign-up and
 // onboarding, Settings > Connections, exact-action approval, consent for an independent OAuth
 // client (oauth4webapi), Disconnect, and an axe scan of every page.
 const srv = new TestServer();
-let browser: Browser;
 let ownerPassword = "";
 let cliToken = "";
 
-const newPage = () => openPage(browser);
-
 const shoot = screenshots;
 
-async function signIn(page: Page, email: string, password: string) {
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-}
-
-beforeAll(async () => {
-  await srv.setup();
+const { newPage } = appInBrowser(srv, async () => {
   ({ ownerPassword } = await srv.firstStart());
   cliToken = JSON.parse((await srv.admin("issue-token", "--email", "owner@example.com", "--app", "Test Assistant")).stdout).access_token;
-  await srv.start();
-  browser = await launchBrowser();
-}, 400_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await srv.teardown();
 });
 
 describe("the owner's pages", () => {
@@ -136,7 +119,11 @@ describe("the owner's pages", () => {
     await page.goto(`${srv.origin}/signin?callbackUrl=%2Fsettings%2Fconnections`);
     await signIn(page, "owner@example.com", ownerPassword);
     await page.waitForURL(/\/settings\/connections$/);
-    const image = `${srv.origin}/media/launch-cover.png`;
+    const upload = await srv.api("upload_media", { data: (await png(40, 30)).toString("base64"), content_type: "image/png" }, cliToken);
+    const image = upload.body.url;
+    // The image is served to its owner's browser session (the approval page shows it).
+    const served = await page.request.get(image);
+    expect([served.status(), served.headers()["content-type"], served.headers()["x-content-type-options"]]).toEqual([200, "image/png", "nosniff"]);
     const draft = await srv.api("create_draft", { type: "post", title: "Launch notes", body: "Hello\n\nWe ship on Monday.", image_url: image }, cliToken);
     const at = new Date(Date.now() + 86_400_000).toISOString();
     const schedule = await srv.api("schedule_content", { type: "post", id: draft.body.id, scheduled_for: at }, cliToken);
@@ -173,6 +160,39 @@ describe("the owner's pages", () => {
     const done = await srv.api("update_draft", edit, cliToken);
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({ status: "scheduled", scheduled_for: at });
+    await page.close();
+  }, 120_000);
+
+  it("an approval shows every thread part in order with its images, and a post's document with its page count", async () => {
+    const page = await newPage();
+    await page.goto(`${srv.origin}/signin?callbackUrl=%2Fsettings%2Fconnections`);
+    await signIn(page, "owner@example.com", ownerPassword);
+    await page.waitForURL(/\/settings\/connections$/);
+    const up = async (data: Buffer, content_type: string, extra: Record<string, string> = {}) =>
+      (await srv.api("upload_media", { data: data.toString("base64"), content_type, ...extra }, cliToken)).body;
+    const img = await up(await png(20, 20), "image/png", { alt_text: "A bar chart" });
+    const doc = await up(await pdf(3), "application/pdf", { filename: "deck.pdf" });
+    const at = new Date(Date.now() + 86_400_000).toISOString();
+    const tweet = await srv.api(
+      "create_draft",
+      { type: "tweet", body: "Part one", thread: ["Part two", { text: "Part three", image_urls: [img.url] }] },
+      cliToken,
+    );
+    const ask = await srv.api("schedule_content", { type: "tweet", id: tweet.body.id, scheduled_for: at }, cliToken);
+    expect(ask.body.error.code).toBe("confirmation_required");
+    await page.goto(ask.body.error.confirmation.url);
+    const parts = page.getByRole("listitem").filter({ hasText: /^Part (two|three)/ });
+    await expect.poll(() => parts.count()).toBe(2);
+    expect(await parts.nth(0).getAttribute("aria-label")).toBe("Part 2 of 3");
+    expect(await parts.nth(1).getByRole("img", { name: "A bar chart" }).getAttribute("src")).toBe(img.url);
+    await axe(page);
+    await shoot(page, "confirm-thread");
+    const post = await srv.api("create_draft", { type: "post", body: "Deck", document_url: doc.url, document_title: "Q3 review" }, cliToken);
+    const ask2 = await srv.api("schedule_content", { type: "post", id: post.body.id, scheduled_for: at }, cliToken);
+    await page.goto(ask2.body.error.confirmation.url);
+    await expect.poll(() => page.locator(".document").textContent()).toContain("Q3 review · 3 pages");
+    expect(await page.getByRole("link", { name: "Open deck.pdf" }).getAttribute("href")).toBe(doc.url);
+    await axe(page);
     await page.close();
   }, 120_000);
 

@@ -1,13 +1,11 @@
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakePlatforms, type FakePlatforms, fakePlatformEnv } from "../helpers/fake-platforms";
 import { TestServer } from "./harness";
+import { computedLinkedInVersion } from "@/lib/platforms/linkedin-version";
 
 // Scheduled publishing on a built server (`npm start`): the in-process scheduler posts
 // through the real LinkedIn and X adapters to fakes on loopback, once each, on time. The
 // approvals come from the admin command, as an owner without a browser would give them.
-const run = promisify(execFile);
 const PG = !!process.env.DATABASE_URL;
 const EMAIL = "writer@example.com";
 const MEMBER = "li-member-7Qx"; // LinkedIn's `sub`, stored by sign-in as the account id
@@ -16,7 +14,6 @@ let fake: FakePlatforms;
 let token = "";
 
 const api = async (op: string, body: unknown) => srv.api(op, body, token);
-const tsx = (...args: string[]) => run("npx", ["tsx", ...args], { cwd: process.cwd(), env: srv.env, timeout: 60_000 });
 
 /** PGlite's data dir belongs to the running server: admin steps run while it is stopped. */
 async function offline<T>(fn: () => Promise<T>): Promise<T> {
@@ -50,34 +47,28 @@ beforeAll(async () => {
   });
   // Before the first start (the user exists, so no owner is created): the user with the
   // publishing switch on, the connections sign-in would have stored, and an API token.
-  await tsx("lib/cli/admin.ts", "create-user", "--email", EMAIL, "--password", "correct horse battery", "--plan", "creator", "--allow-publishing");
+  await srv.admin("create-user", "--email", EMAIL, "--password", "correct horse battery", "--plan", "creator", "--allow-publishing");
   const past = Math.floor(Date.now() / 1000) - 60;
-  await tsx(
-    "tests/helpers/seed-accounts.ts",
-    JSON.stringify({
-      email: EMAIL,
-      accounts: [
-        {
-          provider: "linkedin",
-          providerAccountId: MEMBER,
-          access_token: "li-access-0",
-          refresh_token: "li-refresh-0",
-          expires_at: past + 3600 * 24,
-          handle: "Writer",
-        },
-        // Expired a minute ago: the first tweet must renew it (X rotates the refresh token).
-        {
-          provider: "twitter",
-          providerAccountId: "x-user-1",
-          access_token: "x-access-stale",
-          refresh_token: "x-refresh-0",
-          expires_at: past,
-          handle: "@writer",
-        },
-      ],
-    }),
-  );
-  token = JSON.parse((await tsx("lib/cli/admin.ts", "issue-token", "--email", EMAIL, "--app", "E2E Assistant")).stdout).access_token;
+  await srv.seedAccounts(EMAIL, [
+    {
+      provider: "linkedin",
+      providerAccountId: MEMBER,
+      access_token: "li-access-0",
+      refresh_token: "li-refresh-0",
+      expires_at: past + 3600 * 24,
+      handle: "Writer",
+    },
+    // Expired a minute ago: the first tweet must renew it (X rotates the refresh token).
+    {
+      provider: "twitter",
+      providerAccountId: "x-user-1",
+      access_token: "x-access-stale",
+      refresh_token: "x-refresh-0",
+      expires_at: past,
+      handle: "@writer",
+    },
+  ]);
+  token = JSON.parse((await srv.admin("issue-token", "--email", EMAIL, "--app", "E2E Assistant")).stdout).access_token;
   await srv.start();
 }, 600_000);
 
@@ -116,8 +107,7 @@ describe("scheduled publishing on a running server", () => {
     }
     expect(new Set(ids).size).toBe(5);
     await offline(async () => {
-      for (const id of ids)
-        expect(JSON.parse((await tsx("lib/cli/admin.ts", "approve", "--email", EMAIL, "--id", id)).stdout)).toEqual({ id, status: "approved" });
+      for (const id of ids) expect(JSON.parse((await srv.admin("approve", "--email", EMAIL, "--id", id)).stdout)).toEqual({ id, status: "approved" });
     });
     expect(Date.now()).toBeLessThan(ta.getTime() - 1500); // the lead above was long enough
 
@@ -143,7 +133,11 @@ describe("scheduled publishing on a running server", () => {
     const escaped = "Ship \\(small\\) changes \\#daily with \\@team: 2\\*2 \\[not\\] \\{a\\} \\<b\\> \\~c\\_d \\| e\\\\f";
     const li = fake.requests.filter((r) => r.route === "linkedin");
     expect(li).toHaveLength(1);
-    expect(li[0].headers).toMatchObject({ "linkedin-version": "202510", "x-restli-protocol-version": "2.0.0", authorization: "Bearer li-access-0" });
+    expect(li[0].headers).toMatchObject({
+      "linkedin-version": computedLinkedInVersion(new Date()),
+      "x-restli-protocol-version": "2.0.0",
+      authorization: "Bearer li-access-0",
+    });
     expect(li[0].headers["content-type"]).toMatch(/^application\/json/);
     expect(li[0].body).toEqual({
       author: `urn:li:person:${MEMBER}`,

@@ -1,6 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import path from "node:path";
 import { inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
@@ -8,27 +6,13 @@ import { authAccounts, postDrafts, tweetDrafts } from "@/drizzle/schema";
 import { makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { startFakePlatforms, type FakePlatforms } from "../helpers/fake-platforms";
+import { kill, killAll, spawnScheduler } from "../helpers/scheduler-spawn";
 
 // Several publishing processes on one PostgreSQL, publishing tweets through the real X
 // adapter to a fake X on loopback; one process is killed with SIGKILL mid-publish.
 const PG = !!process.env.DATABASE_URL;
 const database = withDatabase();
 let fake: FakePlatforms;
-const procs: ChildProcess[] = [];
-
-async function spawnScheduler(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const p = spawn(path.join(process.cwd(), "node_modules/.bin/tsx"), ["tests/helpers/scheduler-process.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
-  procs.push(p);
-  let out = "";
-  p.stdout!.on("data", (d) => (out += d));
-  p.stderr!.on("data", (d) => (out += d));
-  const deadline = Date.now() + 20_000;
-  while (!out.includes("scheduler ready")) {
-    if (p.exitCode !== null || Date.now() > deadline) throw new Error(`scheduler process did not start:\n${out}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return p;
-}
 
 async function env(): Promise<NodeJS.ProcessEnv> {
   const [{ name }] = (await database.current().db.execute(sql`select current_database() as name`)) as unknown as { name: string }[];
@@ -95,7 +79,7 @@ beforeAll(async () => {
   fake = await startFakePlatforms();
 });
 afterAll(async () => {
-  for (const p of procs) if (p.exitCode === null) p.kill("SIGKILL");
+  await killAll();
   await fake.close();
 });
 
@@ -124,7 +108,7 @@ describe.skipIf(!PG)("publishing processes on one PostgreSQL", () => {
     const victim = await spawnScheduler(e);
     const { ids, texts } = await dueTweets(300, new Date(Date.now() - 500));
     await until(async () => (await states(ids)).some((s) => s.status === "published"), 20_000);
-    victim.kill("SIGKILL");
+    await kill(victim);
     await spawnScheduler(e);
     await until(async () => (await states(ids)).every((s) => s.status === "published" || s.status === "unknown"), 30_000);
     const rows = await states(ids);

@@ -12,7 +12,7 @@ describe("the service started as the README says", () => {
   const api = (op: string, body: unknown) => server.api(op, body, token);
 
   it("prints the owner's e-mail and password once on the first start", async () => {
-    const out = await server.start();
+    const out = await server.start(/password: \S+\n/);
     expect(out).toContain("e-mail:   owner@example.com");
     expect(/password: (\S+)/.exec(out)?.[1]?.length).toBeGreaterThanOrEqual(12);
     const list = await fetch(`${server.origin}/api/v1`).then((r) => r.json());

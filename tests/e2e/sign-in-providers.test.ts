@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { openDatabase } from "@/lib/db";
 import { authAccounts, users } from "@/drizzle/schema";
 import { startFakeOAuth, type FakeOAuth } from "../helpers/fake-oauth-providers";
 import { decodeQuotedPrintable, startSmtpCapture, type SmtpCapture } from "../helpers/smtp-capture";
-import { axe, launchBrowser, newPage as openPage } from "./browser";
+import { appInBrowser, axe } from "./browser";
 import { TestServer } from "./harness";
 
 // Signing in with LinkedIn (OpenID Connect), X (OAuth 2.0 + PKCE) and an e-mailed link, in a
@@ -18,10 +18,7 @@ const srv = new TestServer();
 let li: FakeOAuth;
 let x: FakeOAuth;
 let smtp: SmtpCapture;
-let browser: Browser;
 const WRITER = { email: "writer@example.com", password: "correct horse battery" };
-
-const newPage = () => openPage(browser);
 
 /** Every stored LinkedIn/X connection with its owner's e-mail. PGlite's files belong to the
  *  running server, so with PGlite the server stops while the test reads them. */
@@ -46,11 +43,10 @@ async function storedAccounts() {
 const accountRow = (page: Page, name: string) =>
   page.locator("section[aria-labelledby=accounts] li", { has: page.locator("strong", { hasText: new RegExp(`^${name}$`) }) });
 
-beforeAll(async () => {
+const { newPage } = appInBrowser(srv, async () => {
   li = await startFakeOAuth("linkedin", { clientId: "li-app", clientSecret: "li-secret" }, LENA);
   x = await startFakeOAuth("x", { clientId: "x-app", clientSecret: "x-secret" }, { sub: "2244994945", name: "Wendy on X", username: "wendy_w" });
   smtp = await startSmtpCapture();
-  await srv.setup();
   Object.assign(srv.env, {
     LINKEDIN_CLIENT_ID: "li-app",
     LINKEDIN_CLIENT_SECRET: "li-secret",
@@ -65,14 +61,7 @@ beforeAll(async () => {
   });
   // Before the first start, so no owner is made: a finished account with a password.
   await srv.admin("create-user", "--email", WRITER.email, "--password", WRITER.password, "--name", "Wendy Writer");
-  await srv.start();
-  browser = await launchBrowser();
-}, 400_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await srv.teardown();
-  await Promise.all([li?.close(), x?.close(), smtp?.close()]);
+  return [li, x, smtp];
 });
 
 describe("signing in with LinkedIn, X and an e-mail link", () => {

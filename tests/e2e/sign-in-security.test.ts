@@ -1,8 +1,8 @@
 import http from "node:http";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { decodeQuotedPrintable, startSmtpCapture, type SmtpCapture } from "../helpers/smtp-capture";
-import { launchBrowser, newPage as openPage } from "./browser";
+import { appInBrowser } from "./browser";
 import { TestServer } from "./harness";
 import { DEFAULT_RETURN_PATH } from "@/lib/auth/return-path";
 
@@ -10,14 +10,11 @@ import { DEFAULT_RETURN_PATH } from "@/lib/auth/return-path";
 // started as `npm start` starts it, with e-mail configured (a local SMTP capture).
 const srv = new TestServer();
 let smtp: SmtpCapture;
-let browser: Browser;
 const WRITER = { email: "writer@example.com", password: "correct horse battery" };
 const TARGET = { email: "target@example.com", password: "another horse battery" };
-const newPage = () => openPage(browser);
 
-beforeAll(async () => {
+const { newPage } = appInBrowser(srv, async () => {
   smtp = await startSmtpCapture();
-  await srv.setup();
   // Counters in this server's memory: a Redis shared with other test runs would mix their
   // loopback budgets with this file's.
   delete srv.env.REDIS_URL;
@@ -25,14 +22,7 @@ beforeAll(async () => {
   // Accounts made by the admin command (no owner is made then), so no confirmation applies.
   await srv.admin("create-user", "--email", WRITER.email, "--password", WRITER.password, "--name", "Wendy Writer");
   await srv.admin("create-user", "--email", TARGET.email, "--password", TARGET.password, "--name", "Tara Target");
-  await srv.start();
-  browser = await launchBrowser();
-}, 600_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await srv.teardown();
-  await smtp?.close();
+  return [smtp];
 });
 
 /** Any navigation to the attacker's site is answered locally and recorded. */

@@ -1,66 +1,57 @@
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { startFakePlatforms, type FakePlatforms, fakePlatformEnv } from "../helpers/fake-platforms";
 import { decodeQuotedPrintable, startSmtpCapture, type SmtpCapture } from "../helpers/smtp-capture";
-import { axe, launchBrowser, newPage, screenshots } from "./browser";
+import { appInBrowser, axe, screenshots } from "./browser";
 import { TestServer } from "./harness";
+import { png } from "../helpers/media";
 
 // The owner's workspace in a real browser against a built server that publishes through
 // the real LinkedIn and X adapters to fakes on loopback: the content list, an item's page
 // and every action on it, including settling a post whose outcome is unknown.
-const run = promisify(execFile);
 const EMAIL = "writer@example.com";
 const PASSWORD = "correct horse battery";
 const ZONE = "America/New_York";
 const srv = new TestServer();
 let fake: FakePlatforms;
 let smtp: SmtpCapture;
-let browser: Browser;
 let token = "";
 
 const api = async (op: string, body: unknown) => srv.api(op, body, token);
-const tsx = (...args: string[]) => run("npx", ["tsx", ...args], { cwd: process.cwd(), env: srv.env, timeout: 60_000 });
 
 const shoot = screenshots;
 
 let owner: Page;
 
-beforeAll(async () => {
+const app = appInBrowser(srv, async () => {
   fake = await startFakePlatforms();
   smtp = await startSmtpCapture();
-  await srv.setup();
   Object.assign(srv.env, {
     SMTP_URL: smtp.url,
     ...fakePlatformEnv(fake),
     SCHEDULE_MIN_LEAD_SECONDS: "1",
     SCHEDULER_POLL_MS: "200",
   });
-  await tsx("lib/cli/admin.ts", "create-user", "--email", EMAIL, "--password", PASSWORD, "--plan", "creator", "--allow-publishing");
+  await srv.admin("create-user", "--email", EMAIL, "--password", PASSWORD, "--plan", "creator", "--allow-publishing");
   const later = Math.floor(Date.now() / 1000) + 3600 * 24 * 30;
-  await tsx(
-    "tests/helpers/seed-accounts.ts",
-    JSON.stringify({
-      email: EMAIL,
-      accounts: [
-        // LinkedIn gives most apps no refresh token: this connection stops publishing in 5 days.
-        {
-          provider: "linkedin",
-          providerAccountId: "li-member-1",
-          access_token: "li-access-0",
-          expires_at: Math.floor(Date.now() / 1000) + 5 * 86400,
-          handle: "Writer",
-        },
-        { provider: "twitter", providerAccountId: "x-user-1", access_token: "x-access-0", refresh_token: "x-refresh-0", expires_at: later, handle: "@writer" },
-      ],
-    }),
-  );
-  token = JSON.parse((await tsx("lib/cli/admin.ts", "issue-token", "--email", EMAIL, "--app", "Writing Assistant")).stdout).access_token;
-  await srv.start();
-  browser = await launchBrowser();
+  await srv.seedAccounts(EMAIL, [
+    // LinkedIn gives most apps no refresh token: this connection stops publishing in 5 days.
+    {
+      provider: "linkedin",
+      providerAccountId: "li-member-1",
+      access_token: "li-access-0",
+      expires_at: Math.floor(Date.now() / 1000) + 5 * 86400,
+      handle: "Writer",
+    },
+    { provider: "twitter", providerAccountId: "x-user-1", access_token: "x-access-0", refresh_token: "x-refresh-0", expires_at: later, handle: "@writer" },
+  ]);
+  token = JSON.parse((await srv.admin("issue-token", "--email", EMAIL, "--app", "Writing Assistant")).stdout).access_token;
+  return [fake, smtp];
+});
+
+beforeAll(async () => {
   // Signing in without a destination lands on /content; the owner then moves to New York time.
-  owner = await newPage(browser);
+  owner = await app.newPage();
   await owner.goto(`${srv.origin}/signin`);
   await owner.getByLabel("E-mail").first().fill(EMAIL); // the second one asks for a sign-in link
   await owner.getByLabel("Password").fill(PASSWORD);
@@ -73,14 +64,7 @@ beforeAll(async () => {
   await owner.getByLabel("Tone").fill("plain");
   await owner.getByRole("button", { name: "Save and finish" }).click();
   await owner.waitForURL(/\/content$/);
-}, 600_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await srv.teardown();
-  await fake?.close();
-  await smtp?.close();
-});
+}, 120_000);
 
 const created = async (type: "post" | "tweet", body: string) => {
   const r = await api("create_draft", { type, body });
@@ -222,12 +206,21 @@ describe("an item's page", () => {
     await open("tweet", id);
     const preview = owner.getByRole("figure", { name: "Preview as X shows it" });
     expect(await preview.textContent()).toContain("38 / 280 characters as X counts them"); // 7 wide characters x2, a space, the URL 23
-    const pictured = await api("create_draft", { type: "tweet", body: "With a picture.", image_url: `${srv.origin}/images/chart.png` });
+    const chart = (await api("upload_media", { data: (await png(40, 30)).toString("base64"), content_type: "image/png", alt_text: "A rising chart" })).body.url;
+    const pictured = await api("create_draft", {
+      type: "tweet",
+      body: "With a picture.",
+      image_url: chart,
+      thread: [{ text: "Part two.", image_urls: [chart] }],
+    });
     expect(pictured.status).toBe(200);
     await open("tweet", pictured.body.id);
-    expect(await owner.getByRole("figure", { name: "Preview as X shows it" }).getByRole("img", { name: "The tweet's image" }).getAttribute("src")).toBe(
-      `${srv.origin}/images/chart.png`,
-    );
+    // The preview and the read-only list of images and thread parts, each image with its alt text.
+    expect(await owner.getByRole("figure", { name: "Preview as X shows it" }).getByRole("img", { name: "A rising chart" }).getAttribute("src")).toBe(chart);
+    const media = owner.getByRole("region", { name: "Images and thread" });
+    expect(await media.getByRole("img", { name: "A rising chart" }).count()).toBe(2);
+    expect(await media.getByRole("listitem", { name: "Part 2 of 2" }).textContent()).toContain("Part two.");
+    await axe(owner);
     await open("tweet", id);
     await owner.getByRole("button", { name: "Delete draft" }).click();
     await owner.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();

@@ -1,22 +1,40 @@
 import { afterAll, beforeAll } from "vitest";
-import { resetConfig } from "@/lib/config";
+import { overrideConfig } from "@/lib/config";
 
-/**
- * Runs a test file with these environment variables (undefined removes one), read afresh by
- * config(), and puts back exactly what was there afterwards.
- */
-export function withEnv(vars: Record<string, string | undefined>) {
-  const saved: Record<string, string | undefined> = {};
-  const apply = (v: Record<string, string | undefined>) => {
-    for (const [k, value] of Object.entries(v)) {
-      if (value === undefined) delete process.env[k];
-      else process.env[k] = value;
-    }
-    resetConfig();
-  };
+// Tests configure the service through the config port (overrideConfig), never process.env:
+// nothing leaks into child processes or other files, and values are parsed as in production.
+
+type Vars = Record<string, string | undefined>;
+let current: Vars = {};
+
+function apply(vars: Vars) {
+  current = vars;
+  overrideConfig(vars);
+}
+
+/** Runs a test file with this configuration (undefined removes a value), then puts back what was there. */
+export function withConfig(vars: Vars) {
+  let saved: Vars = {};
   beforeAll(() => {
-    for (const k of Object.keys(vars)) saved[k] = process.env[k];
-    apply(vars);
+    saved = current;
+    apply({ ...current, ...vars });
   });
   afterAll(() => apply(saved));
+}
+
+/** Changes the configuration now; the function returned puts back what was there. */
+export function reconfigure(vars: Vars): () => void {
+  const saved = current;
+  apply({ ...current, ...vars });
+  return () => apply(saved);
+}
+
+/** Runs `fn` with this configuration, then puts back what was there, also when it throws. */
+export async function configured<T>(vars: Vars, fn: () => T | Promise<T>): Promise<T> {
+  const restore = reconfigure(vars);
+  try {
+    return await fn();
+  } finally {
+    restore();
+  }
 }

@@ -6,7 +6,7 @@ import { platformAccounts } from "@/lib/domain/connections";
 import { authAccounts, postDrafts } from "@/drizzle/schema";
 import { call, expectError, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
-import { withEnv } from "../helpers/env";
+import { withConfig } from "../helpers/env";
 import { draft, inSeconds } from "../helpers/publishing";
 
 // A LinkedIn/X connection that cannot renew itself stops publishing when its token expires:
@@ -14,7 +14,7 @@ import { draft, inSeconds } from "../helpers/publishing";
 withDatabase();
 const DAY = 86400;
 
-withEnv({ LINKEDIN_CLIENT_ID: "li-app", LINKEDIN_CLIENT_SECRET: "li-secret", SCHEDULE_MIN_LEAD_SECONDS: "1" });
+withConfig({ LINKEDIN_CLIENT_ID: "li-app", LINKEDIN_CLIENT_SECRET: "li-secret", SCHEDULE_MIN_LEAD_SECONDS: "1" });
 
 async function connect(u: TestUser, expiresInDays: number, refresh: string | null) {
   const expires_at = Math.floor(Date.now() / 1000) + expiresInDays * DAY;

@@ -13,7 +13,8 @@ import { runDue } from "@/lib/scheduler";
 import { approvals, postDrafts, sandboxPosts, tweetDrafts, users } from "@/drizzle/schema";
 import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
-import { withEnv } from "../helpers/env";
+import { withConfig } from "../helpers/env";
+import { uploadPng } from "../helpers/media";
 import { approved, draft, inSeconds, row, sandboxCount } from "../helpers/publishing";
 
 // Contract section 4, point 5: approved means exactly this content. While a draft is
@@ -22,9 +23,10 @@ import { approved, draft, inSeconds, row, sandboxCount } from "../helpers/publis
 
 withDatabase();
 
-withEnv({ SCHEDULE_MIN_LEAD_SECONDS: "1" });
+withConfig({ SCHEDULE_MIN_LEAD_SECONDS: "1" });
 
-const IMG = `${config().origin}/media/a.png`;
+// Written into a row directly (behind the API's back), so it need not be an upload.
+const IMG = `${config().origin}/media/00000000-0000-4000-8000-000000000001`;
 const runAt = async (at: Date) => runDue(await db(), { clock: () => at });
 const sandboxTexts = async (draftId: string) =>
   (await (await db()).select({ text: sandboxPosts.text }).from(sandboxPosts).where(eq(sandboxPosts.draftId, draftId))).map((r) => r.text);
@@ -76,11 +78,12 @@ describe("editing a scheduled draft's content needs the owner's approval", () =>
   it("the title and the image are content too; an approved image swap is applied", async () => {
     const u = await makeUser({ publishing: true });
     const { id } = await scheduledHello(u);
+    const IMG = (await uploadPng(u)).url;
     expectError(await call("update_draft", { type: "post", id, title: "Other title" }, { token: u.token }), 403, "confirmation_required");
     const swap = await call("update_draft", { type: "post", id, image_url: IMG }, { token: u.token });
     expectError(swap, 403, "confirmation_required");
     const [a] = await (await db()).select().from(approvals).where(eq(approvals.id, swap.body.error.confirmation.id));
-    expect(a.proposed).toEqual({ title: "Hello", body: "Hello", image_url: IMG });
+    expect(a.proposed).toEqual({ title: "Hello", body: "Hello", image_url: IMG, attachments: { image_urls: [IMG], document: null, thread: [] } });
     expect((await row("post", id)).imageUrl).toBeNull();
     expectOk(await approved(u, "update_draft", { type: "post", id, image_url: IMG }), updateDraftOp.output);
     expect(await row("post", id)).toMatchObject({ imageUrl: IMG, status: "scheduled" });
@@ -189,6 +192,7 @@ describe("the publisher posts only the approved content", () => {
   it("an approval stops matching when the image changes before it is used", async () => {
     const u = await makeUser({ publishing: true });
     const d = await draft(u, "post", "Picture day");
+    const IMG = (await uploadPng(u)).url;
     const at = inSeconds(3600).toISOString();
     const ask = await call("schedule_content", { type: "post", id: d.id, scheduled_for: at }, { token: u.token });
     expectError(ask, 403, "confirmation_required");

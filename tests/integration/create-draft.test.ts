@@ -3,6 +3,7 @@ import { createDraftOp } from "@/lib/operations/create-draft";
 import { fetchItemOp } from "@/lib/operations/fetch-item";
 import { call, expectError, expectOk, makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
+import { uploadPng } from "../helpers/media";
 
 withDatabase();
 
@@ -79,9 +80,12 @@ describe("create_draft", () => {
     const bad = await call("create_draft", { type: "post", body: "a", image_url: "https://evil.example/x.png" }, { token: u.token });
     expectError(bad, 400, "invalid_request");
     expect(bad.body.error.details[0].path).toBe("image_url");
-    const good = await call("create_draft", { type: "post", body: "a", image_url: "http://localhost:3000/media/x.png" }, { token: u.token });
+    const notMedia = await call("create_draft", { type: "post", body: "a", image_url: "http://localhost:3000/media/x.png" }, { token: u.token });
+    expectError(notMedia, 400, "invalid_request");
+    const img = (await uploadPng(u)).url;
+    const good = await call("create_draft", { type: "post", body: "a", image_url: img }, { token: u.token });
     const item = await call("fetch_item", { type: "post", id: expectOk(good, createDraftOp.output).id }, { token: u.token });
-    expect(item.body.image_url).toBe("http://localhost:3000/media/x.png");
+    expect(item.body).toMatchObject({ image_url: img, image_urls: [img] });
   });
 
   it("answers like a missing id for another user's parent post", async () => {

@@ -39,6 +39,10 @@ const EXPECTED: Record<string, Row> = {
   publish_now: ["Publish a draft immediately", "content:publish", true, false, true, false, true],
   list_series: ["List series and progress", "content:read", false, true, false, true, false],
   manage_series: ["Create or update a series and its topics", "content:write", false, false, false, false, false],
+  // Added to v1 (spec section 9: operations may be added).
+  upload_media: ["Upload an image or PDF", "content:write", false, false, false, false, false],
+  list_webhooks: ["List webhook endpoints", "content:write", false, true, false, true, false],
+  manage_webhooks: ["Add, change, test or delete a webhook endpoint", "content:write", false, false, true, false, true],
 };
 
 // Spec section 7 plus contract section 4's confirmation_required.
@@ -78,6 +82,9 @@ function sampleRequest(s: any, ctx: { uuid: string; origin: string }): unknown {
   if (type === "integer" || type === "number") return s.minimum ?? (s.exclusiveMinimum ?? 0) + 1;
   if (type === "boolean") return false;
   if (s.format === "uuid") return ctx.uuid;
+  // A file's bytes: the smallest real one (a 2 x 2 PNG, the first content_type of the enum).
+  if (s.contentEncoding === "base64")
+    return "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAD0lEQVQImWNg6DgDQhAKACIOBVEyhxYyAAAAAElFTkSuQmCC";
   if (s.format === "date-time") return new Date(Date.now() + 2 * 86_400_000).toISOString();
   if (s.format === "uri") return `${ctx.origin}/media/sample.png`;
   if (s.format === "email") return "someone@example.test";
@@ -186,12 +193,12 @@ describe("conditional confirmation", () => {
   it("every surface says that editing a scheduled draft's content needs the owner's approval", async () => {
     const doc = (await json(await openapiRoute.GET())).body;
     const post = doc.paths["/update_draft"].post;
-    expect(post.description).toMatch(/Confirmation: required when it changes the title, text or image of a scheduled draft\.$/);
-    expect(post["x-confirmation-when"]).toBe("when it changes the title, text or image of a scheduled draft");
+    expect(post.description).toMatch(/Confirmation: required when it changes the title, text, images, document or thread of a scheduled draft\.$/);
+    expect(post["x-confirmation-when"]).toBe("when it changes the title, text, images, document or thread of a scheduled draft");
     expect(post.requestBody && doc.components.schemas.update_draft_request.properties.confirmation_id).toBeDefined();
     const text = await (await llms.GET()).text();
     expect(text).toContain(
-      "- update_draft (content:write; changes data, needs the owner's approval when it changes the title, text or image of a scheduled draft)",
+      "- update_draft (content:write; changes data, needs the owner's approval when it changes the title, text, images, document or thread of a scheduled draft)",
     );
     // Operations that always need it say so without a condition.
     expect(doc.paths["/publish_now"].post.description).toMatch(/Confirmation: required\.$/);

@@ -2,11 +2,11 @@ import { randomBytes, randomInt } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { passwordSignIn } from "@/lib/auth/password-sign-in";
-import { resetConfig } from "@/lib/config";
 import { createUser } from "@/lib/domain/accounts";
 import { CONFIRM_TTL_MS, awaitingConfirmation, confirmEmail, dropUnconfirmedPassword, startEmailConfirmation } from "@/lib/domain/email-verification";
 import { users } from "@/drizzle/schema";
 import { withDatabase } from "../helpers/db";
+import { configured, withConfig } from "../helpers/env";
 
 // Confirmation of a new password account's e-mail address (with SMTP configured). The mail
 // itself is checked in the browser test; here the rules behind the link.
@@ -15,14 +15,7 @@ const PASSWORD = "correct horse battery staple";
 const db = () => database.current().db;
 const someAddress = () => `198.20.${randomInt(256)}.${randomInt(1, 255)}`;
 
-beforeAll(() => {
-  process.env.SMTP_URL = "smtp://127.0.0.1:9"; // configured; nothing is sent from these tests
-  resetConfig();
-});
-afterAll(() => {
-  delete process.env.SMTP_URL;
-  resetConfig();
-});
+withConfig({ SMTP_URL: "smtp://127.0.0.1:9" }); // configured; nothing is sent from these tests
 
 async function signUp() {
   const email = `new-${randomBytes(5).toString("hex")}@example.com`;
@@ -70,14 +63,7 @@ describe("e-mail confirmation of a new password account", () => {
 
   it("asks for nothing when no e-mail can be sent", async () => {
     const u = await signUp();
-    delete process.env.SMTP_URL;
-    resetConfig();
-    try {
-      expect(await signIn(u.email)).toBe("signed in");
-    } finally {
-      process.env.SMTP_URL = "smtp://127.0.0.1:9";
-      resetConfig();
-    }
+    expect(await configured({ SMTP_URL: undefined }, () => signIn(u.email))).toBe("signed in");
   });
 
   it("removes a password nobody confirmed when the mailbox's owner signs in with an e-mailed link", async () => {

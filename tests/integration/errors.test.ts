@@ -3,12 +3,13 @@ import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import * as catchAll from "@/app/api/[...rest]/route";
 import * as opRoute from "@/app/api/v1/[operation]/route";
-import { config, resetConfig } from "@/lib/config";
+import { config } from "@/lib/config";
 import { openDatabase, useDatabase } from "@/lib/db";
 import { ERROR_CODES } from "@/lib/errors";
 import { handleOperation } from "@/lib/http/operation";
 import { call, expectError, makeUser, type Called } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
+import { reconfigure } from "../helpers/env";
 import { TcpProxy } from "../helpers/tcp-proxy";
 import { tempDatabase, type TempDatabase } from "../helpers/temp-database";
 
@@ -137,9 +138,7 @@ describe("authorisation and actions", () => {
   });
 
   it("answers rate_limited past the plan's limit, with Retry-After and RateLimit headers", async () => {
-    const scale = process.env.RATE_LIMIT_SCALE;
-    process.env.RATE_LIMIT_SCALE = "0.1"; // plus: 30 × 0.1 = 3 a minute
-    resetConfig();
+    const restore = reconfigure({ RATE_LIMIT_SCALE: "0.1" }); // plus: 30 × 0.1 = 3 a minute
     try {
       const u = await makeUser({ plan: "plus" });
       const answers: Called[] = [];
@@ -155,8 +154,7 @@ describe("authorisation and actions", () => {
       expect(ok.status).toBe(200);
       expect(ok.headers.get("ratelimit")).toMatch(/^"per-user";r=2;t=\d+$/);
     } finally {
-      process.env.RATE_LIMIT_SCALE = scale ?? "1";
-      resetConfig();
+      restore();
     }
   });
 });
@@ -166,9 +164,7 @@ describe("failures", () => {
     const u = await makeUser();
     const writes: string[] = [];
     const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => (writes.push(String(chunk)), true));
-    const level = process.env.LOG_LEVEL;
-    process.env.LOG_LEVEL = "error";
-    resetConfig();
+    const restore = reconfigure({ LOG_LEVEL: "error" });
     await database.current().db.execute(sql`alter table ideas rename to ideas_gone`);
     try {
       const res = await call("fetch_item", { type: "idea", id: randomUUID() }, { token: u.token });
@@ -185,8 +181,7 @@ describe("failures", () => {
     } finally {
       await database.current().db.execute(sql`alter table ideas_gone rename to ideas`);
       spy.mockRestore();
-      process.env.LOG_LEVEL = level ?? "info";
-      resetConfig();
+      restore();
     }
   });
 
@@ -194,8 +189,7 @@ describe("failures", () => {
     const u = await makeUser();
     const writes: string[] = [];
     const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => (writes.push(String(chunk)), true));
-    process.env.LOG_LEVEL = "error";
-    resetConfig();
+    const restore = reconfigure({ LOG_LEVEL: "error" });
     await database.current().db.execute(sql`alter table post_drafts rename to post_drafts_gone`);
     try {
       const res = await call("create_draft", { type: "post", body: "my private words 7f3a" }, { token: u.token });
@@ -209,8 +203,7 @@ describe("failures", () => {
     } finally {
       await database.current().db.execute(sql`alter table post_drafts_gone rename to post_drafts`);
       spy.mockRestore();
-      process.env.LOG_LEVEL = "silent";
-      resetConfig();
+      restore();
     }
   });
 

@@ -1,13 +1,14 @@
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { config, resetConfig } from "@/lib/config";
+import { config } from "@/lib/config";
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from "@/lib/errors";
 import { handleOperation } from "@/lib/http/operation";
 import type { Operation } from "@/lib/operations/define";
 import { operations } from "@/lib/operations/registry";
 import { call, expectError, expectOk, makeUser, type Called, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
+import { withConfig } from "../helpers/env";
 
 // Malformed and near-valid requests against every operation of the registry. Whatever comes
 // in: never a 5xx, every error in the section 7 shape, every 200 in the output schema.
@@ -37,17 +38,11 @@ let user: TestUser;
 const ids: string[] = [];
 
 // Lots of requests from one user: lift the per-user limit so the bodies get exercised.
-const scale = process.env.RATE_LIMIT_SCALE;
+withConfig({ RATE_LIMIT_SCALE: "1000000" });
 beforeAll(async () => {
-  process.env.RATE_LIMIT_SCALE = "1000000";
-  resetConfig();
   user = await makeUser({ publishing: true });
   const tweet = await call("create_draft", { type: "tweet", body: "Fuzz target" }, { token: user.token });
   ids.push(tweet.body.id, tweet.body.linked_post_id);
-});
-afterAll(() => {
-  process.env.RATE_LIMIT_SCALE = scale ?? "1";
-  resetConfig();
 });
 
 const LONE_SURROGATES = ["\ud800", "\udfff", "a\ud83d", "\ude00b"];

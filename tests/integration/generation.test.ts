@@ -4,7 +4,6 @@ import { MockLanguageModelV3 } from "ai/test";
 import { and, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { replacePorts } from "@/lib/ports";
-import { resetConfig } from "@/lib/config";
 import { db } from "@/lib/db";
 import { tweetWeight } from "@/lib/domain/text";
 import { generatePostOp } from "@/lib/operations/generate-post";
@@ -12,6 +11,8 @@ import { generateTweetOp } from "@/lib/operations/generate-tweet";
 import { allowancePeriods, creditEvents, users } from "@/drizzle/schema";
 import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
+import { fixedModel } from "../helpers/model";
+import { reconfigure } from "../helpers/env";
 
 withDatabase();
 
@@ -33,17 +34,6 @@ async function usage(u: TestUser) {
   const [row] = await (await db()).select().from(allowancePeriods).where(eq(allowancePeriods.userId, u.id));
   return row ?? { postsUsed: 0, aiActionsUsed: 0, creditsUsed: 0 };
 }
-
-/** A model that always answers `text` (the model is a port; this is its test double). */
-const fixed = (text: string) =>
-  new MockLanguageModelV3({
-    doGenerate: async () => ({
-      content: [{ type: "text", text }],
-      finishReason: { unified: "stop", raw: "stop" },
-      usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } },
-      warnings: [],
-    }),
-  });
 
 afterEach(() => replacePorts());
 
@@ -118,7 +108,7 @@ describe("limits", () => {
     ];
     for (const t of texts) {
       expect(tweetWeight(t)).toBeGreaterThan(280);
-      replacePorts({ model: () => fixed(t) });
+      replacePorts({ model: () => fixedModel(t) });
       const res = expectOk(await call("generate_tweet", { topic: "anything" }, { token: u.token }), generateTweetOp.output);
       expect(tweetWeight(res.text)).toBeLessThanOrEqual(280);
       expect(tweetWeight(res.text)).toBeGreaterThan(200); // trimmed, not gutted
@@ -129,7 +119,7 @@ describe("limits", () => {
 
   it("keeps a generated post within 3000 characters", async () => {
     const u = await voiced();
-    replacePorts({ model: () => fixed("A long sentence about builds. ".repeat(200)) });
+    replacePorts({ model: () => fixedModel("A long sentence about builds. ".repeat(200)) });
     const res = expectOk(await call("generate_post", { topic: "builds" }, { token: u.token }), generatePostOp.output);
     expect(res.body.length).toBeLessThanOrEqual(3000);
     expect(res.body.length).toBeGreaterThan(2500);
@@ -191,6 +181,7 @@ describe("allowances", () => {
 
 describe("OpenAI-compatible server", () => {
   let server: Server;
+  let restore = () => {};
   const seen: { url?: string; auth?: string; body: any }[] = [];
   let reply = "Deploys should be boring. Make yours boring today.\n\nKeep shipping.";
   let fail = false;
@@ -215,16 +206,14 @@ describe("OpenAI-compatible server", () => {
       );
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    process.env.OPENAI_API_KEY = "sk-test";
-    process.env.OPENAI_BASE_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-    process.env.AI_MODEL = "local-model";
-    resetConfig();
+    restore = reconfigure({
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+      AI_MODEL: "local-model",
+    });
   });
   afterAll(async () => {
-    delete process.env.OPENAI_API_KEY;
-    delete process.env.OPENAI_BASE_URL;
-    delete process.env.AI_MODEL;
-    resetConfig();
+    restore();
     await new Promise((r) => server.close(r));
   });
 

@@ -1,7 +1,6 @@
 import { InngestTestEngine } from "@inngest/test";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetConfig } from "@/lib/config";
 import { db } from "@/lib/db";
 import { EVENTS } from "@/inngest/events";
 import { publishScheduled, sweepOverdue } from "@/inngest/functions";
@@ -9,7 +8,7 @@ import { postDrafts } from "@/drizzle/schema";
 import { GET } from "@/app/api/inngest/route";
 import { call, makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
-import { withEnv } from "../helpers/env";
+import { reconfigure, withConfig } from "../helpers/env";
 import { startFakeInngest, type SentEvent } from "../helpers/fake-inngest";
 import { approved, draft, inSeconds, row, sandboxCount } from "../helpers/publishing";
 
@@ -17,7 +16,7 @@ withDatabase();
 
 let inngest: Awaited<ReturnType<typeof startFakeInngest>>;
 let sent: SentEvent[];
-withEnv({ SCHEDULE_MIN_LEAD_SECONDS: "1", INNGEST_DEV: undefined });
+withConfig({ SCHEDULE_MIN_LEAD_SECONDS: "1", INNGEST_DEV: undefined });
 
 beforeAll(async () => {
   inngest = await startFakeInngest();
@@ -108,8 +107,7 @@ describe("Inngest events from the scheduling operations", () => {
   });
 
   it("schedule, reschedule, unschedule and delete send events with deterministic ids", async () => {
-    process.env.INNGEST_DEV = inngest.url;
-    resetConfig();
+    const restore = reconfigure({ INNGEST_DEV: inngest.url });
     try {
       const u = await makeUser({ publishing: true });
       const d = await draft(u);
@@ -135,8 +133,7 @@ describe("Inngest events from the scheduling operations", () => {
       expect(sent[4].id).not.toBe(sent[0].id);
       expect((await GET(new Request("http://localhost/api/inngest"), {})).status).not.toBe(404);
     } finally {
-      delete process.env.INNGEST_DEV;
-      resetConfig();
+      restore();
     }
   });
 });

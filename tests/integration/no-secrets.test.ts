@@ -1,14 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { resetConfig } from "@/lib/config";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { fetchItemOp } from "@/lib/operations/fetch-item";
 import { runDue } from "@/lib/scheduler";
-import { authAccounts } from "@/drizzle/schema";
 import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
-import { startFakePlatforms, type FakePlatforms, fakePlatformEnv } from "../helpers/fake-platforms";
+import { withFakePlatforms } from "../helpers/platform-fixture";
+import { withConfig } from "../helpers/env";
 import { approved, draft, inSeconds, row } from "../helpers/publishing";
 
 // No secrets in messages: failure reasons, fetch_item notes, API answers and log lines never
@@ -17,9 +16,8 @@ import { approved, draft, inSeconds, row } from "../helpers/publishing";
 withDatabase();
 
 let logged = "";
+withConfig({ LOG_LEVEL: "info", SCHEDULE_MIN_LEAD_SECONDS: "1" });
 beforeAll(() => {
-  Object.assign(process.env, { LOG_LEVEL: "info", SCHEDULE_MIN_LEAD_SECONDS: "1" });
-  resetConfig();
   const write = process.stderr.write.bind(process.stderr);
   vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => {
     // The service's log lines are kept for the assertions; anything else passes through.
@@ -32,9 +30,6 @@ beforeAll(() => {
 });
 afterAll(() => {
   vi.restoreAllMocks();
-  delete process.env.LOG_LEVEL;
-  delete process.env.SCHEDULE_MIN_LEAD_SECONDS;
-  resetConfig();
 });
 
 /** Everything a person or a log reader is told about this draft's publishing. */
@@ -44,42 +39,18 @@ async function everythingShown(u: TestUser, type: "post" | "tweet", id: string, 
 }
 
 describe("platform error bodies that echo the token", () => {
-  let fake: FakePlatforms;
-  const ENV = ["LINKEDIN_CLIENT_ID", "LINKEDIN_CLIENT_SECRET", "X_CLIENT_ID", "X_CLIENT_SECRET", "LINKEDIN_API_URL", "LINKEDIN_OAUTH_URL", "X_API_URL"];
-  beforeAll(async () => {
-    fake = await startFakePlatforms();
-    Object.assign(process.env, {
-      ...fakePlatformEnv(fake),
-    });
-    resetConfig();
-  });
-  afterAll(async () => {
-    for (const k of ENV) delete process.env[k];
-    resetConfig();
-    await fake.close();
-  });
-  afterEach(() => fake.calm());
+  const platforms = withFakePlatforms();
 
   async function publisher(route: "linkedin" | "x") {
     const u = await makeUser({ publishing: true });
-    const access = `${route}-tok-${randomUUID()}`;
-    fake.tokens[route].access.add(access);
-    await (await db()).insert(authAccounts).values({
-      userId: u.id,
-      type: "oauth",
-      provider: route === "linkedin" ? "linkedin" : "twitter",
-      providerAccountId: `${route}-${randomUUID()}`,
-      access_token: access,
-      expires_at: Math.floor(Date.now() / 1000) + 3600,
-      handle: "writer",
-    });
+    const { access } = await platforms.connect(u, route === "linkedin" ? "linkedin" : "twitter");
     return { u, access };
   }
 
   it("a refusal that echoes the bearer token fails the draft with a bounded reason that holds no token", async () => {
     const { u, access } = await publisher("linkedin");
     const d = await draft(u, "post", `echo ${randomUUID()}`);
-    fake.misbehave("linkedin", "echo");
+    platforms.fake.misbehave("linkedin", "echo");
     const res = await approved(u, "publish_now", { type: "post", id: d.id });
     expectError(res, 422, "action_failed");
     expect(res.body.error.message).toMatch(/^Publishing failed: LinkedIn refused the post \(400: /);
@@ -95,7 +66,7 @@ describe("platform error bodies that echo the token", () => {
     const d = await draft(u, "tweet", `echo ${randomUUID()}`);
     const at = inSeconds(120);
     expect((await approved(u, "schedule_content", { type: "tweet", id: d.id, scheduled_for: at.toISOString() })).status).toBe(200);
-    fake.misbehave("x", "echo500");
+    platforms.fake.misbehave("x", "echo500");
     await runDue(await db(), { clock: () => new Date(at.getTime() + 100) });
     const r = await row("tweet", d.id);
     expect(r.status).toBe("scheduled"); // retried later

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { config, resetConfig } from "@/lib/config";
+import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import { draftTable } from "@/lib/domain/drafts";
 import { noteAttempts } from "@/lib/domain/history";
@@ -8,6 +8,7 @@ import { notifyOwners, setNotificationSettings } from "@/lib/domain/notification
 import { authAccounts } from "@/drizzle/schema";
 import { call, makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
+import { configured, reconfigure } from "../helpers/env";
 import { draft } from "../helpers/publishing";
 import { decodeQuotedPrintable, startSmtpCapture, type SmtpCapture } from "../helpers/smtp-capture";
 
@@ -15,15 +16,14 @@ import { decodeQuotedPrintable, startSmtpCapture, type SmtpCapture } from "../he
 // per event, only the kinds the owner kept on.
 withDatabase();
 let smtp: SmtpCapture;
+let restore = () => {};
 
 beforeAll(async () => {
   smtp = await startSmtpCapture();
-  process.env.SMTP_URL = smtp.url;
-  resetConfig();
+  restore = reconfigure({ SMTP_URL: smtp.url });
 });
 afterAll(async () => {
-  delete process.env.SMTP_URL;
-  resetConfig();
+  restore();
   await smtp.close();
 });
 
@@ -79,13 +79,9 @@ describe("e-mail notifications", () => {
   });
 
   it("sends nothing without SMTP_URL", async () => {
-    delete process.env.SMTP_URL;
-    resetConfig();
     const u = await makeUser();
     const d = await draft(u);
     await setStatus("post", d.id, "failed", "refused");
-    expect(await notifyOwners(await db())).toBe(0);
-    process.env.SMTP_URL = smtp.url;
-    resetConfig();
+    expect(await configured({ SMTP_URL: undefined }, async () => notifyOwners(await db()))).toBe(0);
   });
 });

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { resetConfig } from "@/lib/config";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { publishNowOp } from "@/lib/operations/publish-now";
 import { scheduleContentOp } from "@/lib/operations/schedule-content";
@@ -10,59 +9,14 @@ import { runDue } from "@/lib/scheduler";
 import { authAccounts, tweetDrafts } from "@/drizzle/schema";
 import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
-import { startFakePlatforms, type FakePlatforms, fakePlatformEnv } from "../helpers/fake-platforms";
+import { withFakePlatforms } from "../helpers/platform-fixture";
 import { approved, draft, inSeconds, row } from "../helpers/publishing";
 
 withDatabase();
 
-let fake: FakePlatforms;
-const ENV = [
-  "LINKEDIN_CLIENT_ID",
-  "LINKEDIN_CLIENT_SECRET",
-  "X_CLIENT_ID",
-  "X_CLIENT_SECRET",
-  "LINKEDIN_API_URL",
-  "LINKEDIN_OAUTH_URL",
-  "X_API_URL",
-  "PUBLISH_TIMEOUT_MS",
-  "SCHEDULE_MIN_LEAD_SECONDS",
-];
-beforeAll(async () => {
-  fake = await startFakePlatforms();
-  Object.assign(process.env, {
-    ...fakePlatformEnv(fake),
-    PUBLISH_TIMEOUT_MS: "400",
-    SCHEDULE_MIN_LEAD_SECONDS: "1",
-  });
-  resetConfig();
-});
-afterAll(async () => {
-  for (const k of ENV) delete process.env[k];
-  resetConfig();
-  await fake.close();
-});
-afterEach(() => {
-  fake.calm();
-  expect(fake.badRequests).toEqual([]);
-});
+const platforms = withFakePlatforms({ SCHEDULE_MIN_LEAD_SECONDS: "1" });
+const { connect } = platforms;
 
-/** Connects the user's LinkedIn or X account with a token the fake accepts. */
-async function connect(u: TestUser, provider: "linkedin" | "twitter", opts: { expired?: boolean; valid?: boolean; refresh?: string | null } = {}) {
-  const route = provider === "linkedin" ? "linkedin" : "x";
-  const access = `${route}-tok-${randomUUID()}`;
-  if (opts.valid !== false) fake.tokens[route].access.add(access);
-  await (await db()).insert(authAccounts).values({
-    userId: u.id,
-    type: "oauth",
-    provider,
-    providerAccountId: `${route}-${randomUUID()}`,
-    access_token: access,
-    refresh_token: opts.refresh === undefined ? null : opts.refresh,
-    expires_at: Math.floor(Date.now() / 1000) + (opts.expired ? -10 : 3600),
-    handle: provider === "twitter" ? "writer" : null,
-  });
-  return access;
-}
 const account = async (u: TestUser) => (await (await db()).select().from(authAccounts).where(eq(authAccounts.userId, u.id)))[0];
 const publisher = async () => {
   const u = await makeUser({ publishing: true });
@@ -80,7 +34,7 @@ describe("LinkedIn adapter", () => {
     const ok = expectOk(await approved(u, "publish_now", { type: "post", id: d.id }), publishNowOp.output);
     expect(ok.platform_post_id).toMatch(/^urn:li:share:\d+$/);
     expect(ok.url).toBe(`https://www.linkedin.com/feed/update/${ok.platform_post_id}`);
-    expect(fake.count("linkedin", littleText(text))).toBe(1);
+    expect(platforms.fake.count("linkedin", littleText(text))).toBe(1);
   });
 
   it("asks the owner to connect LinkedIn when app credentials exist but no account is connected", async () => {
@@ -94,13 +48,13 @@ describe("LinkedIn adapter", () => {
   it("a duplicate answer fails the draft with its reason and posts nothing", async () => {
     const u = await publisher();
     const d = await draft(u, "post", `dup ${randomUUID()}`);
-    fake.misbehave("linkedin", "duplicate");
+    platforms.fake.misbehave("linkedin", "duplicate");
     const res = await approved(u, "publish_now", { type: "post", id: d.id });
     expectError(res, 422, "action_failed");
     const r = await row("post", d.id);
     expect(r.status).toBe("failed");
     expect(r.failureReason).toMatch(/duplicate/i);
-    expect(fake.posts.linkedin.filter((p) => p.includes(r.body.slice(4)))).toHaveLength(0);
+    expect(platforms.fake.posts.linkedin.filter((p) => p.includes(r.body.slice(4)))).toHaveLength(0);
   });
 
   it("a revoked token that cannot be renewed fails the draft and marks the connection", async () => {
@@ -110,7 +64,7 @@ describe("LinkedIn adapter", () => {
     expectError(await approved(u, "publish_now", { type: "post", id: d.id }), 422, "action_failed");
     expect((await row("post", d.id)).status).toBe("failed");
     expect((await account(u)).status).toBe("needs_reconnect");
-    expect(fake.posts.linkedin.some((p) => p.includes("revoked"))).toBe(false);
+    expect(platforms.fake.posts.linkedin.some((p) => p.includes("revoked"))).toBe(false);
     const again = await call("schedule_content", { type: "post", id: d.id, scheduled_for: inSeconds(120).toISOString() }, { token: u.token });
     expectError(again, 422, "action_failed");
     expect(again.body.error.message).toMatch(/reconnect/);
@@ -125,10 +79,10 @@ describe("X adapter", () => {
     const at = inSeconds(120);
     expectOk(await approved(u, "schedule_content", { type: "tweet", id: d.id, scheduled_for: at.toISOString() }), scheduleContentOp.output);
     await runDue(await db(), { clock: () => new Date(at.getTime() - 100) });
-    expect(fake.count("x", text)).toBe(0);
+    expect(platforms.fake.count("x", text)).toBe(0);
     await runDue(await db(), { clock: () => new Date(at.getTime() + 100) });
     await runDue(await db(), { clock: () => new Date(at.getTime() + 200) });
-    expect(fake.count("x", text)).toBe(1);
+    expect(platforms.fake.count("x", text)).toBe(1);
     const r = await row("tweet", d.id);
     expect(r.status).toBe("published");
     expect(r.platformUrl).toBe(`https://x.com/writer/status/${r.platformPostId}`);
@@ -136,9 +90,9 @@ describe("X adapter", () => {
 
   it("refreshes an expired token exactly once for concurrent publishes and stores the rotated pair", async () => {
     const u = await makeUser({ publishing: true });
-    fake.tokens.x.refresh = `x-refresh-${randomUUID()}`;
-    await connect(u, "twitter", { expired: true, valid: false, refresh: fake.tokens.x.refresh });
-    const before = fake.refreshes.x;
+    platforms.fake.tokens.x.refresh = `x-refresh-${randomUUID()}`;
+    await connect(u, "twitter", { expired: true, valid: false, refresh: platforms.fake.tokens.x.refresh });
+    const before = platforms.fake.refreshes.x;
     const texts = Array.from({ length: 5 }, (_, i) => `Concurrent ${i} ${randomUUID()}`);
     const at = new Date(Date.now() - 1000);
     const d = await db();
@@ -147,11 +101,11 @@ describe("X adapter", () => {
       await d.update(tweetDrafts).set({ status: "scheduled", scheduledFor: at }).where(eq(tweetDrafts.id, t.id));
     }
     await Promise.all([runDue(d, { concurrency: 5 }), runDue(d, { concurrency: 5 })]);
-    expect(fake.refreshes.x - before).toBe(1);
-    for (const text of texts) expect(fake.count("x", text)).toBe(1);
+    expect(platforms.fake.refreshes.x - before).toBe(1);
+    for (const text of texts) expect(platforms.fake.count("x", text)).toBe(1);
     const acc = await account(u);
-    expect(acc.refresh_token).toBe(fake.tokens.x.refresh);
-    expect(fake.tokens.x.access.has(acc.access_token!)).toBe(true);
+    expect(acc.refresh_token).toBe(platforms.fake.tokens.x.refresh);
+    expect(platforms.fake.tokens.x.access.has(acc.access_token!)).toBe(true);
     expect(acc.refreshLockedUntil).toBeNull();
   });
 
@@ -159,15 +113,15 @@ describe("X adapter", () => {
     const u = await publisher();
     const text = `Rate limited ${randomUUID()}`;
     const d = await draft(u, "tweet", text);
-    fake.misbehave("x", "429");
+    platforms.fake.misbehave("x", "429");
     expectError(await approved(u, "publish_now", { type: "tweet", id: d.id }), 422, "action_failed");
     const r = await row("tweet", d.id);
     expect(r.status).toBe("scheduled");
     expect(r.nextAttemptAt!.getTime()).toBeGreaterThanOrEqual(Date.now() + 50_000);
     await runDue(await db());
-    expect(fake.count("x", text)).toBe(0);
+    expect(platforms.fake.count("x", text)).toBe(0);
     await runDue(await db(), { clock: () => new Date(r.nextAttemptAt!.getTime() + 1000) });
-    expect(fake.count("x", text)).toBe(1);
+    expect(platforms.fake.count("x", text)).toBe(1);
     expect((await row("tweet", d.id)).status).toBe("published");
   });
 
@@ -175,7 +129,7 @@ describe("X adapter", () => {
     const u = await publisher();
     const d = await draft(u, "tweet", `Retried ${randomUUID()}`);
     const before = (await row("tweet", d.id)).updatedAt.toISOString();
-    fake.misbehave("x", "429");
+    platforms.fake.misbehave("x", "429");
     expectError(await approved(u, "publish_now", { type: "tweet", id: d.id }), 422, "action_failed");
     const r = await row("tweet", d.id);
     expect(r.status).toBe("scheduled");
@@ -184,7 +138,7 @@ describe("X adapter", () => {
     // A tag-only edit needs no approval; the guard taken before the retry still matches.
     const edit = await call("update_draft", { type: "tweet", id: d.id, hashtags: ["later"], if_updated_at: before }, { token: u.token });
     expect(edit.status, JSON.stringify(edit.body)).toBe(200);
-    fake.calm();
+    platforms.fake.calm();
   });
 
   it("server errors are retried with backoff for 30 minutes, then the draft fails", async () => {
@@ -198,14 +152,14 @@ describe("X adapter", () => {
       .update(tweetDrafts)
       .set({ status: "scheduled", scheduledFor: new Date(t0) })
       .where(eq(tweetDrafts.id, d.id));
-    fake.misbehave("x", ...Array<"500">(20).fill("500"));
+    platforms.fake.misbehave("x", ...Array<"500">(20).fill("500"));
     for (let m = 0; m <= 40; m += 5) await runDue(await db(), { clock: () => new Date(t0 + 1000 + m * 60_000) });
     const r = await row("tweet", d.id);
     expect(r.status).toBe("failed");
     expect(r.publishAttempts).toBeGreaterThanOrEqual(3);
     expect(r.failureReason).toMatch(/30 minutes/);
-    expect(fake.count("x", text)).toBe(0);
-    fake.calm();
+    expect(platforms.fake.count("x", text)).toBe(0);
+    platforms.fake.calm();
   });
 
   it("a timeout or a cut connection after sending leaves the draft unknown and never re-posts it", async () => {
@@ -213,7 +167,7 @@ describe("X adapter", () => {
     for (const kind of ["timeout", "reset"] as const) {
       const text = `Unknown ${kind} ${randomUUID()}`;
       const d = await draft(u, "tweet", text);
-      fake.misbehave("x", kind);
+      platforms.fake.misbehave("x", kind);
       const res = await approved(u, "publish_now", { type: "tweet", id: d.id });
       expectError(res, 422, "action_failed");
       const r = await row("tweet", d.id);
@@ -221,14 +175,14 @@ describe("X adapter", () => {
       expect(r.failureReason).toMatch(/may or may not/);
       await runDue(await db(), { clock: () => new Date(Date.now() + 3600_000) });
       expectError(await approved(u, "publish_now", { type: "tweet", id: d.id }), 422, "action_failed");
-      expect(fake.count("x", text)).toBe(1);
+      expect(platforms.fake.count("x", text)).toBe(1);
     }
   });
 
   it("a duplicate answer fails the tweet", async () => {
     const u = await publisher();
     const d = await draft(u, "tweet", `Dup ${randomUUID()}`);
-    fake.misbehave("x", "duplicate");
+    platforms.fake.misbehave("x", "duplicate");
     expectError(await approved(u, "publish_now", { type: "tweet", id: d.id }), 422, "action_failed");
     const r = await row("tweet", d.id);
     expect(r.status).toBe("failed");

@@ -5,13 +5,13 @@ import { defaultPorts, ports, replacePorts, type Events } from "@/lib/ports";
 import { runDue } from "@/lib/scheduler";
 import { makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
-import { withEnv } from "../helpers/env";
+import { withConfig } from "../helpers/env";
 import { approved, draft, inSeconds, row, sandboxCount } from "../helpers/publishing";
 
 // The outside world reaches the domain only through the ports on its context: a test hands
 // in fakes (events, a network, a clock) and the real operations use them.
 withDatabase();
-withEnv({ SCHEDULE_MIN_LEAD_SECONDS: "1" });
+withConfig({ SCHEDULE_MIN_LEAD_SECONDS: "1" });
 afterEach(() => replacePorts());
 
 function fakeNetwork() {
@@ -55,7 +55,15 @@ describe("ports on the context", () => {
     const now = await draft(u, "post", "Through the port, now");
     const res = await approved(u, "publish_now", { type: "post", id: now.id });
     expect(res.body).toEqual({ platform: "pronet", platform_post_id: "fake-1", url: "https://network.test/p/1" });
-    expect(net.sent[0]).toEqual({ userId: u.id, draftType: "post", draftId: now.id, text: "Through the port, now" });
+    expect(net.sent[0]).toMatchObject({
+      userId: u.id,
+      draftType: "post",
+      draftId: now.id,
+      text: "Through the port, now",
+      parts: [{ text: "Through the port, now", media: [] }],
+      document: null,
+      progress: { parts: [], media: {} },
+    });
     expect(await sandboxCount(now.id)).toBe(0);
 
     const later = await draft(u, "post", "Through the port, later");

@@ -1,37 +1,34 @@
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { RateLimiterMemory } from "rate-limiter-flexible";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { resetConfig } from "@/lib/config";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { consumeRequest, limitFor, resetRateLimiter } from "@/lib/ratelimit";
 import { slidingWindow } from "@/lib/ratelimit/sliding-window";
 import { call, expectError, makeUser, type Called } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
+import { reconfigure, withConfig } from "../helpers/env";
 import { TcpProxy } from "../helpers/tcp-proxy";
 
 withDatabase();
 
 const REDIS = "redis://127.0.0.1:6379";
-const saved = { scale: process.env.RATE_LIMIT_SCALE, redis: process.env.REDIS_URL };
+// The vitest config lifts every limit 100-fold; these tests need the real plan values.
+withConfig({ RATE_LIMIT_SCALE: "1" });
+let restore = () => {};
 
-/** Changes the environment the limiter reads and forgets the parsed config and store. */
-function configure(env: { scale?: string; redis?: string | null }) {
-  process.env.RATE_LIMIT_SCALE = env.scale ?? "1";
-  if (env.redis === null) delete process.env.REDIS_URL;
-  else if (env.redis !== undefined) process.env.REDIS_URL = env.redis;
-  resetConfig();
+/** Changes the limiter's configuration until the end of the test, and forgets its store. */
+function configure(vars: { RATE_LIMIT_SCALE?: string; REDIS_URL?: string }) {
+  restore = reconfigure(vars);
   resetRateLimiter();
 }
 
-// The vitest config lifts every limit 100-fold; these tests need the real plan values.
-beforeEach(() => configure({}));
-afterAll(() => {
-  process.env.RATE_LIMIT_SCALE = saved.scale;
-  if (saved.redis === undefined) delete process.env.REDIS_URL;
-  else process.env.REDIS_URL = saved.redis;
-  resetConfig();
+beforeEach(() => resetRateLimiter());
+afterEach(() => {
+  restore();
+  restore = () => {};
   resetRateLimiter();
 });
+afterAll(() => resetRateLimiter());
 
 const MINUTE = 60_000;
 /** The middle of the current clock minute, so injected times never straddle a window edge. */
@@ -57,7 +54,7 @@ describe("limits per plan", () => {
   });
 
   it("multiplies every plan's limit by RATE_LIMIT_SCALE", () => {
-    configure({ scale: "2.5" });
+    configure({ RATE_LIMIT_SCALE: "2.5" });
     expect(limitFor("plus")).toBe(75);
     expect(limitFor("premium")).toBe(150);
     expect(limitFor("creator")).toBe(150);
@@ -184,7 +181,7 @@ describe("with Redis", () => {
   }
 
   it("shares one budget between two limiter stores (two processes)", async () => {
-    configure({ redis: REDIS });
+    configure({ REDIS_URL: REDIS });
     const user = `rl-test-${randomUUID()}`;
     const now = midMinute();
     expect(await admittedOf(user, now, 15)).toBe(15);
@@ -200,7 +197,7 @@ describe("with Redis", () => {
     afterAll(() => proxy.stop());
 
     it("still answers and limits, never 500, and uses Redis again once it is back", async () => {
-      configure({ redis: `redis://127.0.0.1:${proxy.port}` });
+      configure({ REDIS_URL: `redis://127.0.0.1:${proxy.port}` });
       expect(await untilRedisUsed()).toBe(true);
       const u = await makeUser({ plan: "plus" });
       await proxy.stop();

@@ -1,6 +1,5 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetConfig } from "@/lib/config";
 import { db } from "@/lib/db";
 import { fetchItemOp } from "@/lib/operations/fetch-item";
 import { listScheduledOp } from "@/lib/operations/list-scheduled";
@@ -10,18 +9,12 @@ import { runDue } from "@/lib/scheduler";
 import { postDrafts } from "@/drizzle/schema";
 import { call, expectError, expectOk, makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
+import { withConfig } from "../helpers/env";
 import { approved, draft, inSeconds, row, sandboxCount } from "../helpers/publishing";
 
 withDatabase();
 
-beforeAll(() => {
-  process.env.SCHEDULE_MIN_LEAD_SECONDS = "1";
-  resetConfig();
-});
-afterAll(() => {
-  delete process.env.SCHEDULE_MIN_LEAD_SECONDS;
-  resetConfig();
-});
+withConfig({ SCHEDULE_MIN_LEAD_SECONDS: "1" });
 
 /** Runs the scheduler as if the clock read `at`. */
 const runAt = async (at: Date) => runDue(await db(), { clock: () => at });

@@ -16,7 +16,10 @@ import { withDatabase } from "../helpers/db";
 withDatabase();
 
 /** Items of one user that bodies may point at. */
-type Fixture = { post: string; tweet: string; series: string; topic: string };
+type Fixture = { post: string; tweet: string; series: string; topic: string; webhook: string };
+
+/** A 2 x 2 PNG, base64. */
+const PNG_2X2 = "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAD0lEQVQImWNg6DgDQhAKACIOBVEyhxYyAAAAAElFTkSuQmCC";
 
 const inTwoHours = () => new Date(Date.now() + 2 * 3600_000).toISOString();
 
@@ -37,6 +40,7 @@ const VALID: Record<string, (f: Fixture) => Record<string, unknown> | Record<str
     { type: "post", body: "For a topic", series_topic_id: f.topic },
   ],
   update_draft: (f) => ({ type: "post", id: f.post, body: "Edited" }),
+  upload_media: () => ({ data: PNG_2X2, content_type: "image/png", filename: "dot.png", alt_text: "A blue dot" }),
   delete_draft: (f) => ({ type: "tweet", id: f.tweet }),
   schedule_content: (f) => ({ type: "post", id: f.post, scheduled_for: inTwoHours() }),
   unschedule_content: (f) => ({ type: "post", id: f.post }),
@@ -46,14 +50,26 @@ const VALID: Record<string, (f: Fixture) => Record<string, unknown> | Record<str
     { action: "update", series_id: f.series, title: "Renamed" },
     { action: "update_topic", series_id: f.series, topic_id: f.topic, title: "Renamed topic" },
   ],
+  list_webhooks: () => ({}),
+  manage_webhooks: (f) => [
+    { action: "update", webhook_id: f.webhook, description: "Renamed" },
+    { action: "create", url: "https://hooks.example.com/contentio", events: ["post.published"] },
+  ],
 };
 
 /** A post, a tweet against it, a series with one topic: made through the API itself. */
 async function fixtureOf(u: TestUser): Promise<Fixture> {
   const tweet = await call("create_draft", { type: "tweet", body: "My own words" }, { token: u.token });
   const series = await call("manage_series", { action: "create", title: "My series", topics: [{ title: "Part one" }] }, { token: u.token });
-  expect([tweet.status, series.status], JSON.stringify([tweet.body, series.body])).toEqual([200, 200]);
-  return { post: tweet.body.linked_post_id, tweet: tweet.body.id, series: series.body.series.id, topic: series.body.topics[0].id };
+  const hook = await call("manage_webhooks", { action: "create", url: "https://hooks.example.com/mine", events: ["draft.created"] }, { token: u.token });
+  expect([tweet.status, series.status, hook.status], JSON.stringify([tweet.body, series.body, hook.body])).toEqual([200, 200, 200]);
+  return {
+    post: tweet.body.linked_post_id,
+    tweet: tweet.body.id,
+    series: series.body.series.id,
+    topic: series.body.topics[0].id,
+    webhook: hook.body.webhook.id,
+  };
 }
 
 function bodiesOf(name: string, f: Fixture): Record<string, unknown>[] {

@@ -9,6 +9,7 @@ import { updateDraftOp } from "@/lib/operations/update-draft";
 import { postDrafts, users, type DraftStatus } from "@/drizzle/schema";
 import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
+import { uploadPng } from "../helpers/media";
 
 withDatabase();
 
@@ -27,7 +28,7 @@ async function setState(id: string, status: DraftStatus, scheduledFor: Date | nu
 describe("update_draft", () => {
   it("edits title, body, image, hashtags and pillar and answers the documented summary only", async () => {
     const u = await makeUser();
-    const d = await create(u, { type: "post", body: "Old text", title: "Old title", image_url: "http://localhost:3000/media/a.png" });
+    const d = await create(u, { type: "post", body: "Old text", title: "Old title", image_url: (await uploadPng(u)).url });
     const res = await call(
       "update_draft",
       { type: "post", id: d.id, title: "New title", body: "New  text\nsecond line", image_url: null, hashtags: ["#ai", "dev_ops"], pillar: "Engineering" },
@@ -47,9 +48,10 @@ describe("update_draft", () => {
 
   it("leaves out fields as they were", async () => {
     const u = await makeUser();
-    const d = await create(u, { type: "post", body: "Body stays", title: "Title", image_url: "http://localhost:3000/media/a.png" });
+    const img = (await uploadPng(u)).url;
+    const d = await create(u, { type: "post", body: "Body stays", title: "Title", image_url: img });
     expectOk(await call("update_draft", { type: "post", id: d.id, hashtags: ["x"] }, { token: u.token }), updateDraftOp.output);
-    expect(await fetchPost(u, d.id)).toMatchObject({ title: "Title", body: "Body stays", image_url: "http://localhost:3000/media/a.png", hashtags: ["x"] });
+    expect(await fetchPost(u, d.id)).toMatchObject({ title: "Title", body: "Body stays", image_url: img, image_urls: [img], hashtags: ["x"] });
   });
 
   it("re-derives a tweet's title from its new text", async () => {

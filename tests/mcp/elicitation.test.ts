@@ -1,15 +1,14 @@
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { eq } from "drizzle-orm";
-import { afterAll, describe, expect, it } from "vitest";
-import { resetConfig } from "@/lib/config";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { decideApproval } from "@/lib/domain/confirmations";
 import { setAppTrustsForms } from "@/lib/domain/connections";
 import { MAX_WAITING_PER_USER } from "@/lib/domain/elicitations";
-import { resetRateLimiter } from "@/lib/ratelimit";
 import { approvals, elicitations } from "@/drizzle/schema";
 import { call, expectError, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
+import { withRealLimits } from "../helpers/rate-limit";
 import { inProcessFetch, mcpClient } from "../helpers/mcp";
 
 withDatabase();
@@ -277,7 +276,9 @@ describe("links and limits", () => {
     const sessionA = sessionOf(await mcpClient(a.token));
     expect(sessionA).toBeTruthy();
     const list = { jsonrpc: "2.0", id: 1, method: "tools/list" };
-    expect((await post(b.token, list, sessionA)).status).toBe(404);
+    const foreign = await post(b.token, list, sessionA);
+    expect(foreign.status).toBe(404);
+    expect((await foreign.json()).id).toBe(1); // the error answers the request's id
     expect((await post(a.token, list, sessionA.slice(0, -2) + "xx")).status).toBe(404);
   });
 
@@ -290,22 +291,15 @@ describe("links and limits", () => {
   });
 
   describe("with the plans' real limits", () => {
-    const saved = process.env.RATE_LIMIT_SCALE;
-    afterAll(() => {
-      process.env.RATE_LIMIT_SCALE = saved;
-      resetConfig();
-      resetRateLimiter();
-    });
+    withRealLimits();
 
     it("counts answers and other messages against the caller's budget, shared with REST", async () => {
-      process.env.RATE_LIMIT_SCALE = "1";
-      resetConfig();
-      resetRateLimiter();
       const u = await makeUser({ plan: "plus" }); // 30 a minute
       for (let i = 0; i < 29; i++) expect((await post(u.token, selfApproval(`confirm:${i}:x`))).status).toBe(202);
       expect((await call("search_content", {}, { token: u.token })).status).toBe(200);
-      const refused = await post(u.token, selfApproval("confirm:late:x"));
+      const refused = await post(u.token, { jsonrpc: "2.0", id: "late", method: "tools/list" });
       expect(refused.status).toBe(429);
+      expect((await refused.clone().json()).id).toBe("late");
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
       expectError(await call("search_content", {}, { token: u.token }), 429, "rate_limited");
     });

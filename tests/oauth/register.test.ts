@@ -22,12 +22,29 @@ describe("authorization-server metadata", () => {
       grant_types_supported: ["authorization_code", "refresh_token"],
       code_challenge_methods_supported: ["S256"],
       authorization_response_iss_parameter_supported: true,
+      client_id_metadata_document_supported: true,
     });
     expect(m.token_endpoint_auth_methods_supported.sort()).toEqual(["client_secret_basic", "client_secret_post", "none"]);
   });
 });
 
 describe("dynamic client registration (RFC 7591)", () => {
+  it("keeps application_type (web by default, or native) and refuses other values", async () => {
+    const native = await register({
+      client_name: "Desk",
+      redirect_uris: ["http://127.0.0.1:4000/cb"],
+      token_endpoint_auth_method: "none",
+      application_type: "native",
+    });
+    expect(native.status).toBe(201);
+    expect(native.body.application_type).toBe("native");
+    const web = await register({ client_name: "Web", redirect_uris: ["https://app.example/cb"], token_endpoint_auth_method: "none" });
+    expect(web.body.application_type).toBe("web");
+    const bad = await register({ client_name: "Odd", redirect_uris: ["https://app.example/cb"], application_type: "desktop" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe("invalid_client_metadata");
+  });
+
   it("registers a public client without a secret (item 8)", async () => {
     const res = await register({
       client_name: "Claude",

@@ -3,6 +3,9 @@ import { db } from "@/lib/db";
 import { approvalForOwner, platformAccounts } from "@/lib/domain/connections";
 import { PLATFORM_NAMES, formatInZone, formatTime, formatUtc } from "@/components/format";
 import { AttachedImage, EditComparison } from "@/components/approval-content";
+import { Attachments } from "@/components/draft-media";
+import { config } from "@/lib/config";
+import { attachmentUrls, mediaMeta } from "@/lib/domain/media";
 import { OwnerShell } from "@/components/owner-shell";
 import { decide } from "./actions";
 
@@ -74,6 +77,9 @@ export default async function ConfirmPage({
   const scheduled = a.action.scheduled_for ? new Date(a.action.scheduled_for) : null;
   // An edit of a scheduled draft: the owner compares the two versions; the time stays.
   const edit = a.operation === "update_draft" && a.proposed;
+  // Alt text, page counts and file names of every image and document shown below.
+  const meta = await mediaMeta(d, config().origin, me.id, attachmentUrls(a.attachments, edit ? edit.attachments : null));
+  const what = a.action.type === "tweet" ? "this tweet" : "this post";
 
   return (
     <OwnerShell email={me.email} userId={me.id} wide={!!edit}>
@@ -118,17 +124,20 @@ export default async function ConfirmPage({
         </dl>
         {edit ? (
           <EditComparison
-            current={{ title: a.action.title, body: a.body, imageUrl: a.imageUrl }}
-            proposed={{ title: edit.title, body: edit.body, imageUrl: edit.image_url }}
+            current={{ title: a.action.title, body: a.body, imageUrl: a.imageUrl, attachments: a.attachments }}
+            proposed={{ title: edit.title, body: edit.body, imageUrl: edit.image_url, attachments: edit.attachments }}
+            meta={meta}
           />
         ) : (
           <>
             <h3>Full text</h3>
             <div className="post-text">{a.body}</div>
-            {a.imageUrl ? (
+            {a.attachments ? (
+              <Attachments a={a.attachments} meta={meta} what={what} />
+            ) : a.imageUrl ? (
               <>
                 <h3>Image</h3>
-                <AttachedImage url={a.imageUrl} alt={`Image of this ${a.action.type === "tweet" ? "tweet" : "post"}`} />
+                <AttachedImage url={a.imageUrl} alt={`Image of ${what}`} />
               </>
             ) : null}
           </>

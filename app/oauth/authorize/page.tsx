@@ -48,6 +48,12 @@ export default async function AuthorizePage({ searchParams }: { searchParams: Pr
       </h1>
       <p>
         It will redirect to <strong>{r.redirectHost}</strong> when you are done.
+        {r.metadataHost ? (
+          <>
+            {" "}
+            It describes itself at <strong>{r.metadataHost}</strong>; its name is its own claim.
+          </>
+        ) : null}
       </p>
       <form action={switchAccount} className="muted">
         <input type="hidden" name="query" value={query} />

@@ -10,6 +10,7 @@ import { SwitchForm } from "@/components/switch-form";
 import { notificationSettingsOf } from "@/lib/domain/notifications";
 import { config } from "@/lib/config";
 import { connectPlatform, disconnectApp, removePlatform, saveNotifications, toggleAppTrust, togglePublishing } from "./actions";
+import { FormOutcome } from "@/components/form-outcome";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Connections · Contentio" };
@@ -45,16 +46,7 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
   return (
     <OwnerShell email={me.email} userId={me.id} current="/settings/connections">
       <h1>Connections</h1>
-      {sp.done && DONE[sp.done] ? (
-        <p className="ok-box" role="status">
-          {DONE[sp.done]}
-        </p>
-      ) : null}
-      {sp.error === "expired" ? (
-        <p className="error-box" role="alert">
-          That page had expired, so nothing changed. Try again.
-        </p>
-      ) : null}
+      <FormOutcome done={sp.done ? DONE[sp.done] : undefined} error={sp.error} />
 
       <section aria-labelledby="apps" className="card">
         <h2 id="apps">AI apps</h2>
@@ -145,6 +137,11 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
                     <p className="meta">
                       Access expires {formatInZone(h.expiresAt, me.timezone)} ·{" "}
                       {h.canRefresh ? "renews itself" : `cannot renew itself: reconnect ${name} before then`}
+                    </p>
+                  ) : null}
+                  {h?.notice ? (
+                    <p className="attention" role="note" aria-label={`${name} notice`}>
+                      {h.notice}
                     </p>
                   ) : null}
                   {h?.expiring && h.until ? (

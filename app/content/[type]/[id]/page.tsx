@@ -7,7 +7,10 @@ import { draftHistory } from "@/lib/domain/history";
 import { ownerContext, ownerDraft } from "@/lib/domain/owner";
 import { ActionForm } from "@/components/action-form";
 import { OPERATION_WORDS, PLATFORM_NAMES, STATUS_TONE, STATUS_WORDS, formatInZone, pickerStart, zonedParts } from "@/components/format";
+import { Attachments } from "@/components/draft-media";
 import { History } from "@/components/history";
+import { config } from "@/lib/config";
+import { attachmentUrls, mediaMeta } from "@/lib/domain/media";
 import { OwnerShell } from "@/components/owner-shell";
 import { PostPreview } from "@/components/post-preview";
 import { WhenPicker } from "@/components/when-picker";
@@ -58,6 +61,21 @@ export default async function ItemPage({
   const initial = pickerStart(at, me.timezone);
   const csrfInput = <input type="hidden" name="csrf" value={csrf} />;
   const what = type === "post" ? "post" : "tweet";
+  // Images, document and thread parts, shown read-only (change them through the API).
+  const m = item as {
+    image_url?: string | null;
+    image_urls?: string[];
+    document_url?: string;
+    document_title?: string;
+    thread?: { text: string; image_urls: string[] }[];
+  };
+  const media = {
+    image_urls: m.image_urls ?? [],
+    document: m.document_url ? { url: m.document_url, title: m.document_title ?? null } : null,
+    thread: m.thread ?? [],
+  };
+  const hasMedia = media.image_urls.length > 0 || !!media.document || media.thread.length > 0;
+  const meta = hasMedia ? await mediaMeta(d, config().origin, me.id, attachmentUrls(media)) : {};
 
   return (
     <OwnerShell email={me.email} userId={me.id} current="/content">
@@ -134,11 +152,19 @@ export default async function ItemPage({
         <PostPreview
           type={type}
           text={item.body ?? ""}
-          imageUrl={(item as { image_url?: string }).image_url ?? null}
+          imageUrl={m.image_url ?? null}
+          imageAlt={m.image_url ? meta[m.image_url]?.alt : undefined}
           name={me.name ?? me.email}
           handle={handle}
         />
       </section>
+
+      {hasMedia ? (
+        <section aria-labelledby="media-h">
+          <h2 id="media-h">{type === "tweet" && media.thread.length ? "Images and thread" : "Images and document"}</h2>
+          <Attachments a={media} meta={meta} what={`this ${what}`} />
+        </section>
+      ) : null}
 
       {editable ? (
         <section className="card" aria-labelledby="edit-h">

@@ -1,6 +1,9 @@
-import type { NextConfig } from "next";
+// @ts-check
+// JavaScript, not TypeScript: `npm start` loads this file at every start, and a .ts config
+// makes Next load its native compiler (swc, ~100 MB binary) just to read it.
 
-const config: NextConfig = {
+/** @type {import("next").NextConfig} */
+const config = {
   serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "ioredis", "postgres"],
   poweredByHeader: false,
   // The owner's pages can never be framed (clickjacking of Allow / Approve). Only these page

@@ -1,0 +1,120 @@
+"use server";
+import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
+import { ownerAction } from "@/lib/auth/owner-action";
+import { db } from "@/lib/db";
+import type { Ctx } from "@/lib/domain/context";
+import { getProfile } from "@/lib/domain/onboarding";
+import { ownerContext } from "@/lib/domain/owner";
+import { AppError } from "@/lib/errors";
+import { manageWebhooks, resendDelivery, type ManageWebhooksInput } from "@/lib/webhooks/endpoints";
+import { SUBSCRIBABLE, type SubscribableEvent } from "@/lib/webhooks/events";
+import type { ActionState } from "@/components/action-form";
+
+// Settings > Webhooks: the owner's forms. Each re-reads the session and checks the page's CSRF
+// token, then runs the same domain function as manage_webhooks with the owner as caller.
+
+const PAGE = "/settings/webhooks";
+const expired = () => ({ error: "This page had expired, so nothing changed. Reload it and try again." });
+
+const asOwner = (form: FormData) =>
+  ownerAction<Ctx | null>(form, { page: PAGE, purpose: "webhooks", expired: () => null }, async (userId) => {
+    const profile = await getProfile(await db(), userId);
+    if (!profile) redirect("/signin");
+    return ownerContext(await db(), { id: userId, ...profile });
+  });
+
+const text = (form: FormData, k: string) => String(form.get(k) ?? "").trim();
+const events = (form: FormData) => form.getAll("events").map(String) as SubscribableEvent[];
+const id = (form: FormData) => text(form, "webhookId");
+
+/** A refusal in the API's words (a field problem says which). */
+function words(e: unknown): { error: string } {
+  if (!(e instanceof AppError)) throw e;
+  return {
+    error: e.details?.length
+      ? e.details.map((d) => `${d.path === "events" ? "Events" : d.path === "url" ? "URL" : d.path}: ${d.message}.`).join(" ")
+      : [e.message, e.hint].filter(Boolean).join(" "),
+  };
+}
+
+/** Checked here as the operation's schema would: the form can be edited by hand. */
+function checkForm(form: FormData): string | null {
+  const ev = events(form);
+  if (!ev.length) return "Choose at least one event.";
+  if (ev.some((e) => !(SUBSCRIBABLE as readonly string[]).includes(e))) return "Unknown event.";
+  if (text(form, "description").length > 200) return "The description can be at most 200 characters.";
+  return null;
+}
+
+async function run(form: FormData, input: ManageWebhooksInput): Promise<ActionState> {
+  const ctx = await asOwner(form);
+  if (!ctx) return expired();
+  try {
+    const { secret } = await manageWebhooks(ctx, input);
+    revalidatePath(PAGE);
+    return secret ? { secret } : null;
+  } catch (e) {
+    return words(e);
+  }
+}
+
+export async function createWebhook(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const problem = checkForm(form);
+  if (problem) return { error: problem };
+  return run(form, { action: "create", url: text(form, "url"), events: events(form), description: text(form, "description") || undefined });
+}
+
+export async function rotateSecret(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return run(form, { action: "rotate_secret", webhook_id: id(form) });
+}
+
+export async function updateWebhook(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const problem = checkForm(form);
+  if (problem) return { error: problem };
+  const res = await run(form, {
+    action: "update",
+    webhook_id: id(form),
+    url: text(form, "url"),
+    events: events(form),
+    description: text(form, "description") || null,
+  });
+  if (res?.error) return res;
+  redirect(`${PAGE}?done=saved#w-${id(form)}`);
+}
+
+/** Pause, resume, send a test, delete, resend: each lands back on the page with what happened. */
+async function simple(form: FormData, act: (ctx: Ctx) => Promise<string>) {
+  const ctx = await asOwner(form);
+  if (!ctx) redirect(`${PAGE}?error=expired`);
+  let done: string;
+  try {
+    done = await act(ctx);
+  } catch (e) {
+    words(e); // anything but a refusal is a real error
+    // A fixed message (the address must not carry text the page would show to anyone).
+    redirect(`${PAGE}?error=refused#w-${id(form)}`);
+  }
+  revalidatePath(PAGE);
+  redirect(`${PAGE}?done=${done}#w-${id(form)}`);
+}
+
+export async function togglePaused(form: FormData) {
+  await simple(form, async (ctx) => {
+    const paused = form.get("paused") === "on";
+    await manageWebhooks(ctx, { action: "update", webhook_id: id(form), paused });
+    return paused ? "paused" : "resumed";
+  });
+}
+
+export async function sendTest(form: FormData) {
+  await simple(form, async (ctx) => (await manageWebhooks(ctx, { action: "test", webhook_id: id(form) }), "test"));
+}
+
+export async function deleteWebhook(form: FormData) {
+  await simple(form, async (ctx) => (await manageWebhooks(ctx, { action: "delete", webhook_id: id(form) }), "deleted"));
+}
+
+export async function resend(form: FormData) {
+  await simple(form, async (ctx) => ((await resendDelivery(ctx.db, ctx.caller.userId, text(form, "deliveryId"), ctx.now())) ? "resent" : "gone"));
+}

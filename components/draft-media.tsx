@@ -1,0 +1,87 @@
+import type { ApprovalAttachments } from "@/drizzle/schema";
+import type { MediaMeta } from "@/lib/domain/media";
+
+// A draft's images, PDF document and thread parts, read-only: on the approval page (current
+// and proposed) and the draft's own page. Every image has a text alternative: the alt text
+// given at upload, else where it sits ("Image 2 of 3 of part 4").
+
+export type { MediaMeta };
+
+/** One image; the address is shown too, since it may not load. */
+export function AttachedImage({ url, alt }: { url: string; alt: string }) {
+  return (
+    <figure className="attached-image">
+      {/* A plain img: the address is the draft's own, shown as it is, never optimised or fetched by the server. */}
+      {/* eslint-disable-next-line @next/next/no-img-element */}
+      <img src={url} alt={alt} />
+      <figcaption>
+        <a href={url}>{url}</a>
+      </figcaption>
+    </figure>
+  );
+}
+
+export function ImageList({ urls, meta, where }: { urls: string[]; meta: MediaMeta; where: string }) {
+  if (!urls.length) return null;
+  return (
+    <ul className="media-list">
+      {urls.map((url, i) => (
+        <li key={`${i}:${url}`}>
+          <AttachedImage url={url} alt={meta[url]?.alt ?? (urls.length === 1 ? `Image of ${where}` : `Image ${i + 1} of ${urls.length} of ${where}`)} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function DocumentLink({ doc, meta }: { doc: { url: string; title: string | null }; meta: MediaMeta }) {
+  const m = meta[doc.url];
+  const pages = m?.pages ? `${m.pages} page${m.pages === 1 ? "" : "s"}` : null;
+  return (
+    <p className="document">
+      <span className="badge">PDF</span> <strong>{doc.title ?? "Untitled document"}</strong>
+      {pages ? ` · ${pages}` : ""} · <a href={doc.url}>Open {m?.filename ?? "the document"}</a>
+    </p>
+  );
+}
+
+/** The parts after the first, numbered from 2 as they will be posted. */
+export function ThreadParts({ parts, meta }: { parts: ApprovalAttachments["thread"]; meta: MediaMeta }) {
+  return (
+    <ol className="thread-parts" start={2}>
+      {parts.map((p, i) => (
+        <li key={i} aria-label={`Part ${i + 2} of ${parts.length + 1}`}>
+          <div className="post-text">{p.text}</div>
+          <ImageList urls={p.image_urls} meta={meta} where={`part ${i + 2}`} />
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** Images, document and thread of one version, each under its own heading (level `h`). */
+export function Attachments({ a, meta, what, h = 3 }: { a: ApprovalAttachments; meta: MediaMeta; what: string; h?: 3 | 4 }) {
+  const H = `h${h}` as "h3" | "h4";
+  return (
+    <>
+      {a.image_urls.length ? (
+        <>
+          <H>{a.image_urls.length === 1 ? "Image" : `Images (${a.image_urls.length})`}</H>
+          <ImageList urls={a.image_urls} meta={meta} where={what} />
+        </>
+      ) : null}
+      {a.document ? (
+        <>
+          <H>Document</H>
+          <DocumentLink doc={a.document} meta={meta} />
+        </>
+      ) : null}
+      {a.thread.length ? (
+        <>
+          <H>Thread: {a.thread.length + 1} parts in all (the text above is part 1)</H>
+          <ThreadParts parts={a.thread} meta={meta} />
+        </>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,122 @@
+import { AppError, invalid } from "@/lib/errors";
+
+// What upload_media accepts, and how the bytes are checked and cleaned before they are
+// stored. Pure functions of the bytes: no database, no request. sharp (libvips) and pdf-lib
+// are imported on the first upload only: every route imports this file (through the
+// operation registry) and most processes never see an upload.
+
+export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
+export const PDF_TYPE = "application/pdf";
+export const MEDIA_TYPES = [...IMAGE_TYPES, PDF_TYPE] as const;
+export type MediaType = (typeof MEDIA_TYPES)[number];
+
+export const MB = 1024 * 1024;
+/** X takes images up to 5 MB; LinkedIn more. The smaller limit lets every image go to both. */
+export const MAX_IMAGE_BYTES = 5 * MB;
+/** LinkedIn documents: up to 100 MB and 300 pages; 20 MB keeps the database and requests sane. */
+export const MAX_PDF_BYTES = 20 * MB;
+export const MAX_PDF_PAGES = 300;
+/**
+ * Pixels decoded at most (all frames of an animation together): a small file can declare a
+ * huge canvas, and decoding it would take gigabytes. 50 megapixels is above what LinkedIn
+ * (36 MP) and X (8192 x 8192 = 67 MP, rarely) accept in practice for a single picture.
+ */
+export const MAX_IMAGE_PIXELS = 50_000_000;
+
+export const isImageType = (t: string): t is (typeof IMAGE_TYPES)[number] => (IMAGE_TYPES as readonly string[]).includes(t);
+
+const startsWith = (b: Uint8Array, sig: number[], at = 0) => b.length >= at + sig.length && sig.every((x, i) => b[at + i] === x);
+const ascii = (s: string) => [...s].map((c) => c.charCodeAt(0));
+
+/** The type the bytes really are (magic numbers), or null: never trust the declared type alone. */
+export function sniff(b: Uint8Array): MediaType | null {
+  if (startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "image/png";
+  if (startsWith(b, [0xff, 0xd8, 0xff])) return "image/jpeg";
+  if (startsWith(b, ascii("GIF87a")) || startsWith(b, ascii("GIF89a"))) return "image/gif";
+  if (startsWith(b, ascii("RIFF")) && startsWith(b, ascii("WEBP"), 8)) return "image/webp";
+  // Strictly at the start: a PDF reader would also accept it after junk (an HTML page, say).
+  if (startsWith(b, ascii("%PDF-"))) return PDF_TYPE;
+  return null;
+}
+
+export type Processed = { data: Uint8Array; width: number | null; height: number | null; pages: number | null };
+
+const SHARP_FORMAT: Record<(typeof IMAGE_TYPES)[number], "png" | "jpeg" | "gif" | "webp"> = {
+  "image/png": "png",
+  "image/jpeg": "jpeg",
+  "image/gif": "gif",
+  "image/webp": "webp",
+};
+
+const bad = (message: string) => invalid([{ path: "data", message }], "The uploaded file was refused.");
+
+/**
+ * Decodes and re-encodes an image in its own format. sharp writes no metadata unless asked,
+ * so EXIF (GPS position, camera, owner), XMP and comments are gone; the EXIF orientation is
+ * applied to the pixels first so the picture still stands the right way up. GIF and WebP
+ * animations stay animated (every frame is re-encoded).
+ */
+async function processImage(input: Uint8Array, type: (typeof IMAGE_TYPES)[number]): Promise<Processed> {
+  const format = SHARP_FORMAT[type];
+  const animated = format === "gif" || format === "webp";
+  const { default: sharp } = await import("sharp");
+  const open = () => sharp(input, { animated, limitInputPixels: MAX_IMAGE_PIXELS, failOn: "error" });
+  try {
+    const meta = await open().metadata();
+    if (meta.format !== format) throw bad(`The bytes are a ${meta.format ?? "unknown"} image, not ${type}`);
+    const frames = meta.pages ?? 1;
+    // Auto-orientation only for still images: an animation carries no EXIF orientation.
+    const img = frames > 1 ? open() : open().rotate();
+    const out =
+      format === "png"
+        ? img.png({ compressionLevel: 9 })
+        : format === "jpeg"
+          ? img.jpeg({ quality: 90, mozjpeg: true })
+          : format === "gif"
+            ? img.gif()
+            : img.webp({ quality: 90 });
+    const { data, info } = await out.toBuffer({ resolveWithObject: true });
+    // For an animation, info.height is every frame stacked; a frame is pageHeight tall.
+    const height = (info as { pageHeight?: number }).pageHeight ?? info.height;
+    return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height, pages: null };
+  } catch (e) {
+    if (e instanceof AppError) throw e;
+    // sharp's messages name the decoder's problem ("Input image exceeds pixel limit", ...).
+    const why = e instanceof Error ? e.message.split("\n")[0].slice(0, 200) : "unreadable";
+    throw bad(`The image could not be read (${why})`);
+  }
+}
+
+/**
+ * Counts a PDF's pages with pdf-lib. Encrypted or unparseable files are refused: LinkedIn
+ * cannot show them, and an encrypted one cannot be checked. The bytes are stored as sent.
+ */
+async function processPdf(input: Uint8Array): Promise<Processed> {
+  let pages: number;
+  const { PDFDocument } = await import("pdf-lib");
+  try {
+    const doc = await PDFDocument.load(input, { ignoreEncryption: false, updateMetadata: false });
+    pages = doc.getPageCount();
+  } catch (e) {
+    const encrypted = e instanceof Error && /encrypt/i.test(`${e.name} ${e.message}`);
+    throw bad(encrypted ? "The PDF is encrypted (password-protected); upload an unprotected copy" : "The PDF could not be read");
+  }
+  if (pages < 1) throw bad("The PDF has no pages");
+  if (pages > MAX_PDF_PAGES) throw bad(`The PDF has ${pages} pages; at most ${MAX_PDF_PAGES} are allowed`);
+  return { data: input, width: null, height: null, pages };
+}
+
+/** Checks the bytes against the declared type and the limits, and cleans them for storage. */
+export async function processUpload(bytes: Uint8Array, declared: MediaType): Promise<Processed> {
+  const max = declared === PDF_TYPE ? MAX_PDF_BYTES : MAX_IMAGE_BYTES;
+  if (bytes.length === 0) throw bad("The file is empty");
+  if (bytes.length > max) throw bad(`The file is ${bytes.length} bytes; a ${declared} file may be at most ${max / MB} MB`);
+  const actual = sniff(bytes);
+  if (actual !== declared) {
+    throw bad(actual ? `The bytes are ${actual}, not ${declared}: declare the right content_type` : `The bytes are not a ${declared} file`);
+  }
+  if (declared === PDF_TYPE) return processPdf(bytes);
+  const out = await processImage(bytes, declared as (typeof IMAGE_TYPES)[number]);
+  if (out.data.length > MAX_IMAGE_BYTES) throw bad(`Re-encoded, the image is larger than ${MAX_IMAGE_BYTES / MB} MB; upload a smaller one`);
+  return out;
+}

@@ -1,0 +1,179 @@
+import { randomUUID } from "node:crypto";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { isUuid } from "@/lib/ids";
+import { mediaIdFromUrl, mediaUrl } from "@/lib/media-url";
+import { media, users, type ApprovalAttachments } from "@/drizzle/schema";
+import { MEDIA_STORAGE_BYTES } from "./allowances";
+import type { Ctx } from "./context";
+import { MB, processUpload, type MediaType } from "./media-files";
+
+// upload_media and the reads of stored media: the /media route (its owner only) and the
+// checks of image_urls / document_url / thread images on drafts.
+
+export type UploadMediaInput = { data: string; content_type: MediaType; filename?: string; alt_text?: string };
+
+const EXTENSION: Record<MediaType, string> = {
+  "image/png": "png",
+  "image/jpeg": "jpg",
+  "image/gif": "gif",
+  "image/webp": "webp",
+  "application/pdf": "pdf",
+};
+
+/**
+ * A name safe to put in a Content-Disposition header and to show: no directories, no control
+ * or quoting characters, at most 100 characters, and the extension of the real type (so a
+ * file called "page.html" cannot be saved as HTML).
+ */
+export function safeFilename(name: string | undefined | null, type: MediaType, id: string): string {
+  const base = (name ?? "")
+    .normalize("NFC")
+    .split(/[\\/]/)
+    .pop()!
+    .replace(/\.[^.]*$/, "")
+    .replace(/[^\p{L}\p{N} ._()-]+/gu, "_")
+    .replace(/\s+/g, " ")
+    .replace(/^[\s._-]+|[\s._-]+$/g, "");
+  const stem = Array.from(base).slice(0, 100).join("") || `media-${id.slice(0, 8)}`;
+  return `${stem}.${EXTENSION[type]}`;
+}
+
+const mb = (n: number) => `${Math.round((n / MB) * 10) / 10} MB`;
+
+/** Bytes of media the user keeps now. */
+export async function storageUsed(db: Db, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ used: sql<string>`coalesce(sum(${media.bytes}), 0)::bigint` })
+    .from(media)
+    .where(eq(media.userId, userId));
+  return Number(row?.used ?? 0);
+}
+
+export async function uploadMedia(ctx: Ctx, input: UploadMediaInput) {
+  const userId = ctx.caller.userId;
+  // The schema checked that data is base64; the decoded bytes are checked here.
+  const raw = Buffer.from(input.data, "base64");
+  const file = await processUpload(new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength), input.content_type);
+  const limit = MEDIA_STORAGE_BYTES[ctx.caller.plan];
+  const row = await ctx.db.transaction(async (tx) => {
+    // One upload of a user at a time (the user's row is the lock), so two uploads cannot
+    // both fit into the last free space.
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
+    const used = await storageUsed(tx, userId);
+    if (used + file.data.length > limit) {
+      throw new AppError(
+        "action_failed",
+        `This upload (${mb(file.data.length)}) does not fit in the media storage of the ${ctx.caller.plan} plan: ${mb(used)} of ${mb(limit)} are used.`,
+        "Upload a smaller file, or upgrade the plan for more media storage.",
+      );
+    }
+    const id = randomUUID();
+    const [r] = await tx
+      .insert(media)
+      .values({
+        id,
+        userId,
+        contentType: input.content_type,
+        filename: safeFilename(input.filename, input.content_type, id),
+        altText: input.alt_text?.trim() || null,
+        bytes: file.data.length,
+        width: file.width,
+        height: file.height,
+        pages: file.pages,
+        data: file.data,
+      })
+      .returning({ id: media.id });
+    return r;
+  });
+  return {
+    media_id: row.id,
+    url: mediaUrl(ctx.ports.config().origin, row.id),
+    content_type: input.content_type,
+    bytes: file.data.length,
+    width: file.width,
+    height: file.height,
+    pages: file.pages,
+  };
+}
+
+/** A medium with its bytes, if it is the user's: another user's id reads like a missing one. */
+export async function ownMedia(db: Db, userId: string, id: string) {
+  if (!isUuid(id)) return undefined;
+  const [row] = await db
+    .select()
+    .from(media)
+    .where(and(eq(media.id, id), eq(media.userId, userId)));
+  return row;
+}
+
+export type MediaInfo = {
+  id: string;
+  contentType: string;
+  filename: string | null;
+  altText: string | null;
+  bytes: number;
+  width: number | null;
+  height: number | null;
+  pages: number | null;
+};
+
+/** The user's media among `ids` (without their bytes), by id. */
+export async function mediaInfo(db: Db, userId: string, ids: string[]): Promise<Map<string, MediaInfo>> {
+  const wanted = [...new Set(ids.filter(isUuid).map((i) => i.toLowerCase()))];
+  if (!wanted.length) return new Map();
+  const rows = await db
+    .select({
+      id: media.id,
+      contentType: media.contentType,
+      filename: media.filename,
+      altText: media.altText,
+      bytes: media.bytes,
+      width: media.width,
+      height: media.height,
+      pages: media.pages,
+    })
+    .from(media)
+    .where(and(eq(media.userId, userId), inArray(media.id, wanted)));
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** Page counts of the documents among some attachments, by address (for approval texts). */
+export async function documentPages(
+  db: Db,
+  origin: string,
+  userId: string,
+  ...sets: (ApprovalAttachments | null | undefined)[]
+): Promise<(url: string) => number | null> {
+  const urls = sets.flatMap((a) => (a?.document ? [a.document.url] : []));
+  const info = await mediaInfo(
+    db,
+    userId,
+    urls.map((u) => mediaIdFromUrl(u, origin) ?? ""),
+  );
+  return (url) => info.get(mediaIdFromUrl(url, origin) ?? "")?.pages ?? null;
+}
+
+/** What the owner's pages show beside an address: alt text, page count, file name. */
+export type MediaMeta = Record<string, { alt: string | null; pages: number | null; filename: string | null }>;
+
+/** The meta of the user's media among these addresses (others are left out). */
+export async function mediaMeta(db: Db, origin: string, userId: string, urls: string[]): Promise<MediaMeta> {
+  const ids = urls.map((u) => mediaIdFromUrl(u, origin));
+  const info = await mediaInfo(
+    db,
+    userId,
+    ids.filter((i): i is string => !!i),
+  );
+  const out: MediaMeta = {};
+  urls.forEach((u, i) => {
+    const m = ids[i] ? info.get(ids[i]) : undefined;
+    if (m) out[u] = { alt: m.altText, pages: m.pages, filename: m.filename };
+  });
+  return out;
+}
+
+/** Every address among some attachments (for mediaMeta). */
+export const attachmentUrls = (...sets: (ApprovalAttachments | null | undefined)[]): string[] =>
+  sets.flatMap((a) => (a ? [...a.image_urls, ...(a.document ? [a.document.url] : []), ...a.thread.flatMap((p) => p.image_urls)] : []));

@@ -1,0 +1,72 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import type { Ports } from "@/lib/ports";
+import { log } from "@/lib/log";
+import { mediaIdFromUrl } from "@/lib/media-url";
+import { loadMedia } from "@/lib/platforms/media-source";
+import { PublishError, type PublishProgress, type PublishRequest } from "@/lib/platforms/types";
+import { draftTable } from "./drafts";
+import type { Claimed } from "./publishing";
+
+// What goes out for a claimed draft, built from the claimed row (exactly what was approved):
+// its parts (body, then thread parts), their media, a post's document, and what an earlier
+// attempt already posted. Its onProgress stores each step in the draft's publish_progress
+// before the adapter's next platform call.
+
+const EMPTY: PublishProgress = { parts: [], media: {} };
+
+/**
+ * Media ids of image (or document) URLs. A URL that is not one of this service's media (older
+ * drafts' image_url, from before uploads existed) was never sent to a platform: it is still
+ * not sent, and the log says so.
+ */
+function mediaIds(c: Claimed, urls: string[], origin: string): string[] {
+  const ids: string[] = [];
+  for (const url of urls) {
+    const id = mediaIdFromUrl(url, origin);
+    if (id) ids.push(id);
+    else log("warn", "publish: media URL is not a stored medium; not sent", { draft: c.id, type: c.type });
+  }
+  return ids;
+}
+
+export async function publishRequest(db: Db, c: Claimed, w: Pick<Ports, "clock" | "config">): Promise<PublishRequest> {
+  const origin = w.config().origin;
+  const first = c.imageUrls.length ? c.imageUrls : c.imageUrl ? [c.imageUrl] : [];
+  const raw = [{ text: c.body, ids: mediaIds(c, first, origin) }];
+  if (c.type === "tweet" && "thread" in c) for (const p of c.thread) raw.push({ text: p.text, ids: mediaIds(c, p.image_urls, origin) });
+  const docUrl = c.type === "post" && "documentUrl" in c ? c.documentUrl : null;
+  const docId = docUrl ? (mediaIds(c, [docUrl], origin)[0] ?? null) : null;
+  const progress = c.publishProgress ?? EMPTY;
+  let stored: Awaited<ReturnType<typeof loadMedia>>;
+  try {
+    stored = await loadMedia(db, c.userId, [...raw.flatMap((p) => p.ids), ...(docId ? [docId] : [])]);
+  } catch (e) {
+    // A medium deleted after part of a thread went out: the reason still says what is out.
+    const k = progress.parts.length;
+    if (!(e instanceof PublishError) || !k) throw e;
+    throw new PublishError(e.kind, `posted ${k === 1 ? "part 1" : `parts 1–${k}`} of ${raw.length}; the rest was not sent: ${e.message}`);
+  }
+  const doc = docId ? stored.get(docId)! : null;
+  const t = draftTable(c.type);
+  return {
+    userId: c.userId,
+    draftType: c.type,
+    draftId: c.id,
+    text: c.body,
+    parts: raw.map((p) => ({ text: p.text, media: p.ids.map((id) => stored.get(id)!) })),
+    document: doc ? { media: doc, title: ("documentTitle" in c && c.documentTitle) || doc.filename || c.title } : null,
+    progress,
+    // Scoped by id and user only: the progress is a fact about the platform whatever the
+    // draft's status meanwhile. claimed_at moves with each step: a long thread that keeps
+    // making progress is alive, and the stuck sweep (measuring from claimed_at) leaves it be.
+    onProgress: async (progress) => {
+      await db
+        .update(t)
+        .set({ publishProgress: progress, claimedAt: w.clock() })
+        .where(and(eq(t.id, c.id), eq(t.userId, c.userId)));
+      c.publishProgress = progress;
+    },
+    now: w.clock(),
+  };
+}

@@ -1,0 +1,101 @@
+import { randomUUID } from "node:crypto";
+import { config } from "@/lib/config";
+import { db } from "@/lib/db";
+import { isDatabaseUnavailable } from "@/lib/errors/present";
+import { log } from "@/lib/log";
+import { errorFacts } from "@/lib/redact";
+import { authenticate } from "@/lib/domain/tokens";
+import { mediaInfo, ownMedia } from "@/lib/domain/media";
+import { PDF_TYPE, type MediaType } from "@/lib/domain/media-files";
+import { safeFilename } from "@/lib/domain/media";
+
+// `{origin}/media/{id}`: an uploaded file, to its owner only: the signed-in owner in the
+// browser (session cookie) or a bearer token of the same user (either audience: the REST
+// API's or the MCP server's). Another user's id and a missing one get the same 404.
+
+type Answer = { status: number; body: string | Uint8Array; headers: Record<string, string> };
+
+// Served as inert data: the exact type, no sniffing, no script, styles or plugins even if a
+// browser were talked into rendering it as a page, never framed elsewhere, and only for the
+// owner's own browser cache.
+const SAFE = {
+  "X-Content-Type-Options": "nosniff",
+  "Cross-Origin-Resource-Policy": "same-origin",
+  "X-Frame-Options": "DENY",
+  "Referrer-Policy": "no-referrer",
+  Vary: "Authorization, Cookie",
+};
+
+const plain = (status: number, text: string, extra: Record<string, string> = {}): Answer => ({
+  status,
+  body: text,
+  headers: { ...SAFE, "Content-Type": "text/plain; charset=utf-8", "Content-Security-Policy": "default-src 'none'", "Cache-Control": "no-store", ...extra },
+});
+
+const NOT_FOUND = () => plain(404, "Not found.");
+
+/** RFC 6266: an ASCII fallback name and the exact UTF-8 one. */
+function disposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
+  return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+/** The user a bearer token stands for, for either of this service's audiences; null when invalid. */
+async function bearerUser(header: string): Promise<string | null> {
+  const m = /^Bearer +([^\s]+) *$/i.exec(header);
+  if (!m) return null;
+  const d = await db();
+  for (const audience of [config().baseUrl, config().mcpUrl]) {
+    const r = await authenticate(d, m[1], audience);
+    if (r.ok) return r.caller.userId;
+    if (r.reason !== "audience") return null;
+  }
+  return null;
+}
+
+export async function mediaAnswer(req: Request, id: string, sessionUser: () => Promise<string | null>): Promise<Answer> {
+  const header = req.headers.get("authorization");
+  const userId = header ? await bearerUser(header) : await sessionUser();
+  if (!userId) {
+    return plain(401, "Sign in, or send a bearer token of the media's owner.", {
+      "WWW-Authenticate": `Bearer resource_metadata="${config().origin}/.well-known/oauth-protected-resource/api/v1"`,
+    });
+  }
+  // HEAD is answered from the description alone: the bytes (up to 20 MB) are read for GET only.
+  const d = await db();
+  const full = req.method === "HEAD" ? undefined : await ownMedia(d, userId, id);
+  const row = full ?? (req.method === "HEAD" ? (await mediaInfo(d, userId, [id])).get(id.toLowerCase()) : undefined);
+  if (!row) return NOT_FOUND();
+  const type = row.contentType as MediaType;
+  return {
+    status: 200,
+    body: full?.data ?? "",
+    headers: {
+      ...SAFE,
+      "Content-Type": type,
+      "Content-Length": String(row.bytes),
+      // A PDF viewer runs scripts and forms of its own: sandboxed, with nothing to load.
+      "Content-Security-Policy": type === PDF_TYPE ? "default-src 'none'; sandbox" : "default-src 'none'",
+      "Content-Disposition": disposition(row.filename ?? safeFilename(null, type, row.id)),
+      // The bytes under an id never change; only the owner's browser may keep them.
+      "Cache-Control": "private, max-age=86400",
+    },
+  };
+}
+
+/** The route's Response (HEAD gets the headers only). Never throws: failures are a plain 500/503. */
+export async function serveMedia(req: Request, id: string, sessionUser: () => Promise<string | null>): Promise<Response> {
+  let a: Answer;
+  try {
+    a = await mediaAnswer(req, id, sessionUser);
+  } catch (e) {
+    const requestId = randomUUID();
+    log("error", "media.serve_failed", { requestId, ...errorFacts(e) });
+    a = isDatabaseUnavailable(e)
+      ? plain(503, "Temporarily unavailable; try again shortly.", { "Retry-After": "5" })
+      : plain(500, `Something went wrong (request ${requestId}).`);
+  }
+  // A copy into a plain ArrayBuffer: a Buffer may be a view of a shared pool.
+  const body = req.method === "HEAD" ? null : typeof a.body === "string" ? a.body : new Uint8Array(a.body).buffer;
+  return new Response(body, { status: a.status, headers: a.headers });
+}

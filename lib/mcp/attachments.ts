@@ -1,0 +1,32 @@
+import type { ApprovalAttachments } from "@/drizzle/schema";
+
+// The images, document and thread parts of an approval as lines of an elicitation form's
+// text, so an owner approving in the client sees everything the approval page shows.
+
+/** `pages` gives a document's page count by its address, when known. */
+export function attachmentLines(a: ApprovalAttachments, pages: (url: string) => number | null = () => null): string[] {
+  const lines: string[] = [];
+  const images = (urls: string[], indent = "") => urls.map((u, i) => `${indent}Image ${i + 1} of ${urls.length}: ${u}`);
+  if (a.image_urls.length) lines.push("", ...images(a.image_urls));
+  if (a.document) {
+    const n = pages(a.document.url);
+    lines.push("", `Document: ${a.document.title ?? "(untitled)"}${n ? ` (${n} page${n === 1 ? "" : "s"})` : ""}: ${a.document.url}`);
+  }
+  a.thread.forEach((p, i) => {
+    lines.push("", `Thread part ${i + 2} of ${a.thread.length + 1}:`, p.text, ...images(p.image_urls, "  "));
+  });
+  return lines;
+}
+
+const same = (x: ApprovalAttachments | null | undefined, y: ApprovalAttachments | null | undefined) => JSON.stringify(x ?? null) === JSON.stringify(y ?? null);
+
+/** An edit's proposed attachments, only when they differ from the current ones. */
+export function proposedAttachmentLines(
+  current: ApprovalAttachments | null,
+  proposed: ApprovalAttachments | undefined,
+  pages?: (url: string) => number | null,
+) {
+  if (!proposed || same(current, proposed)) return [];
+  const lines = attachmentLines(proposed, pages);
+  return ["", "Proposed images, document and thread parts:", ...(lines.length ? lines.slice(1) : ["none"])];
+}

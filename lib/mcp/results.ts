@@ -1,0 +1,14 @@
+import type { CallToolResult } from "@modelcontextprotocol/server";
+import type { AppError } from "@/lib/errors";
+import { errorBody } from "@/lib/errors/present";
+
+/** Refusals are tool results with the same error body as REST, never protocol errors. */
+export function errorResult(e: AppError): CallToolResult {
+  return { isError: true, content: [{ type: "text", text: JSON.stringify(errorBody(e)) }] };
+}
+
+/** A result as text (for clients that read only content) and as structuredContent (for the output schema). */
+export const okResult = (result: unknown): CallToolResult => ({
+  content: [{ type: "text", text: JSON.stringify(result) }],
+  structuredContent: result as Record<string, unknown>,
+});

@@ -1,0 +1,201 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { rowsOf } from "@/lib/db/rows";
+import { log } from "@/lib/log";
+import { ports, type Ports } from "@/lib/ports";
+import { errorFacts } from "@/lib/redact";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "@/drizzle/schema";
+import { signatureHeader, signingSecrets } from "./signing";
+
+// The deliverer: claims due deliveries, signs and sends them, records each attempt. At least
+// once: a delivery is marked delivered only after a 2xx, and a claim is a lease (locked_until)
+// that a crashed deliverer's successor waits out, then sends again under the same webhook-id.
+// Per endpoint, an event about a draft waits until every earlier event about that draft was
+// delivered or given up. Failures retry with exponential backoff and jitter for 3 days; an
+// endpoint that has failed for 3 days is paused (the owner is told by e-mail and in Settings).
+
+export const RETRY_FOR_MS = 3 * 86400_000;
+/** A claim outlives any send (timeout 10 s by default): only a dead deliverer's claim runs out. */
+const leaseMs = (p: Ports) => 3 * p.config().WEBHOOK_TIMEOUT_MS;
+/** At most this many deliveries of one endpoint per round, so a slow or dead one cannot take every sender. */
+const PER_ENDPOINT = 5;
+const BASE_MS = 30_000;
+const CAP_MS = 6 * 3600_000;
+
+/** 30 s, 1, 2, 4 ... minutes, at most 6 hours apart, each within ±20% so endpoints recovering together are not hit at once. */
+export const backoffMs = (attempts: number, random = Math.random) => Math.min(BASE_MS * 2 ** Math.max(0, attempts - 1), CAP_MS) * (0.8 + 0.4 * random());
+
+export type DeliverResult = { delivered: number; retrying: number; failed: number; paused: number };
+
+type Claim = { id: string; event_id: string; endpoint_id: string; attempts: number };
+
+/**
+ * Leases up to `limit` due deliveries in one UPDATE: pending, due, not leased, of an active
+ * endpoint, with no earlier pending event of the same subject to that endpoint, at most
+ * PER_ENDPOINT per endpoint. SKIP LOCKED hands concurrent deliverers disjoint rows.
+ */
+export async function claim(db: Db, now: Date, limit: number, leaseFor = leaseMs(ports())): Promise<Claim[]> {
+  const at = now.toISOString();
+  const lease = new Date(now.getTime() + leaseFor).toISOString();
+  const res = await db.execute(sql`
+    update webhook_deliveries set locked_until = ${lease}::timestamptz
+    where id in (
+      select id from webhook_deliveries
+      where id in (
+        select id from (
+          select d.id, row_number() over (partition by d.endpoint_id order by d.next_attempt_at) as nth
+          from webhook_deliveries d
+          join webhook_events e on e.id = d.event_id
+          join webhook_endpoints w on w.id = d.endpoint_id
+          where d.status = 'pending' and d.next_attempt_at <= ${at}::timestamptz
+            and (d.locked_until is null or d.locked_until <= ${at}::timestamptz)
+            and w.status = 'active'
+            and not exists (
+              select 1 from webhook_deliveries d2 join webhook_events e2 on e2.id = d2.event_id
+              where e.subject is not null and d2.endpoint_id = d.endpoint_id and d2.status = 'pending'
+                and e2.subject = e.subject and (e2.created_at, e2.id) < (e.created_at, e.id))
+        ) due
+        where nth <= ${PER_ENDPOINT})
+      order by next_attempt_at
+      limit ${limit}
+      for update skip locked)
+    and status = 'pending' and (locked_until is null or locked_until <= ${at}::timestamptz)
+    returning id, event_id, endpoint_id, attempts`);
+  return rowsOf<Claim>(res);
+}
+
+/**
+ * One pass: sends everything due now (in up to 20 rounds of `limit`, `concurrency` at a time) and
+ * returns what happened. `clock` decides what is due and when to retry (tests move it).
+ */
+export async function deliverDue(db: Db, opts: { ports?: Ports; clock?: () => Date; limit?: number; concurrency?: number } = {}): Promise<DeliverResult> {
+  const p = opts.ports ?? ports();
+  const clock = opts.clock ?? p.clock;
+  const limit = opts.limit ?? 50;
+  const r: DeliverResult = { delivered: 0, retrying: 0, failed: 0, paused: 0 };
+  for (let round = 0; round < 20; round++) {
+    const claimed = await claim(db, clock(), limit, leaseMs(p));
+    if (!claimed.length) break;
+    const events = await db
+      .select()
+      .from(webhookEvents)
+      .where(inArray(webhookEvents.id, [...new Set(claimed.map((c) => c.event_id))]));
+    const endpoints = await db
+      .select()
+      .from(webhookEndpoints)
+      .where(inArray(webhookEndpoints.id, [...new Set(claimed.map((c) => c.endpoint_id))]));
+    const queue = [...claimed];
+    const worker = async () => {
+      for (let c = queue.shift(); c; c = queue.shift()) {
+        const ev = events.find((e) => e.id === c!.event_id);
+        const ep = endpoints.find((e) => e.id === c!.endpoint_id);
+        if (!ev || !ep) continue; // deleted meanwhile: its delivery went with it
+        try {
+          const outcome = await sendOne(db, p, clock, c, ev, ep);
+          r[outcome]++;
+        } catch (e) {
+          // The lease runs out and a later pass tries again.
+          log("error", "webhook delivery not recorded", { delivery: c.id, ...errorFacts(e) });
+        }
+      }
+    };
+    // Another round even after a short one: a delivered event may have released the next
+    // event of the same draft, which the previous claim had to leave waiting.
+    await Promise.all(Array.from({ length: opts.concurrency ?? 8 }, worker));
+  }
+  return r;
+}
+
+const KEEP_MS = 30 * 86400_000;
+
+/**
+ * Forgets events older than 30 days that nothing waits for any more (their deliveries and
+ * attempts go with them), a thousand at a time. Returns how many.
+ */
+export async function pruneOld(db: Db, now: Date): Promise<number> {
+  const cutoff = new Date(now.getTime() - KEEP_MS).toISOString();
+  const res = await db.execute(sql`
+    delete from webhook_events where id in (
+      select e.id from webhook_events e
+      where e.created_at < ${cutoff}::timestamptz
+        and not exists (select 1 from webhook_deliveries d where d.event_id = e.id and d.status = 'pending')
+      limit 1000)
+    returning id`);
+  return rowsOf(res).length;
+}
+
+type Event = typeof webhookEvents.$inferSelect;
+type Endpoint = typeof webhookEndpoints.$inferSelect;
+
+async function sendOne(db: Db, p: Ports, clock: () => Date, c: Claim, ev: Event, ep: Endpoint): Promise<keyof DeliverResult> {
+  const body = JSON.stringify(ev.payload);
+  // The signature's timestamp is the real time of sending: receivers compare it with their
+  // own clock to refuse replays (the injected clock only decides what is due).
+  const sentAt = new Date();
+  const started = Date.now();
+  const res = await p.webhooks.send({
+    url: ep.url,
+    body,
+    timeoutMs: p.config().WEBHOOK_TIMEOUT_MS,
+    headers: {
+      "content-type": "application/json",
+      "user-agent": "Contentio-Webhooks/1",
+      "webhook-id": ev.id,
+      "webhook-timestamp": String(Math.floor(sentAt.getTime() / 1000)),
+      "webhook-signature": signatureHeader(signingSecrets(ep, clock()), ev.id, sentAt, body),
+    },
+  });
+  const now = clock();
+  const ok = res.status !== null && res.status >= 200 && res.status < 300;
+  const attempt = c.attempts + 1;
+  const giveUp = !ok && now.getTime() >= ev.createdAt.getTime() + RETRY_FOR_MS;
+  const next = ok || giveUp ? now : new Date(Math.min(now.getTime() + backoffMs(attempt), ev.createdAt.getTime() + RETRY_FOR_MS));
+  let outcome = (ok ? "delivered" : giveUp ? "failed" : "retrying") as keyof DeliverResult;
+  await db.transaction(async (tx) => {
+    await tx.insert(webhookAttempts).values({
+      deliveryId: c.id,
+      endpointId: ep.id,
+      attempt,
+      responseCode: res.status,
+      error: res.error,
+      durationMs: Date.now() - started,
+      createdAt: now,
+    });
+    await tx
+      .update(webhookDeliveries)
+      .set({
+        status: ok ? "delivered" : giveUp ? "failed" : "pending",
+        attempts: attempt,
+        lastAttemptAt: now,
+        lastResponseCode: res.status,
+        lastError: res.error,
+        nextAttemptAt: next,
+        lockedUntil: null,
+        ...(ok && { deliveredAt: now }),
+      })
+      .where(eq(webhookDeliveries.id, c.id));
+    if (ok) {
+      await tx.update(webhookEndpoints).set({ lastDeliveryAt: now, failingSince: null }).where(eq(webhookEndpoints.id, ep.id));
+      return;
+    }
+    const [e] = await tx
+      .update(webhookEndpoints)
+      .set({ failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${now.toISOString()}::timestamptz)` })
+      .where(eq(webhookEndpoints.id, ep.id))
+      .returning({ failingSince: webhookEndpoints.failingSince });
+    if (e?.failingSince && now.getTime() - e.failingSince.getTime() >= RETRY_FOR_MS) {
+      const paused = await tx
+        .update(webhookEndpoints)
+        .set({
+          status: "paused",
+          pausedReason: `Every delivery failed for 3 days (last: ${res.error ?? "no answer"}), so the service paused it. Fix the endpoint, then resume it.`,
+          updatedAt: now,
+        })
+        .where(and(eq(webhookEndpoints.id, ep.id), eq(webhookEndpoints.status, "active")))
+        .returning({ id: webhookEndpoints.id });
+      if (paused.length) outcome = "paused";
+    }
+  });
+  if (outcome === "paused") log("warn", "webhook endpoint paused", { endpoint: ep.id });
+  return outcome;
+}

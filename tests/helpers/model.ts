@@ -1,0 +1,12 @@
+import { MockLanguageModelV3 } from "ai/test";
+
+/** A writing model that always answers `text` (the model is a port; this is its test double). */
+export const fixedModel = (text: string) =>
+  new MockLanguageModelV3({
+    doGenerate: async () => ({
+      content: [{ type: "text", text }],
+      finishReason: { unified: "stop", raw: "stop" },
+      usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } },
+      warnings: [],
+    }),
+  });

@@ -1,0 +1,64 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
+import { db } from "@/lib/db";
+import { authAccounts } from "@/drizzle/schema";
+import type { TestUser } from "./api";
+import { reconfigure } from "./env";
+import { fakePlatformEnv, startFakePlatforms, type FakePlatforms } from "./fake-platforms";
+
+// This file's fake LinkedIn and X on loopback, configured as the service's platforms (so the
+// real adapters publish to them), and the user's connections to them.
+
+export type PlatformFixture = {
+  /** The fakes (started before the file's tests). */
+  readonly fake: FakePlatforms;
+  /** Connects the user's account with a token the fake accepts (unless `valid: false`): the account id and that token. */
+  connect(
+    u: TestUser,
+    provider: "linkedin" | "twitter",
+    opts?: { expired?: boolean; valid?: boolean; refresh?: string | null },
+  ): Promise<{ accountId: string; access: string }>;
+};
+
+/**
+ * Starts the fakes for this file (or describe block); after each test, forgets queued
+ * misbehaviour and checks that no request was malformed.
+ */
+export function withFakePlatforms(config: Record<string, string> = {}): PlatformFixture {
+  let fake: FakePlatforms | undefined;
+  let restore = () => {};
+  beforeAll(async () => {
+    fake = await startFakePlatforms();
+    restore = reconfigure({ ...fakePlatformEnv(fake), PUBLISH_TIMEOUT_MS: "400", ...config });
+  });
+  afterAll(async () => {
+    restore();
+    await fake?.close();
+  });
+  afterEach(() => {
+    fake?.calm();
+    expect(fake?.badRequests).toEqual([]);
+  });
+  return {
+    get fake() {
+      return fake!;
+    },
+    async connect(u, provider, opts = {}) {
+      const route = provider === "linkedin" ? "linkedin" : "x";
+      const access = `${route}-tok-${randomUUID()}`;
+      if (opts.valid !== false) fake!.tokens[route].access.add(access);
+      const accountId = `${route}-${randomUUID()}`;
+      await (await db()).insert(authAccounts).values({
+        userId: u.id,
+        type: "oauth",
+        provider,
+        providerAccountId: accountId,
+        access_token: access,
+        refresh_token: opts.refresh ?? null,
+        expires_at: Math.floor(Date.now() / 1000) + (opts.expired ? -10 : 3600),
+        handle: provider === "twitter" ? "writer" : null,
+      });
+      return { accountId, access };
+    },
+  };
+}

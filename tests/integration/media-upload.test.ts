@@ -1,0 +1,211 @@
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import sharp from "sharp";
+import { beforeAll, describe, expect, it } from "vitest";
+import { config } from "@/lib/config";
+import { db } from "@/lib/db";
+import { MEDIA_STORAGE_BYTES } from "@/lib/domain/allowances";
+import { serveMedia } from "@/lib/http/media";
+import { uploadMediaOp } from "@/lib/operations/upload-media";
+import { media } from "@/drizzle/schema";
+import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
+import { withDatabase } from "../helpers/db";
+import { encryptedPdf, gif, jpeg, jpegWithGps, pdf, png, upload, uploadRaw, webp } from "../helpers/media";
+
+withDatabase();
+
+let u: TestUser;
+beforeAll(async () => {
+  u = await makeUser();
+});
+
+const rows = async (userId: string) => (await db()).select().from(media).where(eq(media.userId, userId));
+const noSession = async () => null;
+const get = (id: string, opts: { token?: string; session?: string | null; method?: string } = {}) =>
+  serveMedia(
+    new Request(`${config().origin}/media/${id}`, { method: opts.method ?? "GET", headers: opts.token ? { authorization: `Bearer ${opts.token}` } : {} }),
+    id,
+    async () => opts.session ?? null,
+  );
+
+describe("upload_media", () => {
+  it.each([
+    ["image/png", png, { width: 12, height: 8, pages: null }],
+    ["image/jpeg", jpeg, { width: 12, height: 8, pages: null }],
+    ["image/webp", webp, { width: 12, height: 8, pages: null }],
+    ["image/gif", gif, { width: 12, height: 8, pages: null }],
+    ["application/pdf", () => pdf(3), { width: null, height: null, pages: 3 }],
+  ] as const)("stores %s with its size", async (type, make, dims) => {
+    const res = expectOk(await uploadRaw(u, await make(), type, { filename: "../My file<script>.html", alt_text: "A blue square" }), uploadMediaOp.output);
+    expect(res).toMatchObject({ content_type: type, ...dims, url: `${config().origin}/media/${res.media_id}` });
+    const [row] = (await rows(u.id)).filter((r) => r.id === res.media_id);
+    expect(row).toMatchObject({ contentType: type, bytes: res.bytes, altText: "A blue square" });
+    expect(row.data.byteLength).toBe(res.bytes);
+    expect(row.filename).toMatch(/^My file_script\.(png|jpg|webp|gif|pdf)$/);
+  });
+
+  it("keeps a GIF animated", async () => {
+    const res = await upload(u, await gif(), "image/gif");
+    const [row] = (await rows(u.id)).filter((r) => r.id === res.media_id);
+    const meta = await sharp(row.data, { animated: true }).metadata();
+    expect(meta.pages).toBe(2);
+  });
+
+  it("strips EXIF (GPS position, artist) from images", async () => {
+    const original = await jpegWithGps();
+    expect((await sharp(original).metadata()).exif).toBeDefined();
+    const res = await upload(u, original, "image/jpeg");
+    const [row] = (await rows(u.id)).filter((r) => r.id === res.media_id);
+    const meta = await sharp(row.data).metadata();
+    expect(meta.exif).toBeUndefined();
+    expect(meta.xmp).toBeUndefined();
+    expect(Buffer.from(row.data).includes("Jane Roe")).toBe(false);
+  });
+
+  it("refuses bytes that are not what content_type says, SVG, HTML and other types, storing nothing", async () => {
+    const before = (await rows(u.id)).length;
+    const cases: [Uint8Array, string, string][] = [
+      [await png(), "image/jpeg", "data"],
+      [Buffer.from("<!doctype html><script>alert(1)</script>"), "image/png", "data"],
+      [Buffer.from("<html><body>hi</body></html>"), "application/pdf", "data"],
+      [await jpeg(), "application/pdf", "data"],
+      [Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), "image/svg+xml", "content_type"],
+      [Buffer.from("<html></html>"), "text/html", "content_type"],
+      [Buffer.from("%PDF-1.7 garbage that is no pdf"), "application/pdf", "data"],
+      [Buffer.concat([(await png()).subarray(0, 40)]), "image/png", "data"],
+      [await encryptedPdf(), "application/pdf", "data"],
+    ];
+    for (const [bytes, type, path] of cases) {
+      const res = await uploadRaw(u, bytes, type);
+      expectError(res, 400, "invalid_request");
+      expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
+    }
+    const notBase64 = await call("upload_media", { data: "not base64!", content_type: "image/png" }, { token: u.token });
+    expectError(notBase64, 400, "invalid_request");
+    expect((await rows(u.id)).length).toBe(before);
+  });
+
+  it("refuses an encrypted PDF saying so", async () => {
+    const res = await uploadRaw(u, await encryptedPdf(), "application/pdf");
+    expect(res.body.error.details[0].message).toMatch(/encrypted/);
+  });
+
+  it("refuses images over 5 MB, PDFs over 20 MB or 300 pages, storing nothing", async () => {
+    const before = (await rows(u.id)).length;
+    const bigPng = Buffer.concat([await png(), Buffer.alloc(5 * 1024 * 1024)]);
+    expect((await uploadRaw(u, bigPng, "image/png")).body.error.details[0].message).toMatch(/at most 5 MB/);
+    const bigPdf = Buffer.concat([await pdf(1), Buffer.alloc(20 * 1024 * 1024)]);
+    const big = await uploadRaw(u, bigPdf, "application/pdf");
+    expectError(big, 400, "invalid_request");
+    expect(big.body.error.details[0].message).toMatch(/at most 20 MB/);
+    const long = await uploadRaw(u, await pdf(301), "application/pdf");
+    expectError(long, 400, "invalid_request");
+    expect(long.body.error.details[0].message).toMatch(/301 pages; at most 300/);
+    expect((await uploadRaw(u, await pdf(300), "application/pdf")).status).toBe(200);
+    // Right at the limits: a PDF of just under 20 MB goes through REST whole.
+    const largest = Buffer.concat([await pdf(1), Buffer.alloc(20 * 1024 * 1024 - 4096, 0x20)]);
+    const ok = await uploadRaw(u, largest, "application/pdf");
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body).toMatchObject({ bytes: largest.length, pages: 1 });
+    expect((await rows(u.id)).length).toBe(before + 2);
+  });
+
+  it("refuses a decompression bomb (a small file declaring a huge canvas)", async () => {
+    const bomb = await sharp({ create: { width: 10_000, height: 10_000, channels: 3, background: "#fff" } })
+      .png({ compressionLevel: 9 })
+      .toBuffer();
+    expect(bomb.length).toBeLessThan(5 * 1024 * 1024);
+    const res = await uploadRaw(u, bomb, "image/png");
+    expectError(res, 400, "invalid_request");
+    expect(res.body.error.details[0].message).toMatch(/pixel limit/);
+  });
+
+  it("takes a body over the usual 256 KiB only for this operation, and refuses one over its own cap", async () => {
+    const bytes = Buffer.concat([await pdf(1), Buffer.alloc(3 * 1024 * 1024)]);
+    expect((await uploadRaw(u, bytes, "application/pdf")).status).toBe(200);
+    const other = await call("create_draft", { type: "post", body: "x".repeat(300 * 1024) }, { token: u.token });
+    expectError(other, 400, "invalid_request");
+    expect(other.body.error.details[0].path).toBe("(body)");
+    const huge = await call("upload_media", { data: "A".repeat(29 * 1024 * 1024), content_type: "application/pdf" }, { token: u.token });
+    expectError(huge, 400, "invalid_request");
+    expect(huge.body.error.details[0].path).toBe("(body)");
+  });
+
+  it("refuses an upload beyond the plan's media storage", async () => {
+    const plus = await makeUser({ plan: "plus" });
+    const small = await upload(plus, await png(), "image/png");
+    // Fill the allowance without writing 100 MB: only the recorded sizes count.
+    await (
+      await db()
+    )
+      .insert(media)
+      .values({ userId: plus.id, contentType: "image/png", bytes: MEDIA_STORAGE_BYTES.plus - small.bytes - 10, data: new Uint8Array([1]) });
+    const res = await uploadRaw(plus, await png(), "image/png");
+    expectError(res, 422, "action_failed");
+    expect(res.body.error.message).toMatch(/media storage of the plus plan/);
+    expect((await rows(plus.id)).length).toBe(2);
+    // Two uploads at once into room for one: exactly one fits (the user's row is the lock).
+    const racer = await makeUser({ plan: "plus" });
+    const file = await png(40, 40);
+    const size = (await upload(racer, file, "image/png")).bytes;
+    await (
+      await db()
+    )
+      .insert(media)
+      .values({ userId: racer.id, contentType: "image/png", bytes: MEDIA_STORAGE_BYTES.plus - Math.floor(2.5 * size), data: new Uint8Array([1]) });
+    const both = await Promise.all([uploadRaw(racer, file, "image/png"), uploadRaw(racer, file, "image/png")]);
+    expect(both.map((r) => r.status).sort()).toEqual([200, 422]);
+    // Another plan's allowance is its own.
+    expect((await uploadRaw(u, await png(), "image/png")).status).toBe(200);
+  });
+});
+
+describe("GET /media/{id}", () => {
+  it("serves the owner's file with safe headers, by bearer token or session", async () => {
+    const img = await upload(u, await png(), "image/png", { filename: "Chart été.png" });
+    for (const res of [await get(img.media_id, { token: u.token }), await get(img.media_id, { session: u.id })]) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("image/png");
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("content-security-policy")).toBe("default-src 'none'");
+      expect(res.headers.get("cache-control")).toBe("private, max-age=86400");
+      expect(res.headers.get("x-frame-options")).toBe("DENY");
+      expect(res.headers.get("content-disposition")).toBe(`inline; filename="Chart _t_.png"; filename*=UTF-8''Chart%20%C3%A9t%C3%A9.png`);
+      const body = Buffer.from(await res.arrayBuffer());
+      expect(body.length).toBe(img.bytes);
+      expect((await sharp(body).metadata()).format).toBe("png");
+    }
+    const doc = await upload(u, await pdf(1), "application/pdf");
+    const res = await get(doc.media_id, { token: u.token });
+    expect(res.headers.get("content-type")).toBe("application/pdf");
+    expect(res.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
+    expect(res.headers.get("content-disposition")).toMatch(/^inline; filename="media-[0-9a-f]{8}\.pdf"/);
+    // HEAD: the same headers and length, no body; another user's id is missing there too.
+    const head = await get(img.media_id, { token: u.token, method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-length")).toBe(String(img.bytes));
+    expect(head.headers.get("content-type")).toBe("image/png");
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
+    expect((await get(img.media_id, { token: (await makeUser()).token, method: "HEAD" })).status).toBe(404);
+  });
+
+  it("answers another user's media exactly like a missing one", async () => {
+    const img = await upload(u, await png(), "image/png");
+    const other = await makeUser();
+    const foreign = await get(img.media_id, { token: other.token });
+    const missing = await get(randomUUID(), { token: other.token });
+    const session = await get(img.media_id, { session: other.id });
+    expect([foreign.status, missing.status, session.status]).toEqual([404, 404, 404]);
+    expect(await foreign.text()).toBe(await missing.text());
+    expect([...foreign.headers.entries()]).toEqual([...missing.headers.entries()]);
+    expect((await get("not-a-uuid", { token: u.token })).status).toBe(404);
+  });
+
+  it("asks for credentials without a session or token, and refuses a bad token", async () => {
+    const img = await upload(u, await png(), "image/png");
+    const res = await serveMedia(new Request(`${config().origin}/media/${img.media_id}`), img.media_id, noSession);
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toMatch(/^Bearer resource_metadata=/);
+    expect((await get(img.media_id, { token: "cto_at_nope" })).status).toBe(401);
+  });
+});

@@ -1,0 +1,130 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { decideApproval } from "@/lib/domain/confirmations";
+import { mcpTasks } from "@/drizzle/schema";
+import { call, makeUser } from "../helpers/api";
+import { withDatabase } from "../helpers/db";
+import { rpc2026, type Rpc } from "../helpers/mcp";
+
+withDatabase();
+
+// The tasks extension on 2026-07-28: publish_now and generation answer with a task handle when
+// the client declared io.modelcontextprotocol/tasks; tasks/get, tasks/update and tasks/cancel
+// read and move the task stored in the database.
+
+const TASKS = { extensions: { "io.modelcontextprotocol/tasks": {} }, elicitation: { url: {} } };
+const rpc = (token: string, method: string, params: Record<string, unknown>, name: string, capabilities: Record<string, unknown> = TASKS) =>
+  rpc2026({ token, method, name, params, capabilities });
+
+const tool = (token: string, name: string, args: Record<string, unknown>, caps?: Record<string, unknown>) =>
+  rpc(token, "tools/call", { name, arguments: args }, name, caps);
+const get = (token: string, taskId: string) => rpc(token, "tasks/get", { taskId }, taskId);
+
+async function until(token: string, taskId: string, status: string) {
+  for (let i = 0; i < 100; i++) {
+    const r = await get(token, taskId);
+    if (r.result?.status === status) return r.result;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  throw new Error(`task ${taskId} never became ${status}: ${JSON.stringify(await get(token, taskId))}`);
+}
+
+describe("tasks (io.modelcontextprotocol/tasks)", () => {
+  it("are advertised in server/discover", async () => {
+    const u = await makeUser();
+    const r = await rpc(u.token, "server/discover", {}, "", TASKS);
+    expect(r.result?.capabilities.extensions).toEqual({ "io.modelcontextprotocol/tasks": {} });
+  });
+
+  it("publish_now becomes a task that waits for the owner's approval and completes", async () => {
+    const u = await makeUser({ publishing: true });
+    const d = await call("create_draft", { type: "post", body: "Published from a task" }, { token: u.token });
+    const created = await tool(u.token, "publish_now", { type: "post", id: d.body.id });
+    expect(created.result, JSON.stringify(created)).toMatchObject({ resultType: "task", status: "working", ttlMs: 3600000, pollIntervalMs: 5000 });
+    expect(created.result!.task).toBeUndefined();
+    const taskId = created.result!.taskId;
+    const waiting = await until(u.token, taskId, "input_required");
+    const [key] = Object.keys(waiting.inputRequests);
+    const url = waiting.inputRequests[key].params.url as string;
+    expect(waiting.inputRequests[key]).toMatchObject({ method: "elicitation/create", params: { mode: "url" } });
+    expect((await rpc(u.token, "tasks/update", { taskId, inputResponses: { [key]: { action: "accept" } } }, taskId)).result).toMatchObject({});
+    await decideApproval(await db(), u.id, url.split("/").pop()!, "approved");
+    const done = await until(u.token, taskId, "completed");
+    expect(done.resultType).toBe("complete");
+    expect(done.result.structuredContent.url).toMatch(/\/sandbox\/pronet\//);
+    expect((await call("fetch_item", { type: "post", id: d.body.id }, { token: u.token })).body.status).toBe("published");
+  });
+
+  it("a declined approval page, or a refusal, completes the task with isError; cancel ends a wait", async () => {
+    const u = await makeUser({ publishing: true });
+    const d = await call("create_draft", { type: "post", body: "Not this one" }, { token: u.token });
+    const t1 = (await tool(u.token, "publish_now", { type: "post", id: d.body.id })).result!.taskId;
+    const w = await until(u.token, t1, "input_required");
+    await rpc(u.token, "tasks/update", { taskId: t1, inputResponses: { [Object.keys(w.inputRequests)[0]]: { action: "decline" } } }, t1);
+    const declined = await until(u.token, t1, "completed");
+    expect(declined.result.isError).toBe(true);
+    // As on the other paths: the approval stays open on the page, and the answer is its link.
+    expect(JSON.parse(declined.result.content[0].text).error.code).toBe("confirmation_required");
+    const t3 = (await tool(u.token, "publish_now", { type: "post", id: d.body.id })).result!.taskId;
+    const w3 = await until(u.token, t3, "input_required");
+    const url3 = (Object.values(w3.inputRequests)[0] as { params: { url: string } }).params.url;
+    await decideApproval(await db(), u.id, url3.split("/").pop()!, "denied");
+    const denied = await until(u.token, t3, "completed");
+    expect(JSON.parse(denied.result.content[0].text).error.message).toMatch(/did not approve/);
+    const t2 = (await tool(u.token, "publish_now", { type: "post", id: d.body.id })).result!.taskId;
+    await until(u.token, t2, "input_required");
+    expect((await rpc(u.token, "tasks/cancel", { taskId: t2 }, t2)).error).toBeUndefined();
+    expect((await get(u.token, t2)).result?.status).toBe("cancelled");
+    const missing = await tool(u.token, "publish_now", { type: "post", id: "00000000-0000-4000-8000-000000000000" });
+    const refused = await until(u.token, missing.result!.taskId, "completed");
+    expect(JSON.parse(refused.result.content[0].text).error.code).toBe("action_failed");
+    expect((await call("fetch_item", { type: "post", id: d.body.id }, { token: u.token })).body.status).toBe("draft");
+  });
+
+  it("an app has at most 10 open tasks; beyond that a call answers directly", async () => {
+    const u = await makeUser({ publishing: true });
+    const d = await call("create_draft", { type: "post", body: "Many waits" }, { token: u.token });
+    const open: string[] = [];
+    for (let i = 0; i < 10; i++) open.push((await tool(u.token, "publish_now", { type: "post", id: d.body.id })).result!.taskId);
+    const direct = await tool(u.token, "publish_now", { type: "post", id: d.body.id });
+    expect(direct.result?.resultType).toBe("input_required");
+    for (const t of open) await rpc(u.token, "tasks/cancel", { taskId: t }, t);
+    expect((await tool(u.token, "generate_post", { topic: "After the waits" })).result?.resultType).toBe("task");
+  });
+
+  it("generation becomes a task; without the extension the same call answers directly", async () => {
+    const u = await makeUser();
+    const created = await tool(u.token, "generate_post", { topic: "Remote work habits" });
+    expect(created.result?.resultType, JSON.stringify(created)).toBe("task");
+    const done = await until(u.token, created.result!.taskId, "completed");
+    expect(done.result.structuredContent.draft_id).toBeTruthy();
+    const direct = await tool(u.token, "generate_post", { topic: "Remote work habits" }, {});
+    expect(direct.result?.resultType).toBe("complete");
+    expect(direct.result?.structuredContent.draft_id).toBeTruthy();
+  });
+
+  it("another user's or app's task is unknown; an abandoned task (its process gone) reads as failed", async () => {
+    const u = await makeUser();
+    const other = await makeUser();
+    const created = await tool(u.token, "generate_post", { topic: "Tasks" });
+    const taskId = created.result!.taskId;
+    await until(u.token, taskId, "completed");
+    expect((await get(other.token, taskId)).error?.code).toBe(-32602);
+    // tasks/* need the extension declared on the request itself.
+    const undeclared = (await rpc(u.token, "tasks/get", { taskId }, taskId, {})) as Rpc & { error?: { data?: unknown } };
+    expect(undeclared.error?.code).toBe(-32021);
+    expect(undeclared.error?.data).toEqual({ requiredCapabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } } });
+    expect((await get(u.token, "00000000-0000-4000-8000-000000000000")).error?.code).toBe(-32602);
+    // A working task nobody touched for a minute: the process that ran it is gone.
+    await (
+      await db()
+    )
+      .update(mcpTasks)
+      .set({ status: "working", result: null, updatedAt: new Date(Date.now() - 120_000) })
+      .where(eq(mcpTasks.id, taskId));
+    const r = await get(u.token, taskId);
+    expect(r.result?.status).toBe("failed");
+    expect(r.result?.error.message).toMatch(/restarted/);
+  });
+});
