@@ -9,6 +9,7 @@
 import http from "node:http";
 import v8 from "node:v8";
 import next from "next";
+import { directRoute } from "./direct-routes.mjs";
 
 // Memory under load: V8 lets the old generation grow to up to 4 times what survived the last
 // full collection before it collects again. A heap snapshot under 50 concurrent MCP calls held
@@ -50,9 +51,13 @@ env.NODE_ENV = "production";
 const app = next({ dev: false, dir: import.meta.dirname, hostname: host ?? "localhost", port });
 await app.prepare();
 const handle = app.getRequestHandler();
+// The API and MCP routes' own handlers, without Next's pipeline (direct-routes.mjs). Their
+// request URL is the configured origin's, never one a client's Host header picks.
+const direct = directRoute(import.meta.dirname, env.APP_URL || `http://localhost:${port}`);
 
 const server = http.createServer((req, res) => {
   settleForwarding(req);
+  if (direct(req, res)) return;
   handle(req, res).catch((e) => {
     console.error(e);
     if (!res.headersSent) res.writeHead(500).end();

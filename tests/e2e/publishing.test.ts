@@ -88,7 +88,7 @@ describe("scheduled publishing on a running server", () => {
     const moved = await mk("post", "This one goes out later than first planned.");
 
     // The approvals (stop, five admin runs, start on PGlite) happen before Ta.
-    const ta = new Date(Math.ceil(Date.now() / 1000) * 1000 + (PG ? 20_000 : 30_000));
+    const ta = new Date(Math.ceil(Date.now() / 1000) * 1000 + (PG ? 30_000 : 40_000));
     const tb = new Date(ta.getTime() + 5_000);
     const calls: [string, Record<string, unknown>][] = [
       ["schedule_content", { type: "post", id: post, scheduled_for: ta.toISOString() }],

@@ -1,3 +1,4 @@
+import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestServer } from "./harness";
 
@@ -61,5 +62,40 @@ describe("the service started as the README says", () => {
     });
     expect(mcp.status).toBe(200);
     expect(mcp.headers.get("mcp-session-id")).toBeTruthy();
+  });
+
+  // server.mjs answers the API and MCP routes itself (direct-routes.mjs), so what Next did
+  // for them must still hold over a real socket: streamed bodies, limits, methods, headers.
+  it("reads a body sent in chunks, and answers a body over the limit in the error shape on an open connection", async () => {
+    const send = (path: string, chunks: string[], headers: Record<string, string> = {}) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = http.request(`${server.origin}${path}`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...headers },
+        });
+        req.on("response", (res) => {
+          let body = "";
+          res.on("data", (d) => (body += d)).on("end", () => resolve({ status: res.statusCode!, body }));
+        });
+        req.on("error", reject);
+        const next = () => (chunks.length ? req.write(chunks.shift(), () => setTimeout(next, 20)) : req.end());
+        next();
+      });
+    const created = await send("/api/v1/create_draft", ['{"type":"post",', '"body":"Sent in ', 'three pieces."}']);
+    expect(created.status).toBe(200);
+    const stored = await api("fetch_item", { type: "post", id: JSON.parse(created.body).id });
+    expect(stored.body.body).toBe("Sent in three pieces.");
+    const big = await send("/api/v1/create_draft", ['{"type":"post","body":"', "x".repeat(200_000), "y".repeat(200_000), '"}']);
+    expect(big.status).toBe(400);
+    expect(JSON.parse(big.body).error.message).toBe("The request body is too large.");
+    const wrongMethod = await fetch(`${server.origin}/api/v1/fetch_item`, { headers: { authorization: `Bearer ${token}` } });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get("allow")).toBe("POST");
+    expect((await wrongMethod.json()).error.code).toBe("method_not_allowed");
+    const head = await fetch(`${server.origin}/api/v1/fetch_item`, { method: "HEAD" });
+    expect(head.status).toBe(405); // Next's own HEAD, from the route's GET
+    const unknown = await fetch(`${server.origin}/api/v1/no_such_operation`, { method: "POST" });
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json()).error.code).toBe("unknown_operation");
   });
 });

@@ -1,0 +1,112 @@
+// The API and MCP endpoints without Next's request pipeline, for `npm start` (server.mjs).
+//
+// A small read through Next costs about 1 ms of CPU in routing, request adaptation and
+// response handling before the route's own code runs, as much as the whole answer costs
+// without it. These two routes need none of it (no pages, no middleware, no cookies, no
+// caching), so server.mjs hands them to the very handler functions their route files export,
+// taken from Next's build of those files: one door, nothing restated, the same module
+// instances Next itself uses for every other route. `next dev` keeps going through the route
+// files. Anything these patterns do not match goes to Next unchanged.
+import { createRequire } from "node:module";
+import path from "node:path";
+
+const require = createRequire(import.meta.url);
+
+// Exactly the paths Next would route to these files: one operation name (letters and
+// underscores; `openapi.json` and anything encoded or nested stay with Next), or /mcp.
+const ROUTES = [
+  { pattern: /^\/api\/v1\/([a-z_]{1,64})(?:\?|$)/, file: "api/v1/[operation]/route.js", params: (m) => ({ operation: m[1] }) },
+  { pattern: /^\/mcp(?:\?|$)/, file: "mcp/route.js", params: () => ({}) },
+];
+
+/** The route's exported method handlers, from the build in `dir` (loaded on first use). */
+function handlersOf(dir, route) {
+  route.handlers ??= require(path.join(dir, ".next", "server", "app", route.file)).routeModule.userland;
+  return route.handlers;
+}
+
+/**
+ * Answers `req` if it is for one of the direct routes and a method its file exports; false
+ * otherwise (then Next answers it, including HEAD and OPTIONS it fills in itself).
+ */
+export function directRoute(dir, origin) {
+  return (req, res) => {
+    for (const route of ROUTES) {
+      const m = route.pattern.exec(req.url ?? "");
+      if (!m) continue;
+      const handler = handlersOf(dir, route)[req.method ?? ""];
+      if (!handler) return false;
+      void answer(req, res, handler, route.params(m), origin);
+      return true;
+    }
+    return false;
+  };
+}
+
+async function answer(req, res, handler, params, origin) {
+  // A client that hangs up aborts the request's signal, as it does under Next.
+  const aborted = new AbortController();
+  res.once("close", () => res.writableFinished || aborted.abort());
+  try {
+    const response = await handler(toRequest(req, origin, aborted.signal), { params: Promise.resolve(params) });
+    await send(response, res);
+  } catch (e) {
+    console.error(e);
+    if (!res.headersSent) res.writeHead(500).end();
+    else res.destroy();
+  }
+}
+
+function toRequest(req, origin, signal) {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+  }
+  const hasBody = req.method !== "GET" && req.method !== "HEAD";
+  return new Request(new URL(req.url, origin), { method: req.method, headers, signal, ...(hasBody && { body: bodyStream(req), duplex: "half" }) });
+}
+
+/**
+ * The request body as a web stream that the handlers read up to their own size limits: the
+ * socket is paused while a chunk waits to be read. Cheaper than Readable.toWeb for the small
+ * bodies almost every call has.
+ */
+function bodyStream(req) {
+  let open = true;
+  return new ReadableStream({
+    start(controller) {
+      req.on("data", (chunk) => {
+        if (!open) return;
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if (controller.desiredSize <= 0) req.pause();
+      });
+      req.once("end", () => open && ((open = false), controller.close()));
+      req.once("error", (e) => open && ((open = false), controller.error(e)));
+    },
+    pull: () => void req.resume(),
+    // Past a handler's limit: the rest is read and dropped, so that its answer still arrives
+    // (server.requestTimeout bounds a client that never stops sending).
+    cancel: () => {
+      open = false;
+      req.resume();
+    },
+  });
+}
+
+async function send(response, res) {
+  res.statusCode = response.status;
+  for (const [name, value] of response.headers) if (name !== "set-cookie") res.setHeader(name, value);
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) res.setHeader("set-cookie", cookies);
+  if (!response.body) return void res.end();
+  // Server-sent events go out as they come; anything else is a small, finished answer.
+  if (!(response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+    return void res.end(Buffer.from(await response.arrayBuffer()));
+  }
+  res.flushHeaders();
+  for await (const chunk of response.body) {
+    if (res.destroyed) break;
+    res.write(chunk);
+  }
+  res.end();
+}
