@@ -6,6 +6,10 @@
 const config = {
   serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "ioredis", "postgres"],
   poweredByHeader: false,
+  // Next loads every page and route at start by default; most are rarely used (the owner's
+  // pages, OAuth consent, sign-in). Loaded on first use instead: less memory for as long as
+  // they are not used, and a faster start.
+  experimental: { preloadEntriesOnStart: false },
   // The owner's pages can never be framed (clickjacking of Allow / Approve). Only these page
   // paths: API, MCP, OAuth endpoints and /.well-known/* are left exactly as they are.
   async headers() {
