@@ -22,6 +22,8 @@ type Counts = Record<Kind, Record<string, number>>;
 export type SoakResult = {
   mode: Mode;
   maxReqPerSec: number;
+  /** Non-2xx and socket errors (timeouts) of the 50-connection maximum run: saturation, not the soak. */
+  maxRunBad: number;
   rate: number;
   seconds: number;
   total: number;
@@ -130,6 +132,7 @@ export async function benchSoak(mode: Mode, pgAdmin: string, log: (s: string) =>
     return {
       mode,
       maxReqPerSec,
+      maxRunBad: max.non2xx + max.errors,
       rate,
       seconds: r.duration,
       total: r.requests.total,
@@ -163,7 +166,8 @@ export function printSoakTable(rows: SoakResult[]) {
           .join(" ")}`,
     );
     out.push(
-      `S8 soak ${r.mode}: ${r.rate} req/s (30 % of the measured maximum ${r.maxReqPerSec} req/s) for ${Math.round(r.seconds / 60)} min`,
+      `S8 soak ${r.mode}: ${r.rate} req/s (30 % of the measured maximum ${r.maxReqPerSec} req/s) for ${Math.round(r.seconds / 60)} min` +
+        (r.maxRunBad ? ` (the saturated maximum run had ${r.maxRunBad} non-2xx or socket errors)` : ""),
       `  requests       ${r.total} (${kinds.join("; ")})`,
       `  socket errors  ${r.socketErrors} (goal 0) ${mark(r.socketErrors === 0)}${r.timeouts ? `, ${r.timeouts} of them timeouts` : ""}`,
       `  unexpected non-2xx ${r.unexpected} (goal 0) ${mark(r.unexpected === 0)}`,
