@@ -48,8 +48,19 @@ export type SoakResult = {
  * turn the search into a scan that grows with the run.
  */
 function sequence(api: string, headers: Record<string, string>, readId: string, counts: Counts): Request[] {
-  const count = (kind: Kind) => (status: number) => {
+  const count = (kind: Kind) => (status: number | string) => {
     counts[kind][status] = (counts[kind][status] ?? 0) + 1;
+  };
+  // MCP reports a failed call inside a 200: a JSON-RPC error, or a tool result with isError.
+  const countMcp = (status: number, body: string) => {
+    let failed = false;
+    try {
+      const answer = JSON.parse(body);
+      failed = status === 200 && Boolean(answer.error || answer.result?.isError);
+    } catch {
+      failed = status === 200; // not the JSON answer the stateless endpoint gives
+    }
+    count("mcp fetch_item")(failed ? "error in 200" : status);
   };
   const post = (kind: Kind, path: string, body: string, extra = {}): Request => ({
     method: "POST",
@@ -61,12 +72,15 @@ function sequence(api: string, headers: Record<string, string>, readId: string, 
   const read = JSON.stringify({ id: readId, type: "post" });
   return [
     post("fetch_item", `${api}/fetch_item`, read),
-    post(
-      "mcp fetch_item",
-      "/mcp",
-      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "fetch_item", arguments: JSON.parse(read) } }),
-      MCP_HEADERS,
-    ),
+    {
+      ...post(
+        "mcp fetch_item",
+        "/mcp",
+        JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "fetch_item", arguments: JSON.parse(read) } }),
+        MCP_HEADERS,
+      ),
+      onResponse: countMcp,
+    },
     post("search_content", `${api}/search_content`, JSON.stringify({ query: "interviewed", limit: 10 })),
     {
       ...post("create_draft", `${api}/create_draft`, JSON.stringify({ type: "post", body: "A soak draft, written to be edited." })),
@@ -128,7 +142,7 @@ export async function benchSoak(mode: Mode, pgAdmin: string, log: (s: string) =>
     const warm = rss.find(([s]) => s >= WARM_S) ?? rss[rss.length - 1];
     const last = rss[rss.length - 1];
     const growthPct = Math.round((1000 * (last[1] - warm[1])) / warm[1]) / 10;
-    const unexpected = Object.values(counts).reduce((n, byStatus) => n + Object.entries(byStatus).reduce((m, [s, c]) => m + (s.startsWith("2") ? 0 : c), 0), 0);
+    const unexpected = Object.values(counts).reduce((n, byStatus) => n + Object.entries(byStatus).reduce((m, [s, c]) => m + (/^2\d\d$/.test(s) ? 0 : c), 0), 0);
     return {
       mode,
       maxReqPerSec,
