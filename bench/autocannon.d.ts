@@ -11,7 +11,18 @@ declare module "autocannon" {
     "2xx": number;
     statusCodeStats?: Record<string, { count: number | string }>;
   };
+  type Context = Record<string, unknown> & { draftId?: string };
+  /** One step of the sequence each connection repeats; context is that connection's own. */
+  export type Request = {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    setupRequest?: (req: Request, context: Context) => Request | undefined;
+    onResponse?: (status: number, body: string, context: Context) => void;
+  };
   export type Options = {
+    requests?: Request[];
     url: string;
     method?: string;
     headers?: Record<string, string>;

@@ -17,11 +17,11 @@ export type Phase = {
 /** cpuMsPerReq: the server's CPU time per request during the throughput run. */
 export type Measurement = { throughput: Phase; fixedRate: Phase; peakRssMb: number; cpuMsPerReq: number };
 
-function run(t: Target, opts: { connections: number; duration: number; overallRate?: number }): Promise<Result> {
+export function run(t: Target, opts: { connections: number; duration: number; overallRate?: number }): Promise<Result> {
   return Promise.resolve(autocannon({ url: t.url, method: "POST", headers: t.headers, body: t.body, timeout: 10, ...opts }));
 }
 
-const phase = (r: Result): Phase => ({
+export const phase = (r: Result): Phase => ({
   reqPerSec: Math.round(r["2xx"] / r.duration),
   p50: r.latency.p50,
   p99: r.latency.p99,

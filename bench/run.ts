@@ -1,8 +1,12 @@
+import fs from "node:fs";
 import path from "node:path";
 import { measure, type Measurement, type Target } from "./load";
 import { ensureBuild } from "../tests/helpers/build";
 import { cleanupAll } from "./procs";
+import { benchLimiter, printLimiterTable } from "./limiter";
 import { benchScheduler, printSchedulerTable } from "./scheduler";
+import { benchSoak, printSoakTable, SOAK_MINUTES } from "./soak";
+import { BODY, jsonPost, MCP_HEADERS } from "./http";
 import { measureStart, type StartFigures } from "./startup";
 import { nextRunIndex, printStartTable, printTable, writeJson, type ModeResult } from "./report";
 import { freePort, freshStore, seed, startBare, startWhole, tempDir, type Mode, type Server } from "./servers";
@@ -13,6 +17,9 @@ import { freePort, freshStore, seed, startBare, startWhole, tempDir, type Mode, 
 // Both also give R8 (start to the first 200) and R7 idle (RSS after start and a little traffic);
 // `npm run bench -- startup` gives only those (no load: quick, and robust on a busy machine).
 // `npm run bench -- scheduler` (or BENCH_MODES=scheduler): R6, scheduler lateness (bench/scheduler.ts).
+// `npm run bench -- limiter`: R5, the rate limiter on Redis against in process (bench/limiter.ts).
+// `npm run bench -- soak [postgres]`: S8 soak, 30 minutes of mixed traffic, PGlite unless
+// postgres is named (bench/soak.ts; BENCH_SOAK_MINUTES).
 // Env: BENCH_DURATION (seconds, default 10), BENCH_MODES (pglite,postgres,scheduler), BENCH_PG_URL.
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const ASKED = (process.argv.slice(2).join(",") || process.env.BENCH_MODES || "pglite,postgres")
@@ -21,42 +28,26 @@ const ASKED = (process.argv.slice(2).join(",") || process.env.BENCH_MODES || "pg
   .filter(Boolean);
 const SCHEDULER = ASKED.includes("scheduler");
 const STARTUP_ONLY = ASKED.includes("startup");
+const LIMITER = ASKED.includes("limiter");
+const LIMITER_PAIRS = Number(process.env.BENCH_LIMITER_PAIRS ?? 4);
+const SOAK = ASKED.includes("soak");
 const STARTS = Number(process.env.BENCH_STARTS ?? 4);
 const IDLE_S = Number(process.env.BENCH_IDLE_S ?? 5);
-const named = ASKED.filter((m) => m !== "scheduler" && m !== "startup") as Mode[];
-const MODES: Mode[] = STARTUP_ONLY && !named.length ? ["pglite", "postgres"] : named;
+const named = ASKED.filter((m) => !["scheduler", "startup", "limiter", "soak"].includes(m)) as Mode[];
+// With soak, the named modes are the soak's databases, not R1-R3 runs.
+const SOAK_MODES: Mode[] = SOAK ? (named.length ? named : ["pglite"]) : [];
+const MODES: Mode[] = SOAK ? [] : STARTUP_ONLY && !named.length ? ["pglite", "postgres"] : named;
 const PG_ADMIN = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const RESULTS = path.join(process.cwd(), "bench/results/latest.json");
-const DEADLINE_MS = (MODES.length * (2 * (DURATION + 13) + 150) + (SCHEDULER ? 900 : 0) + 60) * 1000;
+const DEADLINE_MS =
+  (MODES.length * (2 * (DURATION + 13) + 150) +
+    (SCHEDULER ? 900 : 0) +
+    (LIMITER ? LIMITER_PAIRS * 2 * (DURATION + 20) + 60 : 0) +
+    SOAK_MODES.length * (SOAK_MINUTES * 60 + 120) +
+    60) *
+  1000;
 
 const log = (s: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${s}\n`);
-
-// A realistic post (~1,500 characters) so the answer has the size of a real one.
-const BODY = [
-  "Three years ago our team shipped a feature nobody used. We had interviewed forty customers, built a clickable prototype, and run a two-week beta.",
-  "Everyone said they loved it. Usage after launch: four percent.",
-  "",
-  "What went wrong? We asked people what they wanted instead of watching what they did. Stated preferences are cheap; revealed preferences cost time, money or attention, and that is why they are honest.",
-  "",
-  "Here is what we changed:",
-  "1. Every interview now ends with a concrete ask: a pre-order, an introduction to a colleague, or thirty minutes to migrate real data. A yes to a cost beats ten compliments.",
-  "2. We instrument the prototype before the beta, not after. If we cannot say which number will move, we are not ready to build.",
-  "3. We kill features in public. A short note to the whole company about what we stopped and why has done more for focus than any roadmap review.",
-  "4. We write the launch post first. If the announcement sounds dull to us, it will sound dull to customers.",
-  "",
-  "The result: fewer launches, but the last five all passed thirty percent weekly usage within a month.",
-  "",
-  "The hardest part was not the process. It was admitting that our favourite ideas were often the ones with the least evidence behind them.",
-  "",
-  "What is one signal you trust more than what customers tell you?",
-].join("\n");
-
-async function jsonPost(url: string, body: string, headers: Record<string, string>) {
-  const res = await fetch(url, { method: "POST", headers, body, signal: AbortSignal.timeout(15_000) });
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`POST ${url} answered ${res.status}: ${text.slice(0, 500)}`);
-  return text;
-}
 
 /**
  * A fixed amount of ordinary traffic after start-up, so that idle RSS includes the code of the
@@ -68,7 +59,7 @@ async function someTraffic(base: string, headers: Record<string, string>) {
   const fetchBody = JSON.stringify({ id: created.id, type: "post" });
   for (let i = 0; i < 10; i++) await jsonPost(`${base}/fetch_item`, fetchBody, headers);
   const mcp = base.replace(/\/api\/v1$/, "/mcp");
-  const mcpHeaders = { ...headers, accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
+  const mcpHeaders = { ...headers, ...MCP_HEADERS };
   for (let i = 0; i < 5; i++)
     await jsonPost(
       mcp,
@@ -119,7 +110,7 @@ async function benchMode(mode: Mode, wholeFirst: boolean): Promise<ModeResult> {
       out.mcp = await measure(
         {
           url: whole.url.replace(/\/api\/v1$/, "/mcp"),
-          headers: { ...headers, accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" },
+          headers: { ...headers, ...MCP_HEADERS },
           body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "fetch_item", arguments: JSON.parse(fetchBody) } }),
           pid: whole.proc.pid,
         },
@@ -167,6 +158,21 @@ async function main() {
     writeJson(RESULTS, results, { runIndex, durationS: DURATION, cpus: (await import("node:os")).cpus().length });
     log(`results written to ${path.relative(process.cwd(), RESULTS)}`);
   }
+  if (LIMITER) {
+    log("making sure the build is current");
+    await ensureBuild();
+    const r = await benchLimiter(PG_ADMIN, DURATION, LIMITER_PAIRS, log);
+    printLimiterTable(r);
+    saveJson("limiter.json", { durationS: DURATION, ...r });
+  }
+  if (SOAK_MODES.length) {
+    log("making sure the build is current");
+    await ensureBuild();
+    const rows = [];
+    for (const mode of SOAK_MODES) rows.push(await benchSoak(mode, PG_ADMIN, log));
+    printSoakTable(rows);
+    saveJson("soak.json", { minutes: SOAK_MINUTES, rows });
+  }
   if (SCHEDULER) {
     const rows = await benchScheduler(PG_ADMIN, log);
     printSchedulerTable(rows);
@@ -176,6 +182,13 @@ async function main() {
     fs.writeFileSync(file, JSON.stringify({ finishedAt: new Date().toISOString(), rows }, null, 2) + "\n");
     log(`results written to ${path.relative(process.cwd(), file)}`);
   }
+}
+
+function saveJson(name: string, body: object) {
+  const file = path.join(process.cwd(), "bench/results", name);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify({ finishedAt: new Date().toISOString(), ...body }, null, 2) + "\n");
+  log(`results written to ${path.relative(process.cwd(), file)}`);
 }
 
 let exiting = false;

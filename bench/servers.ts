@@ -21,7 +21,8 @@ export async function freshStore(mode: Mode, tmp: string, pgAdminUrl: string) {
   return { DATABASE_URL: db.url };
 }
 
-export type Store = { DATA_DIR?: string; DATABASE_URL?: string };
+// REDIS_URL: the rate limiter's counters on Redis (bench/limiter.ts); unset, they stay in process.
+export type Store = { DATA_DIR?: string; DATABASE_URL?: string; REDIS_URL?: string };
 
 /**
  * The bench user (creator plan) and an access token for `origin`, written straight through
