@@ -1,8 +1,7 @@
-import { RateLimiterMemory } from "rate-limiter-flexible";
+import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { Redis } from "ioredis";
 import { config } from "@/lib/config";
 import type { Plan } from "@/drizzle/schema";
-import { redisWindow, withWindowScript } from "./redis-window";
 import { slidingWindow, WINDOW_SECONDS, type RateDecision } from "./sliding-window";
 
 export type { RateDecision };
@@ -17,8 +16,7 @@ export function limitFor(plan: Plan): number {
 // The counters live for two windows so the previous window's count can still be read.
 const STORE_OPTS = { keyPrefix: "rl:req", points: Number.MAX_SAFE_INTEGER, duration: WINDOW_SECONDS * 2 };
 
-type Counter = (key: string, limit: number, now: number) => Promise<RateDecision>;
-let counter: Counter | undefined;
+let store: RateLimiterAbstract | undefined;
 // A fresh Redis client is not ready for a few milliseconds. Answering from the insurance
 // memory meanwhile would count those requests apart from Redis and admit more than the
 // limit (a burst at start-up), so the first requests wait for the first contact (at most 1 s).
@@ -29,54 +27,49 @@ let firstContact: Promise<unknown> = Promise.resolve();
  * insurance limiter that takes over while Redis is unreachable (neither failing requests nor
  * letting everything through); otherwise in process.
  */
-function counterStore(): Counter {
-  if (counter) return counter;
+function counterStore(): RateLimiterAbstract {
+  if (store) return store;
   const memory = new RateLimiterMemory(STORE_OPTS);
-  const inMemory: Counter = (key, limit, now) => slidingWindow(memory, key, limit, now);
   const url = config().REDIS_URL;
-  if (!url) return (counter = inMemory);
+  if (!url) return (store = memory);
   // The offline queue is off so that an outage fails fast into the insurance limiter.
-  const client = withWindowScript(
-    new Redis(url, {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-      connectTimeout: 1000,
-      commandTimeout: 500,
-      retryStrategy: (times) => Math.min(times * 200, 2000),
-    }),
-  );
+  const client = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 1000,
+    commandTimeout: 500,
+    retryStrategy: (times) => Math.min(times * 200, 2000),
+  });
   client.on("error", () => {}); // reconnection is automatic; the insurance limiter covers the gap
   firstContact = new Promise((resolve) => {
     client.once("ready", resolve).once("error", resolve);
     setTimeout(resolve, 1000).unref();
   });
-  return (counter = async (key, limit, now) => {
-    if (client.status !== "ready") return inMemory(key, limit, now);
-    try {
-      return await redisWindow(client, STORE_OPTS.keyPrefix, STORE_OPTS.duration, key, limit, now);
-    } catch {
-      return inMemory(key, limit, now);
-    }
-  });
+  return (store = new RateLimiterRedis({
+    ...STORE_OPTS,
+    storeClient: client,
+    rejectIfRedisNotReady: true,
+    insuranceLimiter: memory,
+  }));
 }
 
 /** One budget per user, shared by every surface (REST and MCP call this). */
 export async function consumeRequest(userId: string, plan: Plan, now = Date.now()): Promise<RateDecision> {
-  const count = counterStore();
+  const s = counterStore();
   await firstContact;
-  return count(userId, limitFor(plan), now);
+  return slidingWindow(s, userId, limitFor(plan), now);
 }
 
 /** OAuth requests (register, token, revoke: each its own budget) per client address: fixed, never scaled. */
 export const OAUTH_PER_MINUTE = 30;
 
 export async function consumeOAuthRequest(key: string, now = Date.now()): Promise<RateDecision> {
-  const count = counterStore();
+  const s = counterStore();
   await firstContact;
-  return count(`oauth:${key}`, OAUTH_PER_MINUTE, now);
+  return slidingWindow(s, `oauth:${key}`, OAUTH_PER_MINUTE, now);
 }
 
 /** Tests switch between stores by changing REDIS_URL. */
 export function resetRateLimiter() {
-  counter = undefined;
+  store = undefined;
 }

@@ -21,28 +21,15 @@ export type RateDecision = {
  * a refused request gives its point back so that waiting Retry-After is enough.
  */
 export async function slidingWindow(store: RateLimiterAbstract, userId: string, limit: number, now: number): Promise<RateDecision> {
-  const { index, elapsed } = windowAt(now);
+  const index = Math.floor(now / WINDOW_MS);
+  const elapsed = (now - index * WINDOW_MS) / WINDOW_MS; // 0..1 through the current window
   const curKey = `${userId}:${index}`;
   const [cur, prevRes] = await Promise.all([store.consume(curKey, 1), store.get(`${userId}:${index - 1}`)]);
   const current = cur.consumedPoints;
   const previous = prevRes?.consumedPoints ?? 0;
-  const allowed = previous * (1 - elapsed) + current <= limit;
-  if (!allowed) await store.reward(curKey, 1);
-  return decision(previous, current, elapsed, limit, allowed);
-}
-
-/** The clock-aligned minute of `now` and how far through it `now` is (0..1). */
-export function windowAt(now: number) {
-  const index = Math.floor(now / WINDOW_MS);
-  return { index, elapsed: (now - index * WINDOW_MS) / WINDOW_MS };
-}
-
-/**
- * The answer for a request counted as the `current`-th of its minute (before any point was
- * given back), with `previous` in the minute before; `allowed` is the store's verdict.
- */
-export function decision(previous: number, current: number, elapsed: number, limit: number, allowed: boolean): RateDecision {
   const estimate = previous * (1 - elapsed) + current;
+  const allowed = estimate <= limit;
+  if (!allowed) await store.reward(curKey, 1);
   const used = allowed ? estimate : estimate - 1;
   return {
     allowed,
