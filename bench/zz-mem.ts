@@ -1,0 +1,27 @@
+// Temporary: idle RSS after a little traffic.
+import fs from "node:fs";
+import path from "node:path";
+import { freshStore, seed, tempDir, freePort } from "./servers";
+import { startProcess, waitForHttp, cleanupAll } from "./procs";
+const mode = (process.argv[2] ?? "pglite") as "postgres" | "pglite";
+const tmp = tempDir();
+const store = await freshStore(mode, tmp, "postgres://postgres@127.0.0.1:5432/postgres");
+const port = await freePort();
+const { token } = await seed(store, `http://127.0.0.1:${port}`);
+const env: NodeJS.ProcessEnv = { ...process.env, ...store, APP_URL: `http://127.0.0.1:${port}`, PORT: String(port), HOST: "127.0.0.1", RATE_LIMIT_SCALE: "100000", LOG_LEVEL: "warn", NODE_ENV: "production" };
+delete env.NODE_OPTIONS; if (mode === "pglite") delete env.DATABASE_URL;
+const t0 = Date.now();
+const proc = startProcess(process.execPath, [path.join(process.cwd(), "server.mjs")], env, path.join(tmp, "s.log"));
+await waitForHttp(`http://127.0.0.1:${port}/api/v1`, proc, 90000, 50);
+const up = Date.now() - t0;
+const rss = () => Math.round(Number(fs.readFileSync(`/proc/${proc.pid}/status`, "utf8").match(/VmRSS:\s+(\d+)/)![1]) / 1024);
+const r0 = rss();
+const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+const created = await (await fetch(`http://127.0.0.1:${port}/api/v1/create_draft`, { method: "POST", headers, body: JSON.stringify({ type: "post", body: "hello world ".repeat(100) }) })).json();
+for (let i = 0; i < 10; i++) await (await fetch(`http://127.0.0.1:${port}/api/v1/fetch_item`, { method: "POST", headers, body: JSON.stringify({ id: created.id, type: "post" }) })).text();
+for (let i = 0; i < 5; i++) await (await fetch(`http://127.0.0.1:${port}/mcp`, { method: "POST", headers: { ...headers, accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "fetch_item", arguments: { id: created.id, type: "post" } } }) })).text();
+await new Promise((r) => setTimeout(r, 5000));
+console.log(mode, "first 200 ms", up, "rss at start", r0, "idle after traffic", rss());
+await proc.stop();
+await cleanupAll();
+process.exit(0);
