@@ -1,5 +1,6 @@
 import { config } from "@/lib/config";
 import { redactSecrets } from "@/lib/redact";
+import { request, type PlatformRequest } from "./request";
 import { PublishError } from "./types";
 
 // Classifies what happened to a request sent to a platform, so the caller knows whether
@@ -18,13 +19,13 @@ function causeCode(e: unknown): string | undefined {
 }
 
 /**
- * fetch with the publish timeout. A connection that never opened is "retry" (nothing was
- * sent); a timeout or a connection cut after sending is "unknown" (it may have been posted).
+ * One platform call with the publish timeout. A connection that never opened is "retry" (nothing
+ * was sent); a timeout or a connection cut after sending is "unknown" (it may have been posted).
  */
-export async function send(network: string, url: string, init: RequestInit): Promise<Response> {
+export async function send(network: string, url: string, init: PlatformRequest): Promise<Response> {
   const ms = config().PUBLISH_TIMEOUT_MS;
   try {
-    return await fetch(url, { ...init, signal: AbortSignal.timeout(ms) });
+    return await request(url, init, ms);
   } catch (e) {
     const name = (e as Error)?.name;
     if (name === "TimeoutError" || name === "AbortError") {
