@@ -81,7 +81,9 @@ export async function claimDue(db: Db, now: Date, limit: number, c: Config): Pro
   for (const type of TYPES) {
     const t = draftTable(type);
     const due = dueWhere(type, now, c);
-    const ids = db.select({ id: t.id }).from(t).where(due).orderBy(t.scheduledFor).limit(limit).for("update", { skipLocked: true });
+    // Oldest first; among drafts due at the same moment, by id (random): owners interleave, so
+    // the scheduler's per-account limit does not leave call slots idle behind one owner's backlog.
+    const ids = db.select({ id: t.id }).from(t).where(due).orderBy(t.scheduledFor, t.id).limit(limit).for("update", { skipLocked: true });
     out.push(...(await claim(db, type, and(inArray(t.id, ids), due), now)));
   }
   return out;
