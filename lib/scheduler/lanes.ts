@@ -24,7 +24,7 @@ export class Lanes<T> {
       lane.items.push(item);
     }
     this.size += items.length;
-    this.wake();
+    this.wake(items.length);
   }
 
   /** The next draft of an account below its limit (it then counts as running), or undefined. */
@@ -48,7 +48,8 @@ export class Lanes<T> {
     if (!lane) return;
     lane.running--;
     if (!lane.running && !lane.items.length) this.lanes.delete(k);
-    this.wake();
+    // One slot for one worker; with nothing queued, every waiter must look (to finish or claim).
+    this.wake(this.size ? 1 : this.waiting.length);
   }
 
   /** Resolves when a call ends or drafts arrive (for a worker that found nothing to take). */
@@ -56,7 +57,8 @@ export class Lanes<T> {
     return new Promise((r) => this.waiting.push(r));
   }
 
-  private wake() {
-    for (const w of this.waiting.splice(0)) w();
+  /** As many waiting workers as there is new work for (waking all of them costs a scan each). */
+  private wake(n: number) {
+    for (const w of this.waiting.splice(0, n)) w();
   }
 }
