@@ -3,10 +3,10 @@ import https from "node:https";
 
 // The platforms' HTTP client: node:http(s) rather than fetch. A scheduler pass makes thousands
 // of calls at once, and fetch (its WHATWG streams, a cloned request, a transferable abort
-// signal) cost 0.58 ms of CPU per call against 0.23 ms here; it bounded how fast a backlog drains.
-// The answer is read whole and handed over as a small object with the part of Response that
-// adapters use (a Response would build a web stream per call). Redirects are not followed (a platform's API answers where it is asked), and no
-// accept-encoding is sent, so bodies arrive as they are.
+// signal) cost 0.58 ms of CPU per call against 0.23 ms here; it bounded how fast a backlog
+// drains. The answer is read whole into a small object with the part of Response adapters use
+// (a Response builds a web stream per call). Redirects are not followed (a platform's API
+// answers where it is asked); no accept-encoding is sent, so bodies arrive as they are.
 
 // Idle sockets are closed a second before the server's Keep-Alive timeout (Node applies that
 // hint only below the agent's own `timeout`), so a post is never written to a closing socket.
