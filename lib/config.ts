@@ -35,6 +35,8 @@ const Env = z.object({
   SCHEDULER_POLL_MS: z.coerce.number().int().min(10).default(1000),
   // Platform calls the in-process scheduler makes at once (per process) when many are due.
   SCHEDULER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(200),
+  // Of those, at most this many for one account (user and network): platforms rate-limit each account.
+  SCHEDULER_ACCOUNT_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(25),
   // In-process scheduler: "auto" runs it unless Inngest is configured; "on" runs it anyway
   // (safe: the claim is atomic); "off" leaves publishing to Inngest or to nobody.
   SCHEDULER: z.enum(["auto", "on", "off"]).default("auto"),

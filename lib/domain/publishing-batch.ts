@@ -9,7 +9,6 @@ import { attemptOf, record, TYPES, type Claimed, type Outcome } from "./publishi
 // to one statement; everything else goes through record() one by one, as publish_now does.
 
 export type Done = { c: Claimed; o: Outcome; at: Date };
-const CHUNK = 1000; // 4 parameters a row, well under PostgreSQL's 65,535
 
 /**
  * Records outcomes. Same conditions as record(): a draft is only marked published while it
@@ -21,20 +20,19 @@ export async function recordMany(db: Db, done: Done[]) {
   for (const type of TYPES) {
     const t = draftTable(type);
     const rows = done.filter((d) => d.c.type === type && bulk(d));
-    for (let i = 0; i < rows.length; i += CHUNK) {
-      const values = sql.join(
-        rows.slice(i, i + CHUNK).map(({ c, o, at }) => {
-          const p = o as Extract<Outcome, { status: "published" }>;
-          return sql`(${c.id}::uuid, ${at.toISOString()}::timestamptz, ${p.postId}::text, ${p.url}::text)`;
-        }),
-        sql`, `,
-      );
-      await db.execute(sql`
-        update ${t} set status = 'published', published_at = v.at, platform_post_id = v.post_id, platform_url = v.url,
-          failure_reason = null, next_attempt_at = null
-        from (values ${values}) as v(id, at, post_id, url)
-        where ${t.id} = v.id and ${t.status} in ('publishing', 'unknown')`);
-    }
+    if (!rows.length) continue;
+    // The rows as one JSON parameter: cheaper to build than 4 parameters a row, and unbounded.
+    const json = JSON.stringify(
+      rows.map(({ c, o, at }) => {
+        const p = o as Extract<Outcome, { status: "published" }>;
+        return { id: c.id, at: at.toISOString(), post_id: p.postId, url: p.url };
+      }),
+    );
+    await db.execute(sql`
+      update ${t} set status = 'published', published_at = v.at, platform_post_id = v.post_id, platform_url = v.url,
+        failure_reason = null, next_attempt_at = null
+      from jsonb_to_recordset(${json}::jsonb) as v(id uuid, at timestamptz, post_id text, url text)
+      where ${t.id} = v.id and ${t.status} in ('publishing', 'unknown')`);
   }
   await noteAttempts(
     db,

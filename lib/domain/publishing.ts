@@ -72,19 +72,23 @@ async function claim(
 }
 
 /**
- * Claims up to `limit` due drafts of each type in one UPDATE per table. With several
- * processes on PostgreSQL, SKIP LOCKED hands each claimer different rows and the status
- * condition is re-checked on the locked row; on PGlite statements run one after another.
+ * Claims up to `limit` due drafts of each type in one UPDATE per table, both at once (on
+ * separate connections when there is a pool: a claim is what a backlog's workers wait for).
+ * With several processes on PostgreSQL, SKIP LOCKED hands each claimer different rows and the
+ * status condition is re-checked on the locked row; on PGlite statements run one after another.
  */
 export async function claimDue(db: Db, now: Date, limit: number, c: Config): Promise<Claimed[]> {
-  const out: Claimed[] = [];
-  for (const type of TYPES) {
-    const t = draftTable(type);
-    const due = dueWhere(type, now, c);
-    const ids = db.select({ id: t.id }).from(t).where(due).orderBy(t.scheduledFor).limit(limit).for("update", { skipLocked: true });
-    out.push(...(await claim(db, type, and(inArray(t.id, ids), due), now)));
-  }
-  return out;
+  const claimed = await Promise.all(
+    TYPES.map((type) => {
+      const t = draftTable(type);
+      const due = dueWhere(type, now, c);
+      // Oldest first; among drafts due at the same moment, by id (random): owners interleave, so
+      // the scheduler's per-account limit does not leave call slots idle behind one owner's backlog.
+      const ids = db.select({ id: t.id }).from(t).where(due).orderBy(t.scheduledFor, t.id).limit(limit).for("update", { skipLocked: true });
+      return claim(db, type, and(inArray(t.id, ids), due), now);
+    }),
+  );
+  return claimed.flat();
 }
 
 /**

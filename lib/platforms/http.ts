@@ -1,5 +1,6 @@
 import { config } from "@/lib/config";
 import { redactSecrets } from "@/lib/redact";
+import { request, type Answer, type PlatformRequest } from "./request";
 import { PublishError } from "./types";
 
 // Classifies what happened to a request sent to a platform, so the caller knows whether
@@ -18,13 +19,13 @@ function causeCode(e: unknown): string | undefined {
 }
 
 /**
- * fetch with the publish timeout. A connection that never opened is "retry" (nothing was
- * sent); a timeout or a connection cut after sending is "unknown" (it may have been posted).
+ * One platform call with the publish timeout. A connection that never opened is "retry" (nothing
+ * was sent); a timeout or a connection cut after sending is "unknown" (it may have been posted).
  */
-export async function send(network: string, url: string, init: RequestInit): Promise<Response> {
+export async function send(network: string, url: string, init: PlatformRequest): Promise<Answer> {
   const ms = config().PUBLISH_TIMEOUT_MS;
   try {
-    return await fetch(url, { ...init, signal: AbortSignal.timeout(ms) });
+    return await request(url, init, ms);
   } catch (e) {
     const name = (e as Error)?.name;
     if (name === "TimeoutError" || name === "AbortError") {
@@ -40,7 +41,7 @@ export async function send(network: string, url: string, init: RequestInit): Pro
 }
 
 /** When a 429 says to come back: x-rate-limit-reset (epoch seconds) or Retry-After. */
-export function retryAt(res: Response, now = Date.now()): Date | undefined {
+export function retryAt(res: Answer, now = Date.now()): Date | undefined {
   const reset = Number(res.headers.get("x-rate-limit-reset"));
   if (Number.isFinite(reset) && reset > 0) return new Date(reset * 1000);
   const after = res.headers.get("retry-after");
@@ -50,7 +51,7 @@ export function retryAt(res: Response, now = Date.now()): Date | undefined {
 }
 
 /** A platform's error body, fit to show: bounded, and without any credential it echoes. */
-export async function errorText(res: Response): Promise<string> {
+export async function errorText(res: Answer): Promise<string> {
   return redactSecrets((await res.text().catch(() => "")).slice(0, 2000), 200);
 }
 
@@ -58,7 +59,7 @@ export async function errorText(res: Response): Promise<string> {
  * The statuses every platform shares. 429 and 500/502/503 are refusals that created nothing:
  * retried. 504 (a gateway gave up waiting) may hide a created post: unknown.
  */
-export async function commonFailure(network: string, res: Response): Promise<PublishError | null> {
+export async function commonFailure(network: string, res: Answer): Promise<PublishError | null> {
   if (res.status === 429) {
     const at = retryAt(res);
     return new PublishError("retry", `${network} rate limit reached (429)${at ? `; it resets at ${at.toISOString()}` : ""}.`, at);

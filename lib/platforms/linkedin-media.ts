@@ -1,16 +1,17 @@
 import { commonFailure, errorText, send } from "./http";
 import type { Progress } from "./parts";
 import { PublishError, type MediaItem, type PublishRequest } from "./types";
+import type { Answer } from "./request";
 
 const NET = "LinkedIn";
 /** LinkedIn's multi-image post: 2 to 20 images. */
 export const MAX_IMAGES = 20;
 
 /** A LinkedIn REST call: JSON in, with the version and Rest.li headers every /rest endpoint wants. */
-export type LinkedInRest = (path: string, body: unknown) => Promise<Response>;
+export type LinkedInRest = (path: string, body: unknown) => Promise<Answer>;
 
 /** Why LinkedIn refused a request (`what`: "post", "image upload", ...), classified. */
-export async function linkedInRefusal(res: Response, what: string): Promise<PublishError> {
+export async function linkedInRefusal(res: Answer, what: string): Promise<PublishError> {
   const common = await commonFailure(NET, res);
   if (common) return common;
   const text = await errorText(res);
@@ -43,7 +44,7 @@ function trustedUploadUrl(url: string, api: string): boolean {
  * Images API and Documents API: initializeUpload (owner: the member) gives an upload URL and
  * the image/document URN; the bytes are PUT there; the post then names the URN.
  */
-export function linkedInMedia(rest: LinkedInRest, auth: (call: (token: string) => Promise<Response>) => Promise<Response>, owner: string, api: string) {
+export function linkedInMedia(rest: LinkedInRest, auth: (call: (token: string) => Promise<Answer>) => Promise<Answer>, owner: string, api: string) {
   const upload = async (kind: "image" | "document", m: MediaItem): Promise<string> => {
     const what = `${kind} upload`;
     const init = await rest(`/rest/${kind}s?action=initializeUpload`, { initializeUploadRequest: { owner } });

@@ -2,6 +2,7 @@ import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { log } from "@/lib/log";
 import { setNotice, type Account } from "./tokens";
+import type { Answer } from "./request";
 
 // LinkedIn's REST API wants a monthly version (LinkedIn-Version: YYYYMM); each is supported
 // for at least a year, then answered 426 NONEXISTENT_VERSION. A fixed default expires, so the
@@ -26,7 +27,7 @@ export function linkedInVersions(db: Db, acc: Account, now: Date) {
   const initial = config().LINKEDIN_VERSION ?? computed;
   let version = initial;
   let checked = false;
-  return async (call: (version: string) => Promise<Response>): Promise<Response> => {
+  return async (call: (version: string) => Promise<Answer>): Promise<Answer> => {
     const res = await call(version);
     if (res.status === 426 && version !== computed) {
       const stale = version;

@@ -4,6 +4,7 @@ import { authAccounts } from "@/drizzle/schema";
 import { redactSecrets } from "@/lib/redact";
 import { errorText, send } from "./http";
 import { PublishError } from "./types";
+import type { Answer } from "./request";
 
 export type Account = typeof authAccounts.$inferSelect;
 export type Tokens = { access_token: string; refresh_token?: string; expires_in?: number };
@@ -91,7 +92,7 @@ export async function accessToken(db: Db, acc: Account, refresh: Refresher | nul
 
 /** The OAuth 2.0 refresh_token grant (RFC 6749 section 6) as LinkedIn and X answer it. */
 export async function refreshGrant(network: string, url: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<Tokens> {
-  let res: Response;
+  let res: Answer;
   try {
     res = await send(network, url, {
       method: "POST",
@@ -127,7 +128,7 @@ export async function refreshGrant(network: string, url: string, form: Record<st
 export function authorized(db: Db, acc: Account, refresh: (() => Refresher) | null, network: string) {
   let token: string | undefined;
   const refresher = () => (acc.refresh_token && refresh ? refresh() : null);
-  return async (call: (token: string) => Promise<Response>): Promise<Response> => {
+  return async (call: (token: string) => Promise<Answer>): Promise<Answer> => {
     token ??= await accessToken(db, acc, refresher(), network);
     let res = await call(token);
     if (res.status !== 401) return res;

@@ -1,13 +1,14 @@
 import { commonFailure, errorText, send } from "./http";
 import type { Uploaded } from "./parts";
 import { PublishError, type MediaItem } from "./types";
+import type { Answer } from "./request";
 
 const NET = "X";
 export const MAX_TWEET_IMAGES = 4;
 const ALT_MAX = 1000;
 
 /** Why X refused a media request, classified (an upload alone posts nothing). */
-async function refusal(res: Response, what: string): Promise<PublishError> {
+async function refusal(res: Answer, what: string): Promise<PublishError> {
   return (await commonFailure(NET, res)) ?? new PublishError("failed", `X refused the ${what} (${res.status}: ${await errorText(res)}).`);
 }
 
@@ -15,7 +16,7 @@ async function refusal(res: Response, what: string): Promise<PublishError> {
  * X API v2 media: the one-shot upload (POST /2/media/upload, multipart: the bytes as `media`,
  * and `media_category`), then the alt text (POST /2/media/metadata). Returns X's media id.
  */
-export function xMedia(api: string, auth: (call: (token: string) => Promise<Response>) => Promise<Response>) {
+export function xMedia(api: string, auth: (call: (token: string) => Promise<Answer>) => Promise<Answer>) {
   return async (m: MediaItem, now: Date): Promise<Uploaded> => {
     if (!m.contentType.startsWith("image/")) throw new PublishError("failed", `X takes images in tweets, not ${m.contentType}.`);
     const bytes = await m.bytes();

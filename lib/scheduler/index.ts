@@ -10,6 +10,7 @@ import { ports, type Ports } from "@/lib/ports";
 import { log } from "@/lib/log";
 import { errorFacts } from "@/lib/redact";
 import { startDeliverer } from "@/lib/webhooks/loop";
+import { Lanes } from "./lanes";
 
 // The in-process engine: every SCHEDULER_POLL_MS it sweeps and publishes what is due. Any
 // number of processes may run it against one PostgreSQL; the atomic claim in
@@ -20,31 +21,36 @@ export type TickResult = { published: number; retrying: number; failed: number; 
 /**
  * One pass: sweep, then claim and publish due drafts until none is due, so a backlog of
  * thousands drains in one pass. Workers pull from a queue that is refilled (one claim of
- * `batch` rows at a time) before it runs dry; outcomes are written in bulk every FLUSH_AT
+ * `batch` rows at a time) before it runs dry, at most `perAccount` calls per account at
+ * once (lanes.ts); outcomes are written in bulk every FLUSH_AT
  * drafts. A draft stays `publishing` until its outcome is written, so a process that dies
  * in between leaves it to the stuck sweep (`unknown`), never to a second post.
  * `clock` is injectable for tests.
  */
-export async function runDue(db: Db, opts: { ports?: Ports; clock?: () => Date; batch?: number; concurrency?: number } = {}): Promise<TickResult> {
+export async function runDue(
+  db: Db,
+  opts: { ports?: Ports; clock?: () => Date; batch?: number; concurrency?: number; perAccount?: number } = {},
+): Promise<TickResult> {
   const p = opts.ports ?? ports();
   const clock = opts.clock ?? p.clock;
   const w = { clock, platforms: p.platforms, config: p.config };
   const concurrency = opts.concurrency ?? p.config().SCHEDULER_CONCURRENCY;
   const batch = opts.batch ?? concurrency;
+  const account = (c: Claimed) => `${c.userId}:${c.type}`;
+  const queue = new Lanes<Claimed>(account, opts.perAccount ?? p.config().SCHEDULER_ACCOUNT_CONCURRENCY);
   const r: TickResult = { published: 0, retrying: 0, failed: 0, unknown: 0, missed: 0, stuck: 0 };
   const s = await db.transaction((tx) => sweep(tx, clock(), p.config())); // changes and their webhook events commit together
   r.missed += s.missed;
   r.stuck += s.stuck;
 
   let failure: unknown;
-  const queue: Claimed[] = [];
   let drained = false;
   let claiming: Promise<void> | undefined;
   const refill = () =>
     (claiming ??= claimDue(db, clock(), batch, p.config())
       .then(
         (rows) => {
-          queue.push(...rows);
+          queue.push(rows);
           // Fewer than asked for (of both types together): nothing else is due right now.
           if (rows.length < batch) drained = true;
         },
@@ -68,7 +74,7 @@ export async function runDue(db: Db, opts: { ports?: Ports; clock?: () => Date; 
   // next draft sees a connection that now needs renewing.
   const targets = new Map<string, Promise<Platform>>();
   const target = (c: Claimed) => {
-    const key = `${c.userId}:${c.type}`;
+    const key = account(c);
     let t = targets.get(key);
     if (!t) targets.set(key, (t = p.platforms(db, c.userId, platformOf(c.type))));
     return t;
@@ -76,16 +82,19 @@ export async function runDue(db: Db, opts: { ports?: Ports; clock?: () => Date; 
 
   const worker = async () => {
     for (;;) {
-      if (queue.length < concurrency && !drained && !failure) void refill();
-      const c = queue.shift();
+      if (queue.size < concurrency && !drained && !failure) void refill();
+      const c = queue.take();
       if (!c) {
+        // Queued drafts whose accounts are all at their limit: wait for a call to end.
+        if (queue.size) await queue.changed();
         // Done: write what this pass has so far rather than wait for a slow last call.
-        if (drained || failure) return void flush();
-        await claiming;
+        else if (drained || failure) return void flush();
+        else await claiming;
         continue;
       }
       const o = await attempt(db, c, w, target(c));
-      if (o.status === "failed") targets.delete(`${c.userId}:${c.type}`);
+      queue.done(c);
+      if (o.status === "failed") targets.delete(account(c));
       pending.push({ c, o, at: clock() });
       logOutcome(c, o);
       r[o.status]++;

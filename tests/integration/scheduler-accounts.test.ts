@@ -1,0 +1,57 @@
+import { randomUUID } from "node:crypto";
+import { inArray } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { ports } from "@/lib/ports";
+import { runDue } from "@/lib/scheduler";
+import type { Platform, PlatformName } from "@/lib/platforms";
+import { postDrafts } from "@/drizzle/schema";
+import { makeUser } from "../helpers/api";
+import { withDatabase } from "../helpers/db";
+
+withDatabase();
+
+/** `n` LinkedIn posts of the user, due a second ago. */
+async function due(userId: string, n: number) {
+  const at = new Date(Date.now() - 1000);
+  const rows = await (
+    await db()
+  )
+    .insert(postDrafts)
+    .values(
+      Array.from({ length: n }, (_, i) => ({ userId, title: `P${i}`, body: `Post ${i} ${randomUUID()}`, status: "scheduled" as const, scheduledFor: at })),
+    )
+    .returning({ id: postDrafts.id });
+  return rows.map((r) => r.id);
+}
+
+describe("scheduler: calls per account", () => {
+  it("runs at most perAccount calls of one account at once, and another account's drafts are not held up", async () => {
+    const big = await makeUser({ publishing: true });
+    const small = await makeUser({ publishing: true });
+    const ids = [...(await due(big.id, 30)), ...(await due(small.id, 3))];
+    const running = new Map<string, number>();
+    const most = new Map<string, number>();
+    const order: string[] = [];
+    const platforms = async (_db: unknown, userId: string, name: PlatformName): Promise<Platform> => ({
+      name,
+      kind: "counting",
+      async publish() {
+        running.set(userId, (running.get(userId) ?? 0) + 1);
+        most.set(userId, Math.max(most.get(userId) ?? 0, running.get(userId)!));
+        await new Promise((r) => setTimeout(r, 20));
+        running.set(userId, running.get(userId)! - 1);
+        order.push(userId);
+        return { postId: randomUUID(), url: null };
+      },
+    });
+    const r = await runDue(await db(), { ports: { ...ports(), platforms }, batch: 40, concurrency: 10, perAccount: 3 });
+    expect(r.published).toBe(33);
+    expect(most.get(big.id)).toBe(3);
+    expect(most.get(small.id)).toBeLessThanOrEqual(3);
+    // The small account took its turns beside the big one instead of waiting for all 30.
+    expect(order.lastIndexOf(small.id)).toBeLessThan(order.length - 10);
+    const rows = await (await db()).select({ status: postDrafts.status }).from(postDrafts).where(inArray(postDrafts.id, ids));
+    expect(rows.every((x) => x.status === "published")).toBe(true);
+  });
+});
