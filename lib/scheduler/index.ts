@@ -2,7 +2,7 @@ import { config } from "@/lib/config";
 import { database, type Db } from "@/lib/db";
 import { and, eq, gt } from "drizzle-orm";
 import { draftTable } from "@/lib/domain/drafts";
-import { attempt, claimDue, logOutcome, sweep, TYPES, type Claimed } from "@/lib/domain/publishing";
+import { attempt, claimDue, logOutcome, sweep, TYPES, type Claimed, type Outcome } from "@/lib/domain/publishing";
 import { notifyOwnersSometimes } from "@/lib/domain/notifications";
 import { recordMany, type Done } from "@/lib/domain/publishing-batch";
 import { platformOf, type Platform } from "@/lib/platforms";
@@ -92,7 +92,7 @@ export async function runDue(
         else await claiming;
         continue;
       }
-      const o = await attempt(db, c, w, target(c));
+      const o = waitedTooLong(c, clock(), p.config().PUBLISH_STUCK_SECONDS) ? backToScheduled(c, clock()) : await attempt(db, c, w, target(c));
       queue.done(c);
       if (o.status === "failed") targets.delete(account(c));
       pending.push({ c, o, at: clock() });
@@ -110,6 +110,18 @@ export async function runDue(
 }
 
 const FLUSH_AT = 200;
+
+// A claimed draft that has waited in its account's lane (behind slow calls of the same
+// account) for half the stuck limit is not posted now: the stuck sweep, measuring from the
+// claim, could mark it `unknown` while its call is under way, and the owner could post it a
+// second time. Not posted, it goes back to `scheduled` and a later pass takes it.
+const waitedTooLong = (c: Claimed, now: Date, stuckSeconds: number) => !!c.claimedAt && now.getTime() - c.claimedAt.getTime() > (stuckSeconds * 1000) / 2;
+const backToScheduled = (c: Claimed, now: Date): Outcome => ({
+  status: "retrying",
+  platform: platformOf(c.type),
+  reason: "waited too long behind this account's other posts; it goes out on the next pass",
+  nextAttemptAt: now,
+});
 
 /** When the next scheduled draft is due (for waking up on time), or null. */
 async function nextDue(db: Db, now: Date): Promise<Date | null> {

@@ -54,4 +54,30 @@ describe("scheduler: calls per account", () => {
     const rows = await (await db()).select({ status: postDrafts.status }).from(postDrafts).where(inArray(postDrafts.id, ids));
     expect(rows.every((x) => x.status === "published")).toBe(true);
   });
+
+  it("does not post a draft that waited in its account's lane for half the stuck limit: it goes back to scheduled", async () => {
+    const owner = await makeUser({ publishing: true });
+    const ids = await due(owner.id, 3);
+    const stuckMs = ports().config().PUBLISH_STUCK_SECONDS * 1000;
+    // The platform is slow: every call moves the clock on by 40 % of the stuck limit, so the
+    // third draft, queued behind two calls of the same account, has waited 80 % of it.
+    let now = Date.now();
+    const posted: string[] = [];
+    const platforms = async (_db: unknown, _userId: string, name: PlatformName): Promise<Platform> => ({
+      name,
+      kind: "counting",
+      async publish(req) {
+        now += 0.4 * stuckMs;
+        posted.push(req.draftId);
+        return { postId: randomUUID(), url: null };
+      },
+    });
+    const r = await runDue(await db(), { ports: { ...ports(), platforms }, clock: () => new Date(now), batch: 3, concurrency: 3, perAccount: 1 });
+    expect(r.published).toBe(2);
+    expect(r.retrying).toBe(1);
+    expect(posted).toHaveLength(2);
+    const rows = await (await db()).select({ id: postDrafts.id, status: postDrafts.status }).from(postDrafts).where(inArray(postDrafts.id, ids));
+    const left = rows.find((x) => !posted.includes(x.id));
+    expect(left?.status).toBe("scheduled"); // taken again by a later pass, never marked unknown unposted
+  });
 });
