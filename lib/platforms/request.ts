@@ -13,6 +13,9 @@ import https from "node:https";
 const options = { keepAlive: true, timeout: 60_000 };
 const agents = { "http:": new http.Agent(options), "https:": new https.Agent(options) };
 
+/** No platform answer needed here is near this; a larger one is refused, never held. */
+const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+
 export type PlatformRequest = { method: string; headers: Record<string, string>; body?: string | Uint8Array | FormData };
 
 /** What adapters read of a platform's answer; a standard Response has all of it. */
@@ -80,7 +83,12 @@ export async function request(url: string, init: PlatformRequest, ms: number): P
       },
       (res) => {
         const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
+        let size = 0;
+        res.on("data", (c: Buffer) => {
+          size += c.byteLength;
+          if (size > MAX_ANSWER_BYTES) req.destroy(new Error(`the answer is larger than ${MAX_ANSWER_BYTES} bytes`));
+          else chunks.push(c);
+        });
         res.on("error", fail);
         res.on("end", () => {
           clearTimeout(timer);

@@ -1,0 +1,49 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { request } from "@/lib/platforms/request";
+
+// The platforms' HTTP client on loopback: what a platform (or whoever answers in its place)
+// can make it do with its answer.
+let server: http.Server;
+let base = "";
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    if (req.url === "/huge") {
+      res.writeHead(200, { "content-type": "application/json" });
+      const chunk = Buffer.alloc(64 * 1024, 97);
+      let sent = 0;
+      const pump = () => {
+        while (sent < 20 * 1024 * 1024 && res.write(chunk)) sent += chunk.byteLength;
+        if (sent < 20 * 1024 * 1024) res.once("drain", pump);
+        else res.end();
+      };
+      res.on("error", () => {});
+      return pump();
+    }
+    if (req.url === "/moved") return void res.writeHead(302, { location: "http://169.254.169.254/latest/meta-data" }).end();
+    res.writeHead(201, { "x-restli-id": "urn:li:share:1" }).end('{"ok":true}');
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise((r) => server.close(r)));
+
+describe("the platforms' HTTP client", () => {
+  it("reads an ordinary answer with its status and headers", async () => {
+    const a = await request(`${base}/ok`, { method: "POST", headers: {}, body: "{}" }, 5000);
+    expect(a.status).toBe(201);
+    expect(a.headers.get("X-RestLi-Id")).toBe("urn:li:share:1");
+    expect(await a.json()).toEqual({ ok: true });
+  });
+
+  it("refuses an answer larger than 4 MiB instead of holding it", async () => {
+    await expect(request(`${base}/huge`, { method: "GET", headers: {} }, 10_000)).rejects.toThrow(/larger than/);
+  });
+
+  it("does not follow a redirect", async () => {
+    const a = await request(`${base}/moved`, { method: "GET", headers: {} }, 5000);
+    expect(a.status).toBe(302);
+    expect(a.ok).toBe(false);
+  });
+});
