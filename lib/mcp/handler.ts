@@ -41,14 +41,15 @@ function requestAllowed(req: Request): boolean {
   }
 }
 
+/** The answer with the CORS headers (set in place: every answer here is built by this code or the SDK, never immutable). */
 function finish(res: Response, origin: string | null, extra: Record<string, string> = {}): Response {
-  const headers = new Headers(res.headers);
-  for (const [k, v] of Object.entries({ ...CORS, ...extra })) headers.set(k, v);
+  for (const [k, v] of Object.entries(CORS)) res.headers.set(k, v);
+  for (const [k, v] of Object.entries(extra)) res.headers.set(k, v);
   if (origin) {
-    headers.set("Access-Control-Allow-Origin", origin);
-    headers.append("Vary", "Origin");
+    res.headers.set("Access-Control-Allow-Origin", origin);
+    res.headers.append("Vary", "Origin");
   }
-  return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+  return res;
 }
 
 const rpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}, id: unknown = null) =>
@@ -101,12 +102,11 @@ export async function handleMcp(req: Request): Promise<Response> {
         return finish(rpcError(429, -32000, `Too many requests: wait ${rate.retryAfter} seconds.`, headers, requestIdOf(body)), origin);
       }
     }
-    // The body was read here once; the SDK is handed the parsed body with the original request.
-    const forSdk = new Request(req.url, { method: "POST", headers: req.headers, body: text, signal: req.signal });
-    if (!(await isLegacyRequest(forSdk, body, { maxRequestBodySize: MAX_MCP_BODY_BYTES }))) {
-      return finish(await serveModern(forSdk, body, caller, requestId), origin);
+    // The body was read here once: the SDK is handed it parsed (it then never reads the request's).
+    if (!(await isLegacyRequest(req, body, { maxRequestBodySize: MAX_MCP_BODY_BYTES }))) {
+      return finish(await serveModern(req, body, caller, requestId), origin);
     }
-    const legacy = await serveLegacy(forSdk, body, caller, requestId);
+    const legacy = await serveLegacy(req, body, caller, requestId);
     if ("error" in legacy) return finish(rpcError(404, -32001, "Session not found: initialize again.", {}, requestIdOf(body)), origin);
     return finish(legacy.response, origin, legacy.sessionHeader ? { "Mcp-Session-Id": legacy.sessionHeader } : {});
   } catch (e) {
