@@ -3,6 +3,7 @@ import { measure, type Measurement, type Target } from "./load";
 import { ensureBuild } from "../tests/helpers/build";
 import { cleanupAll } from "./procs";
 import { benchScheduler, printSchedulerTable } from "./scheduler";
+import { benchSearch, printSearchTable } from "./search";
 import { measureStart, type StartFigures } from "./startup";
 import { nextRunIndex, printStartTable, printTable, writeJson, type ModeResult } from "./report";
 import { freePort, freshStore, seed, startBare, startWhole, tempDir, type Mode, type Server } from "./servers";
@@ -13,6 +14,7 @@ import { freePort, freshStore, seed, startBare, startWhole, tempDir, type Mode, 
 // Both also give R8 (start to the first 200) and R7 idle (RSS after start and a little traffic);
 // `npm run bench -- startup` gives only those (no load: quick, and robust on a busy machine).
 // `npm run bench -- scheduler` (or BENCH_MODES=scheduler): R6, scheduler lateness (bench/scheduler.ts).
+// `npm run bench -- search`: R4, search_content against fetch_item with 100,000 items (bench/search.ts).
 // Env: BENCH_DURATION (seconds, default 10), BENCH_MODES (pglite,postgres,scheduler), BENCH_PG_URL.
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const ASKED = (process.argv.slice(2).join(",") || process.env.BENCH_MODES || "pglite,postgres")
@@ -21,13 +23,14 @@ const ASKED = (process.argv.slice(2).join(",") || process.env.BENCH_MODES || "pg
   .filter(Boolean);
 const SCHEDULER = ASKED.includes("scheduler");
 const STARTUP_ONLY = ASKED.includes("startup");
+const SEARCH = ASKED.includes("search");
 const STARTS = Number(process.env.BENCH_STARTS ?? 4);
 const IDLE_S = Number(process.env.BENCH_IDLE_S ?? 5);
-const named = ASKED.filter((m) => m !== "scheduler" && m !== "startup") as Mode[];
-const MODES: Mode[] = STARTUP_ONLY && !named.length ? ["pglite", "postgres"] : named;
+const named = ASKED.filter((m) => !["scheduler", "startup", "search"].includes(m)) as Mode[];
+const MODES: Mode[] = (STARTUP_ONLY || SEARCH) && !named.length ? ["pglite", "postgres"] : named;
 const PG_ADMIN = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const RESULTS = path.join(process.cwd(), "bench/results/latest.json");
-const DEADLINE_MS = (MODES.length * (2 * (DURATION + 13) + 150) + (SCHEDULER ? 900 : 0) + 60) * 1000;
+const DEADLINE_MS = (MODES.length * (SEARCH ? 600 : 2 * (DURATION + 13) + 150) + (SCHEDULER ? 900 : 0) + 60) * 1000;
 
 const log = (s: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${s}\n`);
 
@@ -143,7 +146,18 @@ async function benchMode(mode: Mode, wholeFirst: boolean): Promise<ModeResult> {
 }
 
 async function main() {
-  if (STARTUP_ONLY) {
+  if (SEARCH) {
+    log("making sure the build is current");
+    await ensureBuild();
+    const rows = [];
+    for (const mode of MODES) rows.push(await benchSearch(mode, PG_ADMIN, log));
+    printSearchTable(rows);
+    const file = path.join(process.cwd(), "bench/results/search.json");
+    const fs = await import("node:fs");
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, JSON.stringify({ finishedAt: new Date().toISOString(), rows }, null, 2) + "\n");
+    log(`results written to ${path.relative(process.cwd(), file)}`);
+  } else if (STARTUP_ONLY) {
     log("making sure the build is current");
     await ensureBuild();
     const rows = [];
