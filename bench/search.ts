@@ -1,4 +1,5 @@
 import autocannon from "autocannon";
+import { sleep } from "./procs";
 import { COUNTS, seedItems } from "./search-seed";
 import { freePort, freshStore, seed, startWhole, tempDir, type Mode } from "./servers";
 
@@ -52,6 +53,8 @@ export async function benchSearch(mode: Mode, pgAdminUrl: string, log: (s: strin
   log(`${mode}: seeded in ${Math.round((Date.now() - t0) / 1000)} s; matches ${JSON.stringify(matches)}`);
 
   const server = await startWhole(store, port, tmp);
+  // On PGlite the server gathers the planner's statistics in the background at start.
+  if (mode === "pglite") await sleep(5000);
   try {
     const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
     const fetchBody = JSON.stringify({ id: postId, type: "post" });

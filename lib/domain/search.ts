@@ -49,7 +49,7 @@ const SOURCES: Record<ItemType, Source> = {
 };
 
 /** How many of the most recent matches of each type are ranked by relevance. */
-const RANKED = 100;
+const RANKED = 50;
 
 // Opaque cursors: an offset bound to the query it came from.
 const encode = (offset: number, fingerprint: string) => encodeCursor("search", { o: offset, f: fingerprint });
