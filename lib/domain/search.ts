@@ -50,10 +50,11 @@ const SOURCES: Record<ItemType, Source> = {
 
 /**
  * How many of the most recent matches of each type are ranked by relevance. The walk reads
- * RANKED / (share of items matching) rows, each a random page read: 100 kept a phrase in a
- * fifth of the items above 3x fetch_item's p95 on PGlite (R4), 50 below it.
+ * RANKED / (share of items matching) rows, each a random page read: a phrase in a fifth of
+ * the items was 3.4x fetch_item's p95 on PGlite with 100 (R4: <= 3x), 2.8x on PostgreSQL on a
+ * quiet machine with 50, 2.3x with 30.
  */
-const RANKED = 50;
+const RANKED = 30;
 
 // Opaque cursors: an offset bound to the query it came from.
 const encode = (offset: number, fingerprint: string) => encodeCursor("search", { o: offset, f: fingerprint });
