@@ -32,7 +32,10 @@ declare module "autocannon" {
     overallRate?: number;
     timeout?: number;
   };
-  type Instance = PromiseLike<Result> & { stop(): void };
+  type Instance = PromiseLike<Result> & {
+    stop(): void;
+    on(event: "response", fn: (client: unknown, statusCode: number, resBytes: number, responseTimeMs: number) => void): Instance;
+  };
   function autocannon(opts: Options): Instance;
   export default autocannon;
 }

@@ -7,6 +7,7 @@ import { benchLimiter, printLimiterTable } from "./limiter";
 import { benchScheduler, printSchedulerTable } from "./scheduler";
 import { benchSoak, printSoakTable, SOAK_MINUTES } from "./soak";
 import { BODY, jsonPost, MCP_HEADERS } from "./http";
+import { benchSearch, printSearchTable } from "./search";
 import { measureStart, type StartFigures } from "./startup";
 import { nextRunIndex, printStartTable, printTable, writeJson, type ModeResult } from "./report";
 import { freePort, freshStore, seed, startBare, startWhole, tempDir, type Mode, type Server } from "./servers";
@@ -20,6 +21,7 @@ import { freePort, freshStore, seed, startBare, startWhole, tempDir, type Mode, 
 // `npm run bench -- limiter`: R5, the rate limiter on Redis against in process (bench/limiter.ts).
 // `npm run bench -- soak [postgres]`: S8 soak, 30 minutes of mixed traffic, PGlite unless
 // postgres is named (bench/soak.ts; BENCH_SOAK_MINUTES).
+// `npm run bench -- search`: R4, search_content against fetch_item with 100,000 items (bench/search.ts).
 // Env: BENCH_DURATION (seconds, default 10), BENCH_MODES (pglite,postgres,scheduler), BENCH_PG_URL.
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const ASKED = (process.argv.slice(2).join(",") || process.env.BENCH_MODES || "pglite,postgres")
@@ -31,16 +33,17 @@ const STARTUP_ONLY = ASKED.includes("startup");
 const LIMITER = ASKED.includes("limiter");
 const LIMITER_PAIRS = Number(process.env.BENCH_LIMITER_PAIRS ?? 4);
 const SOAK = ASKED.includes("soak");
+const SEARCH = ASKED.includes("search");
 const STARTS = Number(process.env.BENCH_STARTS ?? 4);
 const IDLE_S = Number(process.env.BENCH_IDLE_S ?? 5);
-const named = ASKED.filter((m) => !["scheduler", "startup", "limiter", "soak"].includes(m)) as Mode[];
+const named = ASKED.filter((m) => !["scheduler", "startup", "limiter", "soak", "search"].includes(m)) as Mode[];
 // With soak, the named modes are the soak's databases, not R1-R3 runs.
 const SOAK_MODES: Mode[] = SOAK ? (named.length ? named : ["pglite"]) : [];
-const MODES: Mode[] = SOAK ? [] : STARTUP_ONLY && !named.length ? ["pglite", "postgres"] : named;
+const MODES: Mode[] = SOAK ? [] : (STARTUP_ONLY || SEARCH) && !named.length ? ["pglite", "postgres"] : named;
 const PG_ADMIN = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const RESULTS = path.join(process.cwd(), "bench/results/latest.json");
 const DEADLINE_MS =
-  (MODES.length * (2 * (DURATION + 13) + 150) +
+  (MODES.length * (SEARCH ? 600 : 2 * (DURATION + 13) + 150) +
     (SCHEDULER ? 900 : 0) +
     (LIMITER ? LIMITER_PAIRS * 2 * (DURATION + 20) + 60 : 0) +
     SOAK_MODES.length * (SOAK_MINUTES * 60 + 120) +
@@ -134,7 +137,18 @@ async function benchMode(mode: Mode, wholeFirst: boolean): Promise<ModeResult> {
 }
 
 async function main() {
-  if (STARTUP_ONLY) {
+  if (SEARCH) {
+    log("making sure the build is current");
+    await ensureBuild();
+    const rows = [];
+    for (const mode of MODES) rows.push(await benchSearch(mode, PG_ADMIN, log));
+    printSearchTable(rows);
+    const file = path.join(process.cwd(), "bench/results/search.json");
+    const fs = await import("node:fs");
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, JSON.stringify({ finishedAt: new Date().toISOString(), rows }, null, 2) + "\n");
+    log(`results written to ${path.relative(process.cwd(), file)}`);
+  } else if (STARTUP_ONLY) {
     log("making sure the build is current");
     await ensureBuild();
     const rows = [];

@@ -6,5 +6,9 @@ export const at = (name: string) => timestamp(name, { withTimezone: true, mode: 
 export const createdAt = () => at("created_at").notNull().defaultNow();
 export const updatedAt = () => at("updated_at").notNull().defaultNow();
 
-/** A PostgreSQL tsvector, only ever written by a generated column. */
+/**
+ * A PostgreSQL tsvector, only ever written by a generated column. Its GIN indexes are built
+ * with fastupdate off: PGlite has no autovacuum to merge a pending list, which every search
+ * would otherwise scan (up to 4 MB per table); an insert updates the index directly instead.
+ */
 export const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
