@@ -137,31 +137,19 @@ async function benchMode(mode: Mode, wholeFirst: boolean): Promise<ModeResult> {
 }
 
 async function main() {
+  log("making sure the build is current");
+  await ensureBuild();
   if (SEARCH) {
-    log("making sure the build is current");
-    await ensureBuild();
     const rows = [];
     for (const mode of MODES) rows.push(await benchSearch(mode, PG_ADMIN, log));
     printSearchTable(rows);
-    const file = path.join(process.cwd(), "bench/results/search.json");
-    const fs = await import("node:fs");
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, JSON.stringify({ finishedAt: new Date().toISOString(), rows }, null, 2) + "\n");
-    log(`results written to ${path.relative(process.cwd(), file)}`);
+    saveJson("search.json", { rows });
   } else if (STARTUP_ONLY) {
-    log("making sure the build is current");
-    await ensureBuild();
     const rows = [];
     for (const mode of MODES) rows.push(await benchStart(mode));
     printStartTable(rows);
-    const file = path.join(process.cwd(), "bench/results/startup.json");
-    const fs = await import("node:fs");
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, JSON.stringify({ finishedAt: new Date().toISOString(), rows }, null, 2) + "\n");
-    log(`results written to ${path.relative(process.cwd(), file)}`);
+    saveJson("startup.json", { rows });
   } else if (MODES.length) {
-    log("making sure the build is current");
-    await ensureBuild();
     const runIndex = nextRunIndex(RESULTS);
     const results: ModeResult[] = [];
     for (const [i, mode] of MODES.entries()) {
@@ -173,15 +161,11 @@ async function main() {
     log(`results written to ${path.relative(process.cwd(), RESULTS)}`);
   }
   if (LIMITER) {
-    log("making sure the build is current");
-    await ensureBuild();
     const r = await benchLimiter(PG_ADMIN, DURATION, LIMITER_PAIRS, log);
     printLimiterTable(r);
     saveJson("limiter.json", { durationS: DURATION, ...r });
   }
   if (SOAK_MODES.length) {
-    log("making sure the build is current");
-    await ensureBuild();
     const rows = [];
     for (const mode of SOAK_MODES) rows.push(await benchSoak(mode, PG_ADMIN, log));
     printSoakTable(rows);
@@ -190,11 +174,7 @@ async function main() {
   if (SCHEDULER) {
     const rows = await benchScheduler(PG_ADMIN, log);
     printSchedulerTable(rows);
-    const file = path.join(process.cwd(), "bench/results/scheduler.json");
-    const fs = await import("node:fs");
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, JSON.stringify({ finishedAt: new Date().toISOString(), rows }, null, 2) + "\n");
-    log(`results written to ${path.relative(process.cwd(), file)}`);
+    saveJson("scheduler.json", { rows });
   }
 }
 
