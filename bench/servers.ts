@@ -61,9 +61,10 @@ export async function startWhole(store: Store, port: number, tmp: string, pollMs
     LOG_LEVEL: "warn",
     NODE_ENV: "production" as const,
   };
-  // BENCH_NODE_OPTIONS=--cpu-prof (for instance) profiles the server under load.
-  if (process.env.BENCH_NODE_OPTIONS) env.NODE_OPTIONS = process.env.BENCH_NODE_OPTIONS;
-  const proc = startProcess(process.execPath, [path.join(ROOT, "server.mjs")], env, path.join(tmp, `whole-${port}.log`));
+  // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" (for instance) profiles the server
+  // under load (node refuses --cpu-prof in NODE_OPTIONS, so these go on its command line).
+  const args = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const proc = startProcess(process.execPath, [...args, path.join(ROOT, "server.mjs")], env, path.join(tmp, `whole-${port}.log`));
   await waitForHttp(`http://127.0.0.1:${port}/api/v1`, proc, 90_000, pollMs);
   return { name: "whole", url: `http://127.0.0.1:${port}/api/v1`, proc };
 }
