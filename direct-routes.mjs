@@ -19,9 +19,19 @@ const ROUTES = [
   { pattern: /^\/mcp(?:\?|$)/, file: "mcp/route.js", params: () => ({}) },
 ];
 
-/** The route's exported method handlers, from the build in `dir` (loaded on first use). */
+/**
+ * The route's exported method handlers, from the build in `dir` (loaded on first use). A build
+ * without them (never expected) leaves the route to Next rather than failing the request.
+ */
 function handlersOf(dir, route) {
-  route.handlers ??= require(path.join(dir, ".next", "server", "app", route.file)).routeModule.userland;
+  if (!route.handlers) {
+    try {
+      route.handlers = require(path.join(dir, ".next", "server", "app", route.file)).routeModule.userland;
+    } catch (e) {
+      console.error(`direct route ${route.file} unavailable, Next answers it:`, e);
+      route.handlers = {};
+    }
+  }
   return route.handlers;
 }
 
