@@ -24,9 +24,8 @@ export async function slidingWindow(store: RateLimiterAbstract, userId: string, 
   const index = Math.floor(now / WINDOW_MS);
   const elapsed = (now - index * WINDOW_MS) / WINDOW_MS; // 0..1 through the current window
   const curKey = `${userId}:${index}`;
-  const [cur, prevRes] = await Promise.all([store.consume(curKey, 1), store.get(`${userId}:${index - 1}`)]);
+  const [cur, previous] = await Promise.all([store.consume(curKey, 1), previousCount(store, userId, index, elapsed)]);
   const current = cur.consumedPoints;
-  const previous = prevRes?.consumedPoints ?? 0;
   const estimate = previous * (1 - elapsed) + current;
   const allowed = estimate <= limit;
   if (!allowed) await store.reward(curKey, 1);
@@ -38,6 +37,26 @@ export async function slidingWindow(store: RateLimiterAbstract, userId: string, 
     resetSeconds: Math.max(1, Math.ceil(((1 - elapsed) * WINDOW_MS + (current > 0 ? WINDOW_MS : 0)) / 1000)),
     retryAfter: allowed ? 0 : secondsUntilRoom(previous, current - 1, elapsed, limit),
   };
+}
+
+// The previous minute is closed: nothing counts in it any more (a refusal gives its point
+// back to the current minute), so its count is read from the store once per caller and
+// minute and kept here, and a request takes one round trip to Redis instead of two. Not in
+// the minute's first second, while requests stamped in the previous one may still be counting.
+const closedMinutes = new WeakMap<RateLimiterAbstract, Map<string, { index: number; count: number }>>();
+const MAX_KEPT = 10_000;
+
+async function previousCount(store: RateLimiterAbstract, userId: string, index: number, elapsed: number): Promise<number> {
+  let kept = closedMinutes.get(store);
+  if (!kept) closedMinutes.set(store, (kept = new Map()));
+  const hit = kept.get(userId);
+  if (hit?.index === index - 1) return hit.count;
+  const count = (await store.get(`${userId}:${index - 1}`))?.consumedPoints ?? 0;
+  if (elapsed * WINDOW_SECONDS >= 1) {
+    if (kept.size >= MAX_KEPT) kept.clear(); // one entry per caller of the last minute, bounded
+    kept.set(userId, { index: index - 1, count });
+  }
+  return count;
 }
 
 /** Seconds until one more request fits: solves the estimate formula for the wait. */
