@@ -28,13 +28,16 @@ const REASONS = {
   audience: "The access token was not issued for this API.",
 } as const;
 
+/** The token of an `Authorization: Bearer <token>` header, or null for any other form. */
+export const bearerToken = (header: string): string | null => /^Bearer +([^\s]+) *$/i.exec(header)?.[1] ?? null;
+
 /** Bearer token from the Authorization header only (never the query string) to its caller. */
 export async function authenticateRequest(req: Request, audience: string): Promise<Caller> {
   const header = req.headers.get("authorization");
   if (!header) throw new Unauthorized("This call needs an access token.", false);
-  const m = /^Bearer +([^\s]+) *$/i.exec(header);
-  if (!m) throw new Unauthorized("The Authorization header must be: Bearer <access token>.", true);
-  const result = await authenticate(await db(), m[1], audience);
+  const token = bearerToken(header);
+  if (!token) throw new Unauthorized("The Authorization header must be: Bearer <access token>.", true);
+  const result = await authenticate(await db(), token, audience);
   if (!result.ok) throw new Unauthorized(REASONS[result.reason], true);
   return result.caller;
 }

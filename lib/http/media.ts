@@ -5,9 +5,9 @@ import { isDatabaseUnavailable } from "@/lib/errors/present";
 import { log } from "@/lib/log";
 import { errorFacts } from "@/lib/redact";
 import { authenticate } from "@/lib/domain/tokens";
-import { mediaInfo, ownMedia } from "@/lib/domain/media";
+import { mediaInfo, ownMedia, safeFilename } from "@/lib/domain/media";
 import { PDF_TYPE, type MediaType } from "@/lib/domain/media-files";
-import { safeFilename } from "@/lib/domain/media";
+import { bearerToken, resourceMetadataUrl } from "./auth";
 
 // `{origin}/media/{id}`: an uploaded file, to its owner only: the signed-in owner in the
 // browser (session cookie) or a bearer token of the same user (either audience: the REST
@@ -42,11 +42,11 @@ function disposition(name: string): string {
 
 /** The user a bearer token stands for, for either of this service's audiences; null when invalid. */
 async function bearerUser(header: string): Promise<string | null> {
-  const m = /^Bearer +([^\s]+) *$/i.exec(header);
-  if (!m) return null;
+  const token = bearerToken(header);
+  if (!token) return null;
   const d = await db();
   for (const audience of [config().baseUrl, config().mcpUrl]) {
-    const r = await authenticate(d, m[1], audience);
+    const r = await authenticate(d, token, audience);
     if (r.ok) return r.caller.userId;
     if (r.reason !== "audience") return null;
   }
@@ -58,13 +58,14 @@ export async function mediaAnswer(req: Request, id: string, sessionUser: () => P
   const userId = header ? await bearerUser(header) : await sessionUser();
   if (!userId) {
     return plain(401, "Sign in, or send a bearer token of the media's owner.", {
-      "WWW-Authenticate": `Bearer resource_metadata="${config().origin}/.well-known/oauth-protected-resource/api/v1"`,
+      "WWW-Authenticate": `Bearer resource_metadata="${resourceMetadataUrl("/api/v1")}"`,
     });
   }
   // HEAD is answered from the description alone: the bytes (up to 20 MB) are read for GET only.
   const d = await db();
-  const full = req.method === "HEAD" ? undefined : await ownMedia(d, userId, id);
-  const row = full ?? (req.method === "HEAD" ? (await mediaInfo(d, userId, [id])).get(id.toLowerCase()) : undefined);
+  const head = req.method === "HEAD";
+  const full = head ? undefined : await ownMedia(d, userId, id);
+  const row = head ? (await mediaInfo(d, userId, [id])).get(id.toLowerCase()) : full;
   if (!row) return NOT_FOUND();
   const type = row.contentType as MediaType;
   return {

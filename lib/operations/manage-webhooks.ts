@@ -8,7 +8,11 @@ const Url = z
   .url({ message: "Must be an absolute https URL" })
   .max(2000)
   .describe("https URL that receives the events (checked again, with its addresses, at every send)");
-const Events = z.array(z.enum(SUBSCRIBABLE)).min(1).max(SUBSCRIBABLE.length).describe("The events to receive (see the OpenAPI document's webhooks section)");
+const Events = z
+  .array(z.enum(SUBSCRIBABLE))
+  .min(1, "Choose at least one event")
+  .max(SUBSCRIBABLE.length)
+  .describe("The events to receive (see the OpenAPI document's webhooks section)");
 const Description = z.string().trim().max(200);
 
 const Input = z.discriminatedUnion("action", [

@@ -6,9 +6,11 @@ import { db } from "@/lib/db";
 import type { Ctx } from "@/lib/domain/context";
 import { getProfile } from "@/lib/domain/onboarding";
 import { ownerContext } from "@/lib/domain/owner";
-import { AppError } from "@/lib/errors";
+import { AppError, invalid } from "@/lib/errors";
+import { toDetails } from "@/lib/operations/execute";
+import { manageWebhooksOp } from "@/lib/operations/manage-webhooks";
 import { manageWebhooks, resendDelivery, type ManageWebhooksInput } from "@/lib/webhooks/endpoints";
-import { SUBSCRIBABLE, type SubscribableEvent } from "@/lib/webhooks/events";
+import type { SubscribableEvent } from "@/lib/webhooks/events";
 import type { ActionState } from "@/components/action-form";
 
 // Settings > Webhooks: the owner's forms. Each re-reads the session and checks the page's CSRF
@@ -38,20 +40,14 @@ function words(e: unknown): { error: string } {
   };
 }
 
-/** Checked here as the operation's schema would: the form can be edited by hand. */
-function checkForm(form: FormData): string | null {
-  const ev = events(form);
-  if (!ev.length) return "Choose at least one event.";
-  if (ev.some((e) => !(SUBSCRIBABLE as readonly string[]).includes(e))) return "Unknown event.";
-  if (text(form, "description").length > 200) return "The description can be at most 200 characters.";
-  return null;
-}
-
 async function run(form: FormData, input: ManageWebhooksInput): Promise<ActionState> {
   const ctx = await asOwner(form);
   if (!ctx) return expired();
   try {
-    const { secret } = await manageWebhooks(ctx, input);
+    // The operation's own schema (the form can be edited by hand), then its domain function.
+    const parsed = manageWebhooksOp.input.safeParse(input);
+    if (!parsed.success) throw invalid(toDetails(parsed.error));
+    const { secret } = await manageWebhooks(ctx, parsed.data);
     revalidatePath(PAGE);
     return secret ? { secret } : null;
   } catch (e) {
@@ -60,8 +56,6 @@ async function run(form: FormData, input: ManageWebhooksInput): Promise<ActionSt
 }
 
 export async function createWebhook(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const problem = checkForm(form);
-  if (problem) return { error: problem };
   return run(form, { action: "create", url: text(form, "url"), events: events(form), description: text(form, "description") || undefined });
 }
 
@@ -70,8 +64,6 @@ export async function rotateSecret(_prev: ActionState, form: FormData): Promise<
 }
 
 export async function updateWebhook(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const problem = checkForm(form);
-  if (problem) return { error: problem };
   const res = await run(form, {
     action: "update",
     webhook_id: id(form),
