@@ -15,7 +15,8 @@ import { freePort, freshStore, seed, startBare, startWhole, tempDir, type Mode, 
 // `npm run bench`: R1 (throughput ratio), R2 (p99 at 200 req/s) and R7 (peak RSS) of
 // fetch_item, whole stack against a bare node:http server, and R3 (MCP tools/call against
 // REST on the same server), for PGlite and PostgreSQL.
-// Both also give R8 (start to the first 200) and R7 idle (RSS after start and a little traffic);
+// Both also give R8 (start to the first 200) and R7 idle (RSS after start and a little traffic,
+// BENCH_IDLE_S = 5 and BENCH_SETTLE_S = 60 seconds later);
 // `npm run bench -- startup` gives only those (no load: quick, and robust on a busy machine).
 // `npm run bench -- scheduler` (or BENCH_MODES=scheduler): R6, scheduler lateness (bench/scheduler.ts).
 // `npm run bench -- limiter`: R5, the rate limiter on Redis against in process (bench/limiter.ts).
@@ -36,6 +37,7 @@ const SOAK = ASKED.includes("soak");
 const SEARCH = ASKED.includes("search");
 const STARTS = Number(process.env.BENCH_STARTS ?? 4);
 const IDLE_S = Number(process.env.BENCH_IDLE_S ?? 5);
+const SETTLE_S = Number(process.env.BENCH_SETTLE_S ?? 60);
 const named = ASKED.filter((m) => !["scheduler", "startup", "limiter", "soak", "search"].includes(m)) as Mode[];
 // With soak, the named modes are the soak's databases, not R1-R3 runs.
 const SOAK_MODES: Mode[] = SOAK ? (named.length ? named : ["pglite"]) : [];
@@ -43,7 +45,7 @@ const MODES: Mode[] = SOAK ? [] : (STARTUP_ONLY || SEARCH) && !named.length ? ["
 const PG_ADMIN = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const RESULTS = path.join(process.cwd(), "bench/results/latest.json");
 const DEADLINE_MS =
-  (MODES.length * (SEARCH ? 600 : 2 * (DURATION + 13) + 150) +
+  (MODES.length * (SEARCH ? 600 : 2 * (DURATION + 13) + 150 + SETTLE_S) +
     (SCHEDULER ? 900 : 0) +
     (LIMITER ? LIMITER_PAIRS * 2 * (DURATION + 20) + 60 : 0) +
     SOAK_MODES.length * (SOAK_MINUTES * 60 + 120) +
@@ -78,7 +80,7 @@ async function benchStart(mode: Mode): Promise<{ mode: Mode; start: StartFigures
   const port = await freePort();
   const { token } = await seed(store, `http://127.0.0.1:${port}`);
   const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-  const start = await measureStart(store, port, tmp, { starts: STARTS, idleS: IDLE_S, requests: (base) => someTraffic(base, headers) }, log);
+  const start = await measureStart(store, port, tmp, { starts: STARTS, idleS: IDLE_S, settleS: SETTLE_S, requests: (base) => someTraffic(base, headers) }, log);
   return { mode, start };
 }
 
@@ -90,7 +92,13 @@ async function benchMode(mode: Mode, wholeFirst: boolean): Promise<ModeResult> {
   const barePort = await freePort();
   const { userId, token } = await seed(store, `http://127.0.0.1:${wholePort}`);
   const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-  const start = await measureStart(store, wholePort, tmp, { starts: STARTS, idleS: IDLE_S, requests: (base) => someTraffic(base, headers) }, log);
+  const start = await measureStart(
+    store,
+    wholePort,
+    tmp,
+    { starts: STARTS, idleS: IDLE_S, settleS: SETTLE_S, requests: (base) => someTraffic(base, headers) },
+    log,
+  );
 
   log(`${mode}: starting the built server (server.mjs) on :${wholePort}`);
   let whole: Server | undefined = await startWhole(store, wholePort, tmp);
