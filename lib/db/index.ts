@@ -25,12 +25,13 @@ export async function openDatabase(opts: { url?: string; dataDir?: string | null
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
   const { withInstalledParsers } = await import("./pglite-client");
+  const { countingWrites } = await import("./data-version");
   const release = opts.dataDir ? acquireDataDirLock(opts.dataDir) : () => {};
   try {
     // One process, one user of the data: PostgreSQL's default 128 MB of shared buffers only
     // inflates the server's memory (by about 125 MB); the files stay in the OS page cache.
     const options = { startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"] };
-    const client = withInstalledParsers(opts.dataDir ? await PGlite.create(opts.dataDir, options) : await PGlite.create(options));
+    const client = countingWrites(withInstalledParsers(opts.dataDir ? await PGlite.create(opts.dataDir, options) : await PGlite.create(options)));
     const db = drizzle(client, { schema }) as unknown as Db;
     await migrate(db as never, { migrationsFolder: MIGRATIONS });
     // PGlite has no autovacuum, so without this the planner never has statistics: it then

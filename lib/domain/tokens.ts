@@ -4,6 +4,7 @@ import type { Db } from "@/lib/db";
 import { connectedApps, oauthClients, tokens, users, type TokenKind } from "@/drizzle/schema";
 import type { Caller } from "./context";
 import { isUuid } from "@/lib/ids";
+import { dataVersion } from "@/lib/db/data-version";
 
 // Opaque tokens: 256 random bits behind a prefix that makes leaked tokens easy to spot.
 const PREFIX = { access: "cto_at_", refresh: "cto_rt_" } as const;
@@ -85,14 +86,42 @@ function authQuery(db: Db) {
   return q;
 }
 
+type AuthRow = Awaited<ReturnType<ReturnType<typeof prepareAuthQuery>["execute"]>>[number];
+
+// On the embedded database the token query is most of a call's database work (PGlite runs
+// each statement's parse, bind and execute in WebAssembly). There every write moves a data
+// version (lib/db/data-version.ts), so a row read at one version is reused while the version
+// stands still: exactly as fresh as a new query, since revoking a token, disconnecting an app
+// or changing the user are all writes. Expiry is checked against the clock on every call.
+// Only tokens that exist are kept, and at most MAX_CACHED, so random tokens fill nothing.
+const MAX_CACHED = 1000;
+const rowCaches = new WeakMap<Db, Map<string, { version: number; row: AuthRow }>>();
+
+async function tokenRow(db: Db, hash: string): Promise<AuthRow | undefined> {
+  const version = dataVersion(db);
+  if (version === undefined) return (await authQuery(db).execute({ hash }))[0];
+  let cache = rowCaches.get(db);
+  if (!cache) rowCaches.set(db, (cache = new Map()));
+  const hit = cache.get(hash);
+  if (hit?.version === version) return hit.row;
+  const row = (await authQuery(db).execute({ hash }))[0];
+  cache.delete(hash);
+  // Kept under the version read before the query: any write since then, even one that ran
+  // while the query waited, makes it unusable.
+  if (row) {
+    cache.set(hash, { version, row });
+    if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value!);
+  }
+  return row;
+}
+
 /**
- * Resolves an access token to its user and connected app. Checked on every call, with no
- * cache, so that revoking a token or disconnecting its app takes effect on the next call.
+ * Resolves an access token to its user and connected app. Checked on every call, never from
+ * a stale copy, so that revoking a token or disconnecting its app takes effect on the next call.
  */
 export async function authenticate(db: Db, token: string, audience: string, now = new Date()): Promise<AuthResult> {
   if (!token.startsWith(PREFIX.access) || token.length > 200) return { ok: false, reason: "invalid" };
-  const rows = await authQuery(db).execute({ hash: hashToken(token) });
-  const row = rows[0];
+  const row = await tokenRow(db, hashToken(token));
   if (!row) return { ok: false, reason: "invalid" };
   if (row.token.revokedAt || row.app.revokedAt) return { ok: false, reason: "revoked" };
   if (row.token.expiresAt <= now) return { ok: false, reason: "expired" };
@@ -114,7 +143,7 @@ export async function authenticate(db: Db, token: string, audience: string, now 
       publishingAllowed: u.publishingAllowed,
       appId: row.app.id,
       appName: row.clientName,
-      scopes: row.token.scopes,
+      scopes: [...row.token.scopes],
     },
   };
 }
