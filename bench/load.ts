@@ -46,8 +46,9 @@ export async function measure(t: Target, durationS: number, log: (s: string) => 
     const throughput = phase(await run(t, { connections: 50, duration: durationS }));
     const cpuMsPerReq = Math.round((100 * (cpuMs(t.pid) - cpu0)) / Math.max(1, throughput.requests)) / 100;
     log(`      ${throughput.reqPerSec} req/s, p99 ${throughput.p99} ms, server CPU ${cpuMsPerReq} ms/request`);
-    log(`    fixed rate: 200 req/s, 10 s`);
-    const fixedRate = phase(await run(t, { connections: 20, duration: 10, overallRate: 200 }));
+    // The quality plan's `autocannon -R 200`, with autocannon's own defaults (10 connections, 10 s).
+    log(`    fixed rate: 200 req/s from 10 connections, 10 s`);
+    const fixedRate = phase(await run(t, { connections: 10, duration: 10, overallRate: 200 }));
     log(`      p50 ${fixedRate.p50} ms, p99 ${fixedRate.p99} ms`);
     return { throughput, fixedRate, peakRssMb: rss.stop(), cpuMsPerReq };
   } finally {

@@ -23,8 +23,8 @@ import { freePort, freshStore, seed, startBare, startWhole, tempDir, type Mode, 
 // `npm run bench -- soak [postgres]`: S8 soak, 30 minutes of mixed traffic, PGlite unless
 // postgres is named (bench/soak.ts; BENCH_SOAK_MINUTES).
 // `npm run bench -- search`: R4, search_content against fetch_item with 100,000 items (bench/search.ts).
-// Env: BENCH_DURATION (seconds, default 10), BENCH_MODES (pglite,postgres,scheduler), BENCH_PG_URL.
-const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+// Env: BENCH_DURATION (seconds of the R1 throughput runs, default 20 as in the quality plan), BENCH_MODES (pglite,postgres,scheduler), BENCH_PG_URL.
+const DURATION = Number(process.env.BENCH_DURATION ?? 20);
 const ASKED = (process.argv.slice(2).join(",") || process.env.BENCH_MODES || "pglite,postgres")
   .split(",")
   .map((m) => m.trim())

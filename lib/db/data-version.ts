@@ -13,7 +13,8 @@ type Counted = { [VERSION]?: { n: number } };
 // A statement that starts with SELECT changes no data here: the schema has no functions or
 // triggers that write. Anything else (INSERT, UPDATE, DELETE, WITH, DDL, several statements
 // in one exec) counts as a write.
-const READ_ONLY = /^\s*\(?\s*select\b/i;
+const SELECT = /^\s*\(?\s*select\b/i;
+export const isSelect = (sql: string) => SELECT.test(sql);
 
 /**
  * Counts possible writes on `client`: before and after every statement that is not a plain
@@ -32,7 +33,7 @@ export function countingWrites(client: PGlite): PGlite {
   const query = client.query.bind(client);
   const exec = client.exec.bind(client);
   const transaction = client.transaction.bind(client);
-  client.query = (sql, params, options) => (READ_ONLY.test(sql) ? query(sql, params, options) : moved(() => query(sql, params, options)));
+  client.query = (sql, params, options) => (isSelect(sql) ? query(sql, params, options) : moved(() => query(sql, params, options)));
   client.exec = (sql, options) => moved(() => exec(sql, options));
   client.transaction = <T>(fn: (tx: Transaction) => Promise<T>) => moved(() => transaction(fn));
   return client;

@@ -26,12 +26,15 @@ export async function openDatabase(opts: { url?: string; dataDir?: string | null
   const { migrate } = await import("drizzle-orm/pglite/migrator");
   const { withInstalledParsers } = await import("./pglite-client");
   const { countingWrites } = await import("./data-version");
+  const { withPreparedSelects } = await import("./pglite-statements");
   const release = opts.dataDir ? acquireDataDirLock(opts.dataDir) : () => {};
   try {
     // One process, one user of the data: PostgreSQL's default 128 MB of shared buffers only
     // inflates the server's memory (by about 125 MB); the files stay in the OS page cache.
     const options = { startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"] };
-    const client = countingWrites(withInstalledParsers(opts.dataDir ? await PGlite.create(opts.dataDir, options) : await PGlite.create(options)));
+    const opened = opts.dataDir ? await PGlite.create(opts.dataDir, options) : await PGlite.create(options);
+    // Innermost first: SELECTs as named statements, drizzle's parsers installed once, writes counted.
+    const client = countingWrites(withInstalledParsers(withPreparedSelects(opened)));
     const db = drizzle(client, { schema }) as unknown as Db;
     await migrate(db as never, { migrationsFolder: MIGRATIONS });
     // PGlite has no autovacuum, so without this the planner never has statistics: it then
