@@ -31,7 +31,10 @@ export async function openDatabase(opts: { url?: string; dataDir?: string | null
   try {
     // One process, one user of the data: PostgreSQL's default 128 MB of shared buffers only
     // inflates the server's memory (by about 125 MB); the files stay in the OS page cache.
-    const options = { startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"] };
+    // Prepared statements (pglite-statements.ts) are still planned for their actual values
+    // every time, as PGlite's unnamed ones were: a plan made once for any value would serve a
+    // search for a common word as it served a rare one. Planning a point lookup costs little.
+    const options = { startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB", "-c", "plan_cache_mode=force_custom_plan"] };
     const opened = opts.dataDir ? await PGlite.create(opts.dataDir, options) : await PGlite.create(options);
     // Innermost first: SELECTs as named statements, drizzle's parsers installed once, writes counted.
     const client = countingWrites(withInstalledParsers(withPreparedSelects(opened)));

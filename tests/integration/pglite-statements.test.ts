@@ -67,6 +67,11 @@ describe("prepared SELECTs on the embedded database", () => {
     expect((await client().query("select * from shape_change")).rows).toEqual([{ a: 1, b: "x" }]);
   });
 
+  it("are planned for their actual values every time, as unnamed statements were", async () => {
+    // A plan made once for any value would serve a search for a common word like a rare one.
+    expect((await client().query<{ plan_cache_mode: string }>("show plan_cache_mode")).rows).toEqual([{ plan_cache_mode: "force_custom_plan" }]);
+  });
+
   it("leave transactions and writes to PGlite's own path", async () => {
     const inTx = await client().transaction(async (tx) => {
       await tx.query("create table in_tx (a int)");
