@@ -24,9 +24,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string | null
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
-  const { withInstalledParsers } = await import("./pglite-client");
-  const { countingWrites } = await import("./data-version");
-  const { withPreparedSelects } = await import("./pglite-statements");
+  const { embeddedClient } = await import("./pglite-client");
   const release = opts.dataDir ? acquireDataDirLock(opts.dataDir) : () => {};
   try {
     // One process, one user of the data: PostgreSQL's default 128 MB of shared buffers only
@@ -35,9 +33,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string | null
     // every time, as PGlite's unnamed ones were: a plan made once for any value would serve a
     // search for a common word as it served a rare one. Planning a point lookup costs little.
     const options = { startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB", "-c", "plan_cache_mode=force_custom_plan"] };
-    const opened = opts.dataDir ? await PGlite.create(opts.dataDir, options) : await PGlite.create(options);
-    // Innermost first: SELECTs as named statements, drizzle's parsers installed once, writes counted.
-    const client = countingWrites(withInstalledParsers(withPreparedSelects(opened)));
+    const client = embeddedClient(opts.dataDir ? await PGlite.create(opts.dataDir, options) : await PGlite.create(options));
     const db = drizzle(client, { schema }) as unknown as Db;
     await migrate(db as never, { migrationsFolder: MIGRATIONS });
     // PGlite has no autovacuum, so without this the planner never has statistics: it then

@@ -1,4 +1,6 @@
 import { types, type PGlite, type QueryOptions, type Transaction } from "@electric-sql/pglite";
+import { countingWrites } from "./data-version";
+import { withPreparedSelects } from "./pglite-statements";
 
 // drizzle's PGlite driver hands PGlite its own type parsers with every query: timestamps,
 // dates, intervals and their arrays stay text, which drizzle then maps itself. PGlite answers
@@ -40,3 +42,10 @@ export function withInstalledParsers(client: PGlite): PGlite {
   client.transaction = <T>(fn: (tx: Transaction) => Promise<T>) => transaction((tx) => fn(Object.assign(Object.create(tx), { query: lightQuery(tx.query) })));
   return client;
 }
+
+/**
+ * The embedded database's client as the service uses it, innermost first: plain SELECTs as
+ * named prepared statements (pglite-statements.ts), drizzle's parsers installed once, and
+ * every possible write counted (data-version.ts).
+ */
+export const embeddedClient = (client: PGlite): PGlite => countingWrites(withInstalledParsers(withPreparedSelects(client)));
