@@ -23,7 +23,8 @@ export type SearchInput = {
 };
 
 // Where each item type lives, and which of its columns play which part in a result. Every
-// table has id, user_id, title, updated_at and a generated `search` vector.
+// table has id, user_id, title, updated_at, a generated `search` vector and a
+// (user_id, updated_at) index.
 type Table = typeof postDrafts | typeof tweetDrafts | typeof articles | typeof ideas | typeof series;
 type Source = { table: Table; text: AnyColumn; status: SQL; platform: SQL; scheduled: SQL; pillar: AnyColumn | null };
 const NO_TIME = sql`null::timestamptz`;
@@ -49,12 +50,12 @@ const SOURCES: Record<ItemType, Source> = {
 };
 
 /**
- * How many of the most recent matches of each type are ranked by relevance. The walk reads
- * RANKED / (share of items matching) rows, each a random page read: a phrase in a fifth of
- * the items was 3.4x fetch_item's p95 on PGlite with 100 (R4: <= 3x), 2.8x on PostgreSQL on a
- * quiet machine with 50, 2.3x with 30.
+ * How many of the most recent matches, of all types together, are ranked by relevance. The
+ * walk reads about RANKED / (share of items matching) rows, a random page read each, and
+ * ranks RANKED: with 100,000 items, 50 cost PGlite about 0.1 ms more than 30 per search and
+ * 100 about 0.2 ms (ARCHITECTURE.md, Performance).
  */
-const RANKED = 30;
+export const RANKED = 50;
 
 // Opaque cursors: an offset bound to the query it came from.
 const encode = (offset: number, fingerprint: string) => encodeCursor("search", { o: offset, f: fingerprint });
@@ -83,48 +84,55 @@ export async function searchContent(ctx: Ctx, input: SearchInput) {
   const offset = input.cursor ? decode(input.cursor, fingerprint) : 0;
   const tsq = sql`websearch_to_tsquery('english', ${q})`;
 
-  // Each branch walks its own table in recency order (the (user_id, updated_at) index) and
-  // stops after `take` matches, so a query reads about `take` matching rows per table however
-  // many items match: with 100,000 items a common word matches tens of thousands, and ranking
-  // them all took 0.1-0.3 s on PostgreSQL and seconds on PGlite. Relevance orders the RANKED
-  // most recent matches of each type (all of them when there are fewer); older matches follow,
-  // most recent first. A rare word takes the GIN index instead (the planner's choice).
+  // One walk over all the types' items in recency order: each table's (user_id, updated_at)
+  // index read backwards, merged (a Merge Append), stopping after `take` matches. So a query
+  // reads about `take` matching rows however many items match: with 100,000 items a common
+  // word matches tens of thousands, and ranking them all took 0.1-0.3 s on PostgreSQL and
+  // seconds on PGlite. Relevance orders the RANKED most recent matches (all of them when
+  // there are fewer); older matches follow, most recent first. A rare word takes the GIN
+  // indexes instead (the planner's choice). The conditions stand outside the union so that
+  // the planner puts them into every branch and still sees each branch's index order: written
+  // inside the branches, PostgreSQL sorted every match instead.
   const take = q ? Math.max(RANKED, offset + input.limit + 1) : offset + input.limit + 1;
-  const parts: SQL[] = [];
+  const branches: SQL[] = [];
   for (const type of types) {
     const s = SOURCES[type];
     if (input.pillar && !s.pillar) continue; // this type has no pillar, so nothing matches
     const t = s.table;
-    const where: SQL[] = [sql`${t.userId} = ${ctx.caller.userId}`];
-    if (q) where.push(sql`${t.search} @@ ${tsq}`);
-    if (input.status) where.push(sql`${s.status} = ${input.status}`);
-    if (input.statuses) {
-      const any = [sql`${s.status} in (${sql.join(input.statuses.length ? input.statuses.map((v) => sql`${v}`) : [sql`null`], sql`, `)})`];
-      if (input.orIds?.length)
-        any.push(
-          sql`${t.id} in (${sql.join(
-            input.orIds.map((v) => sql`${v}::uuid`),
-            sql`, `,
-          )})`,
-        );
-      where.push(sql`(${sql.join(any, sql` or `)})`);
-    }
-    if (input.pillar && s.pillar) where.push(sql`${s.pillar} = ${input.pillar}`);
-    const recent = sql`${t.updatedAt} desc, ${t.id}`;
-    const rank = q ? sql`case when row_number() over (order by ${recent}) <= ${RANKED} then ts_rank(${t.search}, ${tsq}) else -1 end` : sql`0`;
-    // Raw columns here; the outer query formats only the rows of the page.
-    parts.push(sql`(select ${t.id} as id, ${type}::text as type, ${t.title} as title, ${s.text} as body, ${s.status} as status,
-      ${s.platform}::text as platform, ${s.scheduled} as scheduled, ${t.updatedAt} as ts, (${rank})::real as rank
-      from ${t} where ${sql.join(where, sql` and `)} order by ${recent} limit ${take})`);
+    branches.push(sql`select ${t.id} as id, ${t.userId} as user_id, ${type}::text as type, ${t.title} as title, ${s.text} as body,
+      ${s.status} as status, ${s.platform}::text as platform, ${s.scheduled} as scheduled, ${s.pillar ?? sql`null::text`} as pillar,
+      ${t.updatedAt} as ts, ${t.search} as search from ${t}`);
   }
-  if (!parts.length) return { results: [], next_cursor: null };
+  if (!branches.length) return { results: [], next_cursor: null };
+
+  const where: SQL[] = [sql`user_id = ${ctx.caller.userId}`];
+  if (q) where.push(sql`search @@ ${tsq}`);
+  if (input.status) where.push(sql`status = ${input.status}`);
+  if (input.statuses) {
+    const any = [sql`status in (${sql.join(input.statuses.length ? input.statuses.map((v) => sql`${v}`) : [sql`null`], sql`, `)})`];
+    if (input.orIds?.length)
+      any.push(
+        sql`id in (${sql.join(
+          input.orIds.map((v) => sql`${v}::uuid`),
+          sql`, `,
+        )})`,
+      );
+    where.push(sql`(${sql.join(any, sql` or `)})`);
+  }
+  if (input.pillar) where.push(sql`pillar = ${input.pillar}`);
+  const recent = sql`ts desc, id`;
+  // Every row read is among the RANKED most recent when no more are read (the first pages):
+  // then no row numbers are needed to tell which to rank.
+  const relevance = sql`ts_rank(search, ${tsq})`;
+  const rank = !q ? sql`0` : take <= RANKED ? relevance : sql`case when row_number() over (order by ${recent}) <= ${RANKED} then ${relevance} else -1 end`;
 
   // The page is cut before its rows are formatted: PostgreSQL would otherwise format every
-  // row of the union before sorting (slow under PGlite's WebAssembly).
+  // row read before sorting (slow under PGlite's WebAssembly).
   const order = sql`order by rank desc, ts desc, id`;
   const result: unknown = await ctx.db.execute(sql`select id, type, title, left(body, 400) as text, status, platform,
       ${utc(sql`scheduled`)} as scheduled_for, ${utc(sql`ts`)} as updated_at
-    from (select * from (${sql.join(parts, sql` union all `)}) r ${order} limit ${input.limit + 1} offset ${offset}) p ${order}`);
+    from (select *, (${rank})::real as rank from (select * from (${sql.join(branches, sql` union all `)}) items
+      where ${sql.join(where, sql` and `)} order by ${recent} limit ${take}) recent ${order} limit ${input.limit + 1} offset ${offset}) p ${order}`);
   const list = rowsOf<Row>(result);
   const page = list.slice(0, input.limit);
   return {

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { createDraftOp } from "@/lib/operations/create-draft";
 import { searchContentOp } from "@/lib/operations/search-content";
+import { RANKED } from "@/lib/domain/search";
 import { articles, ideas, postDrafts, series } from "@/drizzle/schema";
 import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
@@ -101,6 +102,51 @@ describe("search_content", () => {
       expect([...seen].sort()).toEqual([...made].sort());
     }
     expectError(await call("search_content", { limit: 51 }, { token: u.token }), 400, "invalid_request");
+  });
+
+  it("ranks the most recent matches of all types together by relevance, then older ones by recency, and pages across that line", async () => {
+    const u = await makeUser();
+    const d = await db();
+    const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000);
+    // RANKED recent matches, newest first: two strong ones (an idea and a post, so the ranking
+    // spans types) among weak posts.
+    const weak = { title: "A note", body: "A note that mentions kubernetes once." };
+    const strong = { title: "Kubernetes lessons", body: "Kubernetes, kubernetes and more kubernetes: what kubernetes taught us." };
+    const slots = Array.from({ length: RANKED }, (_, i) => i).filter((i) => i !== 20 && i !== 45);
+    const recent = await d
+      .insert(postDrafts)
+      .values(slots.map((i) => ({ userId: u.id, ...weak, updatedAt: at(i) })))
+      .returning({ id: postDrafts.id });
+    const [idea] = await d
+      .insert(ideas)
+      .values({ userId: u.id, ...strong, updatedAt: at(20) })
+      .returning();
+    const [strongPost] = await d
+      .insert(postDrafts)
+      .values({ userId: u.id, ...strong, updatedAt: at(45) })
+      .returning();
+    // Older than every ranked match: a strong idea (the only idea besides the recent one, so a
+    // window per type would have ranked it), then strong posts.
+    const [oldIdea] = await d
+      .insert(ideas)
+      .values({ userId: u.id, ...strong, updatedAt: at(99) })
+      .returning();
+    const old = await d
+      .insert(postDrafts)
+      .values(Array.from({ length: 5 }, (_, i) => ({ userId: u.id, ...strong, updatedAt: at(100 + i) })))
+      .returning({ id: postDrafts.id });
+    await d.insert(postDrafts).values({ userId: u.id, title: "Unrelated", body: "nothing here", updatedAt: at(0) });
+
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await search(u, { query: "kubernetes", limit: 20, ...(cursor && { cursor }) });
+      seen.push(...ids(page));
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    // The strong ones first, then the weak ones by recency (equal relevance among each), then
+    // the old strong items by recency: beyond the ranked matches, relevance no longer reorders.
+    expect(seen).toEqual([idea.id, strongPost.id, ...recent.map((r) => r.id), oldIdea.id, ...old.map((r) => r.id)]);
   });
 
   it("refuses a cursor that was tampered with or belongs to another search", async () => {
