@@ -1,4 +1,6 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { perDatabase } from "@/lib/db/per-database";
 import { readable } from "@/lib/db/readable";
 import { notFound } from "@/lib/errors";
 import { articles, ideas, postDrafts, series, seriesTopics, tweetDrafts } from "@/drizzle/schema";
@@ -18,7 +20,8 @@ const LABEL: Record<ItemType, string> = {
 
 /** Body with the 6,000-character cut of spec 4.5 (never splitting a surrogate pair). */
 function truncate(body: string | null, notes: string[]) {
-  if (body === null) return { body: null, body_truncated: false };
+  // UTF-16 units are never fewer than characters: most bodies need no counting.
+  if (body === null || body.length <= FETCH_BODY_LIMIT) return { body, body_truncated: false };
   const chars = Array.from(body);
   if (chars.length <= FETCH_BODY_LIMIT) return { body, body_truncated: false };
   notes.push(`The body was truncated to ${FETCH_BODY_LIMIT} of its ${chars.length} characters.`);
@@ -108,42 +111,59 @@ export async function fetchItem(ctx: Ctx, input: { id: string; type: ItemType })
   }
 }
 
+// One query per type, built once per database: fetch_item is the most frequent call.
+const byId = { id: sql.placeholder("id"), uid: sql.placeholder("uid") };
+const loadQueries = perDatabase((db: Db) => ({
+  post: db
+    .select(readable(postDrafts))
+    .from(postDrafts)
+    .where(and(eq(postDrafts.id, byId.id), eq(postDrafts.userId, byId.uid)))
+    .prepare("fetch_post"),
+  tweet: db
+    .select(readable(tweetDrafts))
+    .from(tweetDrafts)
+    .where(and(eq(tweetDrafts.id, byId.id), eq(tweetDrafts.userId, byId.uid)))
+    .prepare("fetch_tweet"),
+  article: db
+    .select(readable(articles))
+    .from(articles)
+    .where(and(eq(articles.id, byId.id), eq(articles.userId, byId.uid)))
+    .prepare("fetch_article"),
+  idea: db
+    .select(readable(ideas))
+    .from(ideas)
+    .where(and(eq(ideas.id, byId.id), eq(ideas.userId, byId.uid)))
+    .prepare("fetch_idea"),
+  series: db
+    .select(readable(series))
+    .from(series)
+    .where(and(eq(series.id, byId.id), eq(series.userId, byId.uid)))
+    .prepare("fetch_series"),
+}));
+
 async function load(ctx: Ctx, type: ItemType, id: string, uid: string) {
   const db = ctx.db;
+  const queries = loadQueries(db);
+  const args = { id, uid };
   switch (type) {
     case "post": {
-      const [d] = await db
-        .select(readable(postDrafts))
-        .from(postDrafts)
-        .where(and(eq(postDrafts.id, id), eq(postDrafts.userId, uid)));
+      const [d] = await queries.post.execute(args);
       return d && { kind: "post" as const, data: d, ideaId: d.ideaId, carouselProjectId: d.carouselProjectId };
     }
     case "tweet": {
-      const [d] = await db
-        .select(readable(tweetDrafts))
-        .from(tweetDrafts)
-        .where(and(eq(tweetDrafts.id, id), eq(tweetDrafts.userId, uid)));
+      const [d] = await queries.tweet.execute(args);
       return d && { kind: "tweet" as const, data: d, postDraftId: d.postDraftId };
     }
     case "article": {
-      const [d] = await db
-        .select(readable(articles))
-        .from(articles)
-        .where(and(eq(articles.id, id), eq(articles.userId, uid)));
+      const [d] = await queries.article.execute(args);
       return d && { kind: "article" as const, data: d };
     }
     case "idea": {
-      const [d] = await db
-        .select(readable(ideas))
-        .from(ideas)
-        .where(and(eq(ideas.id, id), eq(ideas.userId, uid)));
+      const [d] = await queries.idea.execute(args);
       return d && { kind: "idea" as const, data: d };
     }
     case "series": {
-      const [s] = await db
-        .select(readable(series))
-        .from(series)
-        .where(and(eq(series.id, id), eq(series.userId, uid)));
+      const [s] = await queries.series.execute(args);
       if (!s) return undefined;
       const topics = await db.select().from(seriesTopics).where(eq(seriesTopics.seriesId, s.id)).orderBy(asc(seriesTopics.orderIndex));
       return { kind: "series" as const, data: s, topics };

@@ -5,6 +5,7 @@ import { connectedApps, oauthClients, tokens, users, type TokenKind } from "@/dr
 import type { Caller } from "./context";
 import { isUuid } from "@/lib/ids";
 import { dataVersion } from "@/lib/db/data-version";
+import { perDatabase } from "@/lib/db/per-database";
 
 // Opaque tokens: 256 random bits behind a prefix that makes leaked tokens easy to spot.
 const PREFIX = { access: "cto_at_", refresh: "cto_rt_" } as const;
@@ -52,7 +53,7 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 // The token query runs on every call; built once per database (prepared), it costs a
 // fraction of the CPU of building the four-table join each time (bench/: R1, R2).
-const authQueries = new WeakMap<Db, ReturnType<typeof prepareAuthQuery>>();
+const authQuery = perDatabase(prepareAuthQuery);
 
 function prepareAuthQuery(db: Db) {
   return db
@@ -78,12 +79,6 @@ function prepareAuthQuery(db: Db) {
     .where(and(eq(tokens.tokenHash, sql.placeholder("hash")), eq(tokens.kind, "access")))
     .limit(1)
     .prepare("authenticate_access_token");
-}
-
-function authQuery(db: Db) {
-  let q = authQueries.get(db);
-  if (!q) authQueries.set(db, (q = prepareAuthQuery(db)));
-  return q;
 }
 
 type AuthRow = Awaited<ReturnType<ReturnType<typeof prepareAuthQuery>["execute"]>>[number];
