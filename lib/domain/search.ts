@@ -2,6 +2,7 @@ import { sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { articles, ideas, series, type postDrafts, type tweetDrafts } from "@/drizzle/schema";
 import { networkOfDraft, type DraftType } from "@/lib/networks";
 import { rowsOf } from "@/lib/db/rows";
+import { bind, compile, type Compiled } from "@/lib/db/compiled";
 import { draftTable } from "./drafts";
 import { decodeCursor, encodeCursor, offsetOf } from "./cursor";
 import type { Ctx } from "./context";
@@ -82,58 +83,23 @@ export async function searchContent(ctx: Ctx, input: SearchInput) {
     ...(input.statuses && { ss: input.statuses, o: input.orIds ?? [] }),
   }).slice(0, 16);
   const offset = input.cursor ? decode(input.cursor, fingerprint) : 0;
-  const tsq = sql`websearch_to_tsquery('english', ${q})`;
-
-  // One walk over all the types' items in recency order: each table's (user_id, updated_at)
-  // index read backwards, merged (a Merge Append), stopping after `take` matches. So a query
-  // reads about `take` matching rows however many items match: with 100,000 items a common
-  // word matches tens of thousands, and ranking them all took 0.1-0.3 s on PostgreSQL and
-  // seconds on PGlite. Relevance orders the RANKED most recent matches (all of them when
-  // there are fewer); older matches follow, most recent first. A rare word takes the GIN
-  // indexes instead (the planner's choice). The conditions stand outside the union so that
-  // the planner puts them into every branch and still sees each branch's index order: written
-  // inside the branches, PostgreSQL sorted every match instead.
   const take = q ? Math.max(RANKED, offset + input.limit + 1) : offset + input.limit + 1;
-  const branches: SQL[] = [];
-  for (const type of types) {
-    const s = SOURCES[type];
-    if (input.pillar && !s.pillar) continue; // this type has no pillar, so nothing matches
-    const t = s.table;
-    branches.push(sql`select ${t.id} as id, ${t.userId} as user_id, ${type}::text as type, ${t.title} as title, ${s.text} as body,
-      ${s.status} as status, ${s.platform}::text as platform, ${s.scheduled} as scheduled, ${s.pillar ?? sql`null::text`} as pillar,
-      ${t.updatedAt} as ts, ${t.search} as search from ${t}`);
-  }
-  if (!branches.length) return { results: [], next_cursor: null };
+  const searched = input.pillar ? types.filter((type) => SOURCES[type].pillar) : types; // the others have no pillar to match
+  if (!searched.length) return { results: [], next_cursor: null };
 
-  const where: SQL[] = [sql`user_id = ${ctx.caller.userId}`];
-  if (q) where.push(sql`search @@ ${tsq}`);
-  if (input.status) where.push(sql`status = ${input.status}`);
-  if (input.statuses) {
-    const any = [sql`status in (${sql.join(input.statuses.length ? input.statuses.map((v) => sql`${v}`) : [sql`null`], sql`, `)})`];
-    if (input.orIds?.length)
-      any.push(
-        sql`id in (${sql.join(
-          input.orIds.map((v) => sql`${v}::uuid`),
-          sql`, `,
-        )})`,
-      );
-    where.push(sql`(${sql.join(any, sql` or `)})`);
-  }
-  if (input.pillar) where.push(sql`pillar = ${input.pillar}`);
-  const recent = sql`ts desc, id`;
-  // Every row read is among the RANKED most recent when no more are read (the first pages):
-  // then no row numbers are needed to tell which to rank.
-  const relevance = sql`ts_rank(search, ${tsq})`;
-  const rank = !q ? sql`0` : take <= RANKED ? relevance : sql`case when row_number() over (order by ${recent}) <= ${RANKED} then ${relevance} else -1 end`;
-
-  // The page is cut before its rows are formatted: PostgreSQL would otherwise format every
-  // row read before sorting (slow under PGlite's WebAssembly).
-  const order = sql`order by rank desc, ts desc, id`;
-  const result: unknown = await ctx.db.execute(sql`select id, type, title, left(body, 400) as text, status, platform,
-      ${utc(sql`scheduled`)} as scheduled_for, ${utc(sql`ts`)} as updated_at
-    from (select *, (${rank})::real as rank from (select * from (${sql.join(branches, sql` union all `)}) items
-      where ${sql.join(where, sql` and `)} order by ${recent} limit ${take}) recent ${order} limit ${input.limit + 1} offset ${offset}) p ${order}`);
-  const list = rowsOf<Row>(result);
+  const shape: Shape = {
+    types: searched,
+    query: !!q,
+    status: !!input.status,
+    pillar: !!input.pillar,
+    statuses: input.statuses?.length ?? null,
+    ids: input.orIds?.length ?? 0,
+    numbered: !!q && take > RANKED,
+  };
+  const values: Record<string, unknown> = { user: ctx.caller.userId, q, status: input.status, pillar: input.pillar, take, rows: input.limit + 1, offset };
+  input.statuses?.forEach((v, i) => (values[`status${i}`] = v));
+  input.orIds?.forEach((v, i) => (values[`id${i}`] = v));
+  const list = rowsOf<Row>(await ctx.db.execute(bind(statementFor(shape), values)));
   const page = list.slice(0, input.limit);
   return {
     results: page.map((r) => ({
@@ -148,6 +114,81 @@ export async function searchContent(ctx: Ctx, input: SearchInput) {
     })),
     next_cursor: list.length > input.limit ? encode(offset + input.limit, fingerprint) : null,
   };
+}
+
+/** What the statement's text depends on: the types searched, which filters, how many values. */
+type Shape = { types: ItemType[]; query: boolean; status: boolean; pillar: boolean; statuses: number | null; ids: number; numbered: boolean };
+
+// Built once per shape (compiled.ts): the text is the same for every search of a shape, and
+// building it from drizzle's parts was about 7 % of a search's CPU. At most MAX_SHAPES kept
+// (the owner's "Needs attention" varies with the number of waiting drafts).
+const MAX_SHAPES = 200;
+const statements = new Map<string, Compiled>();
+
+function statementFor(shape: Shape): Compiled {
+  const key = JSON.stringify(shape);
+  let c = statements.get(key);
+  if (!c) {
+    if (statements.size >= MAX_SHAPES) statements.clear();
+    statements.set(key, (c = compile(statement(shape))));
+  }
+  return c;
+}
+
+const value = (name: string) => sql.placeholder(name);
+
+/**
+ * One walk over all the types' items in recency order: each table's (user_id, updated_at)
+ * index read backwards, merged (a Merge Append), stopping after `take` matches. So a query
+ * reads about `take` matching rows however many items match: with 100,000 items a common word
+ * matches tens of thousands, and ranking them all took 0.1-0.3 s on PostgreSQL and seconds on
+ * PGlite. Relevance orders the RANKED most recent matches (all of them when there are fewer);
+ * older matches follow, most recent first. A rare word takes the GIN indexes instead (the
+ * planner's choice). The conditions stand outside the union so that the planner puts them
+ * into every branch and still sees each branch's index order: written inside the branches,
+ * PostgreSQL sorted every match instead.
+ */
+function statement(shape: Shape): SQL {
+  const branches = shape.types.map((type) => {
+    const s = SOURCES[type];
+    const t = s.table;
+    return sql`select ${t.id} as id, ${t.userId} as user_id, ${type}::text as type, ${t.title} as title, ${s.text} as body,
+      ${s.status} as status, ${s.platform}::text as platform, ${s.scheduled} as scheduled, ${s.pillar ?? sql`null::text`} as pillar,
+      ${t.updatedAt} as ts, ${t.search} as search from ${t}`;
+  });
+  const tsq = sql`websearch_to_tsquery('english', ${value("q")})`;
+  const where: SQL[] = [sql`user_id = ${value("user")}`];
+  if (shape.query) where.push(sql`search @@ ${tsq}`);
+  if (shape.status) where.push(sql`status = ${value("status")}`);
+  if (shape.statuses !== null) {
+    const statuses = Array.from({ length: shape.statuses }, (_, i) => sql`${value(`status${i}`)}`);
+    const any = [sql`status in (${sql.join(statuses.length ? statuses : [sql`null`], sql`, `)})`];
+    if (shape.ids)
+      any.push(
+        sql`id in (${sql.join(
+          Array.from({ length: shape.ids }, (_, i) => sql`${value(`id${i}`)}::uuid`),
+          sql`, `,
+        )})`,
+      );
+    where.push(sql`(${sql.join(any, sql` or `)})`);
+  }
+  if (shape.pillar) where.push(sql`pillar = ${value("pillar")}`);
+  const recent = sql`ts desc, id`;
+  // Every row read is among the RANKED most recent when no more are read (the first pages):
+  // then no row numbers are needed to tell which to rank.
+  const relevance = sql`ts_rank(search, ${tsq})`;
+  const rank = !shape.query
+    ? sql`0`
+    : shape.numbered
+      ? sql`case when row_number() over (order by ${recent}) <= ${RANKED} then ${relevance} else -1 end`
+      : relevance;
+  // The page is cut before its rows are formatted: PostgreSQL would otherwise format every
+  // row read before sorting (slow under PGlite's WebAssembly).
+  const order = sql`order by rank desc, ts desc, id`;
+  return sql`select id, type, title, left(body, 400) as text, status, platform,
+      ${utc(sql`scheduled`)} as scheduled_for, ${utc(sql`ts`)} as updated_at
+    from (select *, (${rank})::real as rank from (select * from (${sql.join(branches, sql` union all `)}) items
+      where ${sql.join(where, sql` and `)} order by ${recent} limit ${value("take")}) recent ${order} limit ${value("rows")} offset ${value("offset")}) p ${order}`;
 }
 
 type Row = {
