@@ -1,6 +1,7 @@
 import { and, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db";
+import { rowsOf } from "@/lib/db/rows";
 import { log } from "@/lib/log";
 import { errorFacts, newErrorId, redactSecrets } from "@/lib/redact";
 import { ports, type Ports } from "@/lib/ports";
@@ -249,6 +250,26 @@ export async function sweep(db: Db, now: Date, c: Config): Promise<{ missed: num
   }
   if (missed.length || stuck.length) await noteAttempts(db, [...missed, ...stuck]);
   return { missed: missed.length, stuck: stuck.length };
+}
+
+/**
+ * The earliest moment a pass could find work without anything being written first, or null:
+ * the first scheduled draft's time (one in the past: a retry waiting out its backoff, or
+ * work not yet done) or the first claim's stuck limit. One read over both tables' due index.
+ */
+export async function nextWork(db: Db, c: Config): Promise<Date | null> {
+  const first = (column: "scheduled_for" | "claimed_at", status: string) =>
+    sql.join(
+      TYPES.map((type) => sql`(select min(${sql.identifier(column)}) from ${draftTable(type)} where status = ${status})`),
+      sql`, `,
+    );
+  const stuckLimit = sql`make_interval(secs => ${c.PUBLISH_STUCK_SECONDS}::int)`;
+  const [row] = rowsOf<{ ms: number | string | null }>(
+    await db.execute(
+      sql`select extract(epoch from least(${first("scheduled_for", "scheduled")}, least(${first("claimed_at", "publishing")}) + ${stuckLimit}))::float8 * 1000 as ms`,
+    ),
+  );
+  return row?.ms == null ? null : new Date(Number(row.ms));
 }
 
 /** The Inngest path: publishes one draft if it is (still) due at this moment, else nothing. */

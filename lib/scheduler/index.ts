@@ -1,8 +1,6 @@
 import { config } from "@/lib/config";
 import { database, type Db } from "@/lib/db";
-import { and, eq, gt } from "drizzle-orm";
-import { draftTable } from "@/lib/domain/drafts";
-import { attempt, claimDue, logOutcome, sweep, TYPES, type Claimed, type Outcome } from "@/lib/domain/publishing";
+import { attempt, claimDue, logOutcome, nextWork, sweep, type Claimed, type Outcome } from "@/lib/domain/publishing";
 import { notifyOwnersSometimes } from "@/lib/domain/notifications";
 import { recordMany, type Done } from "@/lib/domain/publishing-batch";
 import { platformOf, type Platform } from "@/lib/platforms";
@@ -11,8 +9,10 @@ import { log } from "@/lib/log";
 import { errorFacts } from "@/lib/redact";
 import { startDeliverer } from "@/lib/webhooks/loop";
 import { Lanes } from "./lanes";
+import { quietPasses } from "./quiet";
 
-// The in-process engine: every SCHEDULER_POLL_MS it sweeps and publishes what is due. Any
+// The in-process engine: every SCHEDULER_POLL_MS it asks whether anything has come due
+// (quiet.ts), and if so sweeps and publishes it. Any
 // number of processes may run it against one PostgreSQL; the atomic claim in
 // lib/domain/publishing.ts makes each draft go out once.
 
@@ -123,22 +123,6 @@ const backToScheduled = (c: Claimed, now: Date): Outcome => ({
   nextAttemptAt: now,
 });
 
-/** When the next scheduled draft is due (for waking up on time), or null. */
-async function nextDue(db: Db, now: Date): Promise<Date | null> {
-  let next: Date | null = null;
-  for (const type of TYPES) {
-    const t = draftTable(type);
-    const [row] = await db
-      .select({ at: t.scheduledFor })
-      .from(t)
-      .where(and(eq(t.status, "scheduled"), gt(t.scheduledFor, now)))
-      .orderBy(t.scheduledFor)
-      .limit(1);
-    if (row?.at && (!next || row.at < next)) next = row.at;
-  }
-  return next;
-}
-
 type Loop = { stop: () => Promise<void> };
 const g = globalThis as unknown as { __contentioScheduler?: Loop };
 
@@ -150,16 +134,24 @@ export function startScheduler(opts: { db?: () => Promise<Db>; pollMs?: number; 
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
-  // After a pass, sleep until the next draft is due if that comes before the next poll, so
-  // a draft is picked up within milliseconds of its time rather than up to pollMs later.
+  // A pass runs only when work has come due (quiet.ts); after one, the loop sleeps until the
+  // next draft is due if that comes before the next poll, so a draft is picked up within
+  // milliseconds of its time rather than up to pollMs later. With an injected clock (tests),
+  // every tick is a full pass.
+  const quiet = quietPasses();
   const tick = async (): Promise<number> => {
     try {
       const d = await getDb();
+      const next = () => nextWork(d, config());
+      if (!opts.clock && !(await quiet.due(d, next))) {
+        await notifyOwnersSometimes(d);
+        return quiet.wait(pollMs);
+      }
       const r = await runDue(d, { clock: opts.clock });
       if (r.missed || r.stuck) log("warn", "scheduler sweep", { missed: r.missed, stuck: r.stuck });
       if (opts.clock) return pollMs;
-      const next = await nextDue(d, new Date());
-      return next ? Math.min(pollMs, Math.max(0, next.getTime() - Date.now()) + 2) : pollMs;
+      await quiet.passed(d, next);
+      return quiet.wait(pollMs);
     } catch (e) {
       // A database outage must not kill the loop; the next tick tries again.
       log("error", "scheduler tick failed", errorFacts(e));

@@ -106,6 +106,20 @@ export async function deliverDue(db: Db, opts: { ports?: Ports; clock?: () => Da
   return r;
 }
 
+/**
+ * When a pending delivery to an active endpoint next comes due (its retry time, or the end of
+ * a dead deliverer's lease), or null: the moment a pass could find work with nothing written.
+ */
+export async function nextDelivery(db: Db): Promise<Date | null> {
+  const [row] = rowsOf<{ ms: number | string | null }>(
+    await db.execute(sql`
+      select extract(epoch from min(greatest(d.next_attempt_at, coalesce(d.locked_until, d.next_attempt_at))))::float8 * 1000 as ms
+      from webhook_deliveries d join webhook_endpoints w on w.id = d.endpoint_id
+      where d.status = 'pending' and w.status = 'active'`),
+  );
+  return row?.ms == null ? null : new Date(Number(row.ms));
+}
+
 const KEEP_MS = 30 * 86400_000;
 
 /**

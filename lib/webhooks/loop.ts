@@ -3,7 +3,8 @@ import { log } from "@/lib/log";
 import { ports } from "@/lib/ports";
 import { errorFacts } from "@/lib/redact";
 import { announceConnections } from "./connection-events";
-import { deliverDue, pruneOld } from "./deliver";
+import { quietPasses, type Quiet } from "@/lib/scheduler/quiet";
+import { deliverDue, nextDelivery, pruneOld, type DeliverResult } from "./deliver";
 
 // The in-process deliverer, run beside the in-process scheduler (lib/scheduler) in every
 // process that publishes. Its own loop, so a slow receiver (up to 10 s) never delays
@@ -12,8 +13,16 @@ import { deliverDue, pruneOld } from "./deliver";
 const CONNECTIONS_EVERY_MS = 60_000;
 const PRUNE_EVERY_MS = 3600_000;
 
-/** One pass: connection events (at most once a minute per process), pruning (hourly), then due deliveries. */
-export async function webhookPass(db: Db, clock: () => Date, state: { lastConnections: number; lastPrune: number }) {
+/**
+ * One pass: connection events (at most once a minute per process), pruning (hourly), then due
+ * deliveries, if `quiet` finds any due (lib/scheduler/quiet.ts).
+ */
+export async function webhookPass(
+  db: Db,
+  clock: () => Date,
+  state: { lastConnections: number; lastPrune: number },
+  quiet?: Quiet,
+): Promise<DeliverResult | null> {
   if (Date.now() - state.lastConnections >= CONNECTIONS_EVERY_MS) {
     state.lastConnections = Date.now();
     await announceConnections(db, clock());
@@ -22,7 +31,11 @@ export async function webhookPass(db: Db, clock: () => Date, state: { lastConnec
     state.lastPrune = Date.now();
     await pruneOld(db, clock());
   }
-  return deliverDue(db, { clock });
+  const next = () => nextDelivery(db);
+  if (quiet && !(await quiet.due(db, next))) return null;
+  const r = await deliverDue(db, { clock });
+  await quiet?.passed(db, next);
+  return r;
 }
 
 export function startDeliverer(opts: { db: () => Promise<Db>; pollMs: number; clock?: () => Date }): { stop: () => Promise<void> } {
@@ -30,17 +43,19 @@ export function startDeliverer(opts: { db: () => Promise<Db>; pollMs: number; cl
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   const state = { lastConnections: 0, lastPrune: 0 };
+  // With an injected clock (tests), every pass is full.
+  const quiet = opts.clock ? undefined : quietPasses();
   const loop = () => {
     if (stopped) return;
     running = (async () => {
       try {
-        await webhookPass(await opts.db(), opts.clock ?? ports().clock, state);
+        await webhookPass(await opts.db(), opts.clock ?? ports().clock, state, quiet);
       } catch (e) {
         // A database outage must not end the loop; the next pass tries again.
         log("error", "webhook pass failed", errorFacts(e));
       }
     })().then(() => {
-      if (!stopped) timer = setTimeout(loop, opts.pollMs);
+      if (!stopped) timer = setTimeout(loop, quiet?.wait(opts.pollMs) ?? opts.pollMs);
       timer?.unref?.();
     });
   };
