@@ -12,9 +12,8 @@ import { Lanes } from "./lanes";
 import { quietPasses } from "./quiet";
 
 // The in-process engine: every SCHEDULER_POLL_MS it asks whether anything has come due
-// (quiet.ts), and if so sweeps and publishes it. Any
-// number of processes may run it against one PostgreSQL; the atomic claim in
-// lib/domain/publishing.ts makes each draft go out once.
+// (quiet.ts), and if so sweeps and publishes it. Any number of processes may run it against
+// one PostgreSQL; the atomic claim in lib/domain/publishing.ts makes each draft go out once.
 
 export type TickResult = { published: number; retrying: number; failed: number; unknown: number; missed: number; stuck: number };
 
