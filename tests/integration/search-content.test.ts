@@ -42,6 +42,24 @@ describe("search_content", () => {
     expect(ids(await search(u, { query: "zebra" }))).toEqual([]);
   });
 
+  it("finds a thread by any of its parts, and no longer by a part that was edited away", async () => {
+    const u = await makeUser();
+    const thread = [{ text: "Part two: the rollback plan." }, { text: "Part three: what the kubernetes operator did at 3 am." }];
+    const t = expectOk(
+      await call("create_draft", { type: "tweet", body: "A thread about last night's outage", thread }, { token: u.token }),
+      createDraftOp.output,
+    );
+    const found = await search(u, { query: "kubernetes operator", types: ["tweet"] });
+    expect(ids(found)).toEqual([t.id]);
+    // The snippet is the first part's text, as for any tweet.
+    expect(found.results[0].snippet).toBe("A thread about last night's outage");
+    expect(ids(await search(u, { query: "rollback" }))).toEqual([t.id]);
+    const edited = await call("update_draft", { type: "tweet", id: t.id, thread: [{ text: "Part two: the postmortem." }] }, { token: u.token });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect(ids(await search(u, { query: "kubernetes" }))).toEqual([]);
+    expect(ids(await search(u, { query: "postmortem" }))).toEqual([t.id]);
+  });
+
   it("lists the most recently updated first without a query", async () => {
     const u = await makeUser();
     const a = await post(u, "first");
