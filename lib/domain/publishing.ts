@@ -1,7 +1,7 @@
 import { and, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db";
-import { rowsOf } from "@/lib/db/rows";
+import { momentOf } from "@/lib/db/rows";
 import { log } from "@/lib/log";
 import { errorFacts, newErrorId, redactSecrets } from "@/lib/redact";
 import { ports, type Ports } from "@/lib/ports";
@@ -264,12 +264,11 @@ export async function nextWork(db: Db, c: Config): Promise<Date | null> {
       sql`, `,
     );
   const stuckLimit = sql`make_interval(secs => ${c.PUBLISH_STUCK_SECONDS}::int)`;
-  const [row] = rowsOf<{ ms: number | string | null }>(
+  return momentOf(
     await db.execute(
       sql`select extract(epoch from least(${first("scheduled_for", "scheduled")}, least(${first("claimed_at", "publishing")}) + ${stuckLimit}))::float8 * 1000 as ms`,
     ),
   );
-  return row?.ms == null ? null : new Date(Number(row.ms));
 }
 
 /** The Inngest path: publishes one draft if it is (still) due at this moment, else nothing. */

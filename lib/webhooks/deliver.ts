@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { rowsOf } from "@/lib/db/rows";
+import { momentOf, rowsOf } from "@/lib/db/rows";
 import { log } from "@/lib/log";
 import { ports, type Ports } from "@/lib/ports";
 import { errorFacts } from "@/lib/redact";
@@ -111,13 +111,12 @@ export async function deliverDue(db: Db, opts: { ports?: Ports; clock?: () => Da
  * a dead deliverer's lease), or null: the moment a pass could find work with nothing written.
  */
 export async function nextDelivery(db: Db): Promise<Date | null> {
-  const [row] = rowsOf<{ ms: number | string | null }>(
+  return momentOf(
     await db.execute(sql`
       select extract(epoch from min(greatest(d.next_attempt_at, coalesce(d.locked_until, d.next_attempt_at))))::float8 * 1000 as ms
       from webhook_deliveries d join webhook_endpoints w on w.id = d.endpoint_id
       where d.status = 'pending' and w.status = 'active'`),
   );
-  return row?.ms == null ? null : new Date(Number(row.ms));
 }
 
 const KEEP_MS = 30 * 86400_000;
