@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { integer, jsonb, text } from "drizzle-orm/pg-core";
 import { at, createdAt, id, tsvector, updatedAt } from "./columns";
 
@@ -19,7 +19,8 @@ export type PublishProgress = {
 };
 
 // Columns shared by post and tweet drafts: text, schedule state and the publishing record.
-export const draftColumns = () => ({
+/** `alsoSearched`: a tsvector of further text the table's search covers (a tweet's thread parts). */
+export const draftColumns = (alsoSearched?: SQL) => ({
   id: id(),
   title: text("title").notNull(),
   body: text("body").notNull(),
@@ -50,5 +51,9 @@ export const draftColumns = () => ({
   approvedContentHash: text("approved_content_hash"),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
-  search: tsvector("search").generatedAlwaysAs(sql`to_tsvector('english', coalesce(title, '') || ' ' || coalesce(body, ''))`),
+  search: tsvector("search").generatedAlwaysAs(
+    alsoSearched
+      ? sql`to_tsvector('english', coalesce(title, '') || ' ' || coalesce(body, '')) || ${alsoSearched}`
+      : sql`to_tsvector('english', coalesce(title, '') || ' ' || coalesce(body, ''))`,
+  ),
 });

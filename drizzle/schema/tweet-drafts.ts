@@ -1,6 +1,5 @@
 import { sql } from "drizzle-orm";
 import { index, jsonb, pgTable, uuid } from "drizzle-orm/pg-core";
-import { tsvector } from "./columns";
 import { draftColumns } from "./draft-columns";
 import { postDrafts } from "./post-drafts";
 import { seriesTopics } from "./series-topics";
@@ -13,7 +12,8 @@ export type ThreadPart = { text: string; image_urls: string[] };
 export const tweetDrafts = pgTable(
   "tweet_drafts",
   {
-    ...draftColumns(),
+    // Search finds a thread by any of its parts' text (to_tsvector of a JSON array takes its strings).
+    ...draftColumns(sql`to_tsvector('english', jsonb_path_query_array(thread, '$[*].text'))`),
     userId: userRef(),
     postDraftId: uuid("post_draft_id")
       .notNull()
@@ -21,10 +21,6 @@ export const tweetDrafts = pgTable(
     seriesTopicId: uuid("series_topic_id").references(() => seriesTopics.id, { onDelete: "set null" }),
     // Parts 2.. of a thread (body is part 1); empty for a single tweet.
     thread: jsonb("thread").$type<ThreadPart[]>().notNull().default([]),
-    // Search finds a thread by any of its parts' text (to_tsvector of a JSON array takes its strings).
-    search: tsvector("search").generatedAlwaysAs(
-      sql`to_tsvector('english', coalesce(title, '') || ' ' || coalesce(body, '')) || to_tsvector('english', jsonb_path_query_array(thread, '$[*].text'))`,
-    ),
   },
   (t) => [
     index("tweet_drafts_user_updated_idx").on(t.userId, t.updatedAt),

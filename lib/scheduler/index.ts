@@ -137,18 +137,18 @@ export function startScheduler(opts: { db?: () => Promise<Db>; pollMs?: number; 
   // next draft is due if that comes before the next poll, so a draft is picked up within
   // milliseconds of its time rather than up to pollMs later. With an injected clock (tests),
   // every tick is a full pass.
-  const quiet = quietPasses();
+  const quiet = opts.clock ? undefined : quietPasses();
   const tick = async (): Promise<number> => {
     try {
       const d = await getDb();
       const next = () => nextWork(d, config());
-      if (!opts.clock && !(await quiet.due(d, next))) {
+      if (quiet && !(await quiet.due(d, next))) {
         await notifyOwnersSometimes(d);
         return quiet.wait(pollMs);
       }
       const r = await runDue(d, { clock: opts.clock });
       if (r.missed || r.stuck) log("warn", "scheduler sweep", { missed: r.missed, stuck: r.stuck });
-      if (opts.clock) return pollMs;
+      if (!quiet) return pollMs;
       await quiet.passed(d, next);
       return quiet.wait(pollMs);
     } catch (e) {
