@@ -8,6 +8,7 @@ import { benchScheduler, printSchedulerTable } from "./scheduler";
 import { benchSoak, printSoakTable, SOAK_MINUTES } from "./soak";
 import { BODY, jsonPost, MCP_HEADERS } from "./http";
 import { benchSearch, printSearchTable } from "./search";
+import { benchDriver, printDriverTable } from "./driver";
 import { measureStart, type StartFigures } from "./startup";
 import { nextRunIndex, printStartTable, printTable, writeJson, type ModeResult } from "./report";
 import { freePort, freshStore, seed, startBare, startWhole, tempDir, type Mode, type Server } from "./servers";
@@ -23,6 +24,7 @@ import { freePort, freshStore, seed, startBare, startWhole, tempDir, type Mode, 
 // `npm run bench -- soak [postgres]`: S8 soak, 30 minutes of mixed traffic, PGlite unless
 // postgres is named (bench/soak.ts; BENCH_SOAK_MINUTES).
 // `npm run bench -- search`: R4, search_content against fetch_item with 100,000 items (bench/search.ts).
+// `npm run bench -- driver`: the PostgreSQL client's steadiness under sustained load (bench/driver.ts).
 // Env: BENCH_DURATION (seconds of the R1 throughput runs, default 20 as in the quality plan), BENCH_MODES (pglite,postgres,scheduler), BENCH_PG_URL.
 const DURATION = Number(process.env.BENCH_DURATION ?? 20);
 const ASKED = (process.argv.slice(2).join(",") || process.env.BENCH_MODES || "pglite,postgres")
@@ -35,10 +37,11 @@ const LIMITER = ASKED.includes("limiter");
 const LIMITER_PAIRS = Number(process.env.BENCH_LIMITER_PAIRS ?? 4);
 const SOAK = ASKED.includes("soak");
 const SEARCH = ASKED.includes("search");
+const DRIVER = ASKED.includes("driver");
 const STARTS = Number(process.env.BENCH_STARTS ?? 4);
 const IDLE_S = Number(process.env.BENCH_IDLE_S ?? 5);
 const SETTLE_S = Number(process.env.BENCH_SETTLE_S ?? 60);
-const named = ASKED.filter((m) => !["scheduler", "startup", "limiter", "soak", "search"].includes(m)) as Mode[];
+const named = ASKED.filter((m) => !["scheduler", "startup", "limiter", "soak", "search", "driver"].includes(m)) as Mode[];
 // With soak, the named modes are the soak's databases, not R1-R3 runs.
 const SOAK_MODES: Mode[] = SOAK ? (named.length ? named : ["pglite"]) : [];
 const MODES: Mode[] = SOAK ? [] : (STARTUP_ONLY || SEARCH) && !named.length ? ["pglite", "postgres"] : named;
@@ -47,6 +50,7 @@ const RESULTS = path.join(process.cwd(), "bench/results/latest.json");
 const DEADLINE_MS =
   (MODES.length * (SEARCH ? 600 : 2 * (DURATION + 13) + 150 + SETTLE_S) +
     (SCHEDULER ? 900 : 0) +
+    (DRIVER ? 120 : 0) +
     (LIMITER ? LIMITER_PAIRS * 2 * (DURATION + 20) + 60 : 0) +
     SOAK_MODES.length * (SOAK_MINUTES * 60 + 120) +
     60) *
@@ -178,6 +182,11 @@ async function main() {
     for (const mode of SOAK_MODES) rows.push(await benchSoak(mode, PG_ADMIN, log));
     printSoakTable(rows);
     saveJson("soak.json", { minutes: SOAK_MINUTES, rows });
+  }
+  if (DRIVER) {
+    const r = await benchDriver(PG_ADMIN, log);
+    printDriverTable(r);
+    saveJson("driver.json", r);
   }
   if (SCHEDULER) {
     const rows = await benchScheduler(PG_ADMIN, log);
