@@ -31,9 +31,8 @@ const REASONS = {
 /** The token of an `Authorization: Bearer <token>` header, or null for any other form. */
 export const bearerToken = (header: string): string | null => /^Bearer +([^\s]+) *$/i.exec(header)?.[1] ?? null;
 
-/** Bearer token from the Authorization header only (never the query string) to its caller. */
-export async function authenticateRequest(req: Request, audience: string): Promise<Caller> {
-  const header = req.headers.get("authorization");
+/** The Authorization header's bearer token (never one from the query string) to its caller. */
+export async function authenticateBearer(header: string | null, audience: string): Promise<Caller> {
   if (!header) throw new Unauthorized("This call needs an access token.", false);
   const token = bearerToken(header);
   if (!token) throw new Unauthorized("The Authorization header must be: Bearer <access token>.", true);

@@ -1,4 +1,5 @@
 import { AppError, invalid } from "@/lib/errors";
+import type { ApiRequest } from "./exchange";
 
 export const MAX_BODY_BYTES = 256 * 1024;
 
@@ -6,18 +7,26 @@ const tooLarge = (max: number) =>
   invalid([{ path: "(body)", message: `The body is larger than ${Math.floor(max / 1024)} KiB` }], "The request body is too large.");
 
 /**
+ * The connection failed while its body was being read (the client hung up, most often): an
+ * error of the request, not of the service, and never logged as the database being down
+ * (a socket's ECONNRESET looks like one).
+ */
+export const bodyNotReceived = () =>
+  new AppError("invalid_request", "The request body did not arrive whole: the connection failed while it was being read.", "Send the request again.");
+
+/**
  * Reads a JSON request body: the content type, the cap (256 KiB unless the operation allows
  * more; streamed, never buffered past it), the syntax.
  */
-export async function readJsonBody(req: Request, maxBytes = MAX_BODY_BYTES): Promise<unknown> {
-  const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+export async function readJsonBody(req: ApiRequest, maxBytes = MAX_BODY_BYTES): Promise<unknown> {
+  const type = (req.header("content-type") ?? "").split(";")[0].trim().toLowerCase();
   if (type !== "application/json") {
     throw invalid(
       [{ path: "Content-Type", message: `Must be application/json${type ? `, not ${type}` : ""}` }],
       "The request must be a JSON body with Content-Type: application/json.",
     );
   }
-  const bytes = await readCapped(req, maxBytes);
+  const bytes = await req.body(maxBytes);
   if (!bytes) throw tooLarge(maxBytes);
   const text = new TextDecoder().decode(bytes);
   if (text.trim() === "") {
@@ -50,7 +59,9 @@ export async function readCapped(req: Request, maxBytes: number): Promise<Uint8A
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch(() => {
+      throw bodyNotReceived();
+    });
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { isLegacyRequest } from "@modelcontextprotocol/server";
 import { config } from "@/lib/config";
-import { authenticateRequest, resourceMetadataUrl, Unauthorized, wwwAuthenticate } from "@/lib/http/auth";
+import { authenticateBearer, resourceMetadataUrl, Unauthorized, wwwAuthenticate } from "@/lib/http/auth";
 import { errorBody, statusOf, toAppError } from "@/lib/errors/present";
 import { readCapped } from "@/lib/http/body";
 import { consumeRequest } from "@/lib/ratelimit";
@@ -78,7 +78,7 @@ export async function handleMcp(req: Request): Promise<Response> {
   }
   const requestId = randomUUID();
   try {
-    const caller = await authenticateRequest(req, config().mcpUrl);
+    const caller = await authenticateBearer(req.headers.get("authorization"), config().mcpUrl);
     // Read up to the largest cap of any tool; each message's own cap is checked once parsed.
     const bytes = await readCapped(req, MAX_MCP_BODY_BYTES);
     if (!bytes) return finish(rpcError(413, -32600, "Request body too large."), origin);

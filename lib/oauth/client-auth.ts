@@ -12,7 +12,9 @@ export const MAX_OAUTH_BODY_BYTES = 64 * 1024;
 
 /** An OAuth request's body as text, read as a stream and never past 64 KiB (413 beyond). */
 export async function readOAuthBody(req: Request): Promise<string> {
-  const bytes = await readCapped(req, MAX_OAUTH_BODY_BYTES);
+  const bytes = await readCapped(req, MAX_OAUTH_BODY_BYTES).catch(() => {
+    throw new OAuthError("invalid_request", "The request body did not arrive whole.");
+  });
   if (!bytes) throw new OAuthError("invalid_request", `The body is larger than ${MAX_OAUTH_BODY_BYTES / 1024} KiB.`, 413);
   return new TextDecoder().decode(bytes);
 }

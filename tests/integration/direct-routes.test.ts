@@ -5,19 +5,22 @@ import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-// direct-routes.mjs hands `npm start`'s API and MCP requests to the route files' handlers as
-// web Requests. Here the handlers are stand-ins in a build directory of their own, so what is
-// checked is the adapter itself: the Request the handler gets, and its signal, which must abort
-// when the client hangs up (an MCP call waiting for the owner's approval stops then) and only then.
+// direct-routes.mjs hands `npm start`'s MCP requests to the route file's handlers as web
+// Requests, and API requests to the API route file's `direct` export as Node's own. Here the
+// handlers are stand-ins in a build directory of their own, so what is checked is the adapter
+// itself: the Request the MCP handler gets, and its signal, which must abort when the client
+// hangs up (an MCP call waiting for the owner's approval stops then) and only then; and which
+// API requests reach `direct`, with which parameters.
 
-type Seen = { isRequest: boolean; body: string; operation: string; aborted: boolean; abortedAfterAnswer?: boolean };
+type Seen = { isRequest: boolean; body: string; wait: boolean; aborted: boolean; abortedAfterAnswer?: boolean };
 const g = globalThis as unknown as { __directSeen: Seen[]; __directRelease?: () => void };
 
-const HANDLER = `
-exports.routeModule = { userland: { POST: async (req, ctx) => {
-  const seen = { isRequest: req instanceof Request, body: await req.text(), operation: (await ctx.params).operation, aborted: false };
+const MCP_HANDLER = `
+exports.routeModule = { userland: { POST: async (req) => {
+  const body = await req.text();
+  const seen = { isRequest: req instanceof Request, body, wait: body === "wait", aborted: false };
   globalThis.__directSeen.push(seen);
-  if (seen.operation === "wait") {
+  if (seen.wait) {
     await new Promise((resolve) => {
       req.signal.addEventListener("abort", () => { seen.aborted = true; resolve(); });
       setTimeout(resolve, 3000);
@@ -29,15 +32,30 @@ exports.routeModule = { userland: { POST: async (req, ctx) => {
 } } };
 `;
 
+// The API's stand-in answers through `direct` only; its web handlers say which methods it has.
+const API_HANDLER = `
+const web = () => new Response("web handler", { status: 500 });
+exports.routeModule = { userland: { POST: web, GET: web, direct: async (req, res, params) => {
+  let body = "";
+  for await (const chunk of req) body += chunk;
+  res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ isNodeRequest: !(req instanceof Request), method: req.method, body, params }));
+} } };
+`;
+
 let dir: string;
 let server: http.Server;
 let origin: string;
 beforeAll(async () => {
   g.__directSeen = [];
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "direct-routes-"));
-  const routeDir = path.join(dir, ".next", "server", "app", "api", "v1", "[operation]");
-  fs.mkdirSync(routeDir, { recursive: true });
-  fs.writeFileSync(path.join(routeDir, "route.js"), HANDLER);
+  const app = path.join(dir, ".next", "server", "app");
+  for (const [route, source] of [
+    ["mcp", MCP_HANDLER],
+    ["api/v1/[operation]", API_HANDLER],
+  ]) {
+    fs.mkdirSync(path.join(app, route), { recursive: true });
+    fs.writeFileSync(path.join(app, route, "route.js"), source);
+  }
   const { directRoute } = (await import(path.join(process.cwd(), "direct-routes.mjs"))) as {
     directRoute: (dir: string, origin: string) => (req: http.IncomingMessage, res: http.ServerResponse) => boolean;
   };
@@ -57,22 +75,38 @@ const until = async (ok: () => boolean, ms = 2000) => {
 };
 
 describe("direct routes", () => {
-  it("give the handler a web Request with the body; its signal stays quiet after a finished answer", async () => {
+  it("give the MCP handler a web Request with the body; its signal stays quiet after a finished answer", async () => {
     const released = new Promise<void>((r) => (g.__directRelease = r));
-    const res = await fetch(`${origin}/api/v1/fetch_item`, { method: "POST", body: '{"id":"x"}', headers: { "content-type": "application/json" } });
+    const res = await fetch(`${origin}/mcp`, { method: "POST", body: '{"id":"x"}', headers: { "content-type": "application/json" } });
     expect(await res.json()).toEqual({ ok: true });
     await released;
-    expect(g.__directSeen.at(-1)).toEqual({ isRequest: true, body: '{"id":"x"}', operation: "fetch_item", aborted: false, abortedAfterAnswer: false });
+    expect(g.__directSeen.at(-1)).toEqual({ isRequest: true, body: '{"id":"x"}', wait: false, aborted: false, abortedAfterAnswer: false });
   });
 
   it("abort the request's signal when the client hangs up", async () => {
-    const req = http.request(`${origin}/api/v1/wait`, { method: "POST", headers: { "content-type": "application/json" } });
+    const req = http.request(`${origin}/mcp`, { method: "POST", headers: { "content-type": "application/json" } });
     req.on("error", () => {});
-    req.end("{}");
-    await until(() => g.__directSeen.some((s) => s.operation === "wait"));
-    const seen = g.__directSeen.find((s) => s.operation === "wait")!;
+    req.end("wait");
+    await until(() => g.__directSeen.some((s) => s.wait));
+    const seen = g.__directSeen.find((s) => s.wait)!;
     expect(seen.aborted).toBe(false);
     req.destroy();
     await until(() => seen.aborted, 1500);
+  });
+
+  it("give API requests to the route's direct handler as Node's own, for the methods the route has", async () => {
+    const res = await fetch(`${origin}/api/v1/fetch_item?x=1`, { method: "POST", body: '{"id":"x"}' });
+    expect(await res.json()).toEqual({ isNodeRequest: true, method: "POST", body: '{"id":"x"}', params: { operation: "fetch_item" } });
+    const get = await fetch(`${origin}/api/v1/list_series`);
+    expect(await get.json()).toMatchObject({ method: "GET", params: { operation: "list_series" } });
+    // Methods the route file does not export, and paths the API's pattern does not match, are Next's.
+    for (const [method, url] of [
+      ["DELETE", "/api/v1/fetch_item"],
+      ["OPTIONS", "/api/v1/fetch_item"],
+      ["POST", "/api/v1/fetch%5Fitem"],
+      ["POST", "/api/v1/openapi.json"],
+    ]) {
+      expect((await fetch(`${origin}${url}`, { method })).status).toBe(404);
+    }
   });
 });

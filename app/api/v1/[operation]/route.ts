@@ -1,4 +1,6 @@
-import { handleOperation } from "@/lib/http/operation";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { answerOperation, handleOperation } from "@/lib/http/operation";
+import { fromNodeRequest, sendAnswer } from "@/lib/http/node";
 
 type Params = { params: Promise<{ operation: string }> };
 
@@ -10,3 +12,10 @@ export const GET = handler;
 export const PUT = handler;
 export const PATCH = handler;
 export const DELETE = handler;
+
+/**
+ * `npm start` (direct-routes.mjs) calls this for the methods above instead: the same operation
+ * handler, fed Node's request and writing Node's response, with no web Request or Response.
+ */
+export const direct = async (req: IncomingMessage, res: ServerResponse, params: { operation: string }) =>
+  sendAnswer(res, await answerOperation(fromNodeRequest(req), params.operation));

@@ -1,0 +1,123 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { direct } from "@/app/api/v1/[operation]/route";
+import { config } from "@/lib/config";
+import { handleOperation } from "@/lib/http/operation";
+import { makeUser, type TestUser } from "../helpers/api";
+import { withDatabase } from "../helpers/db";
+
+// `npm start` gives API calls to the route file's `direct` export, which reads Node's request
+// and writes Node's response; `next dev` and the tests give the same handler a web Request.
+// Whatever the request, both must answer alike: same status, same headers, same body.
+
+withDatabase();
+let user: TestUser;
+let server: http.Server;
+let port: number;
+beforeAll(async () => {
+  user = await makeUser();
+  server = http.createServer((req, res) => void direct(req, res, { operation: req.url!.split("/").at(-1)! }));
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(() => new Promise((r) => server.close(r)));
+
+type Sent = { operation: string; method?: string; headers?: Record<string, string>; chunks?: string[] };
+type Got = { status: number; headers: Record<string, string>; body: unknown };
+
+// Headers that differ per request or per connection, not per answer.
+const VARYING = new Set(["x-request-id", "date", "connection", "keep-alive", "content-length", "transfer-encoding"]);
+// The budget left moves with every call.
+const answerHeaders = (entries: Iterable<[string, string | string[] | undefined]>) =>
+  Object.fromEntries(
+    [...entries].filter(([k]) => !VARYING.has(k.toLowerCase())).map(([k, v]) => [k.toLowerCase(), String(v).replace(/;r=\d+;t=\d+$/, ";r=…")]),
+  );
+const parse = (text: string) => (text ? JSON.parse(text) : null);
+
+/** Over a socket to the direct handler; each chunk is written on its own, a moment apart. */
+function overNode({ operation, method = "POST", headers = {}, chunks = [] }: Sent): Promise<Got> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ port, host: "127.0.0.1", path: `/api/v1/${operation}`, method, headers });
+    req.on("response", (res) => {
+      let text = "";
+      res
+        .on("data", (d) => (text += d))
+        .on("end", () => resolve({ status: res.statusCode!, headers: answerHeaders(Object.entries(res.headers)), body: parse(text) }));
+    });
+    req.on("error", reject);
+    const queue = [...chunks];
+    const next = () => (queue.length ? req.write(queue.shift(), () => setTimeout(next, 5)) : req.end());
+    next();
+  });
+}
+
+async function overWeb({ operation, method = "POST", headers = {}, chunks = [] }: Sent): Promise<Got> {
+  const hasBody = method !== "GET" && method !== "HEAD";
+  const res = await handleOperation(new Request(`${config().baseUrl}/${operation}`, { method, headers, ...(hasBody && { body: chunks.join("") }) }), operation);
+  return { status: res.status, headers: answerHeaders(res.headers), body: parse(await res.text()) };
+}
+
+const auth = () => ({ authorization: `Bearer ${user.token}`, "content-type": "application/json" });
+// Two of these make a body over every operation's cap.
+const half = "x".repeat(200_000);
+const tooBig = ['{"type":"post","body":"', half, half, '"}'];
+
+describe("API calls straight from Node's request (npm start)", () => {
+  it("answer exactly as the web Request path does, for good and bad requests alike", async () => {
+    const created = await overNode({ operation: "create_draft", headers: auth(), chunks: ['{"type":"post",', '"body":"Sent in two pieces."}'] });
+    expect(created.status).toBe(200);
+    const id = (created.body as { id: string }).id;
+    const cases: Sent[] = [
+      { operation: "fetch_item", headers: auth(), chunks: [JSON.stringify({ type: "post", id })] },
+      { operation: "fetch_item", headers: auth(), chunks: ['{"type":"po', 'st","id":"', id, '"}'] },
+      { operation: "fetch_item", headers: { ...auth(), "content-type": "text/plain" }, chunks: ["{}"] },
+      { operation: "fetch_item", headers: auth(), chunks: ["{not json"] },
+      { operation: "fetch_item", headers: auth(), chunks: [] },
+      { operation: "fetch_item", headers: auth(), chunks: ['{"type":"post","id":"', id, '","extra":1}'] },
+      { operation: "fetch_item", method: "GET", headers: auth() },
+      { operation: "fetch_item", headers: { "content-type": "application/json" }, chunks: ["{}"] },
+      { operation: "fetch_item", headers: { ...auth(), authorization: "Bearer cto_at_not-a-token" }, chunks: ["{}"] },
+      { operation: "fetch_item", headers: { ...auth(), authorization: "Basic abc" }, chunks: ["{}"] },
+      { operation: "no_such_operation", headers: auth(), chunks: ["{}"] },
+      // Over the cap: declared (refused unread), and streamed without a declared length.
+      { operation: "create_draft", headers: { ...auth(), "content-length": String(tooBig.join("").length) }, chunks: tooBig },
+      { operation: "create_draft", headers: auth(), chunks: tooBig },
+    ];
+    for (const c of cases) {
+      const [node, web] = [await overNode(c), await overWeb(c)];
+      expect({ case: c.chunks?.join("").slice(0, 60), ...node }).toEqual({ case: c.chunks?.join("").slice(0, 60), ...web });
+    }
+    // The answers above really differ from each other: the comparison saw every kind.
+    const statuses = new Set(await Promise.all(cases.map(async (c) => (await overNode(c)).status)));
+    expect([...statuses].sort()).toEqual([200, 400, 401, 404, 405]);
+  });
+
+  it("treat a client that hangs up mid-body as a bad request, not the database failing, and keep nothing of it", async () => {
+    const answers: number[] = [];
+    const watched = http.createServer((req, res) => {
+      // The answer's status, even though it can no longer be delivered.
+      const writeHead = res.writeHead.bind(res) as (status: number, headers: Record<string, string>) => http.ServerResponse;
+      res.writeHead = ((status: number, headers: Record<string, string>) => (answers.push(status), writeHead(status, headers))) as typeof res.writeHead;
+      void direct(req, res, { operation: "create_draft" });
+    });
+    await new Promise<void>((r) => watched.listen(0, "127.0.0.1", r));
+    const before = await overNode({ operation: "search_content", headers: auth(), chunks: ['{"query":"Half"}'] });
+    const req = http.request({
+      port: (watched.address() as AddressInfo).port,
+      host: "127.0.0.1",
+      path: "/api/v1/create_draft",
+      method: "POST",
+      headers: auth(),
+    });
+    req.on("error", () => {});
+    req.write('{"type":"post","body":"Half a post');
+    await new Promise((r) => setTimeout(r, 100));
+    req.destroy();
+    for (let i = 0; i < 100 && !answers.length; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(answers).toEqual([400]);
+    const after = await overNode({ operation: "search_content", headers: auth(), chunks: ['{"query":"Half"}'] });
+    expect(after.body).toEqual(before.body);
+    await new Promise((r) => watched.close(r));
+  });
+});
