@@ -73,26 +73,28 @@ async function analyzeIfLarge(client: { query: (q: string) => Promise<{ rows: un
 }
 
 // One database per process (a globalThis singleton survives Next's module reloading).
-const g = globalThis as unknown as { __contentioDb?: Promise<Database> };
+const g = globalThis as unknown as { __contentioDb?: Promise<Database>; __contentioDbHandle?: Promise<Db> };
 
 export function database(): Promise<Database> {
   if (!g.__contentioDb) {
     const c = config();
     g.__contentioDb = openDatabase({ url: c.DATABASE_URL, dataDir: path.resolve(c.DATA_DIR) });
     g.__contentioDb.catch(() => {
-      g.__contentioDb = undefined; // let the next request try again
+      g.__contentioDb = g.__contentioDbHandle = undefined; // let the next request try again
     });
   }
   return g.__contentioDb;
 }
 
-export async function db(): Promise<Db> {
-  return (await database()).db;
+/** The database: one promise, the same on every call (every request asks, twice). */
+export function db(): Promise<Db> {
+  return (g.__contentioDbHandle ??= database().then((d) => d.db));
 }
 
 /** Tests install their own database (in-memory PGlite or a fresh PostgreSQL database). */
 export function useDatabase(d: Database | undefined) {
   g.__contentioDb = d ? Promise.resolve(d) : undefined;
+  g.__contentioDbHandle = undefined;
 }
 
 export { schema };
