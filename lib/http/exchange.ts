@@ -11,8 +11,8 @@ export type ApiRequest = {
   header(name: string): string | null;
   /**
    * The body's bytes, or null when it is larger than `maxBytes`: a declared length over the
-   * cap is refused unread, and reading stops at the first chunk past it. Throws
-   * `BodyNotReceived` when the connection fails before the body is whole.
+   * cap is refused unread, and reading stops at the first chunk past it. Throws body.ts's
+   * `bodyNotReceived()` (400 invalid_request) when the connection fails before the body is whole.
    */
   body(maxBytes: number): Promise<Uint8Array | null>;
 };
