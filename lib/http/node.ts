@@ -53,7 +53,8 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Uint8Array | 
   });
 }
 
-/** Writes an answer on Node's response. */
+/** Writes an answer on Node's response, with its length (not chunked: the answer is whole). */
 export function sendAnswer(res: ServerResponse, answer: ApiAnswer) {
-  res.writeHead(answer.status, answer.headers).end(answer.body);
+  const body = Buffer.from(answer.body);
+  res.writeHead(answer.status, { ...answer.headers, "Content-Length": body.byteLength }).end(body);
 }

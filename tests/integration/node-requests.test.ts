@@ -41,9 +41,13 @@ function overNode({ operation, method = "POST", headers = {}, chunks = [] }: Sen
     const req = http.request({ port, host: "127.0.0.1", path: `/api/v1/${operation}`, method, headers });
     req.on("response", (res) => {
       let text = "";
-      res
-        .on("data", (d) => (text += d))
-        .on("end", () => resolve({ status: res.statusCode!, headers: answerHeaders(Object.entries(res.headers)), body: parse(text) }));
+      res.on("data", (d) => (text += d));
+      res.on("end", () => {
+        // A whole answer goes out with its length, never chunked.
+        const framing = { chunked: res.headers["transfer-encoding"], length: res.headers["content-length"] };
+        expect(framing).toEqual({ chunked: undefined, length: String(Buffer.byteLength(text)) });
+        resolve({ status: res.statusCode!, headers: answerHeaders(Object.entries(res.headers)), body: parse(text) });
+      });
     });
     req.on("error", reject);
     const queue = [...chunks];
