@@ -7,8 +7,8 @@
 // taken from Next's build of those files: one door, nothing restated, the same module
 // instances Next itself uses for every other route. The API's route file also exports
 // `direct`, the same operation handler reading Node's request and writing Node's response:
-// building a web Request, its Headers, a body stream and a Response for each call cost about
-// a fifth of a small call's CPU. MCP's handler gets a web Request (the SDK's transport reads
+// without a web Request, its Headers, a body stream and a Response for each call, a
+// fetch_item takes about 40 % less CPU (ARCHITECTURE.md, Performance). MCP's handler gets a web Request (the SDK's transport reads
 // one). `next dev` keeps going through the route files. Anything these patterns do not match
 // goes to Next unchanged.
 import { createRequire } from "node:module";
@@ -52,7 +52,7 @@ export function directRoute(dir, origin) {
       if (!handlers[req.method ?? ""]) return false;
       // A route that answers Node's request itself (the API) is given it as it is; the
       // others get a web Request (MCP: the SDK's transport reads one).
-      if (handlers.direct) void answerDirectly(res, () => handlers.direct(req, res, route.params(m)));
+      if (handlers.direct) void guarded(res, () => handlers.direct(req, res, route.params(m)));
       else void answer(req, res, handlers[req.method], route.params(m), origin);
       return true;
     }
@@ -64,11 +64,11 @@ async function answer(req, res, handler, params, origin) {
   // A client that hangs up aborts the request's signal, as it does under Next.
   const aborted = new AbortController();
   res.once("close", () => res.writableFinished || aborted.abort());
-  await answerDirectly(res, async () => send(await handler(toRequest(req, origin, aborted.signal), { params: Promise.resolve(params) }), res));
+  await guarded(res, async () => send(await handler(toRequest(req, origin, aborted.signal), { params: Promise.resolve(params) }), res));
 }
 
 /** Runs a handler that writes `res`; a failure it did not answer itself is a bare 500. */
-async function answerDirectly(res, run) {
+async function guarded(res, run) {
   try {
     await run();
   } catch (e) {
