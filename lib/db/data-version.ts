@@ -10,9 +10,9 @@ import type { PGlite, Transaction } from "@electric-sql/pglite";
 const VERSION = Symbol.for("contentio.dataVersion");
 type Counted = { [VERSION]?: { n: number } };
 
-// A statement that starts with SELECT changes no data here: the schema has no functions or
-// triggers that write. Anything else (INSERT, UPDATE, DELETE, WITH, DDL, several statements
-// in one exec) counts as a write.
+// A statement that starts with SELECT changes no data here: the schema's one function that
+// writes (migration 0009's epoch trigger) runs only on UPDATE, DELETE and TRUNCATE. Anything
+// else (INSERT, UPDATE, DELETE, WITH, DDL, several statements in one exec) counts as a write.
 const SELECT = /^\s*\(?\s*select\b/i;
 export const isSelect = (sql: string) => SELECT.test(sql);
 

@@ -6,6 +6,7 @@ import type { Caller } from "./context";
 import { isUuid } from "@/lib/ids";
 import { dataVersion } from "@/lib/db/data-version";
 import { perDatabase } from "@/lib/db/per-database";
+import { authEpoch, epochColumn } from "@/lib/db/auth-epoch";
 
 // Opaque tokens: 256 random bits behind a prefix that makes leaked tokens easy to spot.
 const PREFIX = { access: "cto_at_", refresh: "cto_rt_" } as const;
@@ -61,6 +62,7 @@ function prepareAuthQuery(db: Db) {
       token: { expiresAt: tokens.expiresAt, revokedAt: tokens.revokedAt, scopes: tokens.scopes, audience: tokens.audience },
       app: { id: connectedApps.id, revokedAt: connectedApps.revokedAt, lastUsedAt: connectedApps.lastUsedAt },
       clientName: oauthClients.name,
+      epoch: epochColumn,
       user: {
         id: users.id,
         email: users.email,
@@ -83,28 +85,31 @@ function prepareAuthQuery(db: Db) {
 
 type AuthRow = Awaited<ReturnType<ReturnType<typeof prepareAuthQuery>["execute"]>>[number];
 
-// On the embedded database the token query is most of a call's database work (PGlite runs
-// each statement's parse, bind and execute in WebAssembly). There every write moves a data
-// version (lib/db/data-version.ts), so a row read at one version is reused while the version
-// stands still: exactly as fresh as a new query, since revoking a token, disconnecting an app
-// or changing the user are all writes. Expiry is checked against the clock on every call.
+// A token's row is reused only while nothing it was read from can have changed; expiry is
+// checked against the clock on every call. Two stamps prove that, both moved by every write
+// that could change the row (revoking a token, disconnecting an app, changing the user):
+// - the embedded database's data version (lib/db/data-version.ts): every write through the
+//   one process that holds it moves it, so checking it costs nothing;
+// - elsewhere (PostgreSQL, written by other processes, the admin CLI, psql) the
+//   authentication epoch (lib/db/auth-epoch.ts), which the token query reads in the same
+//   statement as the row. A reuse waits for a read of the epoch sent after the call began,
+//   shared by all the calls of one turn of the event loop.
 // Only tokens that exist are kept, and at most MAX_CACHED, so random tokens fill nothing.
 const MAX_CACHED = 1000;
-const rowCaches = new WeakMap<Db, Map<string, { version: number; row: AuthRow }>>();
+const rowCaches = new WeakMap<Db, Map<string, { stamp: number | string; row: AuthRow }>>();
 
 async function tokenRow(db: Db, hash: string): Promise<AuthRow | undefined> {
-  const version = dataVersion(db);
-  if (version === undefined) return (await authQuery(db).execute({ hash }))[0];
   let cache = rowCaches.get(db);
   if (!cache) rowCaches.set(db, (cache = new Map()));
   const hit = cache.get(hash);
-  if (hit?.version === version) return hit.row;
+  const version = dataVersion(db);
+  if (hit && hit.stamp === (version ?? (await authEpoch(db)()))) return hit.row;
   const row = (await authQuery(db).execute({ hash }))[0];
   cache.delete(hash);
-  // Kept under the version read before the query: any write since then, even one that ran
-  // while the query waited, makes it unusable.
+  // Kept under the version read before the query (any write since then, even one that ran
+  // while the query waited, makes it unusable), or the epoch read with the row itself.
   if (row) {
-    cache.set(hash, { version, row });
+    cache.set(hash, { stamp: version ?? row.epoch, row });
     if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value!);
   }
   return row;
@@ -122,6 +127,9 @@ export async function authenticate(db: Db, token: string, audience: string, now 
   if (row.token.expiresAt <= now) return { ok: false, reason: "expired" };
   if (!row.token.audience.includes(audience)) return { ok: false, reason: "audience" };
   if (!row.app.lastUsedAt || now.getTime() - row.app.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    // Also on the kept row: last_used_at does not move the epoch, and the kept row would
+    // otherwise ask for this write on every call.
+    row.app.lastUsedAt = now;
     void touchApp(db, row.app.id, now);
   }
   const u = row.user;
