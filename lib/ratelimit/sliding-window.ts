@@ -1,4 +1,4 @@
-import type { RateLimiterAbstract } from "rate-limiter-flexible";
+import { RateLimiterMemory, type RateLimiterAbstract } from "rate-limiter-flexible";
 
 export const WINDOW_SECONDS = 60;
 const WINDOW_MS = WINDOW_SECONDS * 1000;
@@ -24,8 +24,7 @@ export async function slidingWindow(store: RateLimiterAbstract, userId: string, 
   const index = Math.floor(now / WINDOW_MS);
   const elapsed = (now - index * WINDOW_MS) / WINDOW_MS; // 0..1 through the current window
   const curKey = `${userId}:${index}`;
-  const [cur, previous] = await Promise.all([store.consume(curKey, 1), previousCount(store, userId, index, elapsed)]);
-  const current = cur.consumedPoints;
+  const [current, previous] = await Promise.all([countOne(store, curKey), previousCount(store, userId, index, elapsed)]);
   const estimate = previous * (1 - elapsed) + current;
   const allowed = estimate <= limit;
   if (!allowed) await store.reward(curKey, 1);
@@ -37,6 +36,38 @@ export async function slidingWindow(store: RateLimiterAbstract, userId: string, 
     resetSeconds: Math.max(1, Math.ceil(((1 - elapsed) * WINDOW_MS + (current > 0 ? WINDOW_MS : 0)) / 1000)),
     retryAfter: allowed ? 0 : secondsUntilRoom(previous, current - 1, elapsed, limit),
   };
+}
+
+// On Redis, a caller's requests that arrive in one turn of the event loop share one increment
+// of their counter by as many points as there are requests, sent when the turn's own work is done:
+// one round trip to Redis for a burst instead of one per request. Each request then reads
+// its own place in the increment (the count just after it), in the order it arrived, which
+// is what as many separate increments in a row would have answered: the store's atomic
+// increment still decides, so concurrent processes can never admit more than the limit.
+type Batch = { points: number; total: Promise<number> };
+const batches = new WeakMap<RateLimiterAbstract, Map<string, Batch>>();
+
+function countOne(store: RateLimiterAbstract, key: string): Promise<number> {
+  // In process there is no round trip to save, and the turn's wait would only cost.
+  if (store instanceof RateLimiterMemory) return store.consume(key, 1).then((r) => r.consumedPoints);
+  let open = batches.get(store);
+  if (!open) batches.set(store, (open = new Map()));
+  let batch = open.get(key);
+  if (!batch) {
+    const b: Batch = (batch = {
+      points: 0,
+      total: new Promise((resolve, reject) =>
+        setImmediate(() => {
+          open.delete(key);
+          store.consume(key, b.points).then((r) => resolve(r.consumedPoints), reject);
+        }),
+      ),
+    });
+    open.set(key, b);
+  }
+  const b = batch;
+  const place = ++b.points;
+  return b.total.then((total) => total - b.points + place);
 }
 
 // The previous minute is closed: nothing counts in it any more (a refusal gives its point

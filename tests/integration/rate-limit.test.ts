@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
-import { RateLimiterMemory } from "rate-limiter-flexible";
+import { RateLimiterMemory, RateLimiterRedis } from "rate-limiter-flexible";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { consumeRequest, limitFor, resetRateLimiter } from "@/lib/ratelimit";
 import { slidingWindow } from "@/lib/ratelimit/sliding-window";
@@ -179,6 +179,22 @@ describe("with Redis", () => {
     }
     return false;
   }
+
+  it("counts a burst arriving in one turn with one increment, admitting exactly the limit in arrival order", async () => {
+    const s = new RateLimiterRedis({ storeClient: direct, keyPrefix: `t${randomUUID()}`, points: Number.MAX_SAFE_INTEGER, duration: 120 });
+    const increments: number[] = [];
+    const consume = s.consume.bind(s);
+    s.consume = (key, points) => (increments.push(Number(points)), consume(key, points));
+    const now = midMinute();
+    const decisions = await Promise.all(Array.from({ length: 12 }, () => slidingWindow(s, "a", 10, now)));
+    expect(increments).toEqual([12]);
+    expect(decisions.map((d) => d.allowed)).toEqual([...Array(10).fill(true), false, false]);
+    expect(decisions.map((d) => d.remaining)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0, 0]);
+    // The refused two gave their points back; a later turn makes an increment of its own.
+    expect((await s.get(`a:${Math.floor(now / MINUTE)}`))?.consumedPoints).toBe(10);
+    expect((await slidingWindow(s, "a", 10, now)).allowed).toBe(false);
+    expect(increments).toEqual([12, 1]);
+  });
 
   it("shares one budget between two limiter stores (two processes)", async () => {
     configure({ REDIS_URL: REDIS });
