@@ -1,4 +1,5 @@
 import { RateLimiterMemory, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { perTurn, type Shared } from "@/lib/per-turn";
 
 export const WINDOW_SECONDS = 60;
 const WINDOW_MS = WINDOW_SECONDS * 1000;
@@ -39,35 +40,20 @@ export async function slidingWindow(store: RateLimiterAbstract, userId: string, 
 }
 
 // On Redis, a caller's requests that arrive in one turn of the event loop share one increment
-// of their counter by as many points as there are requests, sent when the turn's own work is done:
-// one round trip to Redis for a burst instead of one per request. Each request then reads
+// of their counter by as many points as there are requests (lib/per-turn.ts): one round trip
+// to Redis for a burst instead of one per request. Each request then reads
 // its own place in the increment (the count just after it), in the order it arrived, which
 // is what as many separate increments in a row would have answered: the store's atomic
 // increment still decides, so concurrent processes can never admit more than the limit.
-type Batch = { points: number; total: Promise<number> };
-const batches = new WeakMap<RateLimiterAbstract, Map<string, Batch>>();
+const increments = new WeakMap<RateLimiterAbstract, (key: string) => Promise<Shared<number>>>();
 
-function countOne(store: RateLimiterAbstract, key: string): Promise<number> {
+async function countOne(store: RateLimiterAbstract, key: string): Promise<number> {
   // In process there is no round trip to save, and the turn's wait would only cost.
-  if (store instanceof RateLimiterMemory) return store.consume(key, 1).then((r) => r.consumedPoints);
-  let open = batches.get(store);
-  if (!open) batches.set(store, (open = new Map()));
-  let batch = open.get(key);
-  if (!batch) {
-    const b: Batch = (batch = {
-      points: 0,
-      total: new Promise((resolve, reject) =>
-        setImmediate(() => {
-          open.delete(key);
-          store.consume(key, b.points).then((r) => resolve(r.consumedPoints), reject);
-        }),
-      ),
-    });
-    open.set(key, b);
-  }
-  const b = batch;
-  const place = ++b.points;
-  return b.total.then((total) => total - b.points + place);
+  if (store instanceof RateLimiterMemory) return (await store.consume(key, 1)).consumedPoints;
+  let increment = increments.get(store);
+  if (!increment) increments.set(store, (increment = perTurn(async (k, points) => (await store.consume(k, points)).consumedPoints)));
+  const { value: total, place, calls } = await increment(key);
+  return total - calls + place;
 }
 
 // The previous minute is closed: nothing counts in it any more (a refusal gives its point
