@@ -41,10 +41,10 @@ export async function slidingWindow(store: RateLimiterAbstract, userId: string, 
 
 // On Redis, a caller's requests that arrive in one turn of the event loop share one increment
 // of their counter by as many points as there are requests (lib/per-turn.ts): one round trip
-// to Redis for a burst instead of one per request. Each request then reads
-// its own place in the increment (the count just after it), in the order it arrived, which
-// is what as many separate increments in a row would have answered: the store's atomic
-// increment still decides, so concurrent processes can never admit more than the limit.
+// to Redis for a burst instead of one per request. Each request then reads its own place in
+// the increment (the count just after it), in the order it arrived, which is what as many
+// separate increments in a row would have answered: the store's atomic increment still
+// decides, so concurrent processes can never admit more than the limit.
 const increments = new WeakMap<RateLimiterAbstract, (key: string) => Promise<Shared<number>>>();
 
 async function countOne(store: RateLimiterAbstract, key: string): Promise<number> {
