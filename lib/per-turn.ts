@@ -13,14 +13,14 @@ export function perTurn<T>(send: (key: string, calls: number) => Promise<T>): (k
   return (key) => {
     let batch = open.get(key);
     if (!batch) {
-      const b = { calls: 0, answer: Promise.resolve() as Promise<T> };
-      b.answer = new Promise<T>((resolve, reject) =>
+      const joined = { calls: 0 };
+      const answer = new Promise<T>((resolve, reject) =>
         setImmediate(() => {
           open.delete(key);
-          send(key, b.calls).then(resolve, reject);
+          send(key, joined.calls).then(resolve, reject);
         }),
       );
-      open.set(key, (batch = b));
+      open.set(key, (batch = Object.assign(joined, { answer })));
     }
     const b = batch;
     const place = ++b.calls;
