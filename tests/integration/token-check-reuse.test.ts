@@ -169,6 +169,24 @@ describe.skipIf(!process.env.DATABASE_URL)("token checks on PostgreSQL", () => {
     expect(await a.ok()).toMatchObject({ appName: "Renamed" });
   });
 
+  it("never takes the epoch of a database put back to an earlier state for one it kept a row with", async () => {
+    // A restore from backup, or a failover to a replica that missed the last commits: the
+    // data and the epoch go back to what they were, and the service goes on writing.
+    const a = await user();
+    const backedUp = await epoch();
+    await other`update users set timezone = 'Europe/Paris' where id = ${a.id}`; // after the backup
+    expect(await a.ok()).toMatchObject({ timezone: "Europe/Paris" }); // kept with the epoch after it
+    await other.begin(async (tx) => {
+      await tx`alter table users disable trigger users_auth_epoch`;
+      await tx`update users set timezone = 'UTC' where id = ${a.id}`;
+      await tx`alter table users enable trigger users_auth_epoch`;
+      await tx`update auth_epoch set n = ${backedUp}`;
+    });
+    // On the restored database the token is revoked: the epoch changes once, as it did after the backup.
+    await other`update tokens set revoked_at = now() where token_hash = ${a.hash}`;
+    expect(await a.ok()).toBe("revoked");
+  });
+
   it("answers every check that starts after a revocation's commit with revoked, under concurrent load", async () => {
     const a = await user();
     let committed = false;
