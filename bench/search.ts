@@ -1,13 +1,19 @@
 import autocannon from "autocannon";
+import { openLoop } from "./open-loop";
 import { sleep } from "./procs";
 import { COUNTS, seedItems } from "./search-seed";
 import { freePort, freshStore, seed, startWhole, tempDir, type Mode } from "./servers";
 
 // R4 of the quality plan: search_content p95 with 100,000 items for one user <= 3 x fetch_item
-// p95 on the same server. Fixed, modest load (10 connections, 10 s per request kind) so p95
-// is a latency under ordinary use, not a queue under overload.
+// p95 on the same server. p95 is a latency: R4 is measured at a fixed arrival rate, 200
+// requests a second evenly spaced (bench/open-loop.ts), which the server serves without a
+// standing queue, so p95 is what a caller waits. Beside it, 10 connections each sending its
+// next request on an answer: then every request waits behind up to nine others and p95 is
+// about 10 / throughput, a ratio of costs more than of latencies (what this bench measured
+// alone until that was seen).
 const GOAL = 3;
 const CONNECTIONS = 10;
+const RATE = Number(process.env.BENCH_SEARCH_RATE ?? 200);
 const DURATION_S = Number(process.env.BENCH_SEARCH_S ?? 10);
 
 const CASES: Array<{ name: string; input: Record<string, unknown> }> = [
@@ -18,26 +24,47 @@ const CASES: Array<{ name: string; input: Record<string, unknown> }> = [
 ];
 
 export type Latency = { p50: number; p95: number; reqPerSec: number; bad: number };
-export type SearchCase = Latency & { name: string; query: string; matches: number | null; ratio: number };
-export type SearchResult = { mode: Mode; items: number; fetch: Latency; cases: SearchCase[]; r4: number; pass: boolean };
+/** One request kind at the fixed rate (`steady`, R4) and unthrottled (`busy`). */
+export type Both = { steady: Latency; busy: Latency };
+export type SearchCase = Both & { name: string; query: string; matches: number | null; ratio: number; busyRatio: number };
+export type SearchResult = { mode: Mode; items: number; fetch: Both; cases: SearchCase[]; r4: number; r4Busy: number; pass: boolean };
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
 
 /**
  * p50/p95 over every request (autocannon's summary has no p95), after a 2 s warm-up; a request
- * that failed or timed out counts as the timeout.
+ * that failed or timed out counts as the timeout. With `rate`, requests come at that many a
+ * second, evenly spaced (bench/open-loop.ts); without, from 10 connections each sending its
+ * next request on an answer.
  */
-async function latency(url: string, headers: Record<string, string>, body: string): Promise<Latency> {
+async function latency(url: string, headers: Record<string, string>, body: string, rate?: number): Promise<Latency> {
   const opts = { url, method: "POST", headers, body, timeout: 10, connections: CONNECTIONS };
   await autocannon({ ...opts, duration: 2 });
-  const times: number[] = [];
-  const run = autocannon({ ...opts, duration: DURATION_S });
-  run.on("response", (_client, _status, _bytes, ms) => times.push(ms));
-  const r = await run;
-  for (let i = 0; i < r.errors; i++) times.push(opts.timeout * 1000);
+  let times: number[] = [];
+  let bad: number;
+  if (rate) {
+    ({ times, bad } = await openLoop(url, headers, body, rate, DURATION_S));
+    for (let i = 0; i < bad; i++) times.push(opts.timeout * 1000);
+  } else {
+    const run = autocannon({ ...opts, duration: DURATION_S });
+    run.on("response", (_client, _status, _bytes, ms) => times.push(ms));
+    const r = await run;
+    for (let i = 0; i < r.errors; i++) times.push(opts.timeout * 1000);
+    bad = r.non2xx + r.errors;
+  }
   times.sort((a, b) => a - b);
-  return { p50: round(pct(times, 50)), p95: round(pct(times, 95)), reqPerSec: Math.round(r["2xx"] / r.duration), bad: r.non2xx + r.errors };
+  return { p50: round(pct(times, 50)), p95: round(pct(times, 95)), reqPerSec: Math.round(times.length / DURATION_S), bad };
+}
+
+const both = async (url: string, headers: Record<string, string>, body: string): Promise<Both> => ({
+  steady: await latency(url, headers, body, RATE),
+  busy: await latency(url, headers, body),
+});
+
+/** The mean of two measurements of fetch_item (before and after the searches: the machine's load drifts). */
+function mean(a: Latency, b: Latency): Latency {
+  return { p50: round((a.p50 + b.p50) / 2), p95: round((a.p95 + b.p95) / 2), reqPerSec: Math.round((a.reqPerSec + b.reqPerSec) / 2), bad: a.bad + b.bad };
 }
 
 export async function benchSearch(mode: Mode, pgAdminUrl: string, log: (s: string) => void): Promise<SearchResult> {
@@ -58,45 +85,48 @@ export async function benchSearch(mode: Mode, pgAdminUrl: string, log: (s: strin
   try {
     const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
     const fetchBody = JSON.stringify({ id: postId, type: "post" });
-    // fetch_item before and after the searches (the machine's load drifts): the mean is the base.
-    log(`${mode}: fetch_item`);
-    const before = await latency(`${server.url}/fetch_item`, headers, fetchBody);
-    const measured: Array<Latency & { name: string; input: Record<string, unknown> }> = [];
+    log(`${mode}: fetch_item, ${RATE} req/s then unthrottled`);
+    const before = await both(`${server.url}/fetch_item`, headers, fetchBody);
+    const measured: Array<Both & { name: string; input: Record<string, unknown> }> = [];
     for (const c of CASES) {
       log(`${mode}: search_content, ${c.name} ${JSON.stringify(c.input)}`);
-      measured.push({ ...c, ...(await latency(`${server.url}/search_content`, headers, JSON.stringify(c.input))) });
-      log(`    p50 ${measured.at(-1)!.p50} ms, p95 ${measured.at(-1)!.p95} ms`);
+      const m = await both(`${server.url}/search_content`, headers, JSON.stringify(c.input));
+      measured.push({ ...c, ...m });
+      log(`    p95 ${m.steady.p95} ms at ${RATE} req/s, ${m.busy.p95} ms unthrottled (${m.busy.reqPerSec} req/s)`);
     }
     log(`${mode}: fetch_item again`);
-    const after = await latency(`${server.url}/fetch_item`, headers, fetchBody);
-    const fetch: Latency = {
-      p50: round((before.p50 + after.p50) / 2),
-      p95: round((before.p95 + after.p95) / 2),
-      reqPerSec: Math.round((before.reqPerSec + after.reqPerSec) / 2),
-      bad: before.bad + after.bad,
-    };
+    const after = await both(`${server.url}/fetch_item`, headers, fetchBody);
+    const fetch: Both = { steady: mean(before.steady, after.steady), busy: mean(before.busy, after.busy) };
     const cases = measured.map(({ input, ...m }) => {
       const query = typeof input.query === "string" ? input.query : "";
-      return { ...m, query: query || JSON.stringify(input), matches: query ? matches[query] : null, ratio: round(m.p95 / fetch.p95) };
+      return {
+        ...m,
+        query: query || JSON.stringify(input),
+        matches: query ? matches[query] : null,
+        ratio: round(m.steady.p95 / fetch.steady.p95),
+        busyRatio: round(m.busy.p95 / fetch.busy.p95),
+      };
     });
     const r4 = Math.max(...cases.map((c) => c.ratio));
-    return { mode, items, fetch, cases, r4, pass: r4 <= GOAL && fetch.bad + cases.reduce((a, c) => a + c.bad, 0) === 0 };
+    const bad = [fetch, ...cases].reduce((n, b) => n + b.steady.bad + b.busy.bad, 0);
+    return { mode, items, fetch, cases, r4, r4Busy: Math.max(...cases.map((c) => c.busyRatio)), pass: r4 <= GOAL && bad === 0 };
   } finally {
     await server.proc.stop();
   }
 }
 
-/** One line per request kind, R4 (the worst ratio) beside its goal. */
+/** One line per request kind, R4 (the worst ratio at the fixed rate) beside its goal. */
 export function printSearchTable(rows: SearchResult[]) {
-  const out = ["", `R4: search_content p95 / fetch_item p95, ${CONNECTIONS} connections, ${DURATION_S} s each`];
+  const out = ["", `R4: search_content p95 / fetch_item p95 at ${RATE} req/s (and unthrottled, ${CONNECTIONS} connections), ${DURATION_S} s each`];
+  const fig = (b: Both) => `p50 ${b.steady.p50} ms, p95 ${b.steady.p95} ms | unthrottled p95 ${b.busy.p95} ms, ${b.busy.reqPerSec} req/s`;
   for (const r of rows) {
-    out.push(`${r.mode} (${r.items} items): fetch_item p50 ${r.fetch.p50} ms, p95 ${r.fetch.p95} ms, ${r.fetch.reqPerSec} req/s`);
+    out.push(`${r.mode} (${r.items} items): fetch_item ${fig(r.fetch)}`);
     for (const c of r.cases) {
       const m = c.matches === null ? "" : `, ${c.matches} matches`;
-      out.push(`  ${c.name.padEnd(16)} ${c.query.padEnd(18)} p50 ${c.p50} ms, p95 ${c.p95} ms, ${c.reqPerSec} req/s${m}: ${c.ratio}x`);
+      out.push(`  ${c.name.padEnd(16)} ${c.query.padEnd(18)} ${fig(c)}${m}: ${c.ratio}x (unthrottled ${c.busyRatio}x)`);
     }
-    const bad = r.fetch.bad + r.cases.reduce((a, c) => a + c.bad, 0);
-    out.push(`  R4 ${r.r4} (goal <= ${GOAL}) ${r.pass ? "pass" : "FAIL"}${bad ? `; ${bad} non-2xx or errors` : ""}`);
+    const bad = [r.fetch, ...r.cases].reduce((n, b) => n + b.steady.bad + b.busy.bad, 0);
+    out.push(`  R4 ${r.r4} (goal <= ${GOAL}) ${r.pass ? "pass" : "FAIL"}; unthrottled ${r.r4Busy}${bad ? `; ${bad} non-2xx or errors` : ""}`);
   }
   process.stdout.write(`${out.join("\n")}\n`);
 }
