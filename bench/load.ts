@@ -1,4 +1,5 @@
 import autocannon, { type Result } from "autocannon";
+import { openLoop } from "./open-loop";
 import { cpuMs, sampleRss } from "./procs";
 
 export type Target = { url: string; headers: Record<string, string>; body: string; pid: number };
@@ -14,8 +15,12 @@ export type Phase = {
   statusCodes: Record<string, number>;
 };
 
-/** cpuMsPerReq: the server's CPU time per request during the throughput run. */
-export type Measurement = { throughput: Phase; fixedRate: Phase; peakRssMb: number; cpuMsPerReq: number };
+/**
+ * cpuMsPerReq: the server's CPU time per request during the throughput run. evenP99: p99 (ms)
+ * at 200 requests a second evenly spaced (bench/open-loop.ts), beside autocannon's `-R 200`
+ * (fixedRate), which sends each connection's share of a second in a burst.
+ */
+export type Measurement = { throughput: Phase; fixedRate: Phase; evenP99: number; peakRssMb: number; cpuMsPerReq: number };
 
 export function run(t: Target, opts: { connections: number; duration: number; overallRate?: number }): Promise<Result> {
   return Promise.resolve(autocannon({ url: t.url, method: "POST", headers: t.headers, body: t.body, timeout: 10, ...opts }));
@@ -50,7 +55,11 @@ export async function measure(t: Target, durationS: number, log: (s: string) => 
     log(`    fixed rate: 200 req/s from 10 connections, 10 s`);
     const fixedRate = phase(await run(t, { connections: 10, duration: 10, overallRate: 200 }));
     log(`      p50 ${fixedRate.p50} ms, p99 ${fixedRate.p99} ms`);
-    return { throughput, fixedRate, peakRssMb: rss.stop(), cpuMsPerReq };
+    const even = await openLoop(t.url, t.headers, t.body, 200, 10);
+    const sorted = even.times.sort((a, b) => a - b);
+    const evenP99 = even.bad ? NaN : Math.round(100 * sorted[Math.floor(0.99 * sorted.length)]) / 100;
+    log(`      200 req/s evenly spaced: p99 ${evenP99} ms${even.bad ? `, ${even.bad} failed` : ""}`);
+    return { throughput, fixedRate, evenP99, peakRssMb: rss.stop(), cpuMsPerReq };
   } finally {
     rss.stop();
   }

@@ -48,7 +48,7 @@ const MODES: Mode[] = SOAK ? [] : (STARTUP_ONLY || SEARCH) && !named.length ? ["
 const PG_ADMIN = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const RESULTS = path.join(process.cwd(), "bench/results/latest.json");
 const DEADLINE_MS =
-  (MODES.length * (SEARCH ? 600 : 2 * (DURATION + 13) + 150 + SETTLE_S) +
+  (MODES.length * (SEARCH ? 600 : 2 * (DURATION + 18) + 150 + SETTLE_S) +
     (SCHEDULER ? 900 : 0) +
     (DRIVER ? 120 : 0) +
     (LIMITER ? LIMITER_PAIRS * 2 * (DURATION + 20) + 60 : 0) +
