@@ -1,5 +1,5 @@
 import autocannon, { type Result } from "autocannon";
-import { openLoop } from "./open-loop";
+import { openLoop, percentile } from "./open-loop";
 import { cpuMs, sampleRss } from "./procs";
 
 export type Target = { url: string; headers: Record<string, string>; body: string; pid: number };
@@ -56,8 +56,8 @@ export async function measure(t: Target, durationS: number, log: (s: string) => 
     const fixedRate = phase(await run(t, { connections: 10, duration: 10, overallRate: 200 }));
     log(`      p50 ${fixedRate.p50} ms, p99 ${fixedRate.p99} ms`);
     const even = await openLoop(t.url, t.headers, t.body, 200, 10);
-    const sorted = even.times.sort((a, b) => a - b);
-    const evenP99 = even.bad ? NaN : Math.round(100 * sorted[Math.floor(0.99 * sorted.length)]) / 100;
+    even.times.sort((a, b) => a - b);
+    const evenP99 = even.bad ? NaN : Math.round(100 * percentile(even.times, 99)) / 100;
     log(`      200 req/s evenly spaced: p99 ${evenP99} ms${even.bad ? `, ${even.bad} failed` : ""}`);
     return { throughput, fixedRate, evenP99, peakRssMb: rss.stop(), cpuMsPerReq };
   } finally {

@@ -5,7 +5,8 @@ import http from "node:http";
  * which a slow answer never delays the next request (autocannon's `overallRate` is not one: each
  * connection sends its share of a second back to back, then waits for the next second). Each
  * latency runs from the moment its request was due, so a request sent late by a busy loop here
- * counts its wait too; or from when it was sent, if a timer (whole milliseconds) sent it early. `bad`: answers other than 200, failures, timeouts.
+ * counts its wait too; or from when it was sent, if a timer (whole milliseconds) sent it early.
+ * `bad`: answers other than 200, failures, timeouts.
  */
 export async function openLoop(url: string, headers: Record<string, string>, body: string, rate: number, durationS: number) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
@@ -36,6 +37,9 @@ export async function openLoop(url: string, headers: Record<string, string>, bod
   }
   return { times, bad };
 }
+
+/** The value at percentile `p` of ascending `sorted` values. */
+export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 function post(agent: http.Agent, url: string, headers: Record<string, string>, body: string): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -1,5 +1,5 @@
 import autocannon from "autocannon";
-import { openLoop } from "./open-loop";
+import { openLoop, percentile as pct } from "./open-loop";
 import { sleep } from "./procs";
 import { COUNTS, seedItems } from "./search-seed";
 import { freePort, freshStore, seed, startWhole, tempDir, type Mode } from "./servers";
@@ -29,7 +29,6 @@ export type Both = { steady: Latency; busy: Latency };
 export type SearchCase = Both & { name: string; query: string; matches: number | null; ratio: number; busyRatio: number };
 export type SearchResult = { mode: Mode; items: number; fetch: Both; cases: SearchCase[]; r4: number; r4Busy: number; pass: boolean };
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
 
 /**
