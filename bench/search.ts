@@ -53,7 +53,7 @@ async function latency(url: string, headers: Record<string, string>, body: strin
     bad = r.non2xx + r.errors;
   }
   times.sort((a, b) => a - b);
-  return { p50: round(pct(times, 50)), p95: round(pct(times, 95)), reqPerSec: Math.round(times.length / DURATION_S), bad };
+  return { p50: round(pct(times, 50)), p95: round(pct(times, 95)), reqPerSec: Math.round((times.length - bad) / DURATION_S), bad };
 }
 
 const both = async (url: string, headers: Record<string, string>, body: string): Promise<Both> => ({
