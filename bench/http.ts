@@ -29,3 +29,22 @@ export async function jsonPost(url: string, body: string, headers: Record<string
 
 /** Headers of an MCP POST (stateless Streamable HTTP, JSON answers), beside authorization and content-type. */
 export const MCP_HEADERS = { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
+
+/**
+ * An MCP `tools/call` as a client sends it, without a session: on 2025-06-18 (MCP_HEADERS),
+ * or on 2026-07-28 (its Mcp-Method and Mcp-Name headers and the per-request `_meta` envelope).
+ */
+export function mcpToolCall(name: string, args: unknown, version: "2025-06-18" | "2026-07-28" = "2025-06-18") {
+  if (version === "2025-06-18") {
+    return { headers: MCP_HEADERS, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }) };
+  }
+  const _meta = {
+    "io.modelcontextprotocol/protocolVersion": version,
+    "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
+  return {
+    headers: { ...MCP_HEADERS, "mcp-protocol-version": version, "mcp-method": "tools/call", "mcp-name": name },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args, _meta } }),
+  };
+}

@@ -6,9 +6,10 @@ import { cleanupAll } from "./procs";
 import { benchLimiter, printLimiterTable } from "./limiter";
 import { benchScheduler, printSchedulerTable } from "./scheduler";
 import { benchSoak, printSoakTable, SOAK_MINUTES } from "./soak";
-import { BODY, jsonPost, MCP_HEADERS } from "./http";
+import { BODY, jsonPost, mcpToolCall } from "./http";
 import { benchSearch, printSearchTable } from "./search";
 import { benchDriver, printDriverTable } from "./driver";
+import { benchMcpFloor, FLOOR_ROUNDS, FLOOR_SIDES, printFloorTable } from "./mcp-floor";
 import { measureStart, type StartFigures } from "./startup";
 import { nextRunIndex, printStartTable, printTable, writeJson, type ModeResult } from "./report";
 import { freePort, freshStore, seed, startBare, startWhole, tempDir, type Mode, type Server } from "./servers";
@@ -25,6 +26,7 @@ import { freePort, freshStore, seed, startBare, startWhole, tempDir, type Mode, 
 // postgres is named (bench/soak.ts; BENCH_SOAK_MINUTES).
 // `npm run bench -- search`: R4, search_content against fetch_item with 100,000 items (bench/search.ts).
 // `npm run bench -- driver`: the PostgreSQL client's steadiness under sustained load (bench/driver.ts).
+// `npm run bench -- mcp-floor`: the MCP SDK's own cost of a request against REST, R3's bound (bench/mcp-floor.ts).
 // Env: BENCH_DURATION (seconds of the R1 throughput runs, default 20 as in the quality plan), BENCH_MODES (pglite,postgres,scheduler), BENCH_PG_URL.
 const DURATION = Number(process.env.BENCH_DURATION ?? 20);
 const ASKED = (process.argv.slice(2).join(",") || process.env.BENCH_MODES || "pglite,postgres")
@@ -38,10 +40,11 @@ const LIMITER_PAIRS = Number(process.env.BENCH_LIMITER_PAIRS ?? 4);
 const SOAK = ASKED.includes("soak");
 const SEARCH = ASKED.includes("search");
 const DRIVER = ASKED.includes("driver");
+const MCP_FLOOR = ASKED.includes("mcp-floor");
 const STARTS = Number(process.env.BENCH_STARTS ?? 4);
 const IDLE_S = Number(process.env.BENCH_IDLE_S ?? 5);
 const SETTLE_S = Number(process.env.BENCH_SETTLE_S ?? 60);
-const named = ASKED.filter((m) => !["scheduler", "startup", "limiter", "soak", "search", "driver"].includes(m)) as Mode[];
+const named = ASKED.filter((m) => !["scheduler", "startup", "limiter", "soak", "search", "driver", "mcp-floor"].includes(m)) as Mode[];
 // With soak, the named modes are the soak's databases, not R1-R3 runs.
 const SOAK_MODES: Mode[] = SOAK ? (named.length ? named : ["pglite"]) : [];
 const MODES: Mode[] = SOAK ? [] : (STARTUP_ONLY || SEARCH) && !named.length ? ["pglite", "postgres"] : named;
@@ -51,6 +54,7 @@ const DEADLINE_MS =
   (MODES.length * (SEARCH ? 600 : 2 * (DURATION + 18) + 150 + SETTLE_S) +
     (SCHEDULER ? 900 : 0) +
     (DRIVER ? 120 : 0) +
+    (MCP_FLOOR ? FLOOR_SIDES.length * FLOOR_ROUNDS * (DURATION + 6) + 120 : 0) +
     (LIMITER ? LIMITER_PAIRS * 2 * (DURATION + 20) + 60 : 0) +
     SOAK_MODES.length * (SOAK_MINUTES * 60 + 120) +
     60) *
@@ -67,14 +71,8 @@ async function someTraffic(base: string, headers: Record<string, string>) {
   const created = JSON.parse(await jsonPost(`${base}/create_draft`, JSON.stringify({ type: "post", body: BODY }), headers));
   const fetchBody = JSON.stringify({ id: created.id, type: "post" });
   for (let i = 0; i < 10; i++) await jsonPost(`${base}/fetch_item`, fetchBody, headers);
-  const mcp = base.replace(/\/api\/v1$/, "/mcp");
-  const mcpHeaders = { ...headers, ...MCP_HEADERS };
-  for (let i = 0; i < 5; i++)
-    await jsonPost(
-      mcp,
-      JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "fetch_item", arguments: JSON.parse(fetchBody) } }),
-      mcpHeaders,
-    );
+  const call = mcpToolCall("fetch_item", JSON.parse(fetchBody));
+  for (let i = 0; i < 5; i++) await jsonPost(base.replace(/\/api\/v1$/, "/mcp"), call.body, { ...headers, ...call.headers });
 }
 
 async function benchStart(mode: Mode): Promise<{ mode: Mode; start: StartFigures }> {
@@ -122,13 +120,9 @@ async function benchMode(mode: Mode, wholeFirst: boolean): Promise<ModeResult> {
       out.whole = await measure(target, DURATION, log);
       // R3: the same read as an MCP tools/call on the same server (stateless, JSON answers).
       log(`${mode}: MCP tools/call fetch_item on the same server`);
+      const call = mcpToolCall("fetch_item", JSON.parse(fetchBody));
       out.mcp = await measure(
-        {
-          url: whole.url.replace(/\/api\/v1$/, "/mcp"),
-          headers: { ...headers, ...MCP_HEADERS },
-          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "fetch_item", arguments: JSON.parse(fetchBody) } }),
-          pid: whole.proc.pid,
-        },
+        { url: whole.url.replace(/\/api\/v1$/, "/mcp"), headers: { ...headers, ...call.headers }, body: call.body, pid: whole.proc.pid },
         DURATION,
         log,
       );
@@ -182,6 +176,11 @@ async function main() {
     for (const mode of SOAK_MODES) rows.push(await benchSoak(mode, PG_ADMIN, log));
     printSoakTable(rows);
     saveJson("soak.json", { minutes: SOAK_MINUTES, rows });
+  }
+  if (MCP_FLOOR) {
+    const rows = await benchMcpFloor(PG_ADMIN, DURATION, log);
+    printFloorTable(rows);
+    saveJson("mcp-floor.json", { durationS: DURATION, rows });
   }
   if (DRIVER) {
     const r = await benchDriver(PG_ADMIN, log);

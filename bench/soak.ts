@@ -1,5 +1,5 @@
 import autocannon, { type Request, type Result } from "autocannon";
-import { BODY, jsonPost, MCP_HEADERS } from "./http";
+import { BODY, jsonPost, mcpToolCall } from "./http";
 import { rssMb } from "./procs";
 import { freePort, freshStore, seed, startWhole, tempDir, type Mode } from "./servers";
 
@@ -70,17 +70,10 @@ function sequence(api: string, headers: Record<string, string>, readId: string, 
     onResponse: count(kind),
   });
   const read = JSON.stringify({ id: readId, type: "post" });
+  const mcpCall = mcpToolCall("fetch_item", JSON.parse(read));
   return [
     post("fetch_item", `${api}/fetch_item`, read),
-    {
-      ...post(
-        "mcp fetch_item",
-        "/mcp",
-        JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "fetch_item", arguments: JSON.parse(read) } }),
-        MCP_HEADERS,
-      ),
-      onResponse: countMcp,
-    },
+    { ...post("mcp fetch_item", "/mcp", mcpCall.body, mcpCall.headers), onResponse: countMcp },
     post("search_content", `${api}/search_content`, JSON.stringify({ query: "interviewed", limit: 10 })),
     {
       ...post("create_draft", `${api}/create_draft`, JSON.stringify({ type: "post", body: "A soak draft, written to be edited." })),
