@@ -8,8 +8,8 @@
 //      address the Nth proxy saw (lib/http/client-address.ts).
 import http from "node:http";
 import v8 from "node:v8";
-import next from "next";
 import { directRoute } from "./direct-routes.mjs";
+import { watchTraffic } from "./young-generation.mjs";
 
 // Memory under load: V8 lets the old generation grow to up to 4 times what survived the last
 // full collection before it collects again. A heap snapshot under 50 concurrent MCP calls held
@@ -24,6 +24,10 @@ v8.setFlagsFromString("--heap-growing-percent=100");
 // and slowed start-up (2.0 -> 1.5 s), and made no request cheaper: a fetch_item costs the
 // same CPU either way (ARCHITECTURE.md, Performance). Read when a module is compiled.
 v8.setFlagsFromString("--liftoff-only");
+// Before the app is loaded: start-up would grow V8's young generation to its largest, and
+// nothing would give it back for 15-30 s (young-generation.mjs). Next is imported after it.
+const sawRequest = watchTraffic();
+const { default: next } = await import("next");
 
 const env = process.env;
 const port = Number(env.PORT || 3000);
@@ -62,6 +66,7 @@ const handle = app.getRequestHandler();
 const direct = directRoute(import.meta.dirname, env.APP_URL || `http://localhost:${port}`);
 
 const server = http.createServer((req, res) => {
+  sawRequest();
   settleForwarding(req);
   if (direct(req, res)) return;
   handle(req, res).catch((e) => {
