@@ -20,8 +20,5 @@ export const articles = pgTable(
     updatedAt: updatedAt(),
     search: tsvector("search").generatedAlwaysAs(sql`to_tsvector('english', coalesce(title, '') || ' ' || coalesce(body, ''))`),
   },
-  (t) => [
-    index("articles_user_updated_idx").on(t.userId, t.updatedAt),
-    index("articles_search_idx").using("gin", t.userId, t.search).with({ fastupdate: false }),
-  ],
+  (t) => [index("articles_user_updated_idx").on(t.userId, t.updatedAt), index("articles_search_idx").using("gin", t.search).with({ fastupdate: false })],
 );

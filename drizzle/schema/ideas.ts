@@ -20,5 +20,5 @@ export const ideas = pgTable(
     updatedAt: updatedAt(),
     search: tsvector("search").generatedAlwaysAs(sql`to_tsvector('english', coalesce(title, '') || ' ' || coalesce(body, ''))`),
   },
-  (t) => [index("ideas_user_updated_idx").on(t.userId, t.updatedAt), index("ideas_search_idx").using("gin", t.userId, t.search).with({ fastupdate: false })],
+  (t) => [index("ideas_user_updated_idx").on(t.userId, t.updatedAt), index("ideas_search_idx").using("gin", t.search).with({ fastupdate: false })],
 );

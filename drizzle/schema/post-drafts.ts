@@ -18,7 +18,7 @@ export const postDrafts = pgTable(
   },
   (t) => [
     index("post_drafts_user_updated_idx").on(t.userId, t.updatedAt),
-    index("post_drafts_search_idx").using("gin", t.userId, t.search).with({ fastupdate: false }),
+    index("post_drafts_search_idx").using("gin", t.search).with({ fastupdate: false }),
     index("post_drafts_due_idx").on(t.status, t.scheduledFor),
   ],
 );

@@ -20,5 +20,5 @@ export const series = pgTable(
     updatedAt: updatedAt(),
     search: tsvector("search").generatedAlwaysAs(sql`to_tsvector('english', coalesce(title, '') || ' ' || coalesce(description, ''))`),
   },
-  (t) => [index("series_user_updated_idx").on(t.userId, t.updatedAt), index("series_search_idx").using("gin", t.userId, t.search).with({ fastupdate: false })],
+  (t) => [index("series_user_updated_idx").on(t.userId, t.updatedAt), index("series_search_idx").using("gin", t.search).with({ fastupdate: false })],
 );

@@ -25,7 +25,7 @@ export const tweetDrafts = pgTable(
   (t) => [
     index("tweet_drafts_user_updated_idx").on(t.userId, t.updatedAt),
     index("tweet_drafts_post_idx").on(t.postDraftId),
-    index("tweet_drafts_search_idx").using("gin", t.userId, t.search).with({ fastupdate: false }),
+    index("tweet_drafts_search_idx").using("gin", t.search).with({ fastupdate: false }),
     index("tweet_drafts_due_idx").on(t.status, t.scheduledFor),
   ],
 );

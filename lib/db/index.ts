@@ -25,7 +25,6 @@ export async function openDatabase(opts: { url?: string; dataDir?: string | null
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
   const { embeddedClient } = await import("./pglite-client");
-  const { btree_gin } = await import("@electric-sql/pglite/contrib/btree_gin");
   const release = opts.dataDir ? acquireDataDirLock(opts.dataDir) : () => {};
   try {
     // One process, one user of the data: PostgreSQL's default 128 MB of shared buffers only
@@ -33,11 +32,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string | null
     // Prepared statements (pglite-statements.ts) are still planned for their actual values
     // every time, as PGlite's unnamed ones were: a plan made once for any value would serve a
     // search for a common word as it served a rare one. Planning a point lookup costs little.
-    // btree_gin: search indexes keyed by user and word (migration 0011).
-    const options = {
-      startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB", "-c", "plan_cache_mode=force_custom_plan"],
-      extensions: { btree_gin },
-    };
+    const options = { startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB", "-c", "plan_cache_mode=force_custom_plan"] };
     const client = embeddedClient(opts.dataDir ? await PGlite.create(opts.dataDir, options) : await PGlite.create(options));
     const db = drizzle(client, { schema }) as unknown as Db;
     await migrate(db as never, { migrationsFolder: MIGRATIONS });
