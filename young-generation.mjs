@@ -3,7 +3,7 @@
 // up to 32 MB, which start-up (the app being loaded) and the first requests (each route
 // loaded on first use) both do. It shrinks it again only in a full collection that finds
 // little allocated since the previous collection, 5 s or more before: its memory reducer gets
-// there 15-30 s after traffic stops, so an idle server held about 30 MB it did not use (80 MB
+// there 8-30 s after traffic stops, so an idle server held about 30 MB it did not use (80 MB
 // more after sustained load). Here the young generation may grow only while requests come at
 // 50 a second or more, where a small one would cost CPU (collections of objects still in
 // use). When such traffic stops, a young collection marks the end of what it allocated, and
