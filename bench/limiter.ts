@@ -2,6 +2,7 @@ import { Redis } from "ioredis";
 import { BODY, jsonPost } from "./http";
 import { phase, run, type Phase, type Target } from "./load";
 import { cpuMs } from "./procs";
+import { median } from "./stats";
 import { freePort, freshStore, seed, startWhole, tempDir, type Store } from "./servers";
 
 // R5 of the quality plan: fetch_item req/s through the whole stack with the rate limiter's
@@ -46,12 +47,6 @@ async function measureSide(s: Running, durationS: number, redis: Redis): Promise
   const out: Side = { reqPerSec: p.reqPerSec, cpuMsPerReq: perReq(cpuMs(t.pid) - cpu0), p99: p.p99, bad: p.non2xx + p.errors };
   if (s.name === "redis") out.redisCpuMsPerReq = perReq((await redisCpuMs(redis)) - redis0);
   return out;
-}
-
-function median(xs: number[]) {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : Math.round(50 * (s[mid - 1] + s[mid])) / 100;
 }
 
 /**

@@ -1,5 +1,6 @@
 import autocannon, { type Result } from "autocannon";
-import { openLoop, percentile } from "./open-loop";
+import { openLoop } from "./open-loop";
+import { percentile } from "./stats";
 import { cpuMs, sampleRss } from "./procs";
 
 export type Target = { url: string; headers: Record<string, string>; body: string; pid: number };

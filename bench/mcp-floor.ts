@@ -2,6 +2,7 @@ import path from "node:path";
 import { BODY, jsonPost, mcpToolCall } from "./http";
 import { run, type Target } from "./load";
 import { cpuMs, startProcess, waitForHttp } from "./procs";
+import { median } from "./stats";
 import { freePort, freshStore, seed, startWhole, tempDir } from "./servers";
 
 // `npm run bench -- mcp-floor`: what R3 can reach while the MCP SDK serves each request.
@@ -16,12 +17,6 @@ export const FLOOR_ROUNDS = Number(process.env.BENCH_FLOOR_ROUNDS ?? 2);
 export const FLOOR_SIDES = ["REST", "MCP 2025-06-18", "MCP 2026-07-28", "SDK alone 2025-06-18", "SDK alone 2026-07-28"] as const;
 type Side = (typeof FLOOR_SIDES)[number];
 export type FloorRow = { side: Side; reqPerSec: number[]; cpuMsPerReq: number[] };
-
-function median(xs: number[]) {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : Math.round((100 * (s[m - 1] + s[m])) / 2) / 100;
-}
 
 export async function benchMcpFloor(pgAdmin: string, durationS: number, log: (s: string) => void): Promise<FloorRow[]> {
   const tmp = tempDir();
@@ -86,7 +81,7 @@ export function printFloorTable(rows: FloorRow[]) {
   const rest = median(rows[0].reqPerSec);
   const lines = rows.map(
     (r) =>
-      `${r.side.padEnd(22)} ${String(Math.round(median(r.reqPerSec))).padStart(7)}  ${String(median(r.cpuMsPerReq)).padStart(12)}  ${(median(r.reqPerSec) / rest).toFixed(2).padStart(9)}   (${r.reqPerSec.join(", ")})`,
+      `${r.side.padEnd(22)} ${String(Math.round(median(r.reqPerSec))).padStart(7)}  ${median(r.cpuMsPerReq).toFixed(2).padStart(12)}  ${(median(r.reqPerSec) / rest).toFixed(2).padStart(9)}   (${r.reqPerSec.join(", ")})`,
   );
   process.stdout.write(
     `\nside                     req/s  CPU ms/req   ÷ REST   (each round)\n${lines.join("\n")}\n` +

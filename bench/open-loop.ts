@@ -38,9 +38,6 @@ export async function openLoop(url: string, headers: Record<string, string>, bod
   return { times, bad };
 }
 
-/** The value at percentile `p` of ascending `sorted` values. */
-export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-
 function post(agent: http.Agent, url: string, headers: Record<string, string>, body: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method: "POST", agent, headers: { ...headers, "content-length": Buffer.byteLength(body) }, timeout: 10_000 }, (res) => {

@@ -1,5 +1,6 @@
 import autocannon from "autocannon";
-import { openLoop, percentile as pct } from "./open-loop";
+import { openLoop } from "./open-loop";
+import { percentile as pct } from "./stats";
 import { sleep } from "./procs";
 import { COUNTS, seedItems } from "./search-seed";
 import { freePort, freshStore, seed, startWhole, tempDir, type Mode } from "./servers";

@@ -1,5 +1,6 @@
 import { rssMb, sleep } from "./procs";
 import { startWhole, type Store } from "./servers";
+import { median } from "./stats";
 
 // R8 (`npm start` on a built app to the first 200) and R7 idle (RSS of the server's process
 // tree once it has started and served a little): figures that hold up on a busy machine,
@@ -25,11 +26,6 @@ async function get200(url: string) {
   await res.arrayBuffer();
   if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}`);
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 /**
  * Starts the built server `starts` times on `store` (each stopped before the next), timing
