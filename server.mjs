@@ -10,6 +10,7 @@ import http from "node:http";
 import v8 from "node:v8";
 import { directRoute } from "./direct-routes.mjs";
 import { watchTraffic } from "./young-generation.mjs";
+import { trackNextContext } from "./next-context.mjs";
 
 // Memory under load: V8 lets the old generation grow to up to 4 times what survived the last
 // full collection before it collects again. A heap snapshot under 50 concurrent MCP calls held
@@ -27,6 +28,9 @@ v8.setFlagsFromString("--liftoff-only");
 // Before the app is loaded: start-up would grow V8's young generation to its largest, and
 // nothing would give it back for 15-30 s (young-generation.mjs). Next is imported after it.
 const sawRequest = watchTraffic();
+// Also before Next: its request context is known, so that it can be off while only the API
+// and MCP routes, which never read it, are being served (next-context.mjs).
+const nextRequest = trackNextContext();
 const { default: next } = await import("next");
 
 const env = process.env;
@@ -69,10 +73,13 @@ const server = http.createServer((req, res) => {
   sawRequest();
   settleForwarding(req);
   if (direct(req, res)) return;
-  handle(req, res).catch((e) => {
+  const done = nextRequest();
+  const closed = new Promise((resolve) => res.once("close", resolve));
+  const handled = handle(req, res).catch((e) => {
     console.error(e);
     if (!res.headersSent) res.writeHead(500).end();
   });
+  void Promise.all([handled, closed]).finally(done);
 });
 server.listen(port, host, () => console.log(`Contentio listening on http://${host ?? "localhost"}:${port}`));
 

@@ -63,8 +63,11 @@ export async function startWhole(store: Store, port: number, tmp: string, pollMs
   };
   // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" (for instance) profiles the server
   // under load (node refuses --cpu-prof in NODE_OPTIONS, so these go on its command line).
+  // WHOLE_ENTRY names another entry file in the project to run instead of server.mjs: a
+  // before-and-after of a change to it on the same build (BARE_NODE_ARGS does the same as
+  // BENCH_NODE_ARGS for the bare server).
   const args = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
-  const proc = startProcess(process.execPath, [...args, path.join(ROOT, "server.mjs")], env, path.join(tmp, `whole-${port}.log`));
+  const proc = startProcess(process.execPath, [...args, path.join(ROOT, process.env.WHOLE_ENTRY ?? "server.mjs")], env, path.join(tmp, `whole-${port}.log`));
   await waitForHttp(`http://127.0.0.1:${port}/api/v1`, proc, 90_000, pollMs);
   return { name: "whole", url: `http://127.0.0.1:${port}/api/v1`, proc };
 }
@@ -72,7 +75,12 @@ export async function startWhole(store: Store, port: number, tmp: string, pollMs
 /** The bare node:http baseline (bench/bare-server.ts) for one user's items. */
 export async function startBare(store: Store, port: number, userId: string, tmp: string): Promise<Server> {
   const env = { ...baseEnv(), ...store, BARE_PORT: String(port), BENCH_USER_ID: userId };
-  const proc = startProcess(process.execPath, ["--import", "tsx", path.join(ROOT, "bench/bare-server.ts")], env, path.join(tmp, `bare-${port}.log`));
+  const proc = startProcess(
+    process.execPath,
+    [...(process.env.BARE_NODE_ARGS ?? "").split(" ").filter(Boolean), "--import", "tsx", path.join(ROOT, "bench/bare-server.ts")],
+    env,
+    path.join(tmp, `bare-${port}.log`),
+  );
   await waitForHttp(`http://127.0.0.1:${port}/health`, proc);
   return { name: "bare", url: `http://127.0.0.1:${port}`, proc };
 }

@@ -1,4 +1,5 @@
 import http from "node:http";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestServer } from "./harness";
 
@@ -10,12 +11,14 @@ afterAll(() => server.teardown());
 
 describe("the service started as the README says", () => {
   let token = "";
+  let ownerPassword = "";
   const api = (op: string, body: unknown) => server.api(op, body, token);
 
   it("prints the owner's e-mail and password once on the first start", async () => {
     const out = await server.start(/password: \S+\n/);
     expect(out).toContain("e-mail:   owner@example.com");
-    expect(/password: (\S+)/.exec(out)?.[1]?.length).toBeGreaterThanOrEqual(12);
+    ownerPassword = /password: (\S+)/.exec(out)?.[1] ?? "";
+    expect(ownerPassword.length).toBeGreaterThanOrEqual(12);
     const list = await fetch(`${server.origin}/api/v1`).then((r) => r.json());
     expect(list.operations.map((o: { name: string }) => o.name)).toContain("fetch_item");
   });
@@ -98,4 +101,33 @@ describe("the service started as the README says", () => {
     expect(unknown.status).toBe(404);
     expect((await unknown.json()).error.code).toBe("unknown_operation");
   });
+
+  // server.mjs switches Next's request context off once only API and MCP calls have come for
+  // a while (next-context.mjs); the owner's pages need it (the session cookie is read through it).
+  it("serves the owner's signed-in pages after a spell of API calls alone", async () => {
+    const cookie = await signIn("owner@example.com", ownerPassword);
+    const page = () => fetch(`${server.origin}/settings/connections`, { headers: { cookie }, redirect: "manual" });
+    expect((await page()).status).toBe(200);
+    for (let i = 0; i < 20; i++) expect((await api("search_content", { query: "deploy" })).status).toBe(200);
+    await sleep(3000); // past the 2 s after which the context is switched off
+    const after = await page();
+    expect(after.status).toBe(200);
+    expect(await after.text()).toContain("AI apps");
+  });
 });
+
+/** The owner's session cookie, from next-auth's own credentials sign-in. */
+async function signIn(email: string, password: string): Promise<string> {
+  const csrf = await fetch(`${server.origin}/api/auth/csrf`);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const jar = csrf.headers.getSetCookie().map((c) => c.split(";")[0]);
+  const res = await fetch(`${server.origin}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { cookie: jar.join("; "), "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ email, password, csrfToken, callbackUrl: "/settings/connections" }),
+  });
+  jar.push(...res.headers.getSetCookie().map((c) => c.split(";")[0]));
+  expect(jar.some((c) => c.includes("session-token="))).toBe(true);
+  return jar.join("; ");
+}
