@@ -44,31 +44,45 @@ export async function slidingWindow(store: RateLimiterAbstract, userId: string, 
 // to Redis for a burst instead of one per request. Each request then reads its own place in
 // the increment (the count just after it), in the order it arrived, which is what as many
 // separate increments in a row would have answered: the store's atomic increment still
-// decides, so concurrent processes can never admit more than the limit.
-const increments = new WeakMap<RateLimiterAbstract, (key: string) => Promise<Shared<number>>>();
+// decides, so concurrent processes can never admit more than the limit. In process there is
+// no round trip to save, and the turn's wait would only cost.
+function perStore<T>(send: (store: RateLimiterAbstract, key: string, calls: number) => Promise<T>) {
+  const shared = new WeakMap<RateLimiterAbstract, (key: string) => Promise<Shared<T>>>();
+  return (store: RateLimiterAbstract, key: string) => {
+    let forStore = shared.get(store);
+    if (!forStore) shared.set(store, (forStore = perTurn((k, calls) => send(store, k, calls))));
+    return forStore(key);
+  };
+}
+
+const increment = perStore(async (store, key, points) => (await store.consume(key, points)).consumedPoints);
 
 async function countOne(store: RateLimiterAbstract, key: string): Promise<number> {
-  // In process there is no round trip to save, and the turn's wait would only cost.
   if (store instanceof RateLimiterMemory) return (await store.consume(key, 1)).consumedPoints;
-  let increment = increments.get(store);
-  if (!increment) increments.set(store, (increment = perTurn(async (k, points) => (await store.consume(k, points)).consumedPoints)));
-  const { value: total, place, calls } = await increment(key);
+  const { value: total, place, calls } = await increment(store, key);
   return total - calls + place;
 }
 
 // The previous minute is closed: nothing counts in it any more (a refusal gives its point
 // back to the current minute), so its count is read from the store once per caller and
 // minute and kept here, and a request takes one round trip to Redis instead of two. Not in
-// the minute's first second, while requests stamped in the previous one may still be counting.
+// the minute's first second, while requests stamped in the previous one may still be
+// counting: there every request reads it again, and on Redis the requests of one turn share
+// that read (sent after all of them began, so as fresh as a read of each one's own; before,
+// a busy caller's first second took a read of its own for every request).
 const closedMinutes = new WeakMap<RateLimiterAbstract, Map<string, { index: number; count: number }>>();
 const MAX_KEPT = 10_000;
+
+const readShared = perStore(async (store, key) => (await store.get(key))?.consumedPoints ?? 0);
+const readCount = async (store: RateLimiterAbstract, key: string) =>
+  store instanceof RateLimiterMemory ? ((await store.get(key))?.consumedPoints ?? 0) : (await readShared(store, key)).value;
 
 async function previousCount(store: RateLimiterAbstract, userId: string, index: number, elapsed: number): Promise<number> {
   let kept = closedMinutes.get(store);
   if (!kept) closedMinutes.set(store, (kept = new Map()));
   const hit = kept.get(userId);
   if (hit?.index === index - 1) return hit.count;
-  const count = (await store.get(`${userId}:${index - 1}`))?.consumedPoints ?? 0;
+  const count = await readCount(store, `${userId}:${index - 1}`);
   if (elapsed * WINDOW_SECONDS >= 1) {
     if (kept.size >= MAX_KEPT) kept.clear(); // one entry per caller of the last minute, bounded
     kept.set(userId, { index: index - 1, count });

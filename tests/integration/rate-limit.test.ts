@@ -196,6 +196,24 @@ describe("with Redis", () => {
     expect(increments).toEqual([12, 1]);
   });
 
+  it("reads the previous minute once for a burst in one turn of a minute's first second, and again in the next turn", async () => {
+    const s = new RateLimiterRedis({ storeClient: direct, keyPrefix: `t${randomUUID()}`, points: Number.MAX_SAFE_INTEGER, duration: 120 });
+    const reads: string[] = [];
+    const get = s.get.bind(s);
+    s.get = (key) => (reads.push(String(key)), get(key));
+    const minute = Math.floor(Date.now() / MINUTE) * MINUTE;
+    await Promise.all(Array.from({ length: 8 }, () => slidingWindow(s, "a", 100, minute - 10_000))); // 8 in the previous minute
+    reads.length = 0;
+    const firstSecond = minute + 500;
+    const burst = await Promise.all(Array.from({ length: 12 }, () => slidingWindow(s, "a", 15, firstSecond)));
+    expect(reads).toEqual([`a:${minute / MINUTE - 1}`]);
+    // 8 × 59.5/60 of the previous minute weigh 7.93: 7 of the 12 fit under 15, in arrival order.
+    expect(burst.map((d) => d.allowed)).toEqual([...Array(7).fill(true), ...Array(5).fill(false)]);
+    // In the first second the count is not kept: a later turn reads it again, as fresh as its own.
+    await slidingWindow(s, "a", 15, firstSecond);
+    expect(reads).toHaveLength(2);
+  });
+
   it("shares one budget between two limiter stores (two processes)", async () => {
     configure({ REDIS_URL: REDIS });
     const user = `rl-test-${randomUUID()}`;
