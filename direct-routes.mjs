@@ -24,36 +24,50 @@ const ROUTES = [
 ];
 
 /**
- * The route's exported method handlers, from the build in `dir` (loaded on first use). A build
- * without them (never expected) leaves the route to Next rather than failing the request.
+ * The route's exported method handlers from the build in `dir`, loaded on first use: the
+ * handlers, or while they load a promise of them. A route file that imports an ESM package
+ * kept outside the bundle (drizzle-orm: next.config.mjs) is an async module, whose handlers
+ * Next's route module has only once it has loaded them (`ensureUserland`). A build without
+ * them (never expected) leaves the route to Next rather than failing the request.
  */
 function handlersOf(dir, route) {
-  if (!route.handlers) {
-    try {
-      route.handlers = require(path.join(dir, ".next", "server", "app", route.file)).routeModule.userland;
-    } catch (e) {
-      console.error(`direct route ${route.file} unavailable, Next answers it:`, e);
-      route.handlers = {};
-    }
+  route.loading ??= load(dir, route).then((handlers) => (route.handlers = handlers));
+  return route.handlers ?? route.loading;
+}
+
+async function load(dir, route) {
+  try {
+    const { routeModule } = require(path.join(dir, ".next", "server", "app", route.file));
+    await routeModule.ensureUserland?.();
+    return routeModule.userland;
+  } catch (e) {
+    console.error(`direct route ${route.file} unavailable, Next answers it:`, e);
+    return {};
   }
-  return route.handlers;
 }
 
 /**
  * Answers `req` if it is for one of the direct routes and a method its file exports; false
- * otherwise (then Next answers it, including HEAD and OPTIONS it fills in itself).
+ * otherwise (then Next answers it, including HEAD and OPTIONS it fills in itself). A request
+ * that arrives while its route's handlers are still loading waits for them, and goes to
+ * `toNext` if its method is not among them.
  */
-export function directRoute(dir, origin) {
+export function directRoute(dir, origin, toNext) {
+  const serve = (req, res, route, m, handlers) => {
+    if (!handlers[req.method ?? ""]) return false;
+    // A route that answers Node's request itself (the API) is given it as it is; the
+    // others get a web Request (MCP: the SDK's transport reads one).
+    if (handlers.direct) void guarded(res, () => handlers.direct(req, res, route.params(m)));
+    else void answer(req, res, handlers[req.method], route.params(m), origin);
+    return true;
+  };
   return (req, res) => {
     for (const route of ROUTES) {
       const m = route.pattern.exec(req.url ?? "");
       if (!m) continue;
       const handlers = handlersOf(dir, route);
-      if (!handlers[req.method ?? ""]) return false;
-      // A route that answers Node's request itself (the API) is given it as it is; the
-      // others get a web Request (MCP: the SDK's transport reads one).
-      if (handlers.direct) void guarded(res, () => handlers.direct(req, res, route.params(m)));
-      else void answer(req, res, handlers[req.method], route.params(m), origin);
+      if (!(handlers instanceof Promise)) return serve(req, res, route, m, handlers);
+      void handlers.then((loaded) => serve(req, res, route, m, loaded) || toNext(req, res));
       return true;
     }
     return false;

@@ -65,14 +65,9 @@ env.NODE_ENV = "production";
 const app = next({ dev: false, dir: import.meta.dirname, hostname: host ?? "localhost", port });
 await app.prepare();
 const handle = app.getRequestHandler();
-// The API and MCP routes' own handlers, without Next's pipeline (direct-routes.mjs). Their
-// request URL is the configured origin's, never one a client's Host header picks.
-const direct = directRoute(import.meta.dirname, env.APP_URL || `http://localhost:${port}`);
 
-const server = http.createServer((req, res) => {
-  sawRequest();
-  settleForwarding(req);
-  if (direct(req, res)) return;
+/** Next answers the request; its request context is on until it is done (next-context.mjs). */
+function toNext(req, res) {
   const done = nextRequest();
   const closed = new Promise((resolve) => res.once("close", resolve));
   const handled = handle(req, res).catch((e) => {
@@ -80,6 +75,16 @@ const server = http.createServer((req, res) => {
     if (!res.headersSent) res.writeHead(500).end();
   });
   void Promise.all([handled, closed]).finally(done);
+}
+
+// The API and MCP routes' own handlers, without Next's pipeline (direct-routes.mjs). Their
+// request URL is the configured origin's, never one a client's Host header picks.
+const direct = directRoute(import.meta.dirname, env.APP_URL || `http://localhost:${port}`, toNext);
+
+const server = http.createServer((req, res) => {
+  sawRequest();
+  settleForwarding(req);
+  if (!direct(req, res)) toNext(req, res);
 });
 server.listen(port, host, () => console.log(`Contentio listening on http://${host ?? "localhost"}:${port}`));
 

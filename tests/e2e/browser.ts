@@ -22,8 +22,14 @@ export const launchBrowser = (): Promise<Browser> => chromium.launch({ executabl
 /** A fresh context per person (cookies stay apart; axe needs pages made from a context). */
 export const newPage = async (browser: Browser): Promise<Page> => (await browser.newContext()).newPage();
 
-/** No accessibility violation that axe can find. */
+/**
+ * No accessibility violation that axe can find. Next streams a dynamic page's metadata after
+ * its content, so right after a navigation (a server action's redirect) the content can be
+ * there before the title: the page is analyzed once it has one (a page that never gets a title
+ * still fails, when the wait runs out).
+ */
 export async function axe(page: Page) {
+  await expect.poll(() => page.title()).not.toBe("");
   const r = await new AxeBuilder({ page }).analyze();
   expect(r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }

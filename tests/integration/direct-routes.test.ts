@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // hangs up (an MCP call waiting for the owner's approval stops then) and only then; and which
 // API requests reach `direct`, with which parameters.
 
+type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 type Seen = { isRequest: boolean; body: string; wait: boolean; aborted: boolean; abortedAfterAnswer?: boolean };
 const g = globalThis as unknown as { __directSeen: Seen[]; __directRelease?: () => void };
 
@@ -32,14 +33,24 @@ exports.routeModule = { userland: { POST: async (req) => {
 } } };
 `;
 
-// The API's stand-in answers through `direct` only; its web handlers say which methods it has.
+// The API's stand-in answers through `direct` only; its web handlers say which methods it
+// has. Like Next's route module for a file that imports an ESM package kept outside the bundle
+// (drizzle-orm), its handlers are there only once `ensureUserland()` has loaded them.
 const API_HANDLER = `
 const web = () => new Response("web handler", { status: 500 });
-exports.routeModule = { userland: { POST: web, GET: web, direct: async (req, res, params) => {
+const userland = { POST: web, GET: web, direct: async (req, res, params) => {
   let body = "";
   for await (const chunk of req) body += chunk;
   res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ isNodeRequest: !(req instanceof Request), method: req.method, body, params }));
-} } };
+} };
+let loaded = false;
+exports.routeModule = {
+  ensureUserland: () => new Promise((resolve) => setTimeout(() => resolve(loaded = true), 200)),
+  get userland() {
+    if (!loaded) throw new Error("The lazy module is still loading.");
+    return userland;
+  },
+};
 `;
 
 let dir: string;
@@ -57,10 +68,11 @@ beforeAll(async () => {
     fs.writeFileSync(path.join(app, route, "route.js"), source);
   }
   const { directRoute } = (await import(path.join(process.cwd(), "direct-routes.mjs"))) as {
-    directRoute: (dir: string, origin: string) => (req: http.IncomingMessage, res: http.ServerResponse) => boolean;
+    directRoute: (dir: string, origin: string, toNext: Handler) => (req: http.IncomingMessage, res: http.ServerResponse) => boolean;
   };
+  const toNext: Handler = (req, res) => void res.writeHead(404, { "x-answered-by": "next" }).end();
   server = http.createServer((req, res) => {
-    if (!directRoute(dir, origin)(req, res)) res.writeHead(404).end();
+    if (!directRoute(dir, origin, toNext)(req, res)) toNext(req, res);
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -95,8 +107,14 @@ describe("direct routes", () => {
   });
 
   it("give API requests to the route's direct handler as Node's own, for the methods the route has", async () => {
-    const res = await fetch(`${origin}/api/v1/fetch_item?x=1`, { method: "POST", body: '{"id":"x"}' });
+    // The first two arrive while the handlers load: each waits, and the method the route
+    // does not export still goes to Next.
+    const [res, early] = await Promise.all([
+      fetch(`${origin}/api/v1/fetch_item?x=1`, { method: "POST", body: '{"id":"x"}' }),
+      fetch(`${origin}/api/v1/fetch_item`, { method: "DELETE" }),
+    ]);
     expect(await res.json()).toEqual({ isNodeRequest: true, method: "POST", body: '{"id":"x"}', params: { operation: "fetch_item" } });
+    expect([early.status, early.headers.get("x-answered-by")]).toEqual([404, "next"]);
     const get = await fetch(`${origin}/api/v1/list_series`);
     expect(await get.json()).toMatchObject({ method: "GET", params: { operation: "list_series" } });
     // Methods the route file does not export, and paths the API's pattern does not match, are Next's.
