@@ -86,7 +86,11 @@ export async function claimDue(db: Db, now: Date, limit: number, c: Config): Pro
       // Oldest first; among drafts due at the same moment, by id (random): owners interleave, so
       // the scheduler's per-account limit does not leave call slots idle behind one owner's backlog.
       const ids = db.select({ id: t.id }).from(t).where(due).orderBy(t.scheduledFor, t.id).limit(limit).for("update", { skipLocked: true });
-      return claim(db, type, and(inArray(t.id, ids), due), now);
+      // `= any(array(...))`, not `in (...)`: the array is computed once per statement. As a
+      // semi-join, a planner without statistics (rows just written) ran the limited, locking
+      // subquery again for every candidate row, claiming far more than `limit` and sorting
+      // the due rows once per candidate.
+      return claim(db, type, and(sql`${t.id} = any(array(${ids}))`, due), now);
     }),
   );
   return claimed.flat();

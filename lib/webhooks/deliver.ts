@@ -32,14 +32,16 @@ type Claim = { id: string; event_id: string; endpoint_id: string; attempts: numb
 /**
  * Leases up to `limit` due deliveries in one UPDATE: pending, due, not leased, of an active
  * endpoint, with no earlier pending event of the same subject to that endpoint, at most
- * PER_ENDPOINT per endpoint. SKIP LOCKED hands concurrent deliverers disjoint rows.
+ * PER_ENDPOINT per endpoint. SKIP LOCKED hands concurrent deliverers disjoint rows. The ids
+ * are an array computed once (`= any(array(...))`): as an `in (...)` semi-join, a plan that
+ * ran the locking subquery again per candidate row leased more than `limit`.
  */
 export async function claim(db: Db, now: Date, limit: number, leaseFor = leaseMs(ports())): Promise<Claim[]> {
   const at = now.toISOString();
   const lease = new Date(now.getTime() + leaseFor).toISOString();
   const res = await db.execute(sql`
     update webhook_deliveries set locked_until = ${lease}::timestamptz
-    where id in (
+    where id = any(array(
       select id from webhook_deliveries
       where id in (
         select id from (
@@ -58,7 +60,7 @@ export async function claim(db: Db, now: Date, limit: number, leaseFor = leaseMs
         where nth <= ${PER_ENDPOINT})
       order by next_attempt_at
       limit ${limit}
-      for update skip locked)
+      for update skip locked))
     and status = 'pending' and (locked_until is null or locked_until <= ${at}::timestamptz)
     returning id, event_id, endpoint_id, attempts`);
   return rowsOf<Claim>(res);

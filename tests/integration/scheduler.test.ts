@@ -4,6 +4,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { db, openDatabase, type Database, type Db } from "@/lib/db";
 import { draftHistory } from "@/lib/domain/history";
 import { fetchItemOp } from "@/lib/operations/fetch-item";
+import { claimDue } from "@/lib/domain/publishing";
+import { config } from "@/lib/config";
 import { runDue, startScheduler } from "@/lib/scheduler";
 import { postDrafts, sandboxPosts, tweetDrafts } from "@/drizzle/schema";
 import { call, expectError, expectOk, makeUser } from "../helpers/api";
@@ -69,6 +71,23 @@ describe("scheduler", () => {
     const ids = await due(u.id, 200);
     await Promise.all(pools.map((p) => runDue(p, { batch: 25, concurrency: 8 })));
     expect(await duplicates(ids)).toEqual({ posted: 400, twice: 0 });
+  });
+
+  it("a claim takes at most its batch of each type, however many drafts are due", async () => {
+    // Rows just written leave the planner with no statistics. A plan that ran the limited
+    // subquery once per candidate row claimed 358 of 500 with a batch of 200: drafts marked
+    // publishing long before any call could be made for them, and a sort per candidate.
+    const u = await makeUser({ publishing: true });
+    const ids = await due(u.id, 300);
+    const d = await db();
+    const batches: Array<{ post: number; tweet: number }> = [];
+    for (let claimed = 0; claimed < ids.length;) {
+      const rows = await claimDue(d, new Date(), 50, config());
+      expect(rows.length).toBeGreaterThan(0);
+      claimed += rows.length;
+      batches.push({ post: rows.filter((r) => r.type === "post").length, tweet: rows.filter((r) => r.type === "tweet").length });
+    }
+    expect(batches).toEqual(Array.from({ length: 6 }, () => ({ post: 50, tweet: 50 })));
   });
 
   it("the polling loop publishes what becomes due, and can be stopped", async () => {

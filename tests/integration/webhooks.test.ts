@@ -358,6 +358,23 @@ describe("delivery", () => {
     expect(sent.filter((url) => url.endsWith("/fair-b"))).toHaveLength(7);
   });
 
+  it("leases no more than a round's limit, however many deliveries are due", async () => {
+    const u = await makeUser();
+    const hooks = [];
+    for (let i = 0; i < 4; i++) hooks.push(await hook(u, `/limit-${i}`, ["draft.created"]));
+    for (let i = 0; i < 5; i++) await draft(u);
+    const mine = new Set(hooks.map((h) => h.id));
+    const d = await db();
+    const rounds: number[] = [];
+    let ours = 0;
+    for (let got = await claim(d, new Date(), 7); got.length; got = await claim(d, new Date(), 7)) {
+      rounds.push(got.length);
+      ours += got.filter((c) => mine.has(c.endpoint_id)).length;
+    }
+    expect(Math.max(...rounds)).toBe(7);
+    expect(ours).toBe(20);
+  });
+
   it("does not follow redirects", async () => {
     const u = await makeUser();
     const h = await hook(u, "/redirect", ["draft.created"]);
