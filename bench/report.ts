@@ -6,11 +6,11 @@ import type { StartFigures } from "./startup";
 export type ModeResult = { mode: string; order: string[]; whole: Measurement; bare: Measurement; mcp: Measurement; start: StartFigures };
 
 // R7: idle < 200 MB, peak under R1 load < 300 MB. R8: start to the first 200.
-const GOALS = { r2Max: 2.0, rssMaxMb: 300, idleRssMaxMb: 200, r3Min: 0.8 };
+export const GOALS = { r2Max: 2.0, rssMaxMb: 300, idleRssMaxMb: 200, r3Min: 0.8 };
 // R1 and R2's absolute p99 differ by database: the embedded one runs in the server's process.
-const R1_MIN: Record<string, number> = { pglite: 0.4, postgres: 0.5 };
-const P99_MAX_MS: Record<string, number> = { pglite: 60, postgres: 25 };
-const START_GOAL_MS: Record<string, number> = { pglite: 6000, postgres: 3000 };
+export const R1_MIN: Record<string, number> = { pglite: 0.4, postgres: 0.5 };
+export const P99_MAX_MS: Record<string, number> = { pglite: 60, postgres: 25 };
+export const START_GOAL_MS: Record<string, number> = { pglite: 6000, postgres: 3000 };
 
 const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
 
@@ -41,7 +41,7 @@ export function figures(r: ModeResult) {
   };
 }
 
-const mark = (ok: boolean) => (ok ? "pass" : "FAIL");
+export const mark = (ok: boolean) => (ok ? "pass" : "FAIL");
 const idleFigure = (mb: number) => `${mb} MB ${mark(mb < GOALS.idleRssMaxMb)}`;
 
 /** R8 and R7 idle, the goal beside each figure. */

@@ -13,12 +13,15 @@ import { benchMcpFloor, FLOOR_ROUNDS, FLOOR_SIDES, printFloorTable } from "./mcp
 import { measureStart, type StartFigures } from "./startup";
 import { nextRunIndex, printStartTable, printTable, writeJson, type ModeResult } from "./report";
 import { freePort, freshStore, seed, startBare, startWhole, tempDir, type Mode, type Server } from "./servers";
+import { printSummary, summaryRows, type Parts } from "./summary";
 
-// `npm run bench`: R1 (throughput ratio), R2 (p99 at 200 req/s) and R7 (peak RSS) of
-// fetch_item, whole stack against a bare node:http server, and R3 (MCP tools/call against
-// REST on the same server), for PGlite and PostgreSQL.
-// Both also give R8 (start to the first 200) and R7 idle (RSS after start and a little traffic,
-// BENCH_IDLE_S = 5 and BENCH_SETTLE_S = 60 seconds later);
+// `npm run bench` with no arguments: every figure of the quality plan but the soak (about 25
+// minutes), each part's table, then one table of them all, each beside its goal (summary.ts).
+// `npm run bench -- pglite postgres` (either or both): R1 (throughput ratio), R2 (p99 at 200
+// req/s) and R7 (peak RSS) of fetch_item, whole stack against a bare node:http server, and R3
+// (MCP tools/call against REST on the same server). They also give R8 (start to the first
+// 200) and R7 idle (RSS after start and a little traffic, BENCH_IDLE_S = 5 and BENCH_SETTLE_S
+// = 60 seconds later);
 // `npm run bench -- startup` gives only those (no load: quick, and robust on a busy machine).
 // `npm run bench -- scheduler` (or BENCH_MODES=scheduler): R6, scheduler lateness (bench/scheduler.ts).
 // `npm run bench -- limiter`: R5, the rate limiter on Redis against in process (bench/limiter.ts).
@@ -27,9 +30,10 @@ import { freePort, freshStore, seed, startBare, startWhole, tempDir, type Mode, 
 // `npm run bench -- search`: R4, search_content against fetch_item with 100,000 items (bench/search.ts).
 // `npm run bench -- driver`: the PostgreSQL client's steadiness under sustained load (bench/driver.ts).
 // `npm run bench -- mcp-floor`: the MCP SDK's own cost of a request against REST, R3's bound (bench/mcp-floor.ts).
-// Env: BENCH_DURATION (seconds of the R1 throughput runs, default 20 as in the quality plan), BENCH_MODES (pglite,postgres,scheduler), BENCH_PG_URL.
+// Env: BENCH_DURATION (seconds of the R1 throughput runs, default 20 as in the quality plan), BENCH_MODES (the arguments, comma-separated), BENCH_PG_URL.
 const DURATION = Number(process.env.BENCH_DURATION ?? 20);
-const ASKED = (process.argv.slice(2).join(",") || process.env.BENCH_MODES || "pglite,postgres")
+const ALL = "pglite,postgres,search,limiter,scheduler";
+const ASKED = (process.argv.slice(2).join(",") || process.env.BENCH_MODES || ALL)
   .split(",")
   .map((m) => m.trim())
   .filter(Boolean);
@@ -45,13 +49,18 @@ const STARTS = Number(process.env.BENCH_STARTS ?? 4);
 const IDLE_S = Number(process.env.BENCH_IDLE_S ?? 5);
 const SETTLE_S = Number(process.env.BENCH_SETTLE_S ?? 60);
 const named = ASKED.filter((m) => !["scheduler", "startup", "limiter", "soak", "search", "driver", "mcp-floor"].includes(m)) as Mode[];
-// With soak, the named modes are the soak's databases, not R1-R3 runs.
+const BOTH: Mode[] = ["pglite", "postgres"];
+const EVERYTHING = ASKED.join(",") === ALL;
+// With soak, the named modes are the soak's databases, not R1-R3 runs; with search or startup
+// alone, the databases to search or start (both when none is named).
 const SOAK_MODES: Mode[] = SOAK ? (named.length ? named : ["pglite"]) : [];
-const MODES: Mode[] = SOAK ? [] : (STARTUP_ONLY || SEARCH) && !named.length ? ["pglite", "postgres"] : named;
+const SEARCH_MODES: Mode[] = !SEARCH ? [] : EVERYTHING || !named.length ? BOTH : named;
+const MODES: Mode[] = SOAK || (SEARCH && !EVERYTHING) ? [] : STARTUP_ONLY && !named.length ? BOTH : named;
 const PG_ADMIN = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const RESULTS = path.join(process.cwd(), "bench/results/latest.json");
 const DEADLINE_MS =
-  (MODES.length * (SEARCH ? 600 : 2 * (DURATION + 18) + 150 + SETTLE_S) +
+  (MODES.length * (2 * (DURATION + 18) + 150 + SETTLE_S) +
+    SEARCH_MODES.length * 600 +
     (SCHEDULER ? 900 : 0) +
     (DRIVER ? 120 : 0) +
     (MCP_FLOOR ? FLOOR_SIDES.length * FLOOR_ROUNDS * (DURATION + 6) + 120 : 0) +
@@ -145,12 +154,8 @@ async function benchMode(mode: Mode, wholeFirst: boolean): Promise<ModeResult> {
 async function main() {
   log("making sure the build is current");
   await ensureBuild();
-  if (SEARCH) {
-    const rows = [];
-    for (const mode of MODES) rows.push(await benchSearch(mode, PG_ADMIN, log));
-    printSearchTable(rows);
-    saveJson("search.json", { rows });
-  } else if (STARTUP_ONLY) {
+  const parts: Parts = { load: [], search: [], scheduler: [] };
+  if (STARTUP_ONLY) {
     const rows = [];
     for (const mode of MODES) rows.push(await benchStart(mode));
     printStartTable(rows);
@@ -165,11 +170,18 @@ async function main() {
     printStartTable(results);
     writeJson(RESULTS, results, { runIndex, durationS: DURATION, cpus: (await import("node:os")).cpus().length });
     log(`results written to ${path.relative(process.cwd(), RESULTS)}`);
+    parts.load = results;
+  }
+  if (SEARCH_MODES.length) {
+    for (const mode of SEARCH_MODES) parts.search.push(await benchSearch(mode, PG_ADMIN, log));
+    printSearchTable(parts.search);
+    saveJson("search.json", { rows: parts.search });
   }
   if (LIMITER) {
     const r = await benchLimiter(PG_ADMIN, DURATION, LIMITER_PAIRS, log);
     printLimiterTable(r);
     saveJson("limiter.json", { durationS: DURATION, ...r });
+    parts.limiter = r;
   }
   if (SOAK_MODES.length) {
     const rows = [];
@@ -191,6 +203,12 @@ async function main() {
     const rows = await benchScheduler(PG_ADMIN, log);
     printSchedulerTable(rows);
     saveJson("scheduler.json", { rows });
+    parts.scheduler = rows;
+  }
+  // One table of every figure when more than one part ran.
+  if ([parts.load.length, parts.search.length, parts.limiter, parts.scheduler.length].filter(Boolean).length > 1) {
+    printSummary(parts);
+    saveJson("summary.json", { rows: summaryRows(parts) });
   }
 }
 
