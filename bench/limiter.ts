@@ -2,6 +2,7 @@ import { Redis } from "ioredis";
 import { BODY, jsonPost } from "./http";
 import { phase, run, type Phase, type Target } from "./load";
 import { cpuMs } from "./procs";
+import { columns, mark } from "./report";
 import { median } from "./stats";
 import { freePort, freshStore, seed, startWhole, tempDir, type Store } from "./servers";
 
@@ -122,11 +123,9 @@ export function printLimiterTable(r: LimiterResult) {
     p.cpuRatio.toFixed(2),
     String(p.redis.bad + p.memory.bad),
   ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join("  ");
-  const out = ["", line(head), ...rows.map(line)];
+  const out = ["", ...columns(head, rows)];
   out.push(
-    `R5 median ratio ${r.median.toFixed(2)} (goal >= ${R5_GOAL}) ${r.pass ? "pass" : "FAIL"}; median CPU ratio ${r.medianCpuRatio.toFixed(2)}; ${r.countedInRedis} requests counted in Redis`,
+    `R5 median ratio ${r.median.toFixed(2)} (goal >= ${R5_GOAL}) ${mark(r.pass)}; median CPU ratio ${r.medianCpuRatio.toFixed(2)}; ${r.countedInRedis} requests counted in Redis`,
   );
   process.stdout.write(`${out.join("\n")}\n`);
 }

@@ -42,6 +42,13 @@ export function figures(r: ModeResult) {
 }
 
 export const mark = (ok: boolean) => (ok ? "pass" : "FAIL");
+
+/** A table as aligned lines: the head, a rule under it, then each row. */
+export function columns(head: string[], rows: string[][]): string[] {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join("  ");
+  return [line(head), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)];
+}
 const idleFigure = (mb: number) => `${mb} MB ${mark(mb < GOALS.idleRssMaxMb)}`;
 
 /** R8 and R7 idle, the goal beside each figure. */
@@ -80,9 +87,7 @@ export function printTable(results: ModeResult[]) {
       `${f.peakRssWholeMb} MB (goal < ${GOALS.rssMaxMb}) ${mark(f.pass.r7)}`,
     ];
   });
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join("  ");
-  const out = [line(head), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)];
+  const out = columns(head, rows);
   out.push(
     "",
     `Goals: R1 >= ${R1_MIN.postgres} PostgreSQL, >= ${R1_MIN.pglite} PGlite; R2 <= ${GOALS.r2Max} and p99 whole < ${P99_MAX_MS.postgres} ms PostgreSQL, < ${P99_MAX_MS.pglite} ms PGlite at 200 req/s; R3 >= ${GOALS.r3Min}; R7 peak RSS < ${GOALS.rssMaxMb} MB.`,

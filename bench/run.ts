@@ -32,8 +32,10 @@ import { printSummary, summaryRows, type Parts } from "./summary";
 // `npm run bench -- mcp-floor`: the MCP SDK's own cost of a request against REST, R3's bound (bench/mcp-floor.ts).
 // Env: BENCH_DURATION (seconds of the R1 throughput runs, default 20 as in the quality plan), BENCH_MODES (the arguments, comma-separated), BENCH_PG_URL.
 const DURATION = Number(process.env.BENCH_DURATION ?? 20);
-const ALL = "pglite,postgres,search,limiter,scheduler";
-const ASKED = (process.argv.slice(2).join(",") || process.env.BENCH_MODES || ALL)
+const GIVEN = process.argv.slice(2).join(",") || process.env.BENCH_MODES;
+// Nothing asked: every part but the soak (and the diagnostic driver and mcp-floor).
+const EVERYTHING = !GIVEN;
+const ASKED = (GIVEN || "pglite,postgres,search,limiter,scheduler")
   .split(",")
   .map((m) => m.trim())
   .filter(Boolean);
@@ -50,7 +52,6 @@ const IDLE_S = Number(process.env.BENCH_IDLE_S ?? 5);
 const SETTLE_S = Number(process.env.BENCH_SETTLE_S ?? 60);
 const named = ASKED.filter((m) => !["scheduler", "startup", "limiter", "soak", "search", "driver", "mcp-floor"].includes(m)) as Mode[];
 const BOTH: Mode[] = ["pglite", "postgres"];
-const EVERYTHING = ASKED.join(",") === ALL;
 // With soak, the named modes are the soak's databases, not R1-R3 runs; with search or startup
 // alone, the databases to search or start (both when none is named).
 const SOAK_MODES: Mode[] = SOAK ? (named.length ? named : ["pglite"]) : [];

@@ -8,6 +8,7 @@ import { startScheduler } from "@/lib/scheduler";
 import { authAccounts, postDrafts, tweetDrafts } from "@/drizzle/schema";
 import { fakePlatformEnv, startFakePlatforms } from "../tests/helpers/fake-platforms";
 import { cpuMs, sleep, startProcess } from "./procs";
+import { columns, mark } from "./report";
 import { freshStore, tempDir } from "./servers";
 
 // R6 of the quality plan: lateness (published_at - scheduled_for) of N drafts due at the same
@@ -182,12 +183,10 @@ export function printSchedulerTable(rows: SchedulerResult[]) {
     `${r.cpuMsPerDraft} ms`,
     String(r.duplicates),
     String(r.missing + r.notPublished),
-    r.pass ? "pass" : "FAIL",
+    mark(r.pass),
   ]);
-  const w = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
-  const line = (c: string[]) => c.map((x, i) => x.padEnd(w[i])).join("  ");
   const goal = `R6 goal (judged at 10,000): p50 <= ${R6_GOAL.p50} ms, p99 <= ${R6_GOAL.p99} ms, 0 duplicates, 0 missing; fake platform answers in ${ANSWER_MS} ms.`;
-  process.stdout.write(`\n${[line(head), w.map((x) => "-".repeat(x)).join("  "), ...cells.map(line), "", goal].join("\n")}\n`);
+  process.stdout.write(`\n${[...columns(head, cells), "", goal].join("\n")}\n`);
 }
 
 // The child: one publishing process, as the server runs it, without Next.

@@ -2,6 +2,7 @@ import autocannon from "autocannon";
 import { openLoop } from "./open-loop";
 import { percentile as pct } from "./stats";
 import { sleep } from "./procs";
+import { mark } from "./report";
 import { COUNTS, seedItems } from "./search-seed";
 import { freePort, freshStore, seed, startWhole, tempDir, type Mode } from "./servers";
 
@@ -126,7 +127,7 @@ export function printSearchTable(rows: SearchResult[]) {
       out.push(`  ${c.name.padEnd(16)} ${c.query.padEnd(18)} ${fig(c)}${m}: ${c.ratio}x (unthrottled ${c.busyRatio}x)`);
     }
     const bad = [r.fetch, ...r.cases].reduce((n, b) => n + b.steady.bad + b.busy.bad, 0);
-    out.push(`  R4 ${r.r4} (goal <= ${R4_GOAL}) ${r.pass ? "pass" : "FAIL"}; unthrottled ${r.r4Busy}${bad ? `; ${bad} non-2xx or errors` : ""}`);
+    out.push(`  R4 ${r.r4} (goal <= ${R4_GOAL}) ${mark(r.pass)}; unthrottled ${r.r4Busy}${bad ? `; ${bad} non-2xx or errors` : ""}`);
   }
   process.stdout.write(`${out.join("\n")}\n`);
 }

@@ -1,4 +1,4 @@
-import { figures, GOALS, mark, P99_MAX_MS, R1_MIN, START_GOAL_MS, type ModeResult } from "./report";
+import { columns, figures, GOALS, mark, P99_MAX_MS, R1_MIN, START_GOAL_MS, type ModeResult } from "./report";
 import { R4_GOAL, type SearchResult } from "./search";
 import { R5_GOAL, type LimiterResult } from "./limiter";
 import { R6_GOAL, type SchedulerResult } from "./scheduler";
@@ -77,11 +77,7 @@ export function summaryRows(p: Parts): Row[] {
 }
 
 export function printSummary(p: Parts) {
-  const head: Row = { id: "figure", goal: "goal", postgres: "PostgreSQL", pglite: "PGlite" };
-  const rows = [head, ...summaryRows(p)];
-  const keys = ["id", "goal", "postgres", "pglite"] as const;
-  const widths = keys.map((k) => Math.max(...rows.map((r) => r[k].length)));
-  const line = (r: Row) => keys.map((k, i) => r[k].padEnd(widths[i])).join("  ");
-  const out = ["", "All figures of this run, each beside its goal:", line(head), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)];
+  const rows = summaryRows(p).map((r) => [r.id, r.goal, r.postgres, r.pglite]);
+  const out = ["", "All figures of this run, each beside its goal:", ...columns(["figure", "goal", "PostgreSQL", "PGlite"], rows)];
   process.stdout.write(`${out.join("\n")}\n`);
 }
