@@ -17,11 +17,20 @@ export type Phase = {
 };
 
 /**
- * cpuMsPerReq: the server's CPU time per request during the throughput run. evenP99: p99 (ms)
- * at 200 requests a second evenly spaced (bench/open-loop.ts), beside autocannon's `-R 200`
- * (fixedRate), which sends each connection's share of a second in a burst.
+ * cpuMsPerReq: the server's CPU time per request during the throughput run. fixedRate:
+ * autocannon's `-R 200`, which sends each connection's share of a second in a burst: the run
+ * with the median p99 of `fixedRateP99s` (one p99 per run). evenP99: p99 (ms) at 200 requests
+ * a second evenly spaced (bench/open-loop.ts).
  */
-export type Measurement = { throughput: Phase; fixedRate: Phase; evenP99: number; peakRssMb: number; cpuMsPerReq: number };
+export type Measurement = { throughput: Phase; fixedRate: Phase; fixedRateP99s: number[]; evenP99: number; peakRssMb: number; cpuMsPerReq: number };
+
+/**
+ * How many `-R 200` runs R2 takes the median of, per server. One run's p99 is the 20th
+ * slowest of 2,000 answers: a single stall of the machine (the load generator, PostgreSQL and
+ * the server share two cores) sets it, so one run read the bare server at 2 ms and the next
+ * at 9 ms. The quality plan asks for medians of several runs.
+ */
+export const R2_RUNS = Number(process.env.BENCH_R2_RUNS ?? 5);
 
 export function run(t: Target, opts: { connections: number; duration: number; overallRate?: number }): Promise<Result> {
   return Promise.resolve(autocannon({ url: t.url, method: "POST", headers: t.headers, body: t.body, timeout: 10, ...opts }));
@@ -39,10 +48,11 @@ export const phase = (r: Result): Phase => ({
 });
 
 /**
- * Warm-up (not counted), then the R1 throughput run (50 connections) and the R2 run at a
- * fixed 200 req/s (latencies corrected for coordinated omission); RSS (R7) sampled throughout.
+ * Warm-up (not counted), then the R1 throughput run (50 connections) and `fixedRateRuns` R2
+ * runs at a fixed 200 req/s (latencies corrected for coordinated omission); RSS (R7) sampled
+ * throughout.
  */
-export async function measure(t: Target, durationS: number, log: (s: string) => void): Promise<Measurement> {
+export async function measure(t: Target, durationS: number, log: (s: string) => void, fixedRateRuns = 1): Promise<Measurement> {
   log(`    warm-up 3 s`);
   await run(t, { connections: 50, duration: 3 });
   const rss = sampleRss(t.pid);
@@ -53,14 +63,19 @@ export async function measure(t: Target, durationS: number, log: (s: string) => 
     const cpuMsPerReq = Math.round((100 * (cpuMs(t.pid) - cpu0)) / Math.max(1, throughput.requests)) / 100;
     log(`      ${throughput.reqPerSec} req/s, p99 ${throughput.p99} ms, server CPU ${cpuMsPerReq} ms/request`);
     // The quality plan's `autocannon -R 200`, with autocannon's own defaults (10 connections, 10 s).
-    log(`    fixed rate: 200 req/s from 10 connections, 10 s`);
-    const fixedRate = phase(await run(t, { connections: 10, duration: 10, overallRate: 200 }));
-    log(`      p50 ${fixedRate.p50} ms, p99 ${fixedRate.p99} ms`);
+    const runs: Phase[] = [];
+    for (let i = 0; i < fixedRateRuns; i++) {
+      log(`    fixed rate: 200 req/s from 10 connections, 10 s (${i + 1} of ${fixedRateRuns})`);
+      runs.push(phase(await run(t, { connections: 10, duration: 10, overallRate: 200 })));
+      log(`      p50 ${runs[i].p50} ms, p99 ${runs[i].p99} ms`);
+    }
+    const fixedRateP99s = runs.map((r) => r.p99);
+    const fixedRate = [...runs].sort((a, b) => a.p99 - b.p99)[Math.floor(runs.length / 2)];
     const even = await openLoop(t.url, t.headers, t.body, 200, 10);
     even.times.sort((a, b) => a - b);
     const evenP99 = even.bad ? NaN : Math.round(100 * percentile(even.times, 99)) / 100;
     log(`      200 req/s evenly spaced: p99 ${evenP99} ms${even.bad ? `, ${even.bad} failed` : ""}`);
-    return { throughput, fixedRate, evenP99, peakRssMb: rss.stop(), cpuMsPerReq };
+    return { throughput, fixedRate, fixedRateP99s, evenP99, peakRssMb: rss.stop(), cpuMsPerReq };
   } finally {
     rss.stop();
   }

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { measure, type Measurement, type Target } from "./load";
+import { measure, R2_RUNS, type Measurement, type Target } from "./load";
 import { ensureBuild } from "../tests/helpers/build";
 import { cleanupAll } from "./procs";
 import { benchLimiter, printLimiterTable } from "./limiter";
@@ -60,7 +60,7 @@ const MODES: Mode[] = SOAK || (SEARCH && !EVERYTHING) ? [] : STARTUP_ONLY && !na
 const PG_ADMIN = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const RESULTS = path.join(process.cwd(), "bench/results/latest.json");
 const DEADLINE_MS =
-  (MODES.length * (2 * (DURATION + 18) + 150 + SETTLE_S) +
+  (MODES.length * (2 * (DURATION + 18) + 2 * R2_RUNS * 12 + 150 + SETTLE_S) +
     SEARCH_MODES.length * 600 +
     (SCHEDULER ? 900 : 0) +
     (DRIVER ? 120 : 0) +
@@ -127,7 +127,7 @@ async function benchMode(mode: Mode, wholeFirst: boolean): Promise<ModeResult> {
       whole ??= await startWhole(store, wholePort, tmp);
       log(`${mode}: whole stack (pid ${whole.proc.pid})`);
       const target: Target = { url: `${whole.url}/fetch_item`, headers, body: fetchBody, pid: whole.proc.pid };
-      out.whole = await measure(target, DURATION, log);
+      out.whole = await measure(target, DURATION, log, R2_RUNS);
       // R3: the same read as an MCP tools/call on the same server (stateless, JSON answers).
       log(`${mode}: MCP tools/call fetch_item on the same server`);
       const call = mcpToolCall("fetch_item", JSON.parse(fetchBody));
@@ -145,7 +145,7 @@ async function benchMode(mode: Mode, wholeFirst: boolean): Promise<ModeResult> {
       const got = await jsonPost(`${bare.url}/fetch_item`, fetchBody, headers);
       if (got !== reference) throw new Error(`The bare server answers different bytes:\n${got}\n---\n${reference}`);
       log(`${mode}: bare node:http (pid ${bare.proc.pid}), same ${got.length} bytes`);
-      out.bare = await measure({ url: `${bare.url}/fetch_item`, headers, body: fetchBody, pid: bare.proc.pid }, DURATION, log);
+      out.bare = await measure({ url: `${bare.url}/fetch_item`, headers, body: fetchBody, pid: bare.proc.pid }, DURATION, log, R2_RUNS);
       await bare.proc.stop();
     }
   }
