@@ -50,7 +50,7 @@ export function summaryRows(p: Parts): Row[] {
     {
       id: "R5 Redis limiter ÷ in process",
       goal: `>= ${R5_GOAL}`,
-      postgres: p.limiter ? `${p.limiter.median.toFixed(2)} ${mark(p.limiter.pass)}` : `${NOT_RUN} (npm run bench -- limiter)`,
+      postgres: p.limiter ? `${p.limiter.median.toFixed(3)} ${mark(p.limiter.pass)}` : `${NOT_RUN} (npm run bench -- limiter)`,
       pglite: "no Redis in embedded mode",
     },
     {
