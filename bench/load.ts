@@ -30,7 +30,7 @@ export type Measurement = { throughput: Phase; fixedRate: Phase; fixedRateP99s: 
  * the server share two cores) sets it, so one run read the bare server at 2 ms and the next
  * at 9 ms. The quality plan asks for medians of several runs.
  */
-export const R2_RUNS = Number(process.env.BENCH_R2_RUNS ?? 5);
+export const R2_RUNS = Math.max(1, Math.floor(Number(process.env.BENCH_R2_RUNS) || 5));
 
 export function run(t: Target, opts: { connections: number; duration: number; overallRate?: number }): Promise<Result> {
   return Promise.resolve(autocannon({ url: t.url, method: "POST", headers: t.headers, body: t.body, timeout: 10, ...opts }));
