@@ -17,12 +17,12 @@ export type Phase = {
 };
 
 /**
- * cpuMsPerReq: the server's CPU time per request during the throughput run. fixedRate:
- * autocannon's `-R 200`, which sends each connection's share of a second in a burst: the run
- * with the median p99 of `fixedRateP99s` (one p99 per run). evenP99: p99 (ms) at 200 requests
- * a second evenly spaced (bench/open-loop.ts).
+ * cpuMsPerReq: the server's CPU time per request during the throughput run. fixedRateRuns:
+ * autocannon's `-R 200` runs, which send each connection's share of a second in a burst;
+ * fixedRate is the one with the median p99 (R2; of an even number, the higher middle one).
+ * evenP99: p99 (ms) at 200 requests a second evenly spaced (bench/open-loop.ts).
  */
-export type Measurement = { throughput: Phase; fixedRate: Phase; fixedRateP99s: number[]; evenP99: number; peakRssMb: number; cpuMsPerReq: number };
+export type Measurement = { throughput: Phase; fixedRate: Phase; fixedRateRuns: Phase[]; evenP99: number; peakRssMb: number; cpuMsPerReq: number };
 
 /**
  * How many `-R 200` runs R2 takes the median of, per server. One run's p99 is the 20th
@@ -69,13 +69,12 @@ export async function measure(t: Target, durationS: number, log: (s: string) => 
       runs.push(phase(await run(t, { connections: 10, duration: 10, overallRate: 200 })));
       log(`      p50 ${runs[i].p50} ms, p99 ${runs[i].p99} ms`);
     }
-    const fixedRateP99s = runs.map((r) => r.p99);
     const fixedRate = [...runs].sort((a, b) => a.p99 - b.p99)[Math.floor(runs.length / 2)];
     const even = await openLoop(t.url, t.headers, t.body, 200, 10);
     even.times.sort((a, b) => a - b);
     const evenP99 = even.bad ? NaN : Math.round(100 * percentile(even.times, 99)) / 100;
     log(`      200 req/s evenly spaced: p99 ${evenP99} ms${even.bad ? `, ${even.bad} failed` : ""}`);
-    return { throughput, fixedRate, fixedRateP99s, evenP99, peakRssMb: rss.stop(), cpuMsPerReq };
+    return { throughput, fixedRate, fixedRateRuns: runs, evenP99, peakRssMb: rss.stop(), cpuMsPerReq };
   } finally {
     rss.stop();
   }

@@ -95,12 +95,12 @@ export function printTable(results: ModeResult[]) {
   for (const r of results) {
     for (const side of ["whole", "mcp", "bare"] as const) {
       const m = r[side];
-      const sum = (k: "non2xx" | "errors" | "timeouts") => m.throughput[k] + m.fixedRate[k];
+      const sum = (k: "non2xx" | "errors" | "timeouts") => [m.throughput, ...m.fixedRateRuns].reduce((n, p) => n + p[k], 0);
       // autocannon's errors include its timeouts.
       const bad = sum("non2xx") + sum("errors");
       const status = bad ? `${sum("non2xx")} non-2xx, ${sum("errors")} errors (${sum("timeouts")} of them timeouts)` : "all 2xx";
       out.push(
-        `${r.mode} ${side}: ${status}; fixed-rate p50 ${m.fixedRate.p50} ms, p99 of each run ${m.fixedRateP99s.join(", ")} ms; evenly spaced p99 ${m.evenP99} ms; ` +
+        `${r.mode} ${side}: ${status}; fixed-rate p50 ${m.fixedRate.p50} ms, p99 of each run ${m.fixedRateRuns.map((p) => p.p99).join(", ")} ms; evenly spaced p99 ${m.evenP99} ms; ` +
           `throughput-run p99 ${m.throughput.p99} ms; server CPU ${m.cpuMsPerReq} ms/request; peak RSS ${m.peakRssMb} MB`,
       );
     }

@@ -1,6 +1,6 @@
 import { columns, figures, GOALS, mark, P99_MAX_MS, R1_MIN, START_GOAL_MS, type ModeResult } from "./report";
 import { R4_GOAL, type SearchResult } from "./search";
-import { R5_GOAL, type LimiterResult } from "./limiter";
+import { R5_GOAL, r5Figure, type LimiterResult } from "./limiter";
 import { R6_GOAL, type SchedulerResult } from "./scheduler";
 
 // The quality plan's rows in one table, each figure beside its goal, from whatever parts of
@@ -50,7 +50,7 @@ export function summaryRows(p: Parts): Row[] {
     {
       id: "R5 Redis limiter ÷ in process",
       goal: `>= ${R5_GOAL}`,
-      postgres: p.limiter ? `${p.limiter.median.toFixed(3)} ${mark(p.limiter.pass)}` : `${NOT_RUN} (npm run bench -- limiter)`,
+      postgres: p.limiter ? `${r5Figure(p.limiter)} ${mark(p.limiter.pass)}` : `${NOT_RUN} (npm run bench -- limiter)`,
       pglite: "no Redis in embedded mode",
     },
     {
