@@ -121,6 +121,8 @@ describe("the owner's content list", () => {
     await owner.getByRole("link", { name: "Review the request" }).click();
     await owner.waitForURL(/\/confirm\//);
     await owner.getByRole("button", { name: "Deny" }).click();
+    // The decision is recorded once the page says so; leaving before that could cancel it.
+    await expect.poll(() => owner.getByRole("status").textContent()).toMatch(/^Denied\./);
     await owner.goto(`${srv.origin}/content`);
     expect(await owner.getByRole("complementary", { name: "Needs attention" }).count()).toBe(0);
   }, 120_000);
