@@ -5,7 +5,7 @@ import { ensureBuild } from "../tests/helpers/build";
 import { cleanupAll } from "./procs";
 import { benchLimiter, printLimiterTable } from "./limiter";
 import { benchScheduler, printSchedulerTable } from "./scheduler";
-import { benchSoak, printSoakTable, SOAK_MINUTES } from "./soak";
+import { benchSoak, LOAD_MINUTES, printSoakTable, SOAK_MINUTES } from "./soak";
 import { BODY, jsonPost, mcpToolCall } from "./http";
 import { benchSearch, printSearchTable } from "./search";
 import { benchDriver, printDriverTable } from "./driver";
@@ -25,8 +25,9 @@ import { printSummary, summaryRows, type Parts } from "./summary";
 // `npm run bench -- startup` gives only those (no load: quick, and robust on a busy machine).
 // `npm run bench -- scheduler` (or BENCH_MODES=scheduler): R6, scheduler lateness (bench/scheduler.ts).
 // `npm run bench -- limiter`: R5, the rate limiter on Redis against in process (bench/limiter.ts).
-// `npm run bench -- soak [postgres]`: S8 soak, 30 minutes of mixed traffic, PGlite unless
-// postgres is named (bench/soak.ts; BENCH_SOAK_MINUTES).
+// `npm run bench -- soak [postgres]`: S8, mixed traffic at 70 % of the maximum for 5 minutes,
+// then the soak at 30 % for 30, PGlite unless postgres is named (bench/soak.ts;
+// BENCH_LOAD_MINUTES, BENCH_SOAK_MINUTES).
 // `npm run bench -- search`: R4, search_content against fetch_item with 100,000 items (bench/search.ts).
 // `npm run bench -- driver`: the PostgreSQL client's steadiness under sustained load (bench/driver.ts).
 // `npm run bench -- mcp-floor`: the MCP SDK's own cost of a request against REST, R3's bound (bench/mcp-floor.ts).
@@ -66,7 +67,7 @@ const DEADLINE_MS =
     (DRIVER ? 120 : 0) +
     (MCP_FLOOR ? FLOOR_SIDES.length * FLOOR_ROUNDS * (DURATION + 6) + 120 : 0) +
     (LIMITER ? LIMITER_PAIRS * 2 * (DURATION + 20) + 60 : 0) +
-    SOAK_MODES.length * (SOAK_MINUTES * 60 + 120) +
+    SOAK_MODES.length * ((LOAD_MINUTES + SOAK_MINUTES) * 60 + 120) +
     60) *
   1000;
 
@@ -188,7 +189,7 @@ async function main() {
     const rows = [];
     for (const mode of SOAK_MODES) rows.push(await benchSoak(mode, PG_ADMIN, log));
     printSoakTable(rows);
-    saveJson("soak.json", { minutes: SOAK_MINUTES, rows });
+    saveJson("soak.json", { loadMinutes: LOAD_MINUTES, soakMinutes: SOAK_MINUTES, rows });
   }
   if (MCP_FLOOR) {
     const rows = await benchMcpFloor(PG_ADMIN, DURATION, log);

@@ -22,6 +22,7 @@ const CASES: Array<{ name: string; input: Record<string, unknown> }> = [
   { name: "rare word", input: { query: "kubernetes" } },
   { name: "common word", input: { query: "customers" } },
   { name: "phrase", input: { query: '"product launch"' } },
+  { name: "word in no item", input: { query: "zeppelin" } },
   { name: "no query, posts", input: { types: ["post"] } },
 ];
 
