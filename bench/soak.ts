@@ -1,6 +1,7 @@
 import autocannon, { type Request, type Result } from "autocannon";
 import { BODY, jsonPost, mcpToolCall } from "./http";
 import { rssMb } from "./procs";
+import { mark } from "./report";
 import { freePort, freshStore, seed, startWhole, tempDir, type Mode } from "./servers";
 
 // S8 of the quality plan: REST and MCP mixed, first under load at 70 % of the whole stack's
@@ -25,7 +26,7 @@ type Kind = "fetch_item" | "mcp fetch_item" | "search_content" | "create_draft" 
 type Counts = Record<Kind, Record<string, number>>;
 
 /** One phase at a fixed rate: what was sent, and every answer that was not 2xx. */
-export type Phase = {
+type RatePhase = {
   rate: number;
   seconds: number;
   total: number;
@@ -46,8 +47,8 @@ export type SoakResult = {
   /** Non-2xx and socket errors (timeouts) of the 50-connection maximum run: saturation, not S8. */
   maxRunBad: number;
   /** 70 % of the maximum (absent when BENCH_LOAD_MINUTES is 0). */
-  load?: Phase;
-  soak: Phase;
+  load?: RatePhase;
+  soak: RatePhase;
   warmRssMb: number;
   lastRssMb: number;
   growthPct: number;
@@ -116,7 +117,7 @@ async function phase(
   name: string,
   opts: { rate: number; minutes: number; connections: number },
   log: (s: string) => void,
-): Promise<Phase> {
+): Promise<RatePhase> {
   const rss: Array<[number, number]> = [];
   const t0 = Date.now();
   const sample = () => rss.push([Math.round((Date.now() - t0) / 1000), rssMb(run.pid)]);
@@ -134,7 +135,9 @@ async function phase(
     clearInterval(timer);
   }
   sample();
-  const unexpected = Object.values(counts).reduce((n, byStatus) => n + Object.entries(byStatus).reduce((m, [s, c]) => m + (/^2\d\d$/.test(s) ? 0 : c), 0), 0);
+  const unexpected = Object.values(counts)
+    .flatMap((byStatus) => Object.entries(byStatus))
+    .reduce((n, [status, c]) => n + (/^2\d\d$/.test(status) ? 0 : c), 0);
   return {
     rate: opts.rate,
     seconds: r.duration,
@@ -152,9 +155,9 @@ async function phase(
 
 // A fixed rate the server could not keep is not the load asked for: the phase fails too.
 const KEPT = 0.95;
-const sentPerSec = (p: Phase) => Math.round(p.total / p.seconds);
-const kept = (p: Phase) => sentPerSec(p) >= KEPT * p.rate;
-const clean = (p: Phase) => p.socketErrors === 0 && p.unexpected === 0 && kept(p);
+const sentPerSec = (p: RatePhase) => Math.round(p.total / p.seconds);
+const kept = (p: RatePhase) => sentPerSec(p) >= KEPT * p.rate;
+const clean = (p: RatePhase) => p.socketErrors === 0 && p.unexpected === 0 && kept(p);
 
 export async function benchSoak(mode: Mode, pgAdmin: string, log: (s: string) => void): Promise<SoakResult> {
   const tmp = tempDir();
@@ -176,7 +179,7 @@ export async function benchSoak(mode: Mode, pgAdmin: string, log: (s: string) =>
     const at = (share: number) => Math.max(1, Math.round(share * maxReqPerSec));
     log(`  maximum ${maxReqPerSec} req/s (${max.non2xx} non-2xx, ${max.errors} errors)`);
 
-    let loadPhase: Phase | undefined;
+    let loadPhase: RatePhase | undefined;
     if (LOAD_MINUTES > 0) {
       log(`  load at ${at(LOAD_SHARE)} req/s for ${LOAD_MINUTES} min`);
       loadPhase = await phase(run, "load", { rate: at(LOAD_SHARE), minutes: LOAD_MINUTES, connections: MAX_CONNECTIONS }, log);
@@ -203,9 +206,7 @@ export async function benchSoak(mode: Mode, pgAdmin: string, log: (s: string) =>
   }
 }
 
-const mark = (ok: boolean) => (ok ? "pass" : "FAIL");
-
-function phaseLines(name: string, p: Phase): string[] {
+function phaseLines(name: string, p: RatePhase): string[] {
   const kinds = Object.entries(p.byKind).map(
     ([k, byStatus]) =>
       `${k} ${Object.entries(byStatus)
