@@ -7,7 +7,7 @@ import { benchLimiter, printLimiterTable } from "./limiter";
 import { benchScheduler, printSchedulerTable } from "./scheduler";
 import { benchSoak, LOAD_MINUTES, printSoakTable, SOAK_MINUTES } from "./soak";
 import { BODY, jsonPost, mcpToolCall } from "./http";
-import { benchSearch, printSearchTable } from "./search";
+import { benchSearch, printSearchTable, SEARCH_RUNS } from "./search";
 import { benchDriver, printDriverTable } from "./driver";
 import { benchMcpFloor, FLOOR_ROUNDS, FLOOR_SIDES, printFloorTable } from "./mcp-floor";
 import { measureStart, type StartFigures } from "./startup";
@@ -62,7 +62,7 @@ const PG_ADMIN = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432
 const RESULTS = path.join(process.cwd(), "bench/results/latest.json");
 const DEADLINE_MS =
   (MODES.length * (2 * (DURATION + 18) + 2 * R2_RUNS * 12 + 150 + SETTLE_S) +
-    SEARCH_MODES.length * 600 +
+    SEARCH_MODES.length * (600 + SEARCH_RUNS * 90) +
     (SCHEDULER ? 900 : 0) +
     (DRIVER ? 120 : 0) +
     (MCP_FLOOR ? FLOOR_SIDES.length * FLOOR_ROUNDS * (DURATION + 6) + 120 : 0) +

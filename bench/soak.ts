@@ -61,7 +61,8 @@ export type SoakResult = {
  * word is in every draft the soak writes, so with statistics each search reads the few most
  * recent of them. A word in only one item reads every draft the soak wrote (the planner
  * estimates it in 0.5 % of them and walks the caller's items: ARCHITECTURE.md, Performance).
- * Without statistics (a PostgreSQL with autovacuum off) any search reads them all.
+ * Without statistics any search would read them all: the server gathers them as its tables
+ * grow (lib/db/statistics.ts), also where autovacuum is off.
  */
 function sequence(api: string, headers: Record<string, string>, readId: string, counts: Counts): Request[] {
   const count = (kind: Kind) => (status: number | string) => {

@@ -1,5 +1,6 @@
 import { config } from "@/lib/config";
 import { database } from "@/lib/db";
+import { keepStatistics } from "@/lib/db/statistics";
 import { ensureOwner } from "@/lib/domain/accounts";
 import { log } from "@/lib/log";
 import { errorFacts } from "@/lib/redact";
@@ -21,6 +22,8 @@ export async function startup() {
     // Keep serving: requests answer 503 until the database can be reached.
     log("error", "database not ready at start", errorFacts(e));
   }
+  // Statistics for the planner as tables grow (statistics.ts), in the background.
+  keepStatistics(database, (e) => log("warn", "could not gather statistics", errorFacts(e)));
   // Scheduled publishing: the in-process engine, once per process (it retries the database
   // itself on every tick). With Inngest configured, Inngest publishes (SCHEDULER=auto).
   if (c.SCHEDULER === "on" || (c.SCHEDULER === "auto" && !c.inngest)) {

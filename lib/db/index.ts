@@ -36,14 +36,6 @@ export async function openDatabase(opts: { url?: string; dataDir?: string | null
     const client = embeddedClient(opts.dataDir ? await PGlite.create(opts.dataDir, options) : await PGlite.create(options));
     const db = drizzle(client, { schema }) as unknown as Db;
     await migrate(db as never, { migrationsFolder: MIGRATIONS });
-    // PGlite has no autovacuum, so without this the planner never has statistics: it then
-    // guesses that every word is rare, and a search for a common word reads all its matches
-    // (about a second with 100,000 items) instead of walking the most recent items. A small
-    // sample is enough for that choice (0.5-1.5 s with 100,000 items, against 2-3 s at the
-    // default), in the background: queries wait behind it once, at start. Only for a store big
-    // enough to need it: ANALYZE grows the embedded database's memory by about 25 MB for good
-    // (WebAssembly memory is never given back), and small tables are read whole quickly anyway.
-    if (opts.dataDir) void analyzeIfLarge(client);
     return {
       db,
       kind: "pglite",
@@ -55,20 +47,6 @@ export async function openDatabase(opts: { url?: string; dataDir?: string | null
   } catch (e) {
     release();
     throw e;
-  }
-}
-
-/** Rows in the largest draft table past which the embedded database gathers statistics. */
-const ANALYZE_FROM_ROWS = 5000;
-
-async function analyzeIfLarge(client: { query: (q: string) => Promise<{ rows: unknown[] }>; exec: (q: string) => Promise<unknown> }) {
-  try {
-    const probe = (table: string) => `select count(*)::int as n from (select 1 from ${table} limit ${ANALYZE_FROM_ROWS}) s`;
-    const { rows } = await client.query(`select greatest((${probe("post_drafts")}), (${probe("tweet_drafts")})) as n`);
-    if ((rows[0] as { n: number }).n < ANALYZE_FROM_ROWS) return;
-    await client.exec("set default_statistics_target = 10; analyze; reset default_statistics_target");
-  } catch {
-    // Statistics only help the planner; a store that cannot gather them still answers.
   }
 }
 
