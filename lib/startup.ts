@@ -23,7 +23,10 @@ export async function startup() {
     log("error", "database not ready at start", errorFacts(e));
   }
   // Statistics for the planner as tables grow (statistics.ts), in the background.
-  keepStatistics(database, (e) => log("warn", "could not gather statistics", errorFacts(e)));
+  keepStatistics(database, {
+    analyzed: (tables) => log("info", "statistics gathered", { tables }),
+    failed: (e) => log("warn", "could not gather statistics", errorFacts(e)),
+  });
   // Scheduled publishing: the in-process engine, once per process (it retries the database
   // itself on every tick). With Inngest configured, Inngest publishes (SCHEDULER=auto).
   if (c.SCHEDULER === "on" || (c.SCHEDULER === "auto" && !c.inngest)) {

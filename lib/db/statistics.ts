@@ -35,7 +35,10 @@ async function grownTables(d: Database): Promise<string[]> {
 export async function refreshStatistics(d: Database): Promise<string[]> {
   const tables = await grownTables(d);
   if (tables.length === 0) return tables;
-  const list = sql.raw(tables.map((t) => `"${t}"`).join(", "));
+  const list = sql.join(
+    tables.map((t) => sql.identifier(t)),
+    sql`, `,
+  );
   if (d.kind === "pglite") {
     // One session: the setting holds for this ANALYZE only, and touches nothing else.
     await d.db.execute(sql`set default_statistics_target = 10`);
@@ -51,25 +54,27 @@ export async function refreshStatistics(d: Database): Promise<string[]> {
 }
 
 /**
- * Keeps statistics fresh while the server runs: once at start, then every minute. In the
- * background, one pass at a time; a failure (the database not reachable yet) only costs the
- * planner its statistics until the next pass.
+ * Keeps statistics fresh while the server runs: a pass at start, then a minute after each
+ * pass ends. A failure (the database not reachable yet) only costs the planner its
+ * statistics until the next pass. Answers a function that stops it.
  */
-export function keepStatistics(database: () => Promise<Database>, onError: (e: unknown) => void): () => void {
-  let running = false;
-  const pass = async () => {
-    if (running) return;
-    running = true;
+export function keepStatistics(database: () => Promise<Database>, report: { analyzed: (tables: string[]) => void; failed: (e: unknown) => void }): () => void {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const loop = async () => {
     try {
-      await refreshStatistics(await database());
+      const tables = await refreshStatistics(await database());
+      if (tables.length) report.analyzed(tables);
     } catch (e) {
-      onError(e);
-    } finally {
-      running = false;
+      report.failed(e);
     }
+    if (stopped) return;
+    timer = setTimeout(loop, EVERY_MS);
+    timer.unref();
   };
-  void pass();
-  const timer = setInterval(pass, EVERY_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+  void loop();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
 }

@@ -1,6 +1,8 @@
 import http from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { openDatabase } from "@/lib/db";
 import { TestServer } from "./harness";
 
 // The README's first command, as a newcomer runs it: a built app started as `npm start` does
@@ -113,6 +115,22 @@ describe("the service started as the README says", () => {
     const after = await page();
     expect(after.status).toBe(200);
     expect(await after.text()).toContain("AI apps");
+  });
+
+  // Neither PGlite nor a PostgreSQL without autovacuum would learn how common a word is as
+  // the store grows; the server gathers the planner's statistics itself (lib/db/statistics.ts).
+  it("gathers the planner's statistics at start for a table that has grown past 2 MB", async () => {
+    await server.stop();
+    const d = await openDatabase({ url: server.env.DATABASE_URL, dataDir: server.env.DATA_DIR });
+    try {
+      await d.db.execute(sql`insert into post_drafts (user_id, title, body, status)
+        select u.id, 'Notes ' || g, repeat('Weekly notes on shipping small. ', 10) || g, 'draft'
+        from users u, generate_series(1, 6000) g where u.email = 'owner@example.com'`);
+    } finally {
+      await d.close();
+    }
+    const out = await server.start(/statistics gathered.*\n/);
+    expect(out).toMatch(/"msg":"statistics gathered","tables":\[[^\]]*"post_drafts"/);
   });
 });
 
