@@ -56,9 +56,12 @@ export class RequestTimeout extends Error {
   override name = "TimeoutError";
 }
 
-/** A multipart form as bytes, with the content type that names its boundary. */
-async function encode(init: PlatformRequest, url: string): Promise<{ body?: Uint8Array; headers: Record<string, string> }> {
-  if (!(init.body instanceof FormData)) return { body: typeof init.body === "string" ? Buffer.from(init.body) : init.body, headers: init.headers };
+/**
+ * A multipart form as bytes, with the content type that names its boundary. Text stays a
+ * string: Node then sends the head and the body as one buffer (a Buffer body is a second one).
+ */
+async function encode(init: PlatformRequest, url: string): Promise<{ body?: string | Uint8Array; headers: Record<string, string> }> {
+  if (!(init.body instanceof FormData)) return { body: init.body, headers: init.headers };
   const r = new Request(url, { method: init.method, body: init.body });
   return { body: new Uint8Array(await r.arrayBuffer()), headers: { ...init.headers, "content-type": r.headers.get("content-type")! } };
 }
@@ -79,7 +82,12 @@ export async function request(url: string, init: PlatformRequest, ms: number): P
       {
         method: init.method,
         agent,
-        headers: { accept: "*/*", "user-agent": "contentio", ...headers, ...(body && { "content-length": String(body.byteLength) }) },
+        headers: {
+          accept: "*/*",
+          "user-agent": "contentio",
+          ...headers,
+          ...(body !== undefined && { "content-length": String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength) }),
+        },
       },
       (res) => {
         const chunks: Buffer[] = [];

@@ -21,6 +21,11 @@ beforeAll(async () => {
       res.on("error", () => {});
       return pump();
     }
+    if (req.url === "/echo") {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      return void req.on("end", () => res.writeHead(200, { "content-type": "application/json" }).end(Buffer.concat(chunks)));
+    }
     if (req.url === "/moved") return void res.writeHead(302, { location: "http://169.254.169.254/latest/meta-data" }).end();
     res.writeHead(201, { "x-restli-id": "urn:li:share:1" }).end('{"ok":true}');
   });
@@ -35,6 +40,12 @@ describe("the platforms' HTTP client", () => {
     expect(a.status).toBe(201);
     expect(a.headers.get("X-RestLi-Id")).toBe("urn:li:share:1");
     expect(await a.json()).toEqual({ ok: true });
+  });
+
+  it("sends a post's text whole, however many bytes its characters take", async () => {
+    const text = JSON.stringify({ commentary: "Naïve café — 🚀 launch day, 日本語も".repeat(50) });
+    const a = await request(`${base}/echo`, { method: "POST", headers: { "content-type": "application/json" }, body: text }, 5000);
+    expect(await a.text()).toBe(text);
   });
 
   it("refuses an answer larger than 4 MiB instead of holding it", async () => {
