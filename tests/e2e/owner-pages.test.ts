@@ -248,6 +248,9 @@ describe("the owner's pages", () => {
       await shoot(page, "consent");
       await page.getByRole("button", { name: "Allow" }).click();
       await expect.poll(() => callback?.pathname).toBe("/callback");
+      // The app's server saw the request before the browser finished loading its answer:
+      // a navigation started now would be cut short by that one.
+      await page.waitForURL((u) => u.port === String(cbPort) && u.pathname === "/callback");
       const params = oauth.validateAuthResponse(as, client, callback!, state);
       const tokens = await oauth.processAuthorizationCodeResponse(
         as,

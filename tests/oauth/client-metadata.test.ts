@@ -126,6 +126,7 @@ describe("Client ID Metadata Documents", () => {
     expect(await page.getByText(`It describes itself at ${new URL(base).host}`).count()).toBe(1);
     await page.getByRole("button", { name: "Allow" }).click();
     await expect.poll(() => callback?.searchParams.get("code")).toBeTruthy();
+    await page.waitForURL((u) => u.href.startsWith(redirectUri)); // its load over before the next navigation
     expect(callback!.searchParams.get("state")).toBe("s1");
     const res = await fetch(`${srv.origin}/oauth/token`, {
       method: "POST",
