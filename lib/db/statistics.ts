@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "./index";
+import { repeatPasses, type Passes } from "@/lib/passes";
 import { rowsOf } from "./rows";
 
 // The planner chooses between walking a user's items in recency order and reading a word's
@@ -39,16 +40,16 @@ export async function refreshStatistics(d: Database): Promise<string[]> {
     tables.map((t) => sql.identifier(t)),
     sql`, `,
   );
-  if (d.kind === "pglite") {
+  const analyze = () => d.db.execute(sql`analyze ${list}`);
+  if (d.kind !== "pglite") await analyze();
+  else {
     // One session: the setting holds for this ANALYZE only, and touches nothing else.
     await d.db.execute(sql`set default_statistics_target = 10`);
     try {
-      await d.db.execute(sql`analyze ${list}`);
+      await analyze();
     } finally {
       await d.db.execute(sql`reset default_statistics_target`);
     }
-  } else {
-    await d.db.execute(sql`analyze ${list}`);
   }
   return tables;
 }
@@ -56,25 +57,16 @@ export async function refreshStatistics(d: Database): Promise<string[]> {
 /**
  * Keeps statistics fresh while the server runs: a pass at start, then a minute after each
  * pass ends. A failure (the database not reachable yet) only costs the planner its
- * statistics until the next pass. Answers a function that stops it.
+ * statistics until the next pass.
  */
-export function keepStatistics(database: () => Promise<Database>, report: { analyzed: (tables: string[]) => void; failed: (e: unknown) => void }): () => void {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  const loop = async () => {
+export function keepStatistics(database: () => Promise<Database>, report: { analyzed: (tables: string[]) => void; failed: (e: unknown) => void }): Passes {
+  return repeatPasses(async () => {
     try {
       const tables = await refreshStatistics(await database());
       if (tables.length) report.analyzed(tables);
     } catch (e) {
       report.failed(e);
     }
-    if (stopped) return;
-    timer = setTimeout(loop, EVERY_MS);
-    timer.unref();
-  };
-  void loop();
-  return () => {
-    stopped = true;
-    clearTimeout(timer);
-  };
+    return EVERY_MS;
+  });
 }

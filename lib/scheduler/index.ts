@@ -6,6 +6,7 @@ import { recordMany, type Done } from "@/lib/domain/publishing-batch";
 import { platformOf, type Platform } from "@/lib/platforms";
 import { ports, type Ports } from "@/lib/ports";
 import { log } from "@/lib/log";
+import { repeatPasses, type Passes } from "@/lib/passes";
 import { errorFacts } from "@/lib/redact";
 import { startDeliverer } from "@/lib/webhooks/loop";
 import { Lanes } from "./lanes";
@@ -122,17 +123,13 @@ const backToScheduled = (c: Claimed, now: Date): Outcome => ({
   nextAttemptAt: now,
 });
 
-type Loop = { stop: () => Promise<void> };
-const g = globalThis as unknown as { __contentioScheduler?: Loop };
+const g = globalThis as unknown as { __contentioScheduler?: Passes };
 
 /** Starts the polling loop; with `global` (the server), at most once per process. */
-export function startScheduler(opts: { db?: () => Promise<Db>; pollMs?: number; global?: boolean; clock?: () => Date } = {}): Loop {
+export function startScheduler(opts: { db?: () => Promise<Db>; pollMs?: number; global?: boolean; clock?: () => Date } = {}): Passes {
   if (opts.global && g.__contentioScheduler) return g.__contentioScheduler;
   const getDb = opts.db ?? (async () => (await database()).db);
   const pollMs = opts.pollMs ?? config().SCHEDULER_POLL_MS;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
   // A pass runs only when work has come due (quiet.ts); after one, the loop sleeps until the
   // next draft is due if that comes before the next poll, so a draft is picked up within
   // milliseconds of its time rather than up to pollMs later. With an injected clock (tests),
@@ -157,21 +154,12 @@ export function startScheduler(opts: { db?: () => Promise<Db>; pollMs?: number; 
       return pollMs;
     }
   };
-  const loop = () => {
-    if (stopped) return;
-    running = tick().then((wait) => {
-      if (!stopped) timer = setTimeout(loop, wait);
-      timer?.unref?.();
-    });
-  };
-  loop();
+  const passes = repeatPasses(tick);
   // Webhooks go out from every process that publishes, on a loop of their own (lib/webhooks/loop.ts).
   const webhooks = startDeliverer({ db: getDb, pollMs, clock: opts.clock });
-  const handle: Loop = {
+  const handle: Passes = {
     stop: async () => {
-      stopped = true;
-      clearTimeout(timer);
-      await Promise.all([running, webhooks.stop()]);
+      await Promise.all([passes.stop(), webhooks.stop()]);
       if (opts.global) g.__contentioScheduler = undefined;
     },
   };

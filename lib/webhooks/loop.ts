@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/db";
 import { log } from "@/lib/log";
+import { repeatPasses, type Passes } from "@/lib/passes";
 import { ports } from "@/lib/ports";
 import { errorFacts } from "@/lib/redact";
 import { announceConnections } from "./connection-events";
@@ -38,33 +39,17 @@ export async function webhookPass(
   return r;
 }
 
-export function startDeliverer(opts: { db: () => Promise<Db>; pollMs: number; clock?: () => Date }): { stop: () => Promise<void> } {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
+export function startDeliverer(opts: { db: () => Promise<Db>; pollMs: number; clock?: () => Date }): Passes {
   const state = { lastConnections: 0, lastPrune: 0 };
   // With an injected clock (tests), every pass is full.
   const quiet = opts.clock ? undefined : quietPasses();
-  const loop = () => {
-    if (stopped) return;
-    running = (async () => {
-      try {
-        await webhookPass(await opts.db(), opts.clock ?? ports().clock, state, quiet);
-      } catch (e) {
-        // A database outage must not end the loop; the next pass tries again.
-        log("error", "webhook pass failed", errorFacts(e));
-      }
-    })().then(() => {
-      if (!stopped) timer = setTimeout(loop, quiet?.wait(opts.pollMs) ?? opts.pollMs);
-      timer?.unref?.();
-    });
-  };
-  loop();
-  return {
-    stop: async () => {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  return repeatPasses(async () => {
+    try {
+      await webhookPass(await opts.db(), opts.clock ?? ports().clock, state, quiet);
+    } catch (e) {
+      // A database outage must not end the loop; the next pass tries again.
+      log("error", "webhook pass failed", errorFacts(e));
+    }
+    return quiet?.wait(opts.pollMs) ?? opts.pollMs;
+  });
 }

@@ -49,19 +49,19 @@ describe("statistics for the planner as the store grows", () => {
     const errors: unknown[] = [];
     const analyzed: string[][] = [];
     const report = { analyzed: (tables: string[]) => analyzed.push(tables), failed: (e: unknown) => errors.push(e) };
-    const stopUnreachable = keepStatistics(() => Promise.reject(new Error("not reachable")), report);
+    const unreachable = keepStatistics(() => Promise.reject(new Error("not reachable")), report);
     await expect.poll(() => errors.length).toBe(1);
-    stopUnreachable();
+    await unreachable.stop();
 
     const user = await makeUser();
     const pages = async () => Number((await query<{ n: number }>(sql`select relpages as n from pg_class where relname = 'post_drafts'`))[0].n);
     const before = await pages();
     await writeDrafts(user.id, before * 20); // well over half again as many pages
-    const stop = keepStatistics(async () => database.current(), report);
+    const upkeep = keepStatistics(async () => database.current(), report);
     try {
       await expect.poll(() => analyzed.length, { timeout: 10_000 }).toBe(1);
     } finally {
-      stop();
+      await upkeep.stop();
     }
     expect(analyzed[0]).toContain("post_drafts");
     expect(await pages()).toBeGreaterThan(1.5 * before);
