@@ -8,7 +8,7 @@ const config = {
   // the build held several (one per layer of Next's), so the columns of a query were never
   // instances of the classes drizzle checked them against while mapping its rows, and each
   // check fell back to walking the class chain (about 40 a fetch_item).
-  serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "drizzle-orm", "ioredis", "postgres"],
+  serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "drizzle-orm", "ioredis", "postgres", "undici"],
   poweredByHeader: false,
   // Next loads every page and route at start by default; most are rarely used (the owner's
   // pages, OAuth consent, sign-in). Loaded on first use instead: less memory for as long as

@@ -132,6 +132,7 @@ async function once(n: number, processes: number, pgAdmin: string, log: (s: stri
       .map((r) => Number(r.ms))
       .sort((a, b) => a - b);
     const q = (p: number) => Math.round(late[Math.min(late.length - 1, Math.floor(p * late.length))] ?? NaN);
+    if (process.env.BENCH_TENTHS) log(`tenths: ${[0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1].map(q).join(" ")}`);
     const seen = new Map<string, number>();
     for (const t of [...fake.posts.linkedin, ...fake.posts.x]) seen.set(t, (seen.get(t) ?? 0) + 1);
     const duplicates = texts.reduce((s, t) => s + Math.max(0, (seen.get(t) ?? 0) - 1), 0);

@@ -26,13 +26,23 @@ beforeAll(async () => {
       req.on("data", (c: Buffer) => chunks.push(c));
       return void req.on("end", () => res.writeHead(200, { "content-type": "application/json" }).end(Buffer.concat(chunks)));
     }
+    if (req.url === "/trickle") {
+      // Headers at once, then a byte now and then, never the end.
+      res.writeHead(200, { "content-type": "application/json" }).write("[");
+      const t = setInterval(() => res.write(" "), 50);
+      return void res.on("close", () => clearInterval(t));
+    }
     if (req.url === "/moved") return void res.writeHead(302, { location: "http://169.254.169.254/latest/meta-data" }).end();
     res.writeHead(201, { "x-restli-id": "urn:li:share:1" }).end('{"ok":true}');
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise((r) => server.close(r)));
+afterAll(() => {
+  // Connections the client cut (an answer too large, too slow) are not waited for.
+  server.closeAllConnections();
+  return new Promise((r) => server.close(r));
+});
 
 describe("the platforms' HTTP client", () => {
   it("reads an ordinary answer with its status and headers", async () => {
@@ -50,6 +60,10 @@ describe("the platforms' HTTP client", () => {
 
   it("refuses an answer larger than 4 MiB instead of holding it", async () => {
     await expect(request(`${base}/huge`, { method: "GET", headers: {} }, 10_000)).rejects.toThrow(/larger than/);
+  });
+
+  it("gives up on an answer that keeps arriving but never completes within the deadline", async () => {
+    await expect(request(`${base}/trickle`, { method: "GET", headers: {} }, 400)).rejects.toMatchObject({ name: "TimeoutError" });
   });
 
   it("does not follow a redirect", async () => {
