@@ -39,7 +39,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(() => {
-  // Connections the client cut (an answer too large, too slow) are not waited for.
+  // Keep-alive connections the client still holds are closed rather than waited for.
   server.closeAllConnections();
   return new Promise((r) => server.close(r));
 });
