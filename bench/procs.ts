@@ -120,12 +120,17 @@ export function sampleRss(root: number, everyMs = 200) {
  * it gives CPU per request, a figure that holds up better than req/s on a shared machine.
  * (Assumes the usual 100 clock ticks a second.)
  */
+/** A process's /proc/<pid>/stat fields after its name (so field 3, the state, is [0]). */
+export function statFields(pid: number): string[] {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+}
+
 export function cpuMs(root: number): number {
   let ticks = 0;
   for (const pid of treePids(root)) {
     try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const f = statFields(pid);
       ticks += Number(f[11]) + Number(f[12]); // utime, stime (fields 14 and 15)
     } catch {}
   }

@@ -7,7 +7,7 @@ import { createUser } from "@/lib/domain/accounts";
 import { startScheduler } from "@/lib/scheduler";
 import { authAccounts, postDrafts, tweetDrafts } from "@/drizzle/schema";
 import { fakePlatformEnv, startFakePlatforms } from "../tests/helpers/fake-platforms";
-import { cpuMs, sleep, startProcess } from "./procs";
+import { cpuMs, sleep, startProcess, statFields } from "./procs";
 import { columns, mark } from "./report";
 import { freshStore, tempDir } from "./servers";
 
@@ -95,8 +95,7 @@ const counts = async (db: Db) =>
 async function postmaster(db: Db): Promise<number | null> {
   const [r] = (await db.execute(sql`select pg_backend_pid() as pid`)) as unknown as { pid: number }[];
   try {
-    const stat = fs.readFileSync(`/proc/${r.pid}/stat`, "utf8");
-    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    return Number(statFields(r.pid)[1]); // the parent: the postmaster
   } catch {
     return null;
   }
