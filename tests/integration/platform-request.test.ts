@@ -1,5 +1,5 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request } from "@/lib/platforms/request";
 
@@ -64,6 +64,21 @@ describe("the platforms' HTTP client", () => {
 
   it("gives up on an answer that keeps arriving but never completes within the deadline", async () => {
     await expect(request(`${base}/trickle`, { method: "GET", headers: {} }, 400)).rejects.toMatchObject({ name: "TimeoutError" });
+  });
+
+  it("gives up at the deadline on a connection that is never ready (a TLS handshake left unanswered)", async () => {
+    // Accepts the connection and never says a word: the request cannot start, so the deadline
+    // must end it before the connection is ready (undici's own connect timeout is 10 s).
+    const held = new Set<net.Socket>();
+    const silent = net.createServer((s) => void held.add(s));
+    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
+    try {
+      const url = `https://127.0.0.1:${(silent.address() as AddressInfo).port}/2/tweets`;
+      await expect(request(url, { method: "POST", headers: {}, body: "{}" }, 300)).rejects.toMatchObject({ name: "TimeoutError" });
+    } finally {
+      for (const s of held) s.destroy();
+      await new Promise((r) => silent.close(r));
+    }
   });
 
   it("does not follow a redirect", async () => {
