@@ -1,12 +1,12 @@
 import { config } from "@/lib/config";
 import { redactSecrets } from "@/lib/redact";
-import { request, type Answer, type PlatformRequest } from "./request";
+import { NOT_STARTED, request, type Answer, type PlatformRequest } from "./request";
 import { PublishError } from "./types";
 
 // Classifies what happened to a request sent to a platform, so the caller knows whether
 // anything may have been posted (contract section 7).
 
-const NOTHING_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
+const NOTHING_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT", NOT_STARTED]);
 
 function causeCode(e: unknown): string | undefined {
   let c: unknown = e;
@@ -19,8 +19,9 @@ function causeCode(e: unknown): string | undefined {
 }
 
 /**
- * One platform call with the publish timeout. A connection that never opened is "retry" (nothing
- * was sent); a timeout or a connection cut after sending is "unknown" (it may have been posted).
+ * One platform call with the publish timeout. A connection that never opened, or was not ready
+ * by the deadline, is "retry" (nothing was sent); a timeout or a connection cut after sending is
+ * "unknown" (it may have been posted).
  */
 export async function send(network: string, url: string, init: PlatformRequest): Promise<Answer> {
   const ms = config().PUBLISH_TIMEOUT_MS;

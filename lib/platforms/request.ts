@@ -60,6 +60,18 @@ export class RequestTimeout extends Error {
   override name = "TimeoutError";
 }
 
+export const NOT_STARTED = "NO_CONNECTION_BY_DEADLINE";
+
+/**
+ * Thrown when `ms` passed before a connection was ready (a platform that accepts connections
+ * and then stalls its TLS handshake, say). undici writes a request only once it has started,
+ * and this one is stopped as it starts: nothing was sent, so it is safe to try again.
+ */
+export class NotStarted extends Error {
+  override name = "NotStartedError";
+  readonly code = NOT_STARTED;
+}
+
 /** A multipart form as bytes, with the content type that names its boundary. */
 async function encode(init: PlatformRequest, url: string): Promise<{ body?: string | Uint8Array; headers: Record<string, string> }> {
   if (!(init.body instanceof FormData)) return { body: init.body, headers: init.headers };
@@ -85,7 +97,7 @@ export async function request(url: string, init: PlatformRequest, ms: number): P
     const timer = setTimeout(() => {
       timedOut = new RequestTimeout(`no complete answer within ${ms} ms`);
       if (controller) controller.abort(timedOut);
-      else reject(timedOut);
+      else reject(new NotStarted(`no connection ready within ${ms} ms; nothing was sent`));
     }, ms);
     agent.dispatch(
       // undici counts the body's bytes for content-length (a string's in UTF-8).

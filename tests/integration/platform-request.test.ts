@@ -1,7 +1,9 @@
 import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { send } from "@/lib/platforms/http";
 import { request } from "@/lib/platforms/request";
+import { reconfigure } from "../helpers/env";
 
 // The platforms' HTTP client on loopback: what a platform (or whoever answers in its place)
 // can make it do with its answer.
@@ -66,18 +68,34 @@ describe("the platforms' HTTP client", () => {
     await expect(request(`${base}/trickle`, { method: "GET", headers: {} }, 400)).rejects.toMatchObject({ name: "TimeoutError" });
   });
 
-  it("gives up at the deadline on a connection that is never ready (a TLS handshake left unanswered)", async () => {
-    // Accepts the connection and never says a word: the request cannot start, so the deadline
-    // must end it before the connection is ready (undici's own connect timeout is 10 s).
+  it("gives up at the deadline on a connection that is never ready, and says nothing was sent", async () => {
+    // Accepts the connection and never says a word (a TLS handshake left unanswered): the
+    // request cannot start, so the deadline must end it before the connection is ready
+    // (undici's own connect timeout is 10 s), and a post can safely be tried again.
     const held = new Set<net.Socket>();
     const silent = net.createServer((s) => void held.add(s));
     await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
+    const restore = reconfigure({ PUBLISH_TIMEOUT_MS: "300" });
     try {
       const url = `https://127.0.0.1:${(silent.address() as AddressInfo).port}/2/tweets`;
-      await expect(request(url, { method: "POST", headers: {}, body: "{}" }, 300)).rejects.toMatchObject({ name: "TimeoutError" });
+      await expect(request(url, { method: "POST", headers: {}, body: "{}" }, 300)).rejects.toMatchObject({ name: "NotStartedError" });
+      await expect(send("X", url, { method: "POST", headers: {}, body: "{}" })).rejects.toMatchObject({ kind: "retry", message: /nothing was sent/ });
     } finally {
+      restore();
       for (const s of held) s.destroy();
       await new Promise((r) => silent.close(r));
+    }
+  });
+
+  it("calls a deadline passed after sending unknown: the post may have been created", async () => {
+    const restore = reconfigure({ PUBLISH_TIMEOUT_MS: "300" });
+    try {
+      await expect(send("X", `${base}/trickle`, { method: "POST", headers: {}, body: "{}" })).rejects.toMatchObject({
+        kind: "unknown",
+        message: /may or may not/,
+      });
+    } finally {
+      restore();
     }
   });
 
