@@ -7,27 +7,12 @@
 //   N: the connection's address is appended to X-Forwarded-For, and the app reads the
 //      address the Nth proxy saw (lib/http/client-address.ts).
 import http from "node:http";
-import v8 from "node:v8";
 import { directRoute } from "./direct-routes.mjs";
-import { watchTraffic } from "./young-generation.mjs";
+import { settleMemory } from "./memory.mjs";
 import { trackNextContext } from "./next-context.mjs";
 
-// Memory under load: V8 lets the old generation grow to up to 4 times what survived the last
-// full collection before it collects again. A heap snapshot under 50 concurrent MCP calls held
-// 53 MB of live objects while the heap used 190 MB (the rest garbage awaiting collection), so
-// RSS peaked near 330 MB. Growing by at most 2 times keeps the peak about 70 MB lower on
-// PostgreSQL with no measurable cost per request (ARCHITECTURE.md, Performance). A soft limit:
-// the heap still grows as far as the live data needs. Read at every collection, so it can be set here.
-v8.setFlagsFromString("--heap-growing-percent=100");
-// The embedded database is PostgreSQL compiled to WebAssembly. V8 first compiles it with its
-// baseline compiler (Liftoff), then recompiles hot functions with its optimizing compiler in
-// the background. That second tier kept about 60 MB more resident (idle RSS 269 -> 209 MB)
-// and slowed start-up (2.0 -> 1.5 s), and made no request cheaper: a fetch_item costs the
-// same CPU either way (ARCHITECTURE.md, Performance). Read when a module is compiled.
-v8.setFlagsFromString("--liftoff-only");
-// Before the app is loaded: start-up would grow V8's young generation to its largest, and
-// nothing would give it back for 15-30 s (young-generation.mjs). Next is imported after it.
-const sawRequest = watchTraffic();
+// V8's memory settings, before Next is loaded (memory.mjs).
+const sawRequest = settleMemory();
 // Also before Next: its request context is known, so that it can be off while only the API
 // and MCP routes, which never read it, are being served (next-context.mjs).
 const nextRequest = trackNextContext();

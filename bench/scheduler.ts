@@ -207,8 +207,9 @@ export function printSchedulerTable(rows: SchedulerResult[]) {
   process.stdout.write(`\n${[...columns(head, cells), "", goal].join("\n")}\n`);
 }
 
-// The child: one publishing process, as the server runs it, without Next.
+// The child: one publishing process, as the server runs it (V8's memory settings included), without Next.
 if (process.argv.includes("--child")) {
+  ((await import(path.join(process.cwd(), "memory.mjs"))) as { settleMemory: () => void }).settleMemory();
   const d = await openDatabase({ url: process.env.DATABASE_URL });
   const loop = startScheduler({ db: async () => d.db });
   process.on("SIGTERM", () => void loop.stop().then(() => process.exit(0)));
