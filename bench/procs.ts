@@ -115,17 +115,17 @@ export function sampleRss(root: number, everyMs = 200) {
   };
 }
 
-/**
- * CPU time (user + system, ms) used so far by a process tree: divided by the requests served
- * it gives CPU per request, a figure that holds up better than req/s on a shared machine.
- * (Assumes the usual 100 clock ticks a second.)
- */
 /** A process's /proc/<pid>/stat fields after its name (so field 3, the state, is [0]). */
 export function statFields(pid: number): string[] {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
   return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
 }
 
+/**
+ * CPU time (user + system, ms) used so far by a process tree: divided by the requests served
+ * it gives CPU per request, a figure that holds up better than req/s on a shared machine.
+ * (Assumes the usual 100 clock ticks a second.)
+ */
 export function cpuMs(root: number): number {
   let ticks = 0;
   for (const pid of treePids(root)) {

@@ -67,7 +67,7 @@ export const NOT_STARTED = "NO_CONNECTION_BY_DEADLINE";
  * and then stalls its TLS handshake, say). undici writes a request only once it has started,
  * and this one is stopped as it starts: nothing was sent, so it is safe to try again.
  */
-export class NotStarted extends Error {
+class NotStarted extends Error {
   override name = "NotStartedError";
   readonly code = NOT_STARTED;
 }

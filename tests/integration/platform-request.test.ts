@@ -3,10 +3,12 @@ import net, { type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { send } from "@/lib/platforms/http";
 import { request } from "@/lib/platforms/request";
-import { reconfigure } from "../helpers/env";
+import { withConfig } from "../helpers/env";
 
 // The platforms' HTTP client on loopback: what a platform (or whoever answers in its place)
-// can make it do with its answer.
+// can make it do with its answer. send() reads the publish timeout from the configuration;
+// request() is given its own.
+withConfig({ PUBLISH_TIMEOUT_MS: "300" });
 let server: http.Server;
 let base = "";
 beforeAll(async () => {
@@ -75,28 +77,21 @@ describe("the platforms' HTTP client", () => {
     const held = new Set<net.Socket>();
     const silent = net.createServer((s) => void held.add(s));
     await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
-    const restore = reconfigure({ PUBLISH_TIMEOUT_MS: "300" });
     try {
       const url = `https://127.0.0.1:${(silent.address() as AddressInfo).port}/2/tweets`;
       await expect(request(url, { method: "POST", headers: {}, body: "{}" }, 300)).rejects.toMatchObject({ name: "NotStartedError" });
       await expect(send("X", url, { method: "POST", headers: {}, body: "{}" })).rejects.toMatchObject({ kind: "retry", message: /nothing was sent/ });
     } finally {
-      restore();
       for (const s of held) s.destroy();
       await new Promise((r) => silent.close(r));
     }
   });
 
   it("calls a deadline passed after sending unknown: the post may have been created", async () => {
-    const restore = reconfigure({ PUBLISH_TIMEOUT_MS: "300" });
-    try {
-      await expect(send("X", `${base}/trickle`, { method: "POST", headers: {}, body: "{}" })).rejects.toMatchObject({
-        kind: "unknown",
-        message: /may or may not/,
-      });
-    } finally {
-      restore();
-    }
+    await expect(send("X", `${base}/trickle`, { method: "POST", headers: {}, body: "{}" })).rejects.toMatchObject({
+      kind: "unknown",
+      message: /may or may not/,
+    });
   });
 
   it("does not follow a redirect", async () => {
