@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { send } from "@/lib/platforms/http";
 import { request } from "@/lib/platforms/request";
 import { withConfig } from "../helpers/env";
+import { lateListener } from "../helpers/net";
 
 // The platforms' HTTP client on loopback: what a platform (or whoever answers in its place)
 // can make it do with its answer. send() reads the publish timeout from the configuration;
@@ -84,6 +85,25 @@ describe("the platforms' HTTP client", () => {
     } finally {
       for (const s of held) s.destroy();
       await new Promise((r) => silent.close(r));
+    }
+  });
+
+  it("writes nothing on a connection that is ready only after the deadline", async () => {
+    // The request was already given up as "nothing was sent" (safe to post again), so when the
+    // connection opens at last (here about a second after the 300 ms deadline), it must not
+    // write the post: the platform would then create it a second time.
+    const late = await lateListener();
+    try {
+      const url = `http://127.0.0.1:${late.port}/2/tweets`;
+      await expect(request(url, { method: "POST", headers: { "content-type": "application/json" }, body: '{"text":"hi"}' }, 300)).rejects.toMatchObject({
+        name: "NotStartedError",
+      });
+      late.release();
+      await late.connected();
+      await new Promise((r) => setTimeout(r, 300));
+      expect(late.seen.bytes).toBe(0);
+    } finally {
+      await late.close();
     }
   });
 
