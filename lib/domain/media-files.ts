@@ -1,9 +1,11 @@
+import path from "node:path";
+import { Worker } from "node:worker_threads";
 import { AppError, invalid } from "@/lib/errors";
 
 // What upload_media accepts, and how the bytes are checked and cleaned before they are
-// stored. Pure functions of the bytes: no database, no request. sharp (libvips) and pdf-lib
-// are imported on the first upload only: every route imports this file (through the
-// operation registry) and most processes never see an upload.
+// stored. Pure functions of the bytes: no database, no request. sharp (libvips) is imported
+// on the first upload only, and pdf-lib only by the thread that reads a PDF: every route
+// imports this file (through the operation registry) and most processes never see an upload.
 
 export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
 export const PDF_TYPE = "application/pdf";
@@ -87,22 +89,52 @@ async function processImage(input: Uint8Array, type: (typeof IMAGE_TYPES)[number
   }
 }
 
+/** How long a PDF may take to read; a real one of 20 MB and 300 pages takes well under a second. */
+const PDF_READ_MS = 10_000;
+/** The reading thread's heap; the bytes being read are outside it, and a decoded stream is capped. */
+const PDF_HEAP_MB = 256;
+// One PDF is read at a time: a hostile file then holds at most one core, for at most PDF_READ_MS.
+let pdfLine: Promise<unknown> = Promise.resolve();
+
+type PdfAnswer = { pages?: number; error?: string; encrypted?: boolean };
+
+/** pdf-pages.worker.cjs on a thread of its own, stopped at the deadline. */
+function readPdf(input: Uint8Array): Promise<PdfAnswer> {
+  const run = () =>
+    new Promise<PdfAnswer>((resolve) => {
+      const worker = new Worker(path.join(process.cwd(), "lib", "domain", "pdf-pages.worker.cjs"), {
+        workerData: { bytes: input, max: MAX_PDF_PAGES },
+        resourceLimits: { maxOldGenerationSizeMb: PDF_HEAP_MB },
+      });
+      const end = (answer: PdfAnswer) => {
+        clearTimeout(timer);
+        resolve(answer);
+        void worker.terminate();
+      };
+      const timer = setTimeout(() => end({ error: `It could not be read within ${PDF_READ_MS / 1000} seconds` }), PDF_READ_MS);
+      worker.once("message", end);
+      // Out of memory, say: the file is refused, the server goes on.
+      worker.once("error", () => end({ error: "unreadable" }));
+      worker.once("exit", () => end({ error: "unreadable" }));
+    });
+  const answer = pdfLine.then(run, run);
+  pdfLine = answer;
+  return answer;
+}
+
 /**
- * Counts a PDF's pages with pdf-lib. Encrypted or unparseable files are refused: LinkedIn
- * cannot show them, and an encrypted one cannot be checked. The bytes are stored as sent.
+ * Counts a PDF's pages with pdf-lib, on a thread of its own (pdf-pages.worker.cjs). Encrypted
+ * or unparseable files are refused: LinkedIn cannot show them, and an encrypted one cannot be
+ * checked. The bytes are stored as sent. pdf-lib is patched (patches/pdf-lib+1.17.1.patch) to
+ * stop decoding a stream at 64 MB: a few kilobytes of deflated zeros would otherwise take
+ * gigabytes, outside the thread's capped heap.
  */
 async function processPdf(input: Uint8Array): Promise<Processed> {
-  let pages: number;
-  const { PDFDocument } = await import("pdf-lib");
-  try {
-    const doc = await PDFDocument.load(input, { ignoreEncryption: false, updateMetadata: false });
-    pages = doc.getPageCount();
-  } catch (e) {
-    const encrypted = e instanceof Error && /encrypt/i.test(`${e.name} ${e.message}`);
-    throw bad(encrypted ? "The PDF is encrypted (password-protected); upload an unprotected copy" : "The PDF could not be read");
-  }
-  if (pages < 1) throw bad("The PDF has no pages");
-  if (pages > MAX_PDF_PAGES) throw bad(`The PDF has ${pages} pages; at most ${MAX_PDF_PAGES} are allowed`);
+  const { pages, error, encrypted } = await readPdf(input);
+  if (encrypted) throw bad("The PDF is encrypted (password-protected); upload an unprotected copy");
+  if (error) throw bad(error === "unreadable" ? "The PDF could not be read" : `The PDF could not be read (${error})`);
+  if (!pages) throw bad("The PDF has no pages");
+  if (pages > MAX_PDF_PAGES) throw bad(`The PDF has more than ${MAX_PDF_PAGES} pages; at most ${MAX_PDF_PAGES} are allowed`);
   return { data: input, width: null, height: null, pages };
 }
 

@@ -1,3 +1,5 @@
+import { once } from "node:events";
+import zlib from "node:zlib";
 import { PDFDocument } from "pdf-lib";
 import sharp from "sharp";
 import { call, type Called, type TestUser } from "./api";
@@ -35,6 +37,41 @@ export async function encryptedPdf(): Promise<Buffer> {
   doc.addPage();
   doc.context.trailerInfo.Encrypt = doc.context.obj({ Filter: "Standard", V: 1, R: 2, O: "x", U: "y", P: -4 });
   return Buffer.from(await doc.save());
+}
+
+/** A PDF written by hand from its objects (numbered from 1, the first the catalog), without a cross-reference table. */
+function handmadePdf(objects: (string | Buffer)[]): Buffer {
+  const parts = [Buffer.from("%PDF-1.7\n")];
+  objects.forEach((o, i) => parts.push(Buffer.from(`${i + 1} 0 obj\n`), Buffer.from(o), Buffer.from("\nendobj\n")));
+  parts.push(Buffer.from(`trailer\n<< /Root 1 0 R /Size ${objects.length + 1} >>\n%%EOF\n`));
+  return Buffer.concat(parts);
+}
+
+/** A page tree `depth` levels deep whose every branch names the next one twice: one page, 2^depth to a naive walk, in a few kilobytes. */
+export function pageTreeTwice(depth = 40): Buffer {
+  const objects = ["<< /Type /Catalog /Pages 2 0 R >>"];
+  for (let k = 2; k < depth + 2; k++) objects.push(`<< /Type /Pages /Kids [${k + 1} 0 R ${k + 1} 0 R] /Count ${2 ** (depth + 2 - k)} >>`);
+  objects.push("<< /Type /Page /MediaBox [0 0 10 10] >>");
+  return handmadePdf(objects);
+}
+
+/** A one-page PDF with an object stream of deflated zeros that decodes to `mb` megabytes (about a thousandth of that sent). */
+export async function deflateBombPdf(mb: number): Promise<Buffer> {
+  // Deflated a megabyte at a time, so that making it does not take the memory it stands for.
+  const z = zlib.createDeflate({ level: 9 });
+  const out: Buffer[] = [];
+  z.on("data", (c: Buffer) => out.push(c));
+  const megabyte = Buffer.alloc(1024 * 1024);
+  for (let i = 0; i < mb; i++) if (!z.write(megabyte)) await once(z, "drain");
+  z.end();
+  await once(z, "end");
+  const zeros = Buffer.concat(out);
+  return handmadePdf([
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 10 10] >>",
+    Buffer.concat([Buffer.from(`<< /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode /Length ${zeros.length} >>\nstream\n`), zeros, Buffer.from("\nendstream")]),
+  ]);
 }
 
 export type Upload = { media_id: string; url: string; content_type: string; bytes: number; width: number | null; height: number | null; pages: number | null };
