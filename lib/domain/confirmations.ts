@@ -55,8 +55,18 @@ class ApprovalNeeded {
  * action commits.
  */
 export async function spendApproval(ctx: Ctx, tx: Db, a: ExactAction): Promise<void> {
-  // Contract 4.6: what the owner does in the app's own pages is confirmed by the page.
-  if (ctx.caller.inPerson) return;
+  // Contract 4.6: what the owner does in the app's own pages is confirmed by the page, and
+  // the page confirms only the content it showed.
+  if (ctx.caller.inPerson) {
+    if (ctx.shown !== undefined && ctx.shown !== contentHashOf(a)) {
+      throw new AppError(
+        "action_failed",
+        `This ${a.type} changed after the page showed it (an app may have edited it), so nothing was done.`,
+        "Reload the page, read what it says now, and try again.",
+      );
+    }
+    return;
+  }
   const used = await tx
     .update(approvals)
     .set({ status: "used", usedAt: ctx.now() })

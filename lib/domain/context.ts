@@ -36,4 +36,10 @@ export type Ctx = {
   requestId: string;
   /** Names a specific approval on the repeated call of a confirmed action (optional). */
   confirmationId?: string;
+  /**
+   * For the owner in person: the hash of the draft's content (contentHashOf) as the page
+   * showed it. The page confirms only what it showed, so an action on a draft that has
+   * changed since (an app may edit it between the page's load and the click) is refused.
+   */
+  shown?: string;
 };

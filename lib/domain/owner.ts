@@ -6,6 +6,7 @@ import { ports } from "@/lib/ports";
 import type { Ctx } from "./context";
 import { draftTable, label, loadOwn, type DraftType } from "./drafts";
 import { noteByCaller } from "./history";
+import { contentHashOf } from "./content-hash";
 import { fetchItem } from "./items";
 import { isUuid } from "@/lib/ids";
 import type { getProfile } from "./onboarding";
@@ -143,18 +144,18 @@ export async function resolveUnknown(ctx: Ctx, input: { type: DraftType; id: str
 export async function ownerDraft(ctx: Ctx, type: DraftType, id: string) {
   if (!isUuid(id)) return null;
   const t = draftTable(type);
-  const [record] = await ctx.db
-    .select({
-      publishedAt: t.publishedAt,
-      platformUrl: t.platformUrl,
-      failureReason: t.failureReason,
-      claimedAt: t.claimedAt,
-      createdAt: t.createdAt,
-      postDraftId: sql<string | null>`${type === "tweet" ? sql.raw("post_draft_id") : sql`null`}`,
-    })
+  const [row] = await ctx.db
+    .select()
     .from(t)
     .where(and(eq(t.id, id), eq(t.userId, ctx.caller.userId)));
-  if (!record) return null;
+  if (!row) return null;
+  const { publishedAt, platformUrl, failureReason, claimedAt, createdAt } = row;
+  const record = { publishedAt, platformUrl, failureReason, claimedAt, createdAt, postDraftId: "postDraftId" in row ? row.postDraftId : null };
+  // The hash of what the page shows, which its publish, schedule and delete forms carry
+  // (Ctx.shown). Read before the item the page shows: if an app edits the draft in between,
+  // the page shows the newer content with the older hash, and the owner's action is refused
+  // rather than applied to content the page did not show.
+  const shown = contentHashOf(row);
   const item = await fetchItem(ctx, { type, id });
-  return { item, record };
+  return { item, record, shown };
 }

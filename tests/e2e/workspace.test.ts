@@ -203,6 +203,25 @@ describe("an item's page", () => {
     await shoot(owner, "item-published");
   }, 120_000);
 
+  it("publishes only the text the page showed: after an app's edit it refuses until the owner reloads", async () => {
+    const id = await created("post", "What the owner read on the page.");
+    await open("post", id);
+    // An app changes the draft while the page is open.
+    expect((await api("update_draft", { type: "post", id, body: "What the app slipped in afterwards." })).status).toBe(200);
+    await confirmIn("Publish now", "Publish now");
+    const alert = owner.locator("p.error-box[role=alert]");
+    await expect.poll(() => alert.textContent()).toMatch(/changed after the page showed it.*nothing was done.*Reload the page/);
+    await shoot(owner, "item-changed-since-shown");
+    expect(fake.count("linkedin", "What the app slipped in afterwards.")).toBe(0);
+    expect((await status("post", id)).status).toBe("draft");
+    // Reloaded, the page shows the app's text, and that is what the owner publishes.
+    await open("post", id);
+    expect(await owner.getByLabel("Text").inputValue()).toBe("What the app slipped in afterwards.");
+    await confirmIn("Publish now", "Publish now");
+    await expect.poll(() => said().textContent()).toBe("Published.");
+    expect(fake.count("linkedin", "What the app slipped in afterwards.")).toBe(1);
+  }, 120_000);
+
   it("shows X's weighted count, and deletes only after the dialog", async () => {
     const id = await created("tweet", "日本語で書く。 https://example.com/a/very/long/link/that/counts/as/twenty-three");
     await open("tweet", id);

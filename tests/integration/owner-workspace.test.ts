@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { contentHashOf } from "@/lib/domain/content-hash";
 import { deleteDraft, draftTable } from "@/lib/domain/drafts";
 import { draftHistory, lastChangedBy } from "@/lib/domain/history";
 import { getProfile } from "@/lib/domain/onboarding";
@@ -36,6 +37,26 @@ describe("the owner in person", () => {
     // The app with the same user is still refused: the flag never comes from a token.
     const c = await draft(u);
     expectError(await call("publish_now", { type: "post", id: c.id }, { token: u.token }), 403, "publishing_not_allowed");
+  });
+
+  it("acts only on the content the page showed: after an app's edit, publish, schedule and delete do nothing", async () => {
+    // The owner opens the draft; an app changes it before the click. The page confirmed the
+    // text it showed, not the app's.
+    const u = await makeUser();
+    const d = await draft(u, "post", "What the owner read");
+    const shown = contentHashOf(await row("post", d.id));
+    expect((await call("update_draft", { type: "post", id: d.id, body: "What the app slipped in" }, { token: u.token })).status).toBe(200);
+    const ctx = { ...(await owner(u)), shown };
+    await expect(publishNow(ctx, { type: "post", id: d.id })).rejects.toThrow(/changed after the page showed it/);
+    await expect(scheduleContent(ctx, { type: "post", id: d.id, scheduled_for: inSeconds(3600).toISOString() })).rejects.toThrow(/changed after the page/);
+    await expect(deleteDraft(ctx, { type: "post", id: d.id })).rejects.toThrow(/changed after the page/);
+    // A form that names no content acts on none.
+    await expect(publishNow({ ...ctx, shown: "" }, { type: "post", id: d.id })).rejects.toThrow(/changed after the page/);
+    expect(await sandboxCount(d.id)).toBe(0);
+    expect(await row("post", d.id)).toMatchObject({ status: "draft", body: "What the app slipped in" });
+    // Once the page shows the new text, the owner can publish it.
+    await publishNow({ ...ctx, shown: contentHashOf(await row("post", d.id)) }, { type: "post", id: d.id });
+    expect(await sandboxCount(d.id)).toBe(1);
   });
 
   it("settles an unknown outcome both ways; only in person, only while unknown, only http(s) links", async () => {

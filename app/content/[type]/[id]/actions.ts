@@ -49,6 +49,10 @@ async function act(type: DraftType, id: string, form: FormData, run: (ctx: Ctx) 
 
 const text = (form: FormData, k: string) => String(form.get(k) ?? "");
 
+// Publishing, scheduling and deleting act on the content the page showed (its hash, in the
+// form) and on nothing else: a form without it acts on nothing.
+const asShown = (ctx: Ctx, form: FormData): Ctx => ({ ...ctx, shown: text(form, "shown") });
+
 export async function saveDraft(type: DraftType, id: string, _prev: ActionState, form: FormData): Promise<ActionState> {
   return act(type, id, form, async (ctx) => {
     const body = text(form, "body").replace(/\r\n/g, "\n");
@@ -64,7 +68,7 @@ export async function schedule(type: DraftType, id: string, timeZone: string, _p
   return act(type, id, form, async (ctx) => {
     const at = zonedToUtc(text(form, "date"), text(form, "time"), timeZone);
     if (!at) throw new AppError("invalid_request", "Choose a date and a time.");
-    const out = await scheduleContent(ctx, { type, id, scheduled_for: at.toISOString() });
+    const out = await scheduleContent(asShown(ctx, form), { type, id, scheduled_for: at.toISOString() });
     await noteByCaller(ctx, { type, id, kind: "scheduled", detail: { scheduled_for: out.scheduled_for } });
     return `${page(type, id)}?done=${out.rescheduled ? "rescheduled" : "scheduled"}`;
   });
@@ -82,7 +86,7 @@ export async function publish(type: DraftType, id: string, _prev: ActionState, f
   return act(type, id, form, async (ctx) => {
     const before = (await ownerDraft(ctx, type, id))?.record.claimedAt?.getTime();
     try {
-      await publishNow(ctx, { type, id });
+      await publishNow(asShown(ctx, form), { type, id });
       return `${page(type, id)}?done=published`;
     } catch (e) {
       // The draft was claimed and the platform called (now unknown, failed, or back to
@@ -96,7 +100,7 @@ export async function publish(type: DraftType, id: string, _prev: ActionState, f
 
 export async function remove(type: DraftType, id: string, _prev: ActionState, form: FormData): Promise<ActionState> {
   return act(type, id, form, async (ctx) => {
-    await deleteDraft(ctx, { type, id });
+    await deleteDraft(asShown(ctx, form), { type, id });
     await forget(ctx.db, ctx.caller.userId, id);
     return "/content?done=deleted";
   });

@@ -49,7 +49,7 @@ export default async function ItemPage({
   const d = await db();
   const found = await ownerDraft(ownerContext(d, me), type, id);
   if (!found) notFound();
-  const { item, record } = found;
+  const { item, record, shown } = found;
   const [history, accounts, pending] = await Promise.all([draftHistory(d, me.id, type, id), platformAccounts(d, me.id), pendingApprovals(d, me.id)]);
   const network = PLATFORM_NAMES[type];
   const handle = accounts.find((a) => PLATFORM_NAMES[a.provider] === network)?.handle ?? null;
@@ -60,6 +60,8 @@ export default async function ItemPage({
   const at = item.scheduled_for ? new Date(item.scheduled_for) : null;
   const initial = pickerStart(at, me.timezone);
   const csrfInput = <input type="hidden" name="csrf" value={csrf} />;
+  // What this page shows: publishing, scheduling and deleting are refused if it has changed.
+  const shownInput = <input type="hidden" name="shown" value={shown} />;
   const what = type === "post" ? "post" : "tweet";
   // Images, document and thread parts, shown read-only (change them through the API).
   const m = item as {
@@ -204,6 +206,7 @@ export default async function ItemPage({
             className="stack"
           >
             {csrfInput}
+            {shownInput}
             <WhenPicker date={initial.date} time={initial.time} today={zonedParts(new Date(), me.timezone).date} timeZone={me.timezone} />
           </ActionForm>
           <div className="actions">
@@ -219,6 +222,7 @@ export default async function ItemPage({
               confirm={{ question: `Publish this ${what} to ${network}${handle ? ` (${handle})` : ""} now? It cannot be undone.`, label: "Publish now" }}
             >
               {csrfInput}
+              {shownInput}
             </ActionForm>
           </div>
         </section>
@@ -242,6 +246,7 @@ export default async function ItemPage({
             }}
           >
             {csrfInput}
+            {shownInput}
           </ActionForm>
         </div>
       ) : null}
