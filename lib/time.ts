@@ -16,3 +16,13 @@ export function formatInZone(d: Date, timeZone: string): string {
 export function formatUtc(d: Date): string {
   return formatInZone(d, "UTC");
 }
+
+/**
+ * A time PostgreSQL stores and reads back: years 1 to 9999 in UTC. It has no year 0 (an ISO
+ * "0000" or "0001-01-01T00:00:00+01:00" is a database error), and JavaScript writes later
+ * years in a form it does not read.
+ */
+export function storable(d: Date): boolean {
+  const y = d.getUTCFullYear();
+  return y >= 1 && y <= 9999;
+}

@@ -1,4 +1,5 @@
 import { invalid } from "@/lib/errors";
+import { storable } from "@/lib/time";
 
 // One codec for every list's opaque cursor: base64url JSON holding the list's kind and its
 // position. A cursor of another list, a tampered one, or garbage is invalid_request on `cursor`.
@@ -25,3 +26,10 @@ export function decodeCursor<T>(cursor: string, kind: string, read: (c: Record<s
 
 /** Offsets: safe non-negative integers only (a forged huge one would overflow PostgreSQL's bigint). */
 export const offsetOf = (v: unknown): number | undefined => (Number.isSafeInteger(v) && (v as number) >= 0 ? (v as number) : undefined);
+
+/** Times: as the list wrote them (ISO, UTC) and storable (a forged year 0 would be a database error). */
+export const timeOf = (v: unknown): string | undefined => {
+  if (typeof v !== "string") return undefined;
+  const d = new Date(v);
+  return !isNaN(d.getTime()) && storable(d) && d.toISOString() === v ? v : undefined;
+};

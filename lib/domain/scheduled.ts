@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, gte, lt, or } from "drizzle-orm";
 import { invalid } from "@/lib/errors";
-import { decodeCursor, encodeCursor } from "./cursor";
+import { decodeCursor, encodeCursor, timeOf } from "./cursor";
 import { platformOf, type PlatformName } from "@/lib/platforms/types";
 import type { Ctx } from "./context";
 import { draftTable, type DraftType } from "./drafts";
@@ -15,9 +15,7 @@ export type ListScheduledInput = { from?: string; to?: string; platform?: Platfo
 type Key = { at: string; id: string };
 const encode = (k: Key) => encodeCursor("scheduled", { a: k.at, i: k.id });
 const decode = (cursor: string): Key =>
-  decodeCursor(cursor, "scheduled", (c) =>
-    typeof c.a === "string" && !isNaN(Date.parse(c.a)) && typeof c.i === "string" && isUuid(c.i) ? { at: c.a, id: c.i } : undefined,
-  );
+  decodeCursor(cursor, "scheduled", (c) => (timeOf(c.a) && typeof c.i === "string" && isUuid(c.i) ? { at: c.a as string, id: c.i } : undefined));
 
 /**
  * Drafts whose scheduled time falls in [from, to), in time order. Every draft that was given

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { storable } from "@/lib/time";
 
 // Building blocks shared by operation schemas. Requests are strict (unknown fields are
 // refused) and responses are strict too, so "no other keys" is checked in tests.
@@ -11,7 +12,9 @@ export const Platform = z.enum(["pronet", "micro"]);
 export const Timestamp = z.string().describe("RFC 3339 UTC timestamp, e.g. 2026-11-22T09:30:00.000Z");
 export const NullableTimestamp = Timestamp.nullable();
 /** Request timestamps must carry an explicit offset. */
-export const RequestTimestamp = z.iso.datetime({ offset: true, message: "Must be an RFC 3339 timestamp with an offset (Z or +02:00)" });
+export const RequestTimestamp = z.iso
+  .datetime({ offset: true, message: "Must be an RFC 3339 timestamp with an offset (Z or +02:00)" })
+  .refine((s) => storable(new Date(s)), "Must be a time in the years 1 to 9999 (UTC)");
 
 export const Limit = z.number().int().min(1).max(50).default(20).describe("Page size, 1..50 (default 20)");
 export const Cursor = z.string().min(1).max(200).describe("Opaque cursor from next_cursor of the previous page");

@@ -2,7 +2,7 @@ import { and, count, desc, eq, lt, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import type { Ctx } from "@/lib/domain/context";
-import { decodeCursor, encodeCursor } from "@/lib/domain/cursor";
+import { decodeCursor, encodeCursor, timeOf } from "@/lib/domain/cursor";
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from "@/drizzle/schema";
 import { checkWebhookUrl } from "./address";
 import { emit } from "./emit";
@@ -38,7 +38,7 @@ export async function listWebhooks(ctx: Ctx, input: { limit: number; cursor?: st
   // Keyset on (created_at, id), newest first.
   const after = input.cursor
     ? decodeCursor(input.cursor, "webhooks", (c) =>
-        typeof c.t === "string" && typeof c.i === "string" && !Number.isNaN(Date.parse(c.t)) && /^[0-9a-f-]{36}$/.test(c.i) ? { t: c.t, i: c.i } : undefined,
+        timeOf(c.t) && typeof c.i === "string" && /^[0-9a-f-]{36}$/.test(c.i) ? { t: c.t as string, i: c.i } : undefined,
       )
     : undefined;
   const rows = await ctx.db

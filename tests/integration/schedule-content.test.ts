@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
@@ -194,5 +195,21 @@ describe("list_scheduled", () => {
     // Nobody else's drafts.
     const other = await makeUser();
     expect(expectOk(await call("list_scheduled", {}, { token: other.token }), listScheduledOp.output).items).toEqual([]);
+  });
+
+  it("refuses times PostgreSQL cannot hold (year 0, in a range or a forged cursor) as invalid_request, not a server error", async () => {
+    const u = await makeUser();
+    const cases: [Record<string, unknown>, string][] = [
+      [{ from: "0000-01-01T00:00:00Z", to: "0000-02-01T00:00:00Z" }, "from"],
+      [{ from: "0001-01-01T00:00:00+01:00" }, "from"], // year 0 once in UTC
+      [{ from: "9999-12-31T23:00:00Z", to: "9999-12-31T23:30:00-01:00" }, "to"], // year 10000 in UTC
+      [{ cursor: Buffer.from(JSON.stringify({ k: "scheduled", a: "0000-01-01T00:00:00.000Z", i: randomUUID() })).toString("base64url") }, "cursor"],
+      [{ cursor: Buffer.from(JSON.stringify({ k: "scheduled", a: "Tue, 01 Jan 2030 00:00:00 GMT", i: randomUUID() })).toString("base64url") }, "cursor"],
+    ];
+    for (const [input, path] of cases) {
+      const res = await call("list_scheduled", input, { token: u.token });
+      expectError(res, 400, "invalid_request");
+      expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
+    }
   });
 });

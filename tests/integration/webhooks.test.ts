@@ -90,6 +90,9 @@ describe("endpoints", () => {
     expect(second.next_cursor).toBeNull();
     expect(new Set([...first.webhooks, ...second.webhooks].map((w: { id: string }) => w.id)).size).toBe(3);
     expectError(await call("list_webhooks", { cursor: "bm9wZQ" }, { token: u.token }), 400, "invalid_request");
+    // A forged cursor in year 0, which PostgreSQL has not: refused, not a server error.
+    const year0 = Buffer.from(JSON.stringify({ k: "webhooks", t: "0000-01-01T00:00:00.000Z", i: first.webhooks[0].id })).toString("base64url");
+    expectError(await call("list_webhooks", { cursor: year0 }, { token: u.token }), 400, "invalid_request");
   });
 
   it("another user's endpoint is invisible: list, manage, delivery log and resend", async () => {
