@@ -4,6 +4,7 @@ import type { Caller } from "@/lib/domain/context";
 import { toAppError } from "@/lib/errors/present";
 import { findOperation } from "@/lib/operations/registry";
 import { runOperation } from "@/lib/operations/run";
+import { refuseBadInput } from "@/lib/operations/sanitize";
 import { registerCatalog } from "./catalog";
 import { SERVER_ICONS } from "./icons";
 import { legacyConfirm, type LegacyContext } from "./legacy-confirm";
@@ -78,6 +79,9 @@ export function createMcpServer(c: McpServerContext): Server {
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     try {
       if (c.era === "modern") {
+        // A task stores the arguments and an approval hashes them before the operation runs:
+        // NUL characters and absurd nesting are refused first, as the operation would.
+        refuseBadInput(args);
         const task = wantsTask(op.name, ctx) ? await startTask(c.caller, op, args, c.requestId) : null;
         if (task) throw task;
         const m = await modernConfirm(c.caller, op.name, args, ctx);

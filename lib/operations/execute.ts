@@ -5,7 +5,7 @@ import { requireCompleteAccount, requirePlan, requirePublishing } from "@/lib/do
 import { noteOperation } from "@/lib/domain/history";
 import { checkIdempotencyKey, withIdempotency } from "@/lib/domain/idempotency";
 import { needsPublishingSwitch, type Operation } from "./define";
-import { inputProblems } from "./sanitize";
+import { refuseBadInput } from "./sanitize";
 
 type Issue = z.core.$ZodIssue;
 
@@ -45,8 +45,7 @@ export function toDetails(error: { issues: Issue[] }): ErrorDetail[] {
 export async function execute(ctx: Ctx, op: Operation, rawInput: unknown, opts: { idempotencyKey?: string } = {}) {
   requirePlan(ctx.caller);
   requireCompleteAccount(ctx.caller);
-  const problems = inputProblems(rawInput);
-  if (problems.length) throw invalid(problems);
+  refuseBadInput(rawInput);
   const parsed = op.input.safeParse(rawInput);
   if (!parsed.success) throw invalid(toDetails(parsed.error));
   // An approved app holds content:read, content:write and analytics:read; what needs the

@@ -1,4 +1,4 @@
-import type { ErrorDetail } from "@/lib/errors";
+import { invalid, type ErrorDetail } from "@/lib/errors";
 
 const MAX_DEPTH = 32;
 
@@ -22,4 +22,10 @@ export function inputProblems(input: unknown): ErrorDetail[] {
     }
   }
   return problems;
+}
+
+/** Refuses such input as invalid_request, before anything stores, hashes or parses it. */
+export function refuseBadInput(input: unknown): void {
+  const problems = inputProblems(input);
+  if (problems.length) throw invalid(problems);
 }

@@ -5,7 +5,7 @@ import { decideApproval } from "@/lib/domain/confirmations";
 import { mcpTasks } from "@/drizzle/schema";
 import { call, makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
-import { rpc2026, type Rpc } from "../helpers/mcp";
+import { inProcessFetch, rpc2026, type Rpc } from "../helpers/mcp";
 
 withDatabase();
 
@@ -91,6 +91,29 @@ describe("tasks (io.modelcontextprotocol/tasks)", () => {
     expect(direct.result?.resultType).toBe("input_required");
     for (const t of open) await rpc(u.token, "tasks/cancel", { taskId: t }, t);
     expect((await tool(u.token, "generate_post", { topic: "After the waits" })).result?.resultType).toBe("task");
+  });
+
+  it("refuses NUL characters and absurd nesting as invalid_request before a task stores them or an approval hashes them", async () => {
+    const u = await makeUser({ publishing: true });
+    const codeOf = (r: Rpc) => JSON.parse(r.result?.content?.[0]?.text ?? "{}").error?.code;
+    // A task would store the topic (PostgreSQL's jsonb cannot hold \u0000).
+    const nul = await tool(u.token, "generate_post", { topic: "a\u0000b" });
+    expect(nul.result?.isError, JSON.stringify(nul)).toBe(true);
+    expect(codeOf(nul)).toBe("invalid_request");
+    // The approval's hash of the arguments would walk 5,000 levels (sent as written: a client's
+    // JSON.stringify would not go so deep either).
+    const deep = "[".repeat(5000) + "1" + "]".repeat(5000);
+    const nested = await rpc2026({
+      token: u.token,
+      method: "tools/call",
+      name: "publish_now",
+      params: { name: "publish_now", arguments: { type: "post", id: "DEEP" } },
+      capabilities: TASKS,
+      fetcher: ((url: string, init: RequestInit) => inProcessFetch(url, { ...init, body: String(init.body).replace('"DEEP"', deep) })) as typeof fetch,
+    });
+    expect(nested.result?.isError, JSON.stringify(nested).slice(0, 500)).toBe(true);
+    expect(codeOf(nested)).toBe("invalid_request");
+    expect(await (await db()).select().from(mcpTasks).where(eq(mcpTasks.userId, u.id))).toEqual([]);
   });
 
   it("generation becomes a task; without the extension the same call answers directly", async () => {
