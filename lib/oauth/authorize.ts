@@ -40,12 +40,14 @@ function back(redirectUri: string, params: Record<string, string | null>): strin
  * Checks an authorization request. An unknown client or an unregistered redirect URI gets an
  * error page (never a redirect: it could be an open redirector); every other problem is sent
  * back to the client's redirect URI. Unknown parameters and a missing state are tolerated.
+ * `address` is the caller's network address: fetching a client's metadata document is
+ * counted against it.
  */
-export async function checkAuthorizeRequest(params: URLSearchParams): Promise<AuthorizeCheck> {
+export async function checkAuthorizeRequest(params: URLSearchParams, address = "unknown"): Promise<AuthorizeCheck> {
   const clientId = params.get("client_id") ?? "";
   let client: ClientRow | undefined;
   if (isMetadataDocumentUrl(clientId)) {
-    const resolved = await resolveMetadataClient(clientId);
+    const resolved = await resolveMetadataClient(clientId, address);
     if (!resolved.ok) return { ok: false, page: resolved.problem };
     client = resolved.client;
   } else if (isUuid(clientId)) {

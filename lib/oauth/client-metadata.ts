@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
+import { consumeOAuthRequest } from "@/lib/ratelimit";
 import { oauthClients } from "@/drizzle/schema";
 import { fetchDocument, FetchRefused } from "./fetch-document";
 import { redirectUriProblem } from "./redirect-uris";
@@ -87,9 +88,19 @@ export async function findMetadataClient(url: string): Promise<ClientRow | undef
 }
 
 /** The client a metadata-document client_id names: the stored row while fresh, else fetched again. */
-export async function resolveMetadataClient(url: string, now = new Date()): Promise<Resolved> {
+export async function resolveMetadataClient(url: string, address: string, now = new Date()): Promise<Resolved> {
   const known = await findMetadataClient(url);
   if (known?.metadataExpiresAt && known.metadataExpiresAt > now) return { ok: true, client: known };
+  // Anyone, signed in or not, can make this server fetch a document (and keep a client row)
+  // by naming its address as client_id: fetches are counted per network address, like
+  // registrations.
+  const rate = await consumeOAuthRequest(`metadata:${address}`);
+  if (!rate.allowed) {
+    return {
+      ok: false,
+      problem: `Too many apps' documents were fetched for your network address in the last minute; wait ${rate.retryAfter} seconds and try again.`,
+    };
+  }
   let fetched;
   try {
     fetched = await fetchDocument(url, { maxBytes: MAX_BYTES, timeoutMs: TIMEOUT_MS, maxRedirects: MAX_REDIRECTS, allowLoopback: serviceOnLoopback() });

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import https from "node:https";
@@ -83,6 +84,8 @@ const app = appInBrowser(srv, async () => {
   });
   await new Promise<void>((r) => cb.listen(cbPort, "127.0.0.1", r));
   srv.env.NODE_EXTRA_CA_CERTS = path.join(dir, "cert.pem");
+  // One proxy in front, so that a test can come from an address of its own (X-Forwarded-For).
+  srv.env.TRUST_PROXY = "1";
   ({ ownerPassword } = await srv.firstStart());
   return [fake, cb];
 });
@@ -190,4 +193,23 @@ describe("Client ID Metadata Documents", () => {
     expect(res.status).toBe(401);
     expect((await res.json()).error).toBe("invalid_client");
   });
+
+  it("fetches at most 30 documents a minute for one network address, signed in or not", async () => {
+    // Each new client_id is a fetch by this server (and a stored client): a flood from one
+    // address stops fetching at the OAuth endpoints' 30 a minute.
+    const from = `2001:db8::${randomBytes(4)
+      .toString("hex")
+      .replace(/(.{4})/, "$1:")}`;
+    const before = hits.get("") ?? 0; // names with digits: the fake answers 404, after a fetch
+    const pages: string[] = [];
+    for (let i = 0; i < 33; i++) {
+      const res = await fetch(authorizeUrl(`${base}/clients/flood-${i}.json`, "a".repeat(43)), { redirect: "manual", headers: { "x-forwarded-for": from } });
+      pages.push(await res.text());
+    }
+    expect(pages.slice(0, 30).every((t) => t.includes("answered HTTP 404"))).toBe(true);
+    expect(pages.slice(30).every((t) => t.includes("Too many apps"))).toBe(true);
+    expect((hits.get("") ?? 0) - before).toBe(30);
+    // Another address is not held up.
+    expect((await signedOutAnswer(`${base}/clients/nostore.json`)).location).toContain("/signin");
+  }, 60_000);
 });

@@ -1,6 +1,8 @@
 "use server";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { ownerAction } from "@/lib/auth/owner-action";
+import { clientAddress } from "@/lib/http/client-address";
 import { approveAuthorization, checkAuthorizeRequest, consentPurpose, denyAuthorization } from "@/lib/oauth/authorize";
 
 /**
@@ -12,7 +14,7 @@ export async function decideConsent(form: FormData) {
   const query = String(form.get("query") ?? "");
   const back = `/oauth/authorize?${query}`;
   await ownerAction(form, { page: back, purpose: consentPurpose(query), expired: () => redirect(back) }, async (userId) => {
-    const check = await checkAuthorizeRequest(new URLSearchParams(query));
+    const check = await checkAuthorizeRequest(new URLSearchParams(query), clientAddress(await headers()));
     if (!check.ok) redirect(back); // the page shows the error or sends the client its error
     redirect(form.get("decision") === "allow" ? await approveAuthorization(userId, check.request) : denyAuthorization(check.request));
   });

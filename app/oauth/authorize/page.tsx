@@ -1,6 +1,8 @@
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { signOut } from "@/lib/auth";
 import { csrfToken, requireOwner } from "@/lib/auth/session";
+import { clientAddress } from "@/lib/http/client-address";
 import { checkAuthorizeRequest, consentPurpose } from "@/lib/oauth/authorize";
 import { OwnerShell } from "@/components/owner-shell";
 import { decideConsent } from "./actions";
@@ -19,7 +21,7 @@ export default async function AuthorizePage({ searchParams }: { searchParams: Pr
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(await searchParams)) for (const x of [v ?? []].flat()) params.append(k, x);
   const query = params.toString();
-  const check = await checkAuthorizeRequest(params);
+  const check = await checkAuthorizeRequest(params, clientAddress(await headers()));
   if (!check.ok && "redirect" in check) redirect(check.redirect);
   if (!check.ok) {
     return (
