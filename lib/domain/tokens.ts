@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { connectedApps, oauthClients, tokens, users, type TokenKind } from "@/drizzle/schema";
+import { approvals, connectedApps, oauthClients, tokens, users, type TokenKind } from "@/drizzle/schema";
 import type { Caller } from "./context";
 import { isUuid } from "@/lib/ids";
 import { dataVersion } from "@/lib/db/data-version";
@@ -173,5 +173,11 @@ export async function revokeApp(db: Db, userId: string, appId: string, now = new
     .update(tokens)
     .set({ revokedAt: now })
     .where(and(eq(tokens.appId, appId), eq(tokens.userId, userId), isNull(tokens.revokedAt)));
+  // Its open approvals end with it: an approval page left open cannot approve them, and a call
+  // or task still waiting on one (holding the app's standing from before) is refused, not run.
+  await db
+    .update(approvals)
+    .set({ status: "denied", decidedAt: now })
+    .where(and(eq(approvals.appId, appId), eq(approvals.userId, userId), inArray(approvals.status, ["pending", "approved"])));
   return rows.length > 0;
 }

@@ -2,7 +2,8 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { decideApproval } from "@/lib/domain/confirmations";
-import { mcpTasks } from "@/drizzle/schema";
+import { revokeApp } from "@/lib/domain/tokens";
+import { mcpTasks, postDrafts } from "@/drizzle/schema";
 import { call, makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { inProcessFetch, rpc2026, type Rpc } from "../helpers/mcp";
@@ -80,6 +81,25 @@ describe("tasks (io.modelcontextprotocol/tasks)", () => {
     const refused = await until(u.token, missing.result!.taskId, "completed");
     expect(JSON.parse(refused.result.content[0].text).error.code).toBe("action_failed");
     expect((await call("fetch_item", { type: "post", id: d.body.id }, { token: u.token })).body.status).toBe("draft");
+  });
+
+  it("disconnecting the app ends its open approvals: a page left open cannot approve, and the waiting task publishes nothing", async () => {
+    const u = await makeUser({ publishing: true });
+    const d = await call("create_draft", { type: "post", body: "Asked for before the disconnect" }, { token: u.token });
+    const taskId = (await tool(u.token, "publish_now", { type: "post", id: d.body.id })).result!.taskId;
+    const w = await until(u.token, taskId, "input_required");
+    const approvalId = (Object.values(w.inputRequests)[0] as { params: { url: string } }).params.url.split("/").pop()!;
+    expect(await revokeApp(await db(), u.id, u.appId)).toBe(true);
+    // The owner's tab still shows the approval; approving it now does nothing.
+    expect(await decideApproval(await db(), u.id, approvalId, "approved")).toBe(false);
+    // The app's token is gone, so the task is read from the store: it ends refused.
+    let task: typeof mcpTasks.$inferSelect | undefined;
+    for (let i = 0; i < 100 && task?.status !== "completed"; i++, await new Promise((r) => setTimeout(r, 100)))
+      [task] = await (await db()).select().from(mcpTasks).where(eq(mcpTasks.id, taskId));
+    expect(task?.status).toBe("completed");
+    expect(JSON.parse((task!.result as { content: { text: string }[] }).content[0].text).error.message).toMatch(/did not approve/);
+    const [post] = await (await db()).select().from(postDrafts).where(eq(postDrafts.id, d.body.id));
+    expect(post.status).toBe("draft");
   });
 
   it("an app has at most 10 open tasks; beyond that a call answers directly", async () => {
