@@ -25,9 +25,10 @@ for (const [net, bits] of [
 ] as const)
   blocked.addSubnet(net, bits, "ipv4");
 for (const [net, bits] of [
-  ["::", 128],
-  ["::1", 128],
+  ["::", 96], // unspecified, loopback and the deprecated IPv4-compatible ::a.b.c.d
+  ["::ffff:0:0:0", 96], // IPv4-translated (RFC 2765)
   ["64:ff9b::", 96], // NAT64: reaches IPv4 addresses, checked as IPv4 below
+  ["64:ff9b:1::", 48], // local-use NAT64 (RFC 8215): whatever the local translator reaches
   ["100::", 64],
   ["2001:db8::", 32],
   ["fc00::", 7], // unique local (AWS metadata fd00:ec2::254)

@@ -510,6 +510,10 @@ describe("address rules", () => {
       "::ffff:10.0.0.1",
       "::ffff:a9fe:a9fe",
       "64:ff9b::a00:1",
+      "64:ff9b:1::a00:1",
+      "::7f00:1", // ::127.0.0.1, IPv4-compatible
+      "::a00:1",
+      "::ffff:0:a00:1", // IPv4-translated 10.0.0.1
       "ff02::1",
       "not-an-ip",
     ])
