@@ -24,6 +24,8 @@ export const MAX_PDF_PAGES = 300;
  * (36 MP) and X (8192 x 8192 = 67 MP, rarely) accept in practice for a single picture.
  */
 export const MAX_IMAGE_PIXELS = 50_000_000;
+/** Decoding and re-encoding an image stops here (sharp's own timeout): the largest real ones take about a second. */
+const IMAGE_SECONDS = 20;
 
 export const isImageType = (t: string): t is (typeof IMAGE_TYPES)[number] => (IMAGE_TYPES as readonly string[]).includes(t);
 
@@ -77,7 +79,7 @@ async function processImage(input: Uint8Array, type: (typeof IMAGE_TYPES)[number
           : format === "gif"
             ? img.gif()
             : img.webp({ quality: 90 });
-    const { data, info } = await out.toBuffer({ resolveWithObject: true });
+    const { data, info } = await out.timeout({ seconds: IMAGE_SECONDS }).toBuffer({ resolveWithObject: true });
     // For an animation, info.height is every frame stacked; a frame is pageHeight tall.
     const height = (info as { pageHeight?: number }).pageHeight ?? info.height;
     return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height, pages: null };

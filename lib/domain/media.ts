@@ -51,24 +51,29 @@ export async function storageUsed(db: Db, userId: string): Promise<number> {
   return Number(row?.used ?? 0);
 }
 
+const doesNotFit = (ctx: Ctx, bytes: number, used: number, limit: number) =>
+  new AppError(
+    "action_failed",
+    `${bytes ? `This upload (${mb(bytes)}) does not fit` : "No upload fits"} in the media storage of the ${ctx.caller.plan} plan: ${mb(used)} of ${mb(limit)} are used.`,
+    "Upload a smaller file, or upgrade the plan for more media storage.",
+  );
+
 export async function uploadMedia(ctx: Ctx, input: UploadMediaInput) {
   const userId = ctx.caller.userId;
+  const limit = MEDIA_STORAGE_BYTES[ctx.caller.plan];
+  // A full allowance is refused before any work on the file (an image may take seconds of
+  // CPU to decode and re-encode); whether this file fits is decided below, on its cleaned size.
+  const before = await storageUsed(ctx.db, userId);
+  if (before >= limit) throw doesNotFit(ctx, 0, before, limit);
   // The schema checked that data is base64; the decoded bytes are checked here.
   const raw = Buffer.from(input.data, "base64");
   const file = await processUpload(new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength), input.content_type);
-  const limit = MEDIA_STORAGE_BYTES[ctx.caller.plan];
   const row = await ctx.db.transaction(async (tx) => {
     // One upload of a user at a time (the user's row is the lock), so two uploads cannot
     // both fit into the last free space.
     await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
     const used = await storageUsed(tx, userId);
-    if (used + file.data.length > limit) {
-      throw new AppError(
-        "action_failed",
-        `This upload (${mb(file.data.length)}) does not fit in the media storage of the ${ctx.caller.plan} plan: ${mb(used)} of ${mb(limit)} are used.`,
-        "Upload a smaller file, or upgrade the plan for more media storage.",
-      );
-    }
+    if (used + file.data.length > limit) throw doesNotFit(ctx, file.data.length, used, limit);
     const id = randomUUID();
     const [r] = await tx
       .insert(media)

@@ -163,6 +163,11 @@ describe("upload_media", () => {
     expectError(res, 422, "action_failed");
     expect(res.body.error.message).toMatch(/media storage of the plus plan/);
     expect((await rows(plus.id)).length).toBe(2);
+    // Full to the byte: refused before the file is even read (bytes that are no image say so).
+    await (await db()).insert(media).values({ userId: plus.id, contentType: "image/png", bytes: 10, data: new Uint8Array([1]) });
+    const full = await uploadRaw(plus, Buffer.concat([(await png()).subarray(0, 40)]), "image/png");
+    expectError(full, 422, "action_failed");
+    expect(full.body.error.message).toMatch(/No upload fits in the media storage of the plus plan/);
     // Two uploads at once into room for one: exactly one fits (the user's row is the lock).
     const racer = await makeUser({ plan: "plus" });
     const file = await png(40, 40);
