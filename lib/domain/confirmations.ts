@@ -11,6 +11,13 @@ import { emit } from "@/lib/webhooks/emit";
 export const APPROVAL_TTL_MS = 10 * 60 * 1000;
 
 /**
+ * When an approved action takes effect, as the owner is shown it: a schedule (or an edit of a
+ * scheduled draft, which keeps its time) at its time; publishing and deleting at once, even
+ * for a draft that was scheduled for later (null: "now").
+ */
+export const actsAt = (a: ApprovalAction): string | null => (a.operation === "publish_now" || a.operation === "delete_draft" ? null : a.scheduled_for);
+
+/**
  * The exact action an approval stands for: the operation, its arguments and the draft's
  * content (title, text, images, document, thread parts: contentOf(row)).
  */

@@ -2,6 +2,7 @@ import type { JSONRPCMessage, RequestId, Transport } from "@modelcontextprotocol
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { platformAccounts } from "@/lib/domain/connections";
+import { actsAt } from "@/lib/domain/confirmations";
 import { documentPages } from "@/lib/domain/media";
 import type { Caller } from "@/lib/domain/context";
 import {
@@ -58,9 +59,8 @@ export async function confirmationForm(db: Db, caller: Caller, c: Confirmation) 
   const provider = a.type === "tweet" ? "twitter" : "linkedin";
   const handle = (await platformAccounts(db, caller.userId)).find((p) => p.provider === provider && p.state !== "not_connected")?.handle;
   const verb = VERBS[a.operation] ?? a.operation;
-  const when = a.scheduled_for
-    ? `${formatInZone(new Date(a.scheduled_for), caller.timezone)}${caller.timezone === "UTC" ? "" : ` (${formatUtc(new Date(a.scheduled_for))})`}`
-    : "now";
+  const at = actsAt(a);
+  const when = at ? `${formatInZone(new Date(at), caller.timezone)}${caller.timezone === "UTC" ? "" : ` (${formatUtc(new Date(at))})`}` : "now";
   const lines = [
     `${caller.appName} wants to ${verb} this ${platform} ${a.type}.`,
     `Account: ${platform}${handle ? ` ${handle}` : " (not connected: the built-in sandbox)"}`,

@@ -160,6 +160,13 @@ describe("the owner's pages", () => {
     const done = await srv.api("update_draft", edit, cliToken);
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({ status: "scheduled", scheduled_for: at });
+    // Publishing it now: the approval says now, not the time it was scheduled for.
+    const now = await srv.api("publish_now", { type: "post", id: draft.body.id }, cliToken);
+    expect(now.body.error.code).toBe("confirmation_required");
+    await page.goto(now.body.error.confirmation.url);
+    const whenRow = page.locator("dt", { hasText: /^When$/ }).locator("xpath=following-sibling::dd[1]");
+    await expect.poll(() => whenRow.textContent()).toMatch(/^As soon as Test Assistant repeats its request, before /);
+    expect(await page.getByText(/Stays scheduled/).count()).toBe(0);
     await page.close();
   }, 120_000);
 

@@ -1,5 +1,6 @@
 import { csrfToken, requireOwner } from "@/lib/auth/session";
 import { db } from "@/lib/db";
+import { actsAt } from "@/lib/domain/confirmations";
 import { approvalForOwner, platformAccounts } from "@/lib/domain/connections";
 import { PLATFORM_NAMES, formatInZone, formatTime, formatUtc } from "@/components/format";
 import { AttachedImage, EditComparison } from "@/components/approval-content";
@@ -53,12 +54,13 @@ export default async function ConfirmPage({
   const expiry = `${formatTime(a.expiresAt, me.timezone)}${me.timezone === "UTC" ? "" : ` (${formatTime(a.expiresAt, "UTC")})`}`;
   const open = a.status === "pending" && !expired && !a.appRevoked;
   let status: { tone: "ok" | "error"; text: string } | null = null;
-  if (a.status === "approved" && !expired)
+  // Disconnecting the app denied what it had asked for and not used; the page says why.
+  if (a.appRevoked && a.status !== "used") status = { tone: "error", text: `${a.appName} was disconnected, so this request no longer applies.` };
+  else if (a.status === "approved" && !expired)
     status = { tone: "ok", text: `Approved. ${a.appName} can now complete the action; this approval expires at ${expiry}.` };
   else if (a.status === "approved") status = { tone: "error", text: `This approval expired at ${expiry} without being used. Ask ${a.appName} to try again.` };
   else if (a.status === "used") status = { tone: "ok", text: `Done: ${a.appName} used this approval, so it cannot be used again.` };
   else if (a.status === "denied") status = { tone: "ok", text: `Denied. ${a.appName} cannot do this; it would have to ask again.` };
-  else if (a.appRevoked) status = { tone: "error", text: `${a.appName} was disconnected, so this request no longer applies.` };
   else if (expired) status = { tone: "error", text: `This request expired at ${expiry}. Ask ${a.appName} to try again for a new one.` };
   if (result === "late") status = { tone: "error", text: `Nothing changed: this request was no longer waiting for a decision. ${status?.text ?? ""}` };
   if (result === "expired-form") status = { tone: "error", text: "This page had expired, so nothing changed. Decide again below." };
@@ -74,7 +76,8 @@ export default async function ConfirmPage({
       )}
     </>
   );
-  const scheduled = a.action.scheduled_for ? new Date(a.action.scheduled_for) : null;
+  const at = actsAt(a.action);
+  const scheduled = at ? new Date(at) : null;
   // An edit of a scheduled draft: the owner compares the two versions; the time stays.
   const edit = a.operation === "update_draft" && a.proposed;
   // Alt text, page counts and file names of every image and document shown below.
