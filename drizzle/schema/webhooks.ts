@@ -1,5 +1,6 @@
 import { index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { at, createdAt, id, updatedAt } from "./columns";
+import { connectedApps } from "./connected-apps";
 import { userRef } from "./owner-columns";
 
 export type WebhookEndpointStatus = "active" | "paused";
@@ -12,6 +13,9 @@ export const webhookEndpoints = pgTable(
   {
     id: id(),
     userId: userRef(),
+    // The app that added it through manage_webhooks (null: the owner, in Settings).
+    // Disconnecting that app pauses it: the app no longer learns what happens.
+    appId: uuid("app_id").references(() => connectedApps.id, { onDelete: "set null" }),
     url: text("url").notNull(),
     events: jsonb("events").$type<string[]>().notNull(),
     description: text("description"),

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { approvals, connectedApps, oauthClients, tokens, users, type TokenKind } from "@/drizzle/schema";
+import { approvals, connectedApps, oauthClients, tokens, users, webhookEndpoints, type TokenKind } from "@/drizzle/schema";
 import type { Caller } from "./context";
 import { isUuid } from "@/lib/ids";
 import { dataVersion } from "@/lib/db/data-version";
@@ -160,6 +160,9 @@ async function touchApp(db: Db, appId: string, now: Date) {
     .catch(() => {}); // bookkeeping only: never fail or log a request over it
 }
 
+export const DISCONNECTED_APP_ENDPOINT =
+  "The app that added it was disconnected, so the service paused it. Resume it if you still want these events sent there.";
+
 /** Disconnect: every token of the app stops working on the very next call. */
 export async function revokeApp(db: Db, userId: string, appId: string, now = new Date()): Promise<boolean> {
   if (!isUuid(appId)) return false;
@@ -179,5 +182,11 @@ export async function revokeApp(db: Db, userId: string, appId: string, now = new
     .update(approvals)
     .set({ status: "denied", decidedAt: now })
     .where(and(eq(approvals.appId, appId), eq(approvals.userId, userId), inArray(approvals.status, ["pending", "approved"])));
+  // The webhook endpoints it added stop receiving: the app no longer learns what happens. They
+  // stay, paused, for the owner to resume or delete.
+  await db
+    .update(webhookEndpoints)
+    .set({ status: "paused", pausedReason: DISCONNECTED_APP_ENDPOINT, updatedAt: now })
+    .where(and(eq(webhookEndpoints.appId, appId), eq(webhookEndpoints.userId, userId), eq(webhookEndpoints.status, "active")));
   return rows.length > 0;
 }

@@ -94,7 +94,14 @@ export async function manageWebhooks(ctx: Ctx, input: ManageWebhooksInput): Prom
       const secret = newSecret();
       const [row] = await tx
         .insert(webhookEndpoints)
-        .values({ userId, url, events: uniq(input.events), description: input.description || null, secret })
+        .values({
+          userId,
+          appId: ctx.caller.inPerson ? null : ctx.caller.appId,
+          url,
+          events: uniq(input.events),
+          description: input.description || null,
+          secret,
+        })
         .returning();
       return { webhook: webhookView(row), secret };
     });

@@ -2,7 +2,9 @@ import { randomUUID } from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { config } from "@/lib/config";
+import { issueCommandLineToken } from "@/lib/domain/accounts";
 import { notifyOwners, type Mail } from "@/lib/domain/notifications";
+import { DISCONNECTED_APP_ENDPOINT, revokeApp } from "@/lib/domain/tokens";
 import { db } from "@/lib/db";
 import { openApiDocument } from "@/lib/discovery/openapi";
 import { listWebhooksOp } from "@/lib/operations/list-webhooks";
@@ -93,6 +95,22 @@ describe("endpoints", () => {
     // A forged cursor in year 0, which PostgreSQL has not: refused, not a server error.
     const year0 = Buffer.from(JSON.stringify({ k: "webhooks", t: "0000-01-01T00:00:00.000Z", i: first.webhooks[0].id })).toString("base64url");
     expectError(await call("list_webhooks", { cursor: year0 }, { token: u.token }), 400, "invalid_request");
+  });
+
+  it("disconnecting an app pauses the endpoints it added, saying why; another app's go on", async () => {
+    const u = await makeUser();
+    const gone = await hook(u, "/added-by-gone-app");
+    const otherApp = await issueCommandLineToken(await db(), { email: u.email, appName: "Other app", audience: [config().baseUrl] });
+    const stays = await hook({ ...u, token: otherApp.access_token, appId: otherApp.app_id }, "/added-by-other-app");
+    expect(await revokeApp(await db(), u.id, u.appId)).toBe(true);
+    const rows = await (await db()).select().from(webhookEndpoints).where(eq(webhookEndpoints.userId, u.id));
+    expect(rows.find((r) => r.id === gone.id)).toMatchObject({ status: "paused", pausedReason: DISCONNECTED_APP_ENDPOINT });
+    expect(rows.find((r) => r.id === stays.id)).toMatchObject({ status: "active", pausedReason: null });
+    // What happens next reaches only the endpoint whose app is still connected.
+    await draft({ ...u, token: otherApp.access_token, appId: otherApp.app_id }, "post", "After the disconnect");
+    await deliver();
+    expect(payloads("/added-by-other-app", stays.secret).map((p) => p.type)).toContain("draft.created");
+    expect(rx.on("/added-by-gone-app")).toEqual([]);
   });
 
   it("another user's endpoint is invisible: list, manage, delivery log and resend", async () => {
