@@ -3,8 +3,9 @@ import { isLegacyRequest } from "@modelcontextprotocol/server";
 import { config } from "@/lib/config";
 import { authenticateBearer, resourceMetadataUrl, Unauthorized, wwwAuthenticate } from "@/lib/http/auth";
 import { errorBody, statusOf, toAppError } from "@/lib/errors/present";
-import { readCapped } from "@/lib/http/body";
-import { consumeRequest } from "@/lib/ratelimit";
+import { MAX_BODY_BYTES, readCapped } from "@/lib/http/body";
+import { consumeRequest, type RateDecision } from "@/lib/ratelimit";
+import { prepaid } from "@/lib/operations/run";
 import { bodyLimitOf, MAX_MCP_BODY_BYTES } from "./body-limit";
 import { serveLegacy } from "./legacy";
 import { serveModern } from "./modern";
@@ -55,6 +56,10 @@ function finish(res: Response, origin: string | null, extra: Record<string, stri
 const rpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}, id: unknown = null) =>
   Response.json({ jsonrpc: "2.0", error: { code, message }, id }, { status, headers });
 
+/** 429 with Retry-After, answering the request's id once its body was read. */
+const tooMany = (rate: RateDecision, id: unknown = null) =>
+  rpcError(429, -32000, `Too many requests: wait ${rate.retryAfter} seconds.`, { "Retry-After": String(rate.retryAfter) }, id);
+
 /** The id an error answers: the request's, when the body held one request (else null, as JSON-RPC says). */
 const requestIdOf = (body: unknown) =>
   body && typeof body === "object" && !Array.isArray(body) && "method" in body && "id" in body && ["string", "number"].includes(typeof body.id)
@@ -79,9 +84,17 @@ export async function handleMcp(req: Request): Promise<Response> {
   const requestId = randomUUID();
   try {
     const caller = await authenticateBearer(req.headers.get("authorization"), config().mcpUrl);
-    // Read up to the largest cap of any tool; each message's own cap is checked once parsed.
-    const bytes = await readCapped(req, MAX_MCP_BODY_BYTES);
-    if (!bytes) return finish(rpcError(413, -32600, "Request body too large."), origin);
+    // Every message counts against the caller's budget (tool calls in their operation, with
+    // REST's), answers and notifications included: none of them is free to flood. The request
+    // pays one point before its body is read, so a body refused as too large or unreadable
+    // still counts. That point is the first message's: a tool call takes it in its operation
+    // (prepaid), where a refusal is a tool error the model can read.
+    const rate = await consumeRequest(caller.userId, caller.plan);
+    const paid = prepaid(rate);
+    // Read up to the largest cap of any tool (each message's own cap is checked once parsed);
+    // a caller out of budget only up to the usual cap: a larger body is refused unread.
+    const bytes = await readCapped(req, rate.allowed ? MAX_MCP_BODY_BYTES : MAX_BODY_BYTES);
+    if (!bytes) return finish(rate.allowed ? rpcError(413, -32600, "Request body too large.") : tooMany(rate), origin);
     const text = new TextDecoder().decode(bytes);
     let body: unknown;
     try {
@@ -92,21 +105,21 @@ export async function handleMcp(req: Request): Promise<Response> {
     const messages = (Array.isArray(body) ? body : [body]) as Message[];
     if (bytes.byteLength > bodyLimitOf(messages)) return finish(rpcError(413, -32600, "Request body too large."), origin);
     if (messages.length > MAX_BATCH) return finish(rpcError(400, -32600, `Too many messages in one request (at most ${MAX_BATCH}).`), origin);
-    // Every message counts against the caller's budget (tool calls count in the operation,
-    // with REST's), answers and notifications included: none of them is free to flood.
-    const uncounted = messages.filter((m) => m?.method !== "tools/call").length;
-    for (let i = 0; i < uncounted; i++) {
-      const rate = await consumeRequest(caller.userId, caller.plan);
-      if (!rate.allowed) {
-        const headers = { "Retry-After": String(rate.retryAfter) };
-        return finish(rpcError(429, -32000, `Too many requests: wait ${rate.retryAfter} seconds.`, headers, requestIdOf(body)), origin);
-      }
+    const others = messages.filter((m) => m?.method !== "tools/call").length;
+    // Without a tool call, the first of the other messages had the request's point.
+    if (others === messages.length) {
+      paid.take();
+      if (!rate.allowed) return finish(tooMany(rate, requestIdOf(body)), origin);
+    }
+    for (let i = others === messages.length ? 1 : 0; i < others; i++) {
+      const more = await consumeRequest(caller.userId, caller.plan);
+      if (!more.allowed) return finish(tooMany(more, requestIdOf(body)), origin);
     }
     // The body was read here once: the SDK is handed it parsed (it then never reads the request's).
     if (!(await isLegacyRequest(req, body, { maxRequestBodySize: MAX_MCP_BODY_BYTES }))) {
-      return finish(await serveModern(req, body, caller, requestId), origin);
+      return finish(await serveModern(req, body, caller, requestId, paid), origin);
     }
-    const legacy = await serveLegacy(req, body, caller, requestId);
+    const legacy = await serveLegacy(req, body, caller, requestId, paid);
     if ("error" in legacy) return finish(rpcError(404, -32001, "Session not found: initialize again.", {}, requestIdOf(body)), origin);
     return finish(legacy.response, origin, legacy.sessionHeader ? { "Mcp-Session-Id": legacy.sessionHeader } : {});
   } catch (e) {

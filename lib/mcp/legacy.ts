@@ -1,6 +1,7 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { db } from "@/lib/db";
 import type { Caller } from "@/lib/domain/context";
+import type { Prepaid } from "@/lib/operations/run";
 import { isResponseBatch, recordAnswers, recordCancellations } from "./elicitation";
 import { createMcpServer } from "./server";
 import { createSession, declaredModes, NO_SESSION, readSessionId, type McpSession } from "./session";
@@ -17,7 +18,13 @@ export type LegacyAnswer = { response: Response; sessionHeader?: string };
  * what must outlive a request (the client's elicitation modes) travels in a signed
  * Mcp-Session-Id, and elicitation answers are stored, so any process can serve any request.
  */
-export async function serveLegacy(req: Request, body: unknown, caller: Caller, requestId: string): Promise<LegacyAnswer | { error: "unknown_session" }> {
+export async function serveLegacy(
+  req: Request,
+  body: unknown,
+  caller: Caller,
+  requestId: string,
+  prepaid: Prepaid,
+): Promise<LegacyAnswer | { error: "unknown_session" }> {
   const messages = (Array.isArray(body) ? body : [body]) as Message[];
   const init = messages.find((m) => m?.method === "initialize");
   let session: McpSession = NO_SESSION;
@@ -36,7 +43,7 @@ export async function serveLegacy(req: Request, body: unknown, caller: Caller, r
   await recordCancellations(await db(), body, caller, session);
   // Server-sent events only where a tool call may need to ask the user mid-call.
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !session.form && !session.url });
-  const server = createMcpServer({ caller, requestId, era: "legacy", legacy: { session, transport, signal: req.signal } });
+  const server = createMcpServer({ caller, requestId, era: "legacy", legacy: { session, transport, signal: req.signal }, prepaid });
   await server.connect(transport);
   return { response: await transport.handleRequest(req, { parsedBody: body }), sessionHeader };
 }

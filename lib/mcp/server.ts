@@ -3,7 +3,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/
 import type { Caller } from "@/lib/domain/context";
 import { toAppError } from "@/lib/errors/present";
 import { findOperation } from "@/lib/operations/registry";
-import { runOperation } from "@/lib/operations/run";
+import { runOperation, type Prepaid } from "@/lib/operations/run";
 import { refuseBadInput } from "@/lib/operations/sanitize";
 import { registerCatalog } from "./catalog";
 import { SERVER_ICONS } from "./icons";
@@ -45,6 +45,8 @@ export type McpServerContext = {
   era: "legacy" | "modern";
   /** Only for legacy requests: what pushing an elicitation on the open stream needs. */
   legacy?: LegacyContext;
+  /** The point the request already paid (handler.ts): the first tool call takes it. */
+  prepaid?: Prepaid;
 };
 
 // The SDK builds a JSON Schema validator (Ajv) per server unless given one; a server per
@@ -85,10 +87,10 @@ export function createMcpServer(c: McpServerContext): Server {
         const task = wantsTask(op.name, ctx) ? await startTask(c.caller, op, args, c.requestId) : null;
         if (task) throw task;
         const m = await modernConfirm(c.caller, op.name, args, ctx);
-        return okResult(await runOperation(c.caller, op, () => m.args, { requestId: c.requestId, confirm: m.confirm }));
+        return okResult(await runOperation(c.caller, op, () => m.args, { requestId: c.requestId, confirm: m.confirm, prepaid: c.prepaid }));
       }
       const confirm = legacyConfirm(c.caller, c.legacy, ctx, request.params._meta?.progressToken);
-      return okResult(await runOperation(c.caller, op, () => args, { requestId: c.requestId, confirm }));
+      return okResult(await runOperation(c.caller, op, () => args, { requestId: c.requestId, confirm, prepaid: c.prepaid }));
     } catch (e) {
       if (e instanceof TaskCreated) throw e;
       if (e instanceof InputRequired) return e.result;

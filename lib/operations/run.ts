@@ -6,8 +6,27 @@ import { consumeRequest, type RateDecision } from "@/lib/ratelimit";
 import type { Operation } from "./define";
 import { execute } from "./execute";
 
+/**
+ * A budget decision a surface took before it could tell which operation it serves (MCP pays
+ * for a request before reading its body): the first operation run with it takes it instead of
+ * counting again.
+ */
+export type Prepaid = { take(): RateDecision | undefined };
+
+export function prepaid(rate: RateDecision): Prepaid {
+  let left: RateDecision | undefined = rate;
+  return {
+    take: () => {
+      const r = left;
+      left = undefined;
+      return r;
+    },
+  };
+}
+
 export type RunOptions = {
   requestId: string;
+  prepaid?: Prepaid;
   idempotencyKey?: string;
   /** Told the rate decision, allowed or not (REST turns it into headers). */
   onRate?: (rate: RateDecision) => void;
@@ -32,7 +51,7 @@ export function rateLimited(rate: RateDecision): AppError {
  * approval and the surface can ask right away, the approved action runs once, uncounted.
  */
 export async function runOperation(caller: Caller, op: Operation, readInput: () => unknown, opts: RunOptions) {
-  const rate = await consumeRequest(caller.userId, caller.plan);
+  const rate = opts.prepaid?.take() ?? (await consumeRequest(caller.userId, caller.plan));
   opts.onRate?.(rate);
   if (!rate.allowed) throw rateLimited(rate);
   // Read only now (a REST body after the budget check: refused requests cost no parsing).

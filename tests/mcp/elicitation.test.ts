@@ -43,14 +43,15 @@ async function approvalStatus(id: string) {
 }
 
 /** A raw JSON-RPC POST to /mcp with the app's token (and a session when given). */
+const headers = (token: string, session?: string): Record<string, string> => ({
+  authorization: `Bearer ${token}`,
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+  ...(session && { "mcp-session-id": session }),
+});
+
 function post(token: string, body: unknown, session?: string) {
-  const headers: Record<string, string> = {
-    authorization: `Bearer ${token}`,
-    "content-type": "application/json",
-    accept: "application/json, text/event-stream",
-  };
-  if (session) headers["mcp-session-id"] = session;
-  return inProcessFetch("http://localhost:3000/mcp", { method: "POST", headers, body: JSON.stringify(body) });
+  return inProcessFetch("http://localhost:3000/mcp", { method: "POST", headers: headers(token, session), body: JSON.stringify(body) });
 }
 
 const selfApproval = (id: string) => ({ jsonrpc: "2.0", id, result: { action: "accept", content: { confirm: true } } });
@@ -302,6 +303,36 @@ describe("links and limits", () => {
       expect((await refused.clone().json()).id).toBe("late");
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
       expectError(await call("search_content", {}, { token: u.token }), 429, "rate_limited");
+    });
+
+    it("charges a request before reading its body: refused bodies count, and a caller out of budget is not read past the usual cap", async () => {
+      const u = await makeUser({ plan: "plus" }); // 30 a minute
+      const send = (body: BodyInit, extra: RequestInit = {}) =>
+        inProcessFetch("http://localhost:3000/mcp", { method: "POST", headers: headers(u.token), body, ...extra } as RequestInit);
+      // Not JSON, and over the size cap: each is refused, and each costs its point.
+      for (let i = 0; i < 15; i++) expect((await send("{nope")).status).toBe(400);
+      const big = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { pad: "x".repeat(300 * 1024) } });
+      for (let i = 0; i < 15; i++) expect((await send(big)).status).toBe(413);
+      expectError(await call("search_content", {}, { token: u.token }), 429, "rate_limited");
+      // Out of budget, a body that goes on past 256 KiB and never ends is answered all the same.
+      const chunk = new Uint8Array(64 * 1024).fill(32);
+      let sent = 0;
+      const endless = new ReadableStream<Uint8Array>({
+        pull: (c) => (sent++ < 5 ? c.enqueue(chunk) : new Promise<void>(() => {})),
+      });
+      const res = await send(endless, { duplex: "half" } as RequestInit);
+      expect(res.status).toBe(429);
+      expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+    });
+
+    it("a tool call costs one point, as over REST; out of budget it is a tool error the model can read", async () => {
+      const u = await makeUser({ plan: "plus" });
+      for (let i = 0; i < 15; i++) expect((await call("search_content", {}, { token: u.token })).status).toBe(200);
+      const tool = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "search_content", arguments: {} } });
+      for (let i = 0; i < 15; i++) expect((await (await post(u.token, tool(i))).json()).result.isError).toBeUndefined();
+      const refused = await (await post(u.token, tool(99))).json();
+      expect(refused.result.isError).toBe(true);
+      expect(JSON.parse(refused.result.content[0].text).error.code).toBe("rate_limited");
     });
   });
 });
