@@ -70,14 +70,17 @@ export async function runDue(
     return writing;
   };
 
-  // One account lookup per user and network per pass; dropped after a refusal so that the
-  // next draft sees a connection that now needs renewing.
-  const targets = new Map<string, Promise<Platform>>();
+  // One account lookup per user and network for a few seconds of a pass; dropped after a
+  // refusal so that the next draft sees a connection that now needs renewing. A long pass
+  // looks again: an account the owner removed or replaced meanwhile is not posted to for
+  // more than TARGET_FRESH_MS.
+  const targets = new Map<string, { at: number; platform: Promise<Platform> }>();
   const target = (c: Claimed) => {
     const key = account(c);
+    const now = clock().getTime();
     let t = targets.get(key);
-    if (!t) targets.set(key, (t = p.platforms(db, c.userId, platformOf(c.type))));
-    return t;
+    if (!t || now - t.at > TARGET_FRESH_MS) targets.set(key, (t = { at: now, platform: p.platforms(db, c.userId, platformOf(c.type)) }));
+    return t.platform;
   };
 
   const worker = async () => {
@@ -110,6 +113,8 @@ export async function runDue(
 }
 
 const FLUSH_AT = 200;
+/** How long a pass posts with one lookup of an account (its connection and token). */
+const TARGET_FRESH_MS = 5_000;
 
 // A claimed draft that has waited in its account's lane (behind slow calls of the same
 // account) for half the stuck limit is not posted now: the stuck sweep, measuring from the

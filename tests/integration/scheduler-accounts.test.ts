@@ -55,6 +55,32 @@ describe("scheduler: calls per account", () => {
     expect(rows.every((x) => x.status === "published")).toBe(true);
   });
 
+  it("looks the account up again during a long pass: a connection replaced meanwhile is posted to within seconds", async () => {
+    const owner = await makeUser({ publishing: true });
+    await due(owner.id, 4);
+    let now = Date.now();
+    let connected = "@old";
+    const postedAs: string[] = [];
+    // Each call takes 3 s of the pass's clock; after the first, the owner connects another account.
+    const platforms = async (_db: unknown, _userId: string, name: PlatformName): Promise<Platform> => {
+      const as = connected;
+      return {
+        name,
+        kind: "counting",
+        async publish() {
+          postedAs.push(as);
+          now += 3000;
+          connected = "@new";
+          return { postId: randomUUID(), url: null };
+        },
+      };
+    };
+    const r = await runDue(await db(), { ports: { ...ports(), platforms }, clock: () => new Date(now), batch: 4, concurrency: 1, perAccount: 1 });
+    expect(r.published).toBe(4);
+    // Looked up at 0 s and again at 6 s (more than 5 s on).
+    expect(postedAs).toEqual(["@old", "@old", "@new", "@new"]);
+  });
+
   it("does not post a draft that waited in its account's lane for half the stuck limit: it goes back to scheduled", async () => {
     const owner = await makeUser({ publishing: true });
     const ids = await due(owner.id, 3);
