@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import { hash, verify } from "@node-rs/argon2";
 import type { Db } from "@/lib/db";
 import { authAccounts, users } from "@/drizzle/schema";
@@ -53,4 +53,16 @@ export async function storePlatformTokens(db: Db, account: ProviderAccount, prof
       updatedAt: new Date(),
     })
     .where(and(eq(authAccounts.provider, account.provider), eq(authAccounts.providerAccountId, account.providerAccountId)));
+  // One account a network: connecting another one (a reconnect at which the owner chose a
+  // different account) replaces the one before, so that publishing and the approval pages
+  // name the same account.
+  const owner = db
+    .select({ userId: authAccounts.userId })
+    .from(authAccounts)
+    .where(and(eq(authAccounts.provider, account.provider), eq(authAccounts.providerAccountId, account.providerAccountId)));
+  await db
+    .delete(authAccounts)
+    .where(
+      and(inArray(authAccounts.userId, owner), eq(authAccounts.provider, account.provider), ne(authAccounts.providerAccountId, account.providerAccountId)),
+    );
 }

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { storePlatformTokens } from "@/lib/domain/owner-auth";
+import { connectedAccount } from "@/lib/platforms";
 import { authAccounts } from "@/drizzle/schema";
 import { makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
@@ -47,6 +48,25 @@ describe("LinkedIn and X connections on sign-in", () => {
     await storePlatformTokens(await db(), { provider: "linkedin", providerAccountId: "li-123", access_token: "newer", refresh_token: "rotated" }, {});
     r = await row("li-123");
     expect(r).toMatchObject({ access_token: "newer", refresh_token: "rotated", handle: "Ada Lovelace" });
+  });
+
+  it("a reconnect that chose another account replaces the one before: one account a network, the one publishing uses", async () => {
+    const u = await makeUser();
+    const other = await makeUser();
+    const d = await db();
+    await d.insert(authAccounts).values([
+      { userId: u.id, type: "oauth", provider: "twitter", providerAccountId: "x-alice", access_token: "alice", handle: "@alice" },
+      { userId: u.id, type: "oauth", provider: "linkedin", providerAccountId: "li-kept", access_token: "li" },
+      { userId: other.id, type: "oauth", provider: "twitter", providerAccountId: "x-carol", access_token: "carol" },
+    ]);
+    // next-auth links the newly chosen account, then the sign-in event stores its tokens.
+    await d.insert(authAccounts).values({ userId: u.id, type: "oauth", provider: "twitter", providerAccountId: "x-bob" });
+    await storePlatformTokens(d, { provider: "twitter", providerAccountId: "x-bob", access_token: "bob", refresh_token: "r" }, { data: { username: "bob" } });
+    expect(await row("x-alice")).toBeUndefined();
+    expect(await connectedAccount(d, u.id, "micro")).toMatchObject({ providerAccountId: "x-bob", access_token: "bob", handle: "@bob" });
+    // The owner's other network and another user's account of the same network stay.
+    expect(await row("li-kept")).toBeDefined();
+    expect(await row("x-carol")).toBeDefined();
   });
 
   it("takes X's @username as the handle", async () => {
