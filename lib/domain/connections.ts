@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, isNull } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { approvals, authAccounts, connectedApps, oauthClients, users } from "@/drizzle/schema";
+import { approvals, authAccounts, connectedApps, oauthClients, tweetDrafts, users } from "@/drizzle/schema";
 import { isUuid } from "@/lib/ids";
 import { connectionState, NETWORKS, type ConnectionState, type Provider } from "@/lib/networks";
 
@@ -107,5 +107,19 @@ export async function approvalForOwner(db: Db, userId: string, id: string) {
     .innerJoin(connectedApps, eq(connectedApps.id, approvals.appId))
     .innerJoin(oauthClients, eq(oauthClients.id, connectedApps.clientId))
     .where(and(eq(approvals.id, id), eq(approvals.userId, userId)));
-  return row;
+  if (!row) return undefined;
+  return { ...row, tweets: await tweetsDeletedWith(db, userId, row.action) };
+}
+
+/**
+ * Deleting a post deletes its tweets with it: what an approval of that shows, as they are now
+ * (the approval is bound to the ones there were when it was asked for: drafts.ts).
+ */
+export async function tweetsDeletedWith(db: Db, userId: string, action: { operation: string; type: string; id: string }) {
+  if (action.operation !== "delete_draft" || action.type !== "post" || !isUuid(action.id)) return [];
+  return db
+    .select({ body: tweetDrafts.body, status: tweetDrafts.status })
+    .from(tweetDrafts)
+    .where(and(eq(tweetDrafts.postDraftId, action.id), eq(tweetDrafts.userId, userId)))
+    .orderBy(asc(tweetDrafts.createdAt));
 }

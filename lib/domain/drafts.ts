@@ -99,7 +99,9 @@ export async function deleteDraft(ctx: Ctx, input: { type: DraftType; id: string
     const draft = await loadOwn(tx, ctx, input.type, input.id);
     // A post takes its tweets with it, so their states count too.
     const tweets =
-      input.type === "post" ? await tx.select({ status: tweetDrafts.status }).from(tweetDrafts).where(eq(tweetDrafts.postDraftId, draft.id)).for("update") : [];
+      input.type === "post"
+        ? await tx.select({ id: tweetDrafts.id, status: tweetDrafts.status }).from(tweetDrafts).where(eq(tweetDrafts.postDraftId, draft.id)).for("update")
+        : [];
     const states = [draft.status, ...tweets.map((t) => t.status)];
     if (states.includes("publishing")) {
       throw new AppError(
@@ -110,7 +112,9 @@ export async function deleteDraft(ctx: Ctx, input: { type: DraftType; id: string
     }
     await spendApproval(ctx, tx, {
       operation: "delete_draft",
-      args: { type: input.type, id: input.id },
+      // The tweets that go with a post are part of what is approved: one added (or removed)
+      // since makes it another action, approved anew.
+      args: { type: input.type, id: input.id, ...(tweets.length && { tweets: tweets.map((t) => t.id).sort() }) },
       type: input.type,
       id: draft.id,
       ...contentOf(draft),

@@ -1,7 +1,7 @@
 import type { JSONRPCMessage, RequestId, Transport } from "@modelcontextprotocol/server";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
-import { platformAccounts } from "@/lib/domain/connections";
+import { platformAccounts, tweetsDeletedWith } from "@/lib/domain/connections";
 import { actsAt } from "@/lib/domain/confirmations";
 import { documentPages } from "@/lib/domain/media";
 import type { Caller } from "@/lib/domain/context";
@@ -74,6 +74,8 @@ export async function confirmationForm(db: Db, caller: Caller, c: Confirmation) 
   const pages = await documentPages(db, config().origin, caller.userId, shown?.attachments, shown?.proposed?.attachments);
   if (shown?.attachments) lines.push(...attachmentLines(shown.attachments, pages));
   else if (shown?.imageUrl) lines.push("", `Image: ${shown.imageUrl}`);
+  const tweets = await tweetsDeletedWith(db, caller.userId, a);
+  if (tweets.length) lines.push("", "Its tweets are deleted with it:", ...tweets.map((t) => `- (${t.status}) ${t.body}`));
   if (shown?.proposed) {
     lines.push("", "Proposed text:", shown.proposed.body);
     if (shown.proposed.attachments) lines.push(...proposedAttachmentLines(shown.attachments, shown.proposed.attachments, pages));

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import { decideApproval } from "@/lib/domain/confirmations";
+import { approvalForOwner } from "@/lib/domain/connections";
 import { createDraftOp } from "@/lib/operations/create-draft";
 import { deleteDraftOp } from "@/lib/operations/delete-draft";
 import { fetchItemOp } from "@/lib/operations/fetch-item";
@@ -153,6 +154,24 @@ describe("delete_draft", () => {
     const gone = await call("fetch_item", { type: "tweet", id: t1.id }, { token: u.token });
     expectError(gone, 422, "action_failed");
     expect(gone.body).toEqual((await call("fetch_item", { type: "tweet", id: MISSING }, { token: u.token })).body);
+  });
+
+  it("shows the owner the tweets a post takes with it, and a tweet added after the approval needs a new one", async () => {
+    const u = await makeUser({ publishing: true });
+    const t1 = expectOk(await call("create_draft", { type: "tweet", body: "the first tweet" }, { token: u.token }), createDraftOp.output);
+    const parent = t1.linked_post_id as string;
+    const c = await askApproval(u, { type: "post", id: parent });
+    expect((await approvalForOwner(await db(), u.id, c.id))?.tweets).toEqual([{ body: "the first tweet", status: "draft" }]);
+    expect(await decideApproval(await db(), u.id, c.id, "approved")).toBe(true);
+    // The app adds a tweet under the post after the owner approved deleting what was there.
+    const t2 = expectOk(await call("create_draft", { type: "tweet", body: "added later", post_draft_id: parent }, { token: u.token }), createDraftOp.output);
+    const again = await askApproval(u, { type: "post", id: parent });
+    expect(again.id).not.toBe(c.id);
+    expect(await stillThere(u, t2.id, "tweet")).toBe(true);
+    expect((await approvalForOwner(await db(), u.id, again.id))?.tweets.map((t) => t.body)).toEqual(["the first tweet", "added later"]);
+    expect(await decideApproval(await db(), u.id, again.id, "approved")).toBe(true);
+    expectOk(await del(u, { type: "post", id: parent }), deleteDraftOp.output);
+    expect(await stillThere(u, t2.id, "tweet")).toBe(false);
   });
 
   it.each([

@@ -2,7 +2,7 @@ import { csrfToken, requireOwner } from "@/lib/auth/session";
 import { db } from "@/lib/db";
 import { actsAt } from "@/lib/domain/confirmations";
 import { approvalForOwner, platformAccounts } from "@/lib/domain/connections";
-import { PLATFORM_NAMES, formatInZone, formatTime, formatUtc } from "@/components/format";
+import { PLATFORM_NAMES, STATUS_WORDS, formatInZone, formatTime, formatUtc } from "@/components/format";
 import { AttachedImage, EditComparison } from "@/components/approval-content";
 import { Attachments } from "@/components/draft-media";
 import { config } from "@/lib/config";
@@ -145,6 +145,18 @@ export default async function ConfirmPage({
             ) : null}
           </>
         )}
+        {a.tweets.length ? (
+          <>
+            <h3>Its tweets are deleted with it</h3>
+            <ul>
+              {a.tweets.map((t, i) => (
+                <li key={i}>
+                  {STATUS_WORDS[t.status] ?? t.status}: {t.body.length > 140 ? `${t.body.slice(0, 140)}…` : t.body}
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : null}
         {IRREVERSIBLE.has(a.operation) ? (
           <p>
             <strong>This cannot be undone.</strong>
