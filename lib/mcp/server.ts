@@ -84,7 +84,7 @@ export function createMcpServer(c: McpServerContext): Server {
         // A task stores the arguments and an approval hashes them before the operation runs:
         // NUL characters and absurd nesting are refused first, as the operation would.
         refuseBadInput(args);
-        const task = wantsTask(op.name, ctx) ? await startTask(c.caller, op, args, c.requestId) : null;
+        const task = wantsTask(op.name, ctx) ? await startTask(c.caller, op, args, c.requestId, c.prepaid) : null;
         if (task) throw task;
         const m = await modernConfirm(c.caller, op.name, args, ctx);
         return okResult(await runOperation(c.caller, op, () => m.args, { requestId: c.requestId, confirm: m.confirm, prepaid: c.prepaid }));

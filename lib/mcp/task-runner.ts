@@ -3,7 +3,7 @@ import type { Caller } from "@/lib/domain/context";
 import type { Confirmation } from "@/lib/errors";
 import { toAppError } from "@/lib/errors/present";
 import type { Operation } from "@/lib/operations/define";
-import { runOperation } from "@/lib/operations/run";
+import { runOperation, type Prepaid } from "@/lib/operations/run";
 import { approvalState } from "./approval-state";
 import { notApproved } from "./legacy-confirm";
 import { approvalMessage } from "./mrtr";
@@ -64,10 +64,10 @@ function taskConfirm(caller: Caller, taskId: string) {
 }
 
 /** Runs the call behind a task and records its outcome. Never throws. */
-async function runTask(caller: Caller, op: Operation, args: Record<string, unknown>, requestId: string, task: TaskRow) {
+async function runTask(caller: Caller, op: Operation, args: Record<string, unknown>, requestId: string, task: TaskRow, prepaid?: Prepaid) {
   const beat = setInterval(() => void touchTask(task.id).catch(() => {}), HEARTBEAT_MS);
   try {
-    const result = await runOperation(caller, op, () => args, { requestId, confirm: taskConfirm(caller, task.id) });
+    const result = await runOperation(caller, op, () => args, { requestId, confirm: taskConfirm(caller, task.id), prepaid });
     // The action happened: that is recorded even over a cancellation that came too late.
     await updateOpenTask(task.id, { status: "completed", statusMessage: null, result: okResult(result) as Record<string, unknown> }, [
       "working",
@@ -85,10 +85,14 @@ async function runTask(caller: Caller, op: Operation, args: Record<string, unkno
   }
 }
 
-/** Creates the task (durably, before answering) and starts the call behind it; null when the app has too many open. */
-export async function startTask(caller: Caller, op: Operation, args: Record<string, unknown>, requestId: string) {
+/**
+ * Creates the task (durably, before answering) and starts the call behind it; null when the
+ * app has too many open. The call takes the point its request paid (`prepaid`), as it would
+ * have answering directly.
+ */
+export async function startTask(caller: Caller, op: Operation, args: Record<string, unknown>, requestId: string, prepaid?: Prepaid) {
   if ((await openTaskCount(caller)) >= MAX_OPEN_PER_APP) return null;
   const task = await createTask(caller, op.name, args);
-  void runTask(caller, op, args, requestId, task);
+  void runTask(caller, op, args, requestId, task, prepaid);
   return new TaskCreated({ resultType: "task", ...taskShape(task) });
 }

@@ -7,6 +7,7 @@ import { mcpTasks, postDrafts } from "@/drizzle/schema";
 import { call, makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { inProcessFetch, rpc2026, type Rpc } from "../helpers/mcp";
+import { withRealLimits } from "../helpers/rate-limit";
 
 withDatabase();
 
@@ -169,5 +170,21 @@ describe("tasks (io.modelcontextprotocol/tasks)", () => {
     const r = await get(u.token, taskId);
     expect(r.result?.status).toBe("failed");
     expect(r.result?.error.message).toMatch(/restarted/);
+  });
+});
+
+describe("tasks and the budget", () => {
+  withRealLimits();
+
+  it("a call that becomes a task costs one point, as it would answering directly", async () => {
+    const u = await makeUser({ plan: "plus" }); // 30 a minute
+    for (let i = 0; i < 29; i++) expect((await call("search_content", {}, { token: u.token })).status).toBe(200);
+    const taskId = (await tool(u.token, "generate_post", { topic: "The thirtieth request" })).result!.taskId;
+    // Read from the store: polling with tasks/get would spend the budget too.
+    let task: typeof mcpTasks.$inferSelect | undefined;
+    for (let i = 0; i < 100 && task?.status !== "completed"; i++, await new Promise((r) => setTimeout(r, 100)))
+      [task] = await (await db()).select().from(mcpTasks).where(eq(mcpTasks.id, taskId));
+    expect(task?.result?.isError, JSON.stringify(task?.result)).toBeUndefined();
+    expect((await call("search_content", {}, { token: u.token })).status).toBe(429);
   });
 });
