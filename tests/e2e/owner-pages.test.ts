@@ -74,6 +74,8 @@ describe("the owner's pages", () => {
 
     const draft = await srv.api("create_draft", { type: "post", body: "Boring deploys are a feature.\n(Really.)" }, cliToken);
     expect(draft.status).toBe(200);
+    const tweet = await srv.api("create_draft", { type: "tweet", body: "Deploys should bore you.", post_draft_id: draft.body.id }, cliToken);
+    expect(tweet.status).toBe(200);
     const first = await srv.api("delete_draft", { type: "post", id: draft.body.id }, cliToken);
     expect(first.status).toBe(403);
     expect(first.body.error.code).toBe("confirmation_required");
@@ -85,6 +87,9 @@ describe("the owner's pages", () => {
     await page.goto(url);
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Test Assistant wants to delete this LinkedIn post draft");
     expect(await page.locator(".post-text").textContent()).toBe("Boring deploys are a feature.\n(Really.)");
+    // The tweet that goes with the post is named too.
+    expect(await page.getByRole("heading", { name: "Its tweets are deleted with it" }).count()).toBe(1);
+    expect(await page.getByRole("listitem").filter({ hasText: "Deploys should bore you." }).count()).toBe(1);
     expect(await page.getByText("This cannot be undone.").count()).toBe(1);
     await axe(page);
     await shoot(page, "confirm");
