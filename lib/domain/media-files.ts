@@ -113,7 +113,7 @@ function readPdf(input: Uint8Array): Promise<PdfAnswer> {
         resolve(answer);
         void worker.terminate();
       };
-      const timer = setTimeout(() => end({ error: `It could not be read within ${PDF_READ_MS / 1000} seconds` }), PDF_READ_MS);
+      const timer = setTimeout(() => end({ error: `reading it took more than ${PDF_READ_MS / 1000} seconds` }), PDF_READ_MS);
       worker.once("message", end);
       // Out of memory, say: the file is refused, the server goes on.
       worker.once("error", () => end({ error: "unreadable" }));

@@ -18,7 +18,7 @@ async function count(bytes, max) {
     const node = todo.pop();
     // Anything else (a reference to a missing object, say) is passed over, as pdf-lib does.
     if (!(node instanceof PDFPageLeaf || node instanceof PDFPageTree)) continue;
-    if (seen.has(node)) return { error: "Its page tree names one page or branch twice" };
+    if (seen.has(node)) return { error: "its page tree names one page or branch twice" };
     seen.add(node);
     if (node instanceof PDFPageLeaf) pages++;
     else {

@@ -106,12 +106,11 @@ export async function handleMcp(req: Request): Promise<Response> {
     if (bytes.byteLength > bodyLimitOf(messages)) return finish(rpcError(413, -32600, "Request body too large."), origin);
     if (messages.length > MAX_BATCH) return finish(rpcError(400, -32600, `Too many messages in one request (at most ${MAX_BATCH}).`), origin);
     const others = messages.filter((m) => m?.method !== "tools/call").length;
-    // Without a tool call, the first of the other messages had the request's point.
-    if (others === messages.length) {
-      paid.take();
-      if (!rate.allowed) return finish(tooMany(rate, requestIdOf(body)), origin);
-    }
-    for (let i = others === messages.length ? 1 : 0; i < others; i++) {
+    // Without a tool call (nothing then takes the prepaid point), the request's point was the
+    // first other message's.
+    const noToolCall = others === messages.length;
+    if (noToolCall && !rate.allowed) return finish(tooMany(rate, requestIdOf(body)), origin);
+    for (let i = noToolCall ? 1 : 0; i < others; i++) {
       const more = await consumeRequest(caller.userId, caller.plan);
       if (!more.allowed) return finish(tooMany(more, requestIdOf(body)), origin);
     }

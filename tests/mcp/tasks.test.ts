@@ -32,6 +32,14 @@ async function until(token: string, taskId: string, status: string) {
   throw new Error(`task ${taskId} never became ${status}: ${JSON.stringify(await get(token, taskId))}`);
 }
 
+/** The task as stored once completed, read without tasks/get (which needs a live token and spends budget). */
+async function completedInStore(taskId: string) {
+  let task: typeof mcpTasks.$inferSelect | undefined;
+  for (let i = 0; i < 100 && task?.status !== "completed"; i++, await new Promise((r) => setTimeout(r, 100)))
+    [task] = await (await db()).select().from(mcpTasks).where(eq(mcpTasks.id, taskId));
+  return task;
+}
+
 describe("tasks (io.modelcontextprotocol/tasks)", () => {
   it("are advertised in server/discover", async () => {
     const u = await makeUser();
@@ -94,9 +102,7 @@ describe("tasks (io.modelcontextprotocol/tasks)", () => {
     // The owner's tab still shows the approval; approving it now does nothing.
     expect(await decideApproval(await db(), u.id, approvalId, "approved")).toBe(false);
     // The app's token is gone, so the task is read from the store: it ends refused.
-    let task: typeof mcpTasks.$inferSelect | undefined;
-    for (let i = 0; i < 100 && task?.status !== "completed"; i++, await new Promise((r) => setTimeout(r, 100)))
-      [task] = await (await db()).select().from(mcpTasks).where(eq(mcpTasks.id, taskId));
+    const task = await completedInStore(taskId);
     expect(task?.status).toBe("completed");
     expect(JSON.parse((task!.result as { content: { text: string }[] }).content[0].text).error.message).toMatch(/did not approve/);
     const [post] = await (await db()).select().from(postDrafts).where(eq(postDrafts.id, d.body.id));
@@ -181,9 +187,7 @@ describe("tasks and the budget", () => {
     for (let i = 0; i < 29; i++) expect((await call("search_content", {}, { token: u.token })).status).toBe(200);
     const taskId = (await tool(u.token, "generate_post", { topic: "The thirtieth request" })).result!.taskId;
     // Read from the store: polling with tasks/get would spend the budget too.
-    let task: typeof mcpTasks.$inferSelect | undefined;
-    for (let i = 0; i < 100 && task?.status !== "completed"; i++, await new Promise((r) => setTimeout(r, 100)))
-      [task] = await (await db()).select().from(mcpTasks).where(eq(mcpTasks.id, taskId));
+    const task = await completedInStore(taskId);
     expect(task?.result?.isError, JSON.stringify(task?.result)).toBeUndefined();
     expect((await call("search_content", {}, { token: u.token })).status).toBe(429);
   });
