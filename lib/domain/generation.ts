@@ -7,10 +7,12 @@ import { withDebit } from "./allowances";
 import { startTopic } from "./series";
 import { deriveTitle } from "./text";
 import { draftCreated } from "@/lib/webhooks/domain-events";
+import { stillConnected } from "./tokens";
 
 // generate_post / generate_tweet (spec 4.6, 4.7). Order matters for money: everything that
 // can be refused for free (ownership of ids) is checked before the allowance is debited; the
-// debit is refunded when writing or saving fails. Nothing here publishes or schedules.
+// debit is refunded when writing or saving fails, and when the app was disconnected while
+// the model wrote (nothing is saved then). Nothing here publishes or schedules.
 //
 // untrusted_source: the topic and instructions come from the owner's own app session, so a
 // generated draft is the owner's text. It is marked only when its source material was not
@@ -40,8 +42,12 @@ export async function generatePost(ctx: Ctx, input: GeneratePostInput) {
   return withDebit(ctx, "generate_post", async () => {
     const body = await write(ctx.ports.model(), { format: "post", voice, topic: input.topic, instructions: input.instructions, pillar: input.pillar });
     const title = deriveTitle(body);
-    if (!input.save_as_draft) return { draft_id: null, title, body, saved: false };
+    if (!input.save_as_draft) {
+      await stillConnected(ctx.db, ctx.caller); // nor is the text handed to a disconnected app
+      return { draft_id: null, title, body, saved: false };
+    }
     const id = await ctx.db.transaction(async (tx) => {
+      await stillConnected(tx, ctx.caller);
       if (input.series_topic_id) await startTopic(tx, ctx.caller.userId, input.series_topic_id);
       const [row] = await tx
         .insert(postDrafts)
@@ -94,6 +100,7 @@ export async function generateTweet(ctx: Ctx, input: GenerateTweetInput) {
     const thread = later.map((t) => ({ text: t, image_urls: [] as string[] }));
     const untrusted = source?.untrustedSource ? `Condensed from a post draft holding text from: ${source.untrustedSource}` : null;
     const draftId = await ctx.db.transaction(async (tx) => {
+      await stillConnected(tx, ctx.caller);
       if (input.series_topic_id) await startTopic(tx, uid, input.series_topic_id);
       let parentId = source?.id;
       if (!parentId) {

@@ -4,6 +4,7 @@ import type { Db } from "@/lib/db";
 import { approvals, connectedApps, oauthClients, tokens, users, webhookEndpoints, type TokenKind } from "@/drizzle/schema";
 import type { Caller } from "./context";
 import { isUuid } from "@/lib/ids";
+import { Unauthorized } from "@/lib/errors";
 import { dataVersion } from "@/lib/db/data-version";
 import { perDatabase } from "@/lib/db/per-database";
 import { authEpoch, epochColumn } from "@/lib/db/auth-epoch";
@@ -189,4 +190,17 @@ export async function revokeApp(db: Db, userId: string, appId: string, now = new
     .set({ status: "paused", pausedReason: DISCONNECTED_APP_ENDPOINT, updatedAt: now })
     .where(and(eq(webhookEndpoints.appId, appId), eq(webhookEndpoints.userId, userId), eq(webhookEndpoints.status, "active")));
   return rows.length > 0;
+}
+
+/**
+ * For the write at the end of a long call (generation writes seconds after it began, once the
+ * model has answered): an app disconnected while the call ran saves nothing. Run inside the
+ * write's transaction. The app's row is read FOR SHARE, so a disconnect, whose first step
+ * updates that row, either has committed and is seen here, or waits for this write to commit
+ * and comes after it. The owner in person has no app to lose.
+ */
+export async function stillConnected(db: Db, caller: Caller): Promise<void> {
+  if (caller.inPerson) return;
+  const [app] = await db.select({ revokedAt: connectedApps.revokedAt }).from(connectedApps).where(eq(connectedApps.id, caller.appId)).for("share");
+  if (!app || app.revokedAt) throw new Unauthorized("The app was disconnected from the account while this call ran, so nothing was saved.", true);
 }

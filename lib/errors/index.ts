@@ -42,6 +42,16 @@ export class AppError extends Error {
   }
 }
 
+/** A missing, unknown or revoked token (401); invalidToken when one was sent (RFC 6750's invalid_token). */
+export class Unauthorized extends AppError {
+  constructor(
+    message: string,
+    readonly invalidToken: boolean,
+  ) {
+    super("unauthorized", message, "Sign in again through the app's OAuth flow (or issue a new token) and send it as Authorization: Bearer <token>.");
+  }
+}
+
 /** The one message for an id that is missing or not the caller's: they must look the same. */
 export function notFound(type: string): AppError {
   return new AppError(

@@ -2,16 +2,7 @@ import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import type { Caller } from "@/lib/domain/context";
 import { authenticate } from "@/lib/domain/tokens";
-import { AppError } from "@/lib/errors";
-
-export class Unauthorized extends AppError {
-  constructor(
-    message: string,
-    readonly invalidToken: boolean,
-  ) {
-    super("unauthorized", message, "Sign in again through the app's OAuth flow (or issue a new token) and send it as Authorization: Bearer <token>.");
-  }
-}
+import { Unauthorized } from "@/lib/errors";
 
 /** The protected-resource metadata URL (RFC 9728) of a resource served at `path`. */
 export const resourceMetadataUrl = (path: string) => `${config().origin}/.well-known/oauth-protected-resource${path}`;

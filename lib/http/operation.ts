@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { config } from "@/lib/config";
-import { AppError } from "@/lib/errors";
+import { AppError, Unauthorized } from "@/lib/errors";
 import { runOperation } from "@/lib/operations/run";
 import { findOperation } from "@/lib/operations/registry";
 import type { RateDecision } from "@/lib/ratelimit";
-import { authenticateBearer, resourceMetadataUrl, Unauthorized, wwwAuthenticate } from "./auth";
+import { authenticateBearer, resourceMetadataUrl, wwwAuthenticate } from "./auth";
 import { readJsonBody } from "./body";
 import { errorBody, statusOf, toAppError } from "@/lib/errors/present";
 import { fromWebRequest, toWebResponse, type ApiAnswer, type ApiRequest } from "./exchange";

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { isLegacyRequest } from "@modelcontextprotocol/server";
 import { config } from "@/lib/config";
-import { authenticateBearer, resourceMetadataUrl, Unauthorized, wwwAuthenticate } from "@/lib/http/auth";
+import { authenticateBearer, resourceMetadataUrl, wwwAuthenticate } from "@/lib/http/auth";
+import { Unauthorized } from "@/lib/errors";
 import { errorBody, statusOf, toAppError } from "@/lib/errors/present";
 import { MAX_BODY_BYTES, readCapped } from "@/lib/http/body";
 import { consumeRequest, type RateDecision } from "@/lib/ratelimit";

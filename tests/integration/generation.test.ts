@@ -6,9 +6,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { replacePorts } from "@/lib/ports";
 import { db } from "@/lib/db";
 import { tweetWeight } from "@/lib/domain/text";
+import { revokeApp } from "@/lib/domain/tokens";
 import { generatePostOp } from "@/lib/operations/generate-post";
 import { generateTweetOp } from "@/lib/operations/generate-tweet";
-import { allowancePeriods, creditEvents, users } from "@/drizzle/schema";
+import { allowancePeriods, creditEvents, ideas, postDrafts, tweetDrafts, users } from "@/drizzle/schema";
 import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { fixedModel } from "../helpers/model";
@@ -176,6 +177,40 @@ describe("allowances", () => {
     expect(events[0].refundedAt).toBeInstanceOf(Date);
     const drafts = await call("search_content", { types: ["post"] }, { token: u.token });
     expect(drafts.body.results).toEqual([]);
+  });
+});
+
+describe("an app disconnected while the model writes", () => {
+  // The disconnect happens between the call's token check and its write: the model is the
+  // slow part of a generation (seconds), and the owner may disconnect the app meanwhile.
+  const cases: [string, Record<string, unknown>][] = [
+    ["generate_post", { topic: "Why small pull requests win" }],
+    ["generate_post", { topic: "Why small pull requests win", save_as_draft: false }],
+    ["generate_tweet", { topic: "Flaky tests are a tax on every merge" }],
+    ["generate_tweet", { topic: "Flaky tests are a tax on every merge", as_thread: true, parts: 3 }],
+  ];
+  it.each(cases)("%s %j saves nothing, hands nothing back and gives the allowance back", async (operation, body) => {
+    const u = await voiced();
+    const d = await db();
+    // Parts apart by "---" (what a thread asks of the model); one text for the rest.
+    const answer = fixedModel("Deploys should be boring.\n---\nMake yours boring today.\n---\nKeep shipping.");
+    replacePorts({
+      model: () =>
+        new MockLanguageModelV3({
+          doGenerate: async (options) => {
+            await revokeApp(d, u.id, u.appId);
+            return answer.doGenerate(options);
+          },
+        }),
+    });
+    const res = await call(operation, body, { token: u.token });
+    expectError(res, 401, "unauthorized");
+    expect(res.body.error.message).toContain("disconnected");
+    expect(res.headers.get("www-authenticate")).toContain('error="invalid_token"');
+    for (const table of [postDrafts, tweetDrafts, ideas]) {
+      expect(await d.select().from(table).where(eq(table.userId, u.id))).toEqual([]);
+    }
+    expect(await usage(u)).toMatchObject({ postsUsed: 0, aiActionsUsed: 0, creditsUsed: 0 });
   });
 });
 

@@ -5,6 +5,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import { MEDIA_STORAGE_BYTES } from "@/lib/domain/allowances";
+import { authenticate, revokeApp } from "@/lib/domain/tokens";
+import { ports } from "@/lib/ports";
+import { execute } from "@/lib/operations/execute";
 import { serveMedia } from "@/lib/http/media";
 import { uploadMediaOp } from "@/lib/operations/upload-media";
 import { media } from "@/drizzle/schema";
@@ -181,6 +184,20 @@ describe("upload_media", () => {
     expect(both.map((r) => r.status).sort()).toEqual([200, 422]);
     // Another plan's allowance is its own.
     expect((await uploadRaw(u, await png(), "image/png")).status).toBe(200);
+  });
+
+  it("stores nothing for an app disconnected after its token was checked", async () => {
+    // An upload spends seconds decoding before it writes; the owner may disconnect the app
+    // meanwhile. The call's token check has passed: the write itself must see the disconnect.
+    const app = await makeUser();
+    const d = await db();
+    const auth = await authenticate(d, app.token, config().baseUrl);
+    if (!auth.ok) throw new Error(auth.reason);
+    await revokeApp(d, app.id, app.appId);
+    const ctx = { db: d, caller: auth.caller, now: () => new Date(), ports: ports(), requestId: randomUUID() };
+    const data = (await png()).toString("base64");
+    await expect(execute(ctx, uploadMediaOp, { data, content_type: "image/png" })).rejects.toMatchObject({ code: "unauthorized" });
+    expect(await rows(app.id)).toEqual([]);
   });
 });
 
