@@ -3,7 +3,7 @@ import { AuthError, CredentialsSignin } from "next-auth";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { signIn } from "@/lib/auth";
+import { signIn, signOut } from "@/lib/auth";
 import { sendConfirmationMail } from "@/lib/auth/confirm-mail";
 import { config } from "@/lib/config";
 import { pendingUserByEmail, startEmailConfirmation } from "@/lib/domain/email-verification";
@@ -96,5 +96,12 @@ export async function signInWith(provider: "linkedin" | "twitter" | "nodemailer"
     // then shows under that address: go straight to the sign-in page's "check your e-mail".
     const to = await signIn(provider, { email: String(form.get("email") ?? ""), redirectTo, redirect: false });
     redirect(String(to).includes("/verify-request") ? "/signin?sent=1" : String(to));
-  } else await signIn(provider, { redirectTo });
+  } else {
+    // This page signs in as whoever that LinkedIn or X account belongs to. Signed in already,
+    // next-auth would instead link an account nobody has yet to the current session's user:
+    // a session someone left in this browser would get the next person's account for
+    // publishing. Connecting an account to yourself is Settings > Connections' button.
+    await signOut({ redirect: false, redirectTo }); // its return path is kept for the sign-in
+    await signIn(provider, { redirectTo });
+  }
 }

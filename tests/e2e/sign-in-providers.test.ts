@@ -155,6 +155,27 @@ describe("signing in with LinkedIn, X and an e-mail link", () => {
     await page.close();
   }, 180_000);
 
+  it("signing in with LinkedIn on the sign-in page while signed in switches accounts: it never links that LinkedIn to the signed-in one", async () => {
+    // Whoever left a session in this browser (a shared computer, a replayed sign-in link) must
+    // not end up holding the next person's LinkedIn: the sign-in page signs in as that LinkedIn.
+    li.person = { sub: "li-member-Mo7", name: "Mo Next", email: "mo@example.com" };
+    const page = await newPage();
+    await page.goto(`${srv.origin}/signin?callbackUrl=%2Fsettings%2Fconnections`);
+    await page.locator("#email").fill(WRITER.email);
+    await page.getByLabel("Password").fill(WRITER.password);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await page.waitForURL(/\/settings\/connections$/);
+    await page.goto(`${srv.origin}/signin?callbackUrl=%2Fsettings%2Fconnections`);
+    expect(await page.getByText("You are signed in already").count()).toBe(1);
+    await page.getByRole("button", { name: "LinkedIn" }).click();
+    await page.waitForURL(/\/onboarding/); // a new account, Mo's
+    expect(await page.getByLabel("Your name").inputValue()).toBe("Mo Next");
+    const rows = (await storedAccounts()).filter((r) => r.a.provider === "linkedin");
+    expect(rows.filter((r) => r.email === WRITER.email)).toEqual([]);
+    expect(rows.find((r) => r.a.providerAccountId === "li-member-Mo7")?.email).toBe("mo@example.com");
+    await page.close();
+  }, 180_000);
+
   it("a new person cannot start with X alone (X shares no e-mail): the sign-in page says why", async () => {
     x.person = { sub: "9999", name: "Stranger", username: "stranger" };
     const page = await newPage();
