@@ -18,12 +18,23 @@ const REPLACEMENTS: [RegExp, string][] = [
   [/[\w-]{32,}/g, "[redacted]"],
 ];
 
-/** `text` without credentials, whitespace collapsed, at most `max` characters. */
+/**
+ * `text` without credentials, whitespace and control characters collapsed to one space, at
+ * most `max` characters, and never ending in half an emoji (the cut keeps a surrogate pair
+ * whole; any lone one becomes U+FFFD): it is stored, and PostgreSQL refuses NUL and half emoji.
+ */
 export function redactSecrets(text: string, max = 200): string {
-  let out = text.replace(/\s+/g, " ").trim();
+  let out = text
+    .toWellFormed()
+    .replace(/[\s\u0000-\u001f\u007f]+/g, " ") // NUL and other controls too: PostgreSQL text refuses NUL
+    .trim();
   for (const [re, to] of REPLACEMENTS) out = out.replace(re, to);
-  return out.length > max ? `${out.slice(0, max - 1).trimEnd()}…` : out;
+  if (out.length <= max) return out;
+  const end = isHighSurrogate(out.charCodeAt(max - 2)) ? max - 2 : max - 1;
+  return `${out.slice(0, end).trimEnd()}…`;
 }
+
+const isHighSurrogate = (unit: number) => unit >= 0xd800 && unit <= 0xdbff;
 
 /** An id that ties a generic message shown to people to the log line with the details. */
 export const newErrorId = () => randomUUID();

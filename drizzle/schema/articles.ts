@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
-import { createdAt, id, tsvector, updatedAt } from "./columns";
+import { index, pgTable, text } from "drizzle-orm/pg-core";
+import { createdAt, id, jsonb, tsvector, updatedAt } from "./columns";
 import { userRef } from "./owner-columns";
 
 export type ArticleStatus = "draft" | "published";

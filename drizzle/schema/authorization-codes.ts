@@ -1,5 +1,5 @@
-import { jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
-import { at, createdAt, id } from "./columns";
+import { pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { at, createdAt, id, jsonb } from "./columns";
 import { oauthClients } from "./oauth-clients";
 import { userRef, appRef } from "./owner-columns";
 

@@ -1,5 +1,5 @@
-import { boolean, index, jsonb, pgTable, uuid } from "drizzle-orm/pg-core";
-import { at, createdAt, id } from "./columns";
+import { boolean, index, pgTable, uuid } from "drizzle-orm/pg-core";
+import { at, createdAt, id, jsonb } from "./columns";
 import { oauthClients } from "./oauth-clients";
 import { userRef } from "./owner-columns";
 

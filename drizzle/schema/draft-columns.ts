@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
-import { integer, jsonb, text } from "drizzle-orm/pg-core";
-import { at, createdAt, id, tsvector, updatedAt } from "./columns";
+import { integer, text } from "drizzle-orm/pg-core";
+import { at, createdAt, id, jsonb, tsvector, updatedAt } from "./columns";
 
 export type DraftStatus = "draft" | "scheduled" | "publishing" | "published" | "failed" | "unknown";
 

@@ -1,5 +1,5 @@
-import { index, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
-import { createdAt, id } from "./columns";
+import { index, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { createdAt, id, jsonb } from "./columns";
 import { userRef } from "./owner-columns";
 
 export type DraftEventKind =

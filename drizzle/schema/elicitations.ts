@@ -1,6 +1,6 @@
-import { index, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { index, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { approvals } from "./approvals";
-import { at, createdAt, id } from "./columns";
+import { at, createdAt, id, jsonb } from "./columns";
 import { userRef, appRef } from "./owner-columns";
 
 export type ElicitationMode = "form" | "url";

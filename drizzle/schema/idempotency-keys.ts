@@ -1,5 +1,5 @@
-import { integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
-import { createdAt } from "./columns";
+import { integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { createdAt, jsonb } from "./columns";
 import { userRef } from "./owner-columns";
 
 // Idempotency-Key records: the first response to (user, key) is replayed for 24 hours.

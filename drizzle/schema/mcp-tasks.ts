@@ -1,5 +1,5 @@
-import { index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
-import { at, createdAt, id, updatedAt } from "./columns";
+import { index, integer, pgTable, text } from "drizzle-orm/pg-core";
+import { at, createdAt, id, jsonb, updatedAt } from "./columns";
 import { userRef, appRef } from "./owner-columns";
 
 export type McpTaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";

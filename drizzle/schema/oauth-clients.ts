@@ -1,5 +1,5 @@
-import { boolean, jsonb, pgTable, text } from "drizzle-orm/pg-core";
-import { at, createdAt, id } from "./columns";
+import { boolean, pgTable, text } from "drizzle-orm/pg-core";
+import { at, createdAt, id, jsonb } from "./columns";
 
 // A registered client (RFC 7591) or a command-line pseudo-client.
 export const oauthClients = pgTable("oauth_clients", {

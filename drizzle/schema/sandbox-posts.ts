@@ -1,5 +1,5 @@
-import { index, integer, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
-import { createdAt, id } from "./columns";
+import { index, integer, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { createdAt, id, jsonb } from "./columns";
 import { userRef } from "./owner-columns";
 
 // What the built-in sandbox platform "published": shown at /sandbox/{platform}/{id}.

@@ -1,5 +1,5 @@
-import { index, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
-import { at, createdAt, id } from "./columns";
+import { index, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { at, createdAt, id, jsonb } from "./columns";
 import { userRef, appRef } from "./owner-columns";
 
 export type TokenKind = "access" | "refresh";

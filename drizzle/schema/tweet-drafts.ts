@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { index, jsonb, pgTable, uuid } from "drizzle-orm/pg-core";
+import { index, pgTable, uuid } from "drizzle-orm/pg-core";
+import { jsonb } from "./columns";
 import { draftColumns } from "./draft-columns";
 import { postDrafts } from "./post-drafts";
 import { seriesTopics } from "./series-topics";

@@ -1,5 +1,5 @@
-import { boolean, jsonb, pgTable, text } from "drizzle-orm/pg-core";
-import { at, createdAt, id, updatedAt } from "./columns";
+import { boolean, pgTable, text } from "drizzle-orm/pg-core";
+import { at, createdAt, id, jsonb, updatedAt } from "./columns";
 
 export type Plan = "none" | "plus" | "premium" | "creator";
 export type Pillar = { name: string; description: string | null };

@@ -1,5 +1,5 @@
-import { index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { at, createdAt, id, updatedAt } from "./columns";
+import { index, integer, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { at, createdAt, id, jsonb, updatedAt } from "./columns";
 import { connectedApps } from "./connected-apps";
 import { userRef } from "./owner-columns";
 

@@ -6,6 +6,7 @@ import { errorFacts } from "@/lib/redact";
 import { publishOutcomes } from "@/lib/webhooks/domain-events";
 import type { Ctx } from "./context";
 import type { DraftType } from "./drafts";
+import { jsonText } from "@/drizzle/schema/columns";
 
 // The story of each draft for its owner (item page, "last changed by" in the list). Written
 // beside the actions, never inside them: a history that cannot be written must not undo or
@@ -22,7 +23,7 @@ async function write(db: Db, rows: (Event & { actor: "app" | "owner" | "schedule
     // of outcomes, and building a 7-parameter-a-row insert cost more CPU than running it. In
     // a (nested) transaction: inside a caller's transaction it is a savepoint, so a failed
     // history write is rolled back alone and the caller's change still commits.
-    const json = JSON.stringify(
+    const json = jsonText(
       rows.map((r) => ({ user_id: r.userId, draft_type: r.type, draft_id: r.id, kind: r.kind, actor: r.actor, app_name: r.appName, detail: r.detail ?? {} })),
     );
     await db.transaction(async (tx) => {

@@ -3,6 +3,7 @@ import type { Db } from "@/lib/db";
 import { draftTable } from "./drafts";
 import { noteAttempts } from "./history";
 import { attemptOf, record, TYPES, type Claimed, type Outcome } from "./publishing";
+import { jsonText } from "@/drizzle/schema/columns";
 
 // The scheduler's bulk write of outcomes: with thousands of drafts due at once, one UPDATE
 // per draft is what limits throughput. Published drafts (the common case) are written many
@@ -22,7 +23,7 @@ export async function recordMany(db: Db, done: Done[]) {
     const rows = done.filter((d) => d.c.type === type && bulk(d));
     if (!rows.length) continue;
     // The rows as one JSON parameter: cheaper to build than 4 parameters a row, and unbounded.
-    const json = JSON.stringify(
+    const json = jsonText(
       rows.map(({ c, o, at }) => {
         const p = o as Extract<Outcome, { status: "published" }>;
         return { id: c.id, at: at.toISOString(), post_id: p.postId, url: p.url };

@@ -69,7 +69,7 @@ function checkDocument(url: string, text: string): Metadata | string {
   if (method !== "none") return "only public clients (token_endpoint_auth_method none) may use a metadata document";
   if ("client_secret" in m || "client_secret_expires_at" in m) return "a metadata document must not carry a client secret";
   if (m.application_type !== undefined && m.application_type !== "web" && m.application_type !== "native") return "application_type must be web or native";
-  const name = typeof m.client_name === "string" && m.client_name.trim() ? m.client_name.trim().slice(0, 200) : new URL(url).host;
+  const name = typeof m.client_name === "string" && m.client_name.trim() ? m.client_name.trim().slice(0, 200).toWellFormed() : new URL(url).host;
   return {
     client_name: name,
     redirect_uris: uris as string[],

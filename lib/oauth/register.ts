@@ -39,7 +39,7 @@ export async function registerClient(body: unknown) {
 
   const secret = method === "none" ? null : randomBytes(32).toString("base64url");
   const metadata = {
-    client_name: name.trim(),
+    client_name: name.trim().toWellFormed(), // as the database keeps it (half an emoji: U+FFFD)
     redirect_uris: uris as string[],
     grant_types: [...new Set(grants as string[])],
     response_types: ["code"],

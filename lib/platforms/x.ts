@@ -56,7 +56,10 @@ export function x(acc: Account, db: Db): Platform {
         if (res.status === 201 || res.ok) {
           const body = (await res.json().catch(() => null)) as { data?: { id?: string } } | null;
           const id = body?.data?.id;
-          if (!id) throw new PublishError("unknown", "X accepted the tweet but returned no id; check the X account.");
+          // A tweet id is digits; anything else cannot be linked to or replied to (a thread's
+          // next part), so the outcome is left for the owner to check.
+          if (typeof id !== "string" || !/^\d{1,30}$/.test(id))
+            throw new PublishError("unknown", "X accepted the tweet but returned no usable id; check the X account.");
           return { postId: id, url: `https://x.com/${who}/status/${id}` };
         }
         const common = await commonFailure(NET, res);

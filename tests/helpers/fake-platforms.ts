@@ -7,7 +7,7 @@ import { computedLinkedInVersion } from "@/lib/platforms/linkedin-version";
 // media upload, media metadata) demand, keeps what was uploaded and posted, and can be told to
 // misbehave for the next requests of a route.
 
-export type Misbehaviour = "ok" | "429" | "500" | "timeout" | "reset" | "duplicate" | "401" | "refuse" | "echo" | "echo500";
+export type Misbehaviour = "ok" | "429" | "500" | "timeout" | "reset" | "duplicate" | "401" | "refuse" | "echo" | "echo500" | "emoji400" | "oddid";
 type Route = "linkedin" | "x";
 /** Posts/tweets ("linkedin", "x") and media uploads (initializeUpload, POST /2/media/upload). */
 export type Queue = Route | "linkedin-upload" | "x-upload";
@@ -98,6 +98,11 @@ export async function startFakePlatforms(opts: { refreshDelayMs?: number; linked
     }
     if (next === "500") return (json(res, 503, { message: "Service Unavailable" }), true);
     if (next === "refuse") return (json(res, 400, { message: "Refused: the content is not acceptable" }), true);
+    // An error text whose 199th character is the first half of an emoji: where a reason is cut.
+    if (next === "emoji400") {
+      res.writeHead(400, { "content-type": "application/json" }).end(`{"detail":"${".".repeat(187)}😀 and the rest of the reason, past the cut"}`);
+      return true;
+    }
     // Error bodies that echo the caller's credentials, labelled and bare, as some gateways do.
     if (next === "echo" || next === "echo500") {
       json(res, next === "echo" ? 400 : 503, {
@@ -300,6 +305,8 @@ export async function startFakePlatforms(opts: { refreshDelayMs?: number; linked
       f.created[route].push({ id: route === "linkedin" ? `urn:li:share:${id}` : id, text, body: b });
       if (hideAnswer(req, res, next)) return;
       if (opts.answerDelayMs) await new Promise((r) => setTimeout(r, opts.answerDelayMs));
+      // Created, but the id comes back with half an emoji (JSON allows "\ud800").
+      if (next === "oddid") return res.writeHead(201, { "content-type": "application/json" }).end(`{"data":{"id":"${id}\\ud800"}}`);
       return route === "linkedin" ? res.writeHead(201, { "x-restli-id": `urn:li:share:${id}` }).end() : json(res, 201, { data: { id, text } });
     }
     // OAuth 2.0 refresh with rotation: the old refresh token stops working.

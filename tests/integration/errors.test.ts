@@ -105,6 +105,28 @@ describe("bodies", () => {
       expectErr(await call("create_draft", null, { token: u.token, raw }), 400, "invalid_request");
     }
   });
+
+  it("refuses half an emoji (an unpaired UTF-16 surrogate) anywhere, and stores nothing", async () => {
+    // JSON allows "\ud800"; PostgreSQL's jsonb does not, and text would silently hold U+FFFD.
+    const u = await makeUser({ publishing: true });
+    const tweet = await call("create_draft", { type: "tweet", body: "Whole" }, { token: u.token });
+    const sent = [
+      ["create_draft", `{"type":"tweet","body":"hi","thread":["\\ud800"]}`, "thread.0"],
+      ["create_draft", `{"type":"post","body":"Launch \\ud83d day"}`, "body"],
+      ["update_draft", `{"type":"tweet","id":"${tweet.body.id}","thread":["ok","\\ude00 b"]}`, "thread.1"],
+      ["create_draft", `{"type":"post","body":"x","\\ud800":1}`, "\ud800"],
+    ] as const;
+    for (const [operation, raw, path] of sent) {
+      const res = await call(operation, null, { token: u.token, raw });
+      expectErr(res, 400, "invalid_request");
+      expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(path.toWellFormed());
+    }
+    const all = await call("search_content", { types: ["post", "tweet"] }, { token: u.token });
+    expect(all.body.results.map((r: { id: string }) => r.id).sort()).toEqual([tweet.body.id, tweet.body.linked_post_id].sort());
+    const kept = await call("fetch_item", { type: "tweet", id: tweet.body.id }, { token: u.token });
+    expect(kept.body.body).toBe("Whole");
+    expect(kept.body.thread).toBeUndefined(); // still one tweet, no thread
+  });
 });
 
 describe("authorisation and actions", () => {

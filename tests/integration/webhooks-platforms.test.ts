@@ -7,7 +7,7 @@ import { deliverDue } from "@/lib/webhooks/deliver";
 import { call, makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { withFakePlatforms } from "../helpers/platform-fixture";
-import { approved, draft } from "../helpers/publishing";
+import { approved, draft, row } from "../helpers/publishing";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
 
 // Publish outcomes through the real LinkedIn and X adapters against the fake platforms, each
@@ -78,5 +78,49 @@ describe("publish outcomes from the real adapters", () => {
     // One user's events never reach another's endpoint.
     expect(got.some((p) => p.data.id === revoked.id)).toBe(false);
     for (const r of [...rx.on("/platforms"), ...rx.on("/revoked")]) expect(r.body).not.toMatch(/tok-|refresh_token|whsec_/);
+  });
+
+  it("half an emoji from a platform (cut into a reason, or in an id) spoils no outcome of the pass", async () => {
+    // The reasons and ids go into webhook payloads and bulk statements as JSON, where PostgreSQL
+    // refuses a lone surrogate: one such outcome used to undo every outcome written with it.
+    const a = await makeUser({ publishing: true });
+    await connect(a, "twitter");
+    const b = await makeUser({ publishing: true });
+    await connect(b, "linkedin");
+    const c = await makeUser({ publishing: true });
+    await connect(c, "twitter");
+    for (const u of [a, b, c]) {
+      await call("manage_webhooks", { action: "create", url: `${rx.url}/emoji`, events: ["post.published", "post.failed"] }, { token: u.token });
+    }
+    const when = new Date(Date.now() + 1800_000);
+    const refused = await draft(a, "tweet", `Refused ${randomUUID()}`);
+    const fine = await draft(b, "post", `Fine ${randomUUID()}`);
+    const odd = await draft(c, "tweet", `Odd id ${randomUUID()}`);
+    for (const [u, type, id] of [
+      [a, "tweet", refused.id],
+      [b, "post", fine.id],
+      [c, "tweet", odd.id],
+    ] as const) {
+      expect((await approved(u, "schedule_content", { type, id, scheduled_for: when.toISOString() })).status).toBe(200);
+    }
+    // X's two calls of the pass: whichever comes first is refused, the other created with an odd id.
+    platforms.fake.misbehave("x", "emoji400", "oddid");
+    await runDue(await db(), { clock: () => new Date(when.getTime() + 1000) });
+
+    const [ra, rb, rc] = await Promise.all([row("tweet", refused.id), row("post", fine.id), row("tweet", odd.id)]);
+    expect(rb.status).toBe("published");
+    // The refused one says why (cut before the emoji); the one with an id that is no tweet id
+    // (it cannot be linked to or replied to) is left for the owner to check.
+    const [failed, unsure] = ra.status === "failed" ? [ra, rc] : [rc, ra];
+    expect([failed.status, unsure.status]).toEqual(["failed", "unknown"]);
+    expect(failed.failureReason).toMatch(/^X refused the tweet \(400: \{"detail":"\.+…\)\.$/);
+    expect(unsure.failureReason).toContain("no usable id");
+    await deliverDue(await db());
+    expect(
+      rx
+        .on("/emoji")
+        .map((r) => JSON.parse(r.body).type)
+        .sort(),
+    ).toEqual(["post.failed", "post.published"]);
   });
 });

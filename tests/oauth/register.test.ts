@@ -29,6 +29,18 @@ describe("authorization-server metadata", () => {
 });
 
 describe("dynamic client registration (RFC 7591)", () => {
+  it("takes half an emoji in the metadata without failing (kept as U+FFFD)", async () => {
+    // JSON allows a lone surrogate; PostgreSQL's jsonb, where the metadata is kept, does not.
+    const res = await register({
+      client_name: "Half \ud83d app",
+      redirect_uris: ["http://127.0.0.1:4000/cb"],
+      token_endpoint_auth_method: "none",
+      "x-\udc00": "\ud800\ud800",
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.client_name).toBe("Half \ufffd app");
+  });
+
   it("keeps application_type (web by default, or native) and refuses other values", async () => {
     const native = await register({
       client_name: "Desk",
