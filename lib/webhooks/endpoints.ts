@@ -8,6 +8,7 @@ import { checkWebhookUrl } from "./address";
 import { emit } from "./emit";
 import type { SubscribableEvent } from "./events";
 import { newSecret } from "./signing";
+import { DISCONNECTED_APP_ENDPOINT } from "@/lib/domain/tokens";
 
 // The owner's (and apps') webhook endpoints. Every query is scoped to the caller: another
 // user's endpoint answers exactly like a missing one. The secret leaves only in the answer to
@@ -106,13 +107,26 @@ export async function manageWebhooks(ctx: Ctx, input: ManageWebhooksInput): Prom
       return { webhook: webhookView(row), secret };
     });
   }
+  // The app that last chose where an endpoint's events go, or holds its only current secret,
+  // answers for it: its disconnect pauses the endpoint (revokeApp). The owner setting the
+  // address in person makes it the owner's again.
+  const answerable = ctx.caller.inPerson ? null : ctx.caller.appId;
   return ctx.db.transaction(async (tx) => {
     const e = await own(tx, userId, input.webhook_id);
     const where = eq(webhookEndpoints.id, e.id);
     switch (input.action) {
       case "update": {
         const set: Partial<typeof webhookEndpoints.$inferInsert> = { updatedAt: now };
-        if (input.url !== undefined) set.url = checkWebhookUrl(input.url, origin).toString();
+        if (input.url !== undefined) Object.assign(set, { url: checkWebhookUrl(input.url, origin).toString(), appId: answerable });
+        // Paused because the app that pointed it was disconnected: another app may not send
+        // the events back there; it may point the endpoint at a receiver of its own.
+        if (input.paused === false && input.url === undefined && e.pausedReason === DISCONNECTED_APP_ENDPOINT && !ctx.caller.inPerson) {
+          throw new AppError(
+            "action_failed",
+            "This webhook endpoint was paused because the app that set its address was disconnected; an app cannot resume it.",
+            "The owner can resume it in Settings > Webhooks, or give it a new url in the same update.",
+          );
+        }
         if (input.events !== undefined) set.events = uniq(input.events);
         if (input.description !== undefined) set.description = input.description || null;
         // Resuming starts afresh: the 3-day failure clock restarts with the next failure.
@@ -127,7 +141,13 @@ export async function manageWebhooks(ctx: Ctx, input: ManageWebhooksInput): Prom
         const secret = newSecret();
         const [row] = await tx
           .update(webhookEndpoints)
-          .set({ secret, previousSecret: e.secret, previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS), updatedAt: now })
+          .set({
+            secret,
+            previousSecret: e.secret,
+            previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS),
+            updatedAt: now,
+            ...(answerable && { appId: answerable }),
+          })
           .where(where)
           .returning();
         return { webhook: webhookView(row), secret };

@@ -14,7 +14,9 @@ import { replacePorts } from "@/lib/ports";
 import { runDue } from "@/lib/scheduler";
 import { announceConnections } from "@/lib/webhooks/connection-events";
 import { claim, deliverDue, pruneOld } from "@/lib/webhooks/deliver";
-import { deliveryLog, resendDelivery } from "@/lib/webhooks/endpoints";
+import { deliveryLog, manageWebhooks, resendDelivery } from "@/lib/webhooks/endpoints";
+import { ownerContext } from "@/lib/domain/owner";
+import { getProfile } from "@/lib/domain/onboarding";
 import { httpSender } from "@/lib/webhooks/sender";
 import { addressAllowed } from "@/lib/outbound-address";
 import { EVENT_DATA, envelopeSchema, SUBSCRIBABLE, type EventType } from "@/lib/webhooks/events";
@@ -111,6 +113,35 @@ describe("endpoints", () => {
     await deliver();
     expect(payloads("/added-by-other-app", stays.secret).map((p) => p.type)).toContain("draft.created");
     expect(rx.on("/added-by-gone-app")).toEqual([]);
+  });
+
+  it("an app that points the owner's endpoint elsewhere or re-keys it answers for it: its disconnect pauses it, and only the owner resumes it", async () => {
+    const u = await makeUser();
+    const owner = ownerContext(await db(), { id: u.id, ...(await getProfile(await db(), u.id))! });
+    const events = ["draft.created"] as const;
+    const pointed = await manageWebhooks(owner, { action: "create", url: `${rx.url}/owners-receiver`, events: [...events] });
+    const rekeyed = await manageWebhooks(owner, { action: "create", url: `${rx.url}/owners-other-receiver`, events: [...events] });
+    const app = { token: u.token };
+    expectOk(await call("manage_webhooks", { action: "update", webhook_id: pointed.webhook.id, url: `${rx.url}/apps-receiver` }, app), manageWebhooksOp.output);
+    const stolen = expectOk(await call("manage_webhooks", { action: "rotate_secret", webhook_id: rekeyed.webhook.id }, app), manageWebhooksOp.output);
+    expect(stolen.secret).toMatch(/^whsec_/); // the app now holds the only current secret
+    const other = await issueCommandLineToken(await db(), { email: u.email, appName: "Other app", audience: [config().baseUrl] });
+    expect(await revokeApp(await db(), u.id, u.appId)).toBe(true);
+
+    const rows = await (await db()).select().from(webhookEndpoints).where(eq(webhookEndpoints.userId, u.id));
+    for (const id of [pointed.webhook.id, rekeyed.webhook.id]) {
+      expect(rows.find((r) => r.id === id)).toMatchObject({ status: "paused", pausedReason: DISCONNECTED_APP_ENDPOINT });
+    }
+    // Another app cannot send the events back there; pointing it at its own receiver is its own choice.
+    const resume = await call("manage_webhooks", { action: "update", webhook_id: pointed.webhook.id, paused: false }, { token: other.access_token });
+    expectError(resume, 422, "action_failed");
+    expect(resume.body.error.hint).toContain("Settings > Webhooks");
+    await draft({ ...u, token: other.access_token, appId: other.app_id }, "post", "After the disconnect");
+    await deliver();
+    expect(rx.on("/apps-receiver")).toEqual([]);
+    // The owner may resume either, in person.
+    const back = await manageWebhooks(owner, { action: "update", webhook_id: rekeyed.webhook.id, paused: false });
+    expect(back.webhook.status).toBe("active");
   });
 
   it("another user's endpoint is invisible: list, manage, delivery log and resend", async () => {
