@@ -2,6 +2,7 @@ import dns from "node:dns";
 import https from "node:https";
 import net from "node:net";
 import { addressAllowed } from "@/lib/outbound-address";
+import { dnsResolve } from "@/lib/outbound-resolve";
 
 // Fetching a document a client names by URL (a Client ID Metadata Document) is a request the
 // outside world makes this server send: so only https, only public addresses (checked on the
@@ -12,16 +13,21 @@ export class FetchRefused extends Error {}
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
 
+// Through DNS itself, not getaddrinfo's shared worker threads (lib/outbound-resolve.ts): anyone
+// may name a document, on a name server as slow as they like.
+const resolve = dnsResolve();
+
 function guardedLookup(allowLoopback: boolean) {
   return (hostname: string, options: dns.LookupOptions, callback: LookupCallback) => {
-    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
-      if (err) return callback(err, "");
-      const list = addresses as dns.LookupAddress[];
-      const bad = list.find((a) => !addressAllowed(a.address, allowLoopback));
-      if (bad || list.length === 0) return callback(Object.assign(new FetchRefused(`${hostname} resolves to a private address`), { code: "EPRIVATE" }), "");
-      if (options.all) return callback(null, list);
-      callback(null, list[0].address, list[0].family);
-    });
+    resolve(hostname).then(
+      (list) => {
+        const bad = list.find((a) => !addressAllowed(a.address, allowLoopback));
+        if (bad || list.length === 0) return callback(Object.assign(new FetchRefused(`${hostname} resolves to a private address`), { code: "EPRIVATE" }), "");
+        if (options.all) return callback(null, list);
+        callback(null, list[0].address, list[0].family);
+      },
+      (err: NodeJS.ErrnoException) => callback(err, ""),
+    );
   };
 }
 

@@ -1,10 +1,10 @@
-import { lookup as dnsLookup } from "node:dns/promises";
 import http from "node:http";
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { config } from "@/lib/config";
 import { addressAllowed, originIsLoopback } from "@/lib/outbound-address";
 import { checkWebhookUrl } from "./address";
+import { dnsResolve, type Resolve } from "@/lib/outbound-resolve";
 
 // The one place a webhook leaves the service. The name is resolved here (every address it
 // has), every address is checked, and the socket connects to the checked address through a
@@ -16,14 +16,10 @@ export type SendRequest = { url: string; headers: Record<string, string>; body: 
 /** `status` null: no HTTP answer (refused, timeout, network); `error` a short plain summary. */
 export type SendResult = { status: number | null; error: string | null };
 export type WebhookSender = (r: SendRequest) => Promise<SendResult>;
-/** Every address of a name (dns.lookup with all: true), injectable for tests. */
-export type Resolve = (host: string) => Promise<{ address: string; family: number }[]>;
 
 const MAX_BODY = 64 * 1024;
-const defaultResolve: Resolve = (host) => dnsLookup(host, { all: true, verbatim: true });
-
 export function httpSender(opts: { resolve?: Resolve; origin?: () => string } = {}): WebhookSender {
-  const resolve = opts.resolve ?? defaultResolve;
+  const resolve = opts.resolve ?? dnsResolve();
   const origin = opts.origin ?? (() => config().origin);
   return async (r) => {
     const o = origin();
@@ -34,11 +30,13 @@ export function httpSender(opts: { resolve?: Resolve; origin?: () => string } = 
       return { status: null, error: "refused: the URL is not allowed (https only, no private addresses)" };
     }
     const host = u.hostname.replace(/^\[|\]$/g, "");
+    // The timeout covers the whole send, the name's resolution included.
+    const deadline = Date.now() + r.timeoutMs;
     let addresses: { address: string; family: number }[];
     try {
-      addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await resolve(host);
+      addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await within(resolve(host), r.timeoutMs);
     } catch {
-      return { status: null, error: `could not resolve ${u.hostname}` };
+      return { status: null, error: `could not resolve ${u.hostname} within ${r.timeoutMs / 1000} s` };
     }
     const loopbackOk = originIsLoopback(o);
     // Every address must be allowed: a name with one public and one private address would
@@ -82,11 +80,18 @@ export function httpSender(opts: { resolve?: Resolve; origin?: () => string } = 
           res.on("error", () => finish(summary(status)));
         },
       );
-      const timer = setTimeout(() => finish({ status: null, error: `no answer within ${r.timeoutMs / 1000} s` }), r.timeoutMs);
+      const timer = setTimeout(() => finish({ status: null, error: `no answer within ${r.timeoutMs / 1000} s` }), Math.max(0, deadline - Date.now()));
       req.on("error", (e: NodeJS.ErrnoException) => finish({ status: null, error: `connection failed (${e.code ?? "error"})` }));
       req.end(r.body);
     });
   };
+}
+
+/** `work`, or a rejection once `ms` have passed (the work itself is left to finish or fail). */
+function within<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("timed out")), ms)));
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 function summary(status: number): SendResult {

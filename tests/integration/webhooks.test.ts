@@ -1,4 +1,7 @@
-import { randomUUID } from "node:crypto";
+import { pbkdf2, randomUUID } from "node:crypto";
+import { createSocket } from "node:dgram";
+import { lookup as dnsLookup } from "node:dns/promises";
+import { promisify } from "node:util";
 import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { config } from "@/lib/config";
@@ -18,6 +21,7 @@ import { deliveryLog, manageWebhooks, resendDelivery } from "@/lib/webhooks/endp
 import { ownerContext } from "@/lib/domain/owner";
 import { getProfile } from "@/lib/domain/onboarding";
 import { httpSender } from "@/lib/webhooks/sender";
+import { dnsResolve } from "@/lib/outbound-resolve";
 import { addressAllowed } from "@/lib/outbound-address";
 import { EVENT_DATA, envelopeSchema, SUBSCRIBABLE, type EventType } from "@/lib/webhooks/events";
 import { authAccounts, webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "@/drizzle/schema";
@@ -50,6 +54,26 @@ async function hook(u: TestUser, path: string, events: readonly string[] = SUBSC
 }
 
 const payloads = (path: string, secret: string) => rx.on(path).map((r) => rx.verify(r, secret));
+
+/** A name server on loopback answering every A query with `address` (and AAAA with no data). */
+async function fakeDns(address: string) {
+  const server = createSocket("udp4");
+  server.on("message", (q, from) => {
+    let end = 12;
+    while (q[end] !== 0) end += q[end] + 1; // the question's name, label by label
+    const question = q.subarray(12, end + 5);
+    const isA = q.readUInt16BE(end + 1) === 1;
+    const header = Buffer.alloc(12);
+    q.copy(header, 0, 0, 2); // the query's id
+    header.writeUInt16BE(0x8180, 2); // a response, recursion available, no error
+    header.writeUInt16BE(1, 4);
+    header.writeUInt16BE(isA ? 1 : 0, 6);
+    const answer = Buffer.from([0xc0, 0x0c, 0, 1, 0, 1, 0, 0, 0, 60, 0, 4, ...address.split(".").map(Number)]);
+    server.send(Buffer.concat([header, question, ...(isA ? [answer] : [])]), from.port, from.address);
+  });
+  await new Promise<void>((r) => server.bind(0, "127.0.0.1", r));
+  return { port: server.address().port, close: () => server.close() };
+}
 
 describe("endpoints", () => {
   it("creates, lists, updates, pauses and deletes endpoints; the secret is shown only on create and rotate", async () => {
@@ -492,6 +516,30 @@ describe("sender (SSRF)", () => {
     expect(res).toEqual({ status: 204, error: null });
     expect(lookups).toBe(1);
     expect(rx.on("/pinned")).toHaveLength(1);
+  });
+
+  it("counts the name's resolution in the timeout", async () => {
+    const stuck = httpSender({ origin: publicOrigin, resolve: () => new Promise(() => {}) });
+    const res = await stuck({ ...request("https://slow-dns.example.test/"), timeoutMs: 300 });
+    expect(res).toEqual({ status: null, error: "could not resolve slow-dns.example.test within 0.3 s" });
+  });
+
+  it("resolves names without Node's shared worker threads, so a slow name server cannot hold them", async () => {
+    const dnsServer = await fakeDns("93.184.215.14");
+    try {
+      // Every worker thread busy (password hashing, image work and getaddrinfo share them).
+      const started = Date.now();
+      const busy = Array.from({ length: 4 }, () => promisify(pbkdf2)("pw", "salt", 400_000, 32, "sha256").then(() => Date.now()));
+      const resolved = dnsResolve([`127.0.0.1:${dnsServer.port}`])("hooks.example.test").then((a) => ({ a, at: Date.now() }));
+      const looked = dnsLookup("localhost").then(() => Date.now()); // getaddrinfo: waits for a thread
+      const [{ a, at }, done, lookedAt] = await Promise.all([resolved, Promise.all(busy), looked]);
+      expect(a).toEqual([{ address: "93.184.215.14", family: 4 }]);
+      expect(at).toBeLessThan(Math.min(...done)); // answered while every thread was busy
+      expect(lookedAt).toBeGreaterThanOrEqual(Math.min(...done)); // the setup did hold them
+      expect(Math.min(...done)).toBeGreaterThan(started);
+    } finally {
+      dnsServer.close();
+    }
   });
 
   it("gives up on a receiver that does not answer within the timeout", async () => {
