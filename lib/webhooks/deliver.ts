@@ -19,6 +19,10 @@ export const RETRY_FOR_MS = 3 * 86400_000;
 const leaseMs = (p: Ports) => 3 * p.config().WEBHOOK_TIMEOUT_MS;
 /** At most this many deliveries of one endpoint per round, so a slow or dead one cannot take every sender. */
 const PER_ENDPOINT = 5;
+/** And of one user's endpoints: many slow endpoints of one account leave room for everyone else's. */
+const PER_USER = 10;
+/** Time a send's outcome may take to be written once its answer came. */
+const RECORDING_MS = 1000;
 const BASE_MS = 30_000;
 const CAP_MS = 6 * 3600_000;
 
@@ -32,7 +36,7 @@ type Claim = { id: string; event_id: string; endpoint_id: string; attempts: numb
 /**
  * Leases up to `limit` due deliveries in one UPDATE: pending, due, not leased, of an active
  * endpoint, with no earlier pending event of the same subject to that endpoint, at most
- * PER_ENDPOINT per endpoint. SKIP LOCKED hands concurrent deliverers disjoint rows. The ids
+ * PER_ENDPOINT per endpoint and PER_USER per user. SKIP LOCKED hands concurrent deliverers disjoint rows. The ids
  * are an array computed once (`= any(array(...))`): as an `in (...)` semi-join, a plan that
  * ran the locking subquery again per candidate row leased more than `limit`.
  */
@@ -45,7 +49,8 @@ export async function claim(db: Db, now: Date, limit: number, leaseFor = leaseMs
       select id from webhook_deliveries
       where id in (
         select id from (
-          select d.id, row_number() over (partition by d.endpoint_id order by d.next_attempt_at) as nth
+          select d.id, row_number() over (partition by d.endpoint_id order by d.next_attempt_at) as nth,
+            row_number() over (partition by w.user_id order by d.next_attempt_at) as nth_of_user
           from webhook_deliveries d
           join webhook_events e on e.id = d.event_id
           join webhook_endpoints w on w.id = d.endpoint_id
@@ -57,7 +62,7 @@ export async function claim(db: Db, now: Date, limit: number, leaseFor = leaseMs
               where e.subject is not null and d2.endpoint_id = d.endpoint_id and d2.status = 'pending'
                 and e2.subject = e.subject and (e2.created_at, e2.id) < (e.created_at, e.id))
         ) due
-        where nth <= ${PER_ENDPOINT})
+        where nth <= ${PER_ENDPOINT} and nth_of_user <= ${PER_USER})
       order by next_attempt_at
       limit ${limit}
       for update skip locked))
@@ -75,9 +80,16 @@ export async function deliverDue(db: Db, opts: { ports?: Ports; clock?: () => Da
   const clock = opts.clock ?? p.clock;
   const limit = opts.limit ?? 50;
   const r: DeliverResult = { delivered: 0, retrying: 0, failed: 0, paused: 0 };
+  const lease = leaseMs(p);
   for (let round = 0; round < 20; round++) {
-    const claimed = await claim(db, clock(), limit, leaseMs(p));
+    const claimedAt = clock();
+    const claimed = await claim(db, claimedAt, limit, lease);
     if (!claimed.length) break;
+    // A send starts only while its claim outlasts the longest send: one that could end after
+    // the claim ran out might be sent by another deliverer meanwhile. What is left goes back.
+    const leaseEnd = new Date(claimedAt.getTime() + lease);
+    const covered = () => clock().getTime() + p.config().WEBHOOK_TIMEOUT_MS + RECORDING_MS < leaseEnd.getTime();
+    const left: string[] = [];
     const events = await db
       .select()
       .from(webhookEvents)
@@ -89,6 +101,10 @@ export async function deliverDue(db: Db, opts: { ports?: Ports; clock?: () => Da
     const queue = [...claimed];
     const worker = async () => {
       for (let c = queue.shift(); c; c = queue.shift()) {
+        if (!covered()) {
+          left.push(c.id);
+          continue;
+        }
         const ev = events.find((e) => e.id === c!.event_id);
         const ep = endpoints.find((e) => e.id === c!.endpoint_id);
         if (!ev || !ep) continue; // deleted meanwhile: its delivery went with it
@@ -104,6 +120,12 @@ export async function deliverDue(db: Db, opts: { ports?: Ports; clock?: () => Da
     // Another round even after a short one: a delivered event may have released the next
     // event of the same draft, which the previous claim had to leave waiting.
     await Promise.all(Array.from({ length: opts.concurrency ?? 8 }, worker));
+    if (left.length) {
+      await db
+        .update(webhookDeliveries)
+        .set({ lockedUntil: null })
+        .where(and(inArray(webhookDeliveries.id, left), eq(webhookDeliveries.lockedUntil, leaseEnd)));
+    }
   }
   return r;
 }

@@ -13,7 +13,7 @@ import { openApiDocument } from "@/lib/discovery/openapi";
 import { listWebhooksOp } from "@/lib/operations/list-webhooks";
 import { manageWebhooksOp } from "@/lib/operations/manage-webhooks";
 import { PublishError, type Platform } from "@/lib/platforms/types";
-import { replacePorts } from "@/lib/ports";
+import { ports, replacePorts, type Ports } from "@/lib/ports";
 import { runDue } from "@/lib/scheduler";
 import { announceConnections } from "@/lib/webhooks/connection-events";
 import { claim, deliverDue, pruneOld } from "@/lib/webhooks/deliver";
@@ -54,6 +54,9 @@ async function hook(u: TestUser, path: string, events: readonly string[] = SUBSC
 }
 
 const payloads = (path: string, secret: string) => rx.on(path).map((r) => rx.verify(r, secret));
+
+/** The real ports with some replaced, for one deliverer (the process's own stay as they are). */
+const replacedPorts = (replaced: Partial<Ports>): Ports => ({ ...ports(), ...replaced });
 
 /** A name server on loopback answering every A query with `address` (and AAAA with no data). */
 async function fakeDns(address: string) {
@@ -449,6 +452,53 @@ describe("delivery", () => {
     }
     expect(Math.max(...rounds)).toBe(7);
     expect(ours).toBe(20);
+  });
+
+  it("never starts a send its lease may not cover, so a second deliverer cannot send the same event again", async () => {
+    // Receivers that each take the whole timeout: with 4 deliveries claimed at once and one
+    // sender, the last ones would start after their claim ran out, when another deliverer
+    // (another process) may already have claimed and sent them.
+    const u = await makeUser();
+    await hook(u, "/slow-round", ["draft.created"]);
+    for (let i = 0; i < 4; i++) await draft(u);
+    const d = await db();
+    const T = ports().config().WEBHOOK_TIMEOUT_MS;
+    let now = Date.now();
+    const clock = () => new Date(now);
+    const sent: string[] = [];
+    let other: Promise<unknown> | undefined;
+    const slow = replacedPorts({
+      webhooks: {
+        send: async (r) => {
+          if (!r.url.endsWith("/slow-round")) return { status: 204, error: null };
+          sent.push(r.headers["webhook-id"]);
+          now += T; // the receiver took the whole timeout
+          // Once the first claim has run out, another deliverer makes its pass.
+          if (now - start >= 3 * T && !other) other = deliverDue(d, { ports: slow, clock, concurrency: 1 });
+          return { status: 204, error: null };
+        },
+      },
+    });
+    const start = now;
+    await deliverDue(d, { ports: slow, clock, concurrency: 1 });
+    await other;
+    await deliverDue(d, { ports: slow, clock, concurrency: 1 }); // what was left is sent now
+    expect(sent).toHaveLength(4);
+    expect(new Set(sent).size).toBe(4);
+  });
+
+  it("gives one user's endpoints at most 10 places of a round, so other users' events go out beside theirs", async () => {
+    const busy = await makeUser();
+    for (let i = 0; i < 4; i++) await hook(busy, `/busy-${i}`, ["draft.created"]);
+    for (let i = 0; i < 5; i++) await draft(busy); // 20 deliveries due
+    const calm = await makeUser();
+    const theirs = await hook(calm, "/calm", ["draft.created"]);
+    await draft(calm);
+    const round = await claim(await db(), new Date(), 50);
+    const hooksOfBusy = await (await db()).select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(eq(webhookEndpoints.userId, busy.id));
+    const ofBusy = round.filter((c) => hooksOfBusy.some((h) => h.id === c.endpoint_id));
+    expect(ofBusy).toHaveLength(10);
+    expect(round.some((c) => c.endpoint_id === theirs.id)).toBe(true);
   });
 
   it("does not follow redirects", async () => {
