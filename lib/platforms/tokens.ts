@@ -1,6 +1,7 @@
 import { and, eq, isNull, lt, or } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { authAccounts } from "@/drizzle/schema";
+import { config } from "@/lib/config";
 import { redactSecrets } from "@/lib/redact";
 import { errorText, send } from "./http";
 import { PublishError } from "./types";
@@ -10,8 +11,9 @@ export type Account = typeof authAccounts.$inferSelect;
 export type Tokens = { access_token: string; refresh_token?: string; expires_in?: number };
 export type Refresher = (refreshToken: string) => Promise<Tokens>;
 
-// A refresh can take a few seconds; a lock older than this belongs to a dead process.
-const LOCK_MS = 30_000;
+// A refresh is one platform call, bounded by the publish timeout; a lock older than that
+// (and a margin) belongs to a dead process. Never shorter than 30 s.
+const lockMs = () => Math.max(30_000, config().PUBLISH_TIMEOUT_MS + 10_000);
 const WAIT_MS = 15_000;
 
 const pk = (a: Account) => and(eq(authAccounts.provider, a.provider), eq(authAccounts.providerAccountId, a.providerAccountId));
@@ -52,7 +54,7 @@ export async function accessToken(db: Db, acc: Account, refresh: Refresher | nul
     const now = new Date();
     const [locked] = await db
       .update(authAccounts)
-      .set({ refreshLockedUntil: new Date(now.getTime() + LOCK_MS) })
+      .set({ refreshLockedUntil: new Date(now.getTime() + lockMs()) })
       .where(and(pk(current), or(isNull(authAccounts.refreshLockedUntil), lt(authAccounts.refreshLockedUntil, now))))
       .returning();
     if (locked) {
@@ -65,8 +67,20 @@ export async function accessToken(db: Db, acc: Account, refresh: Refresher | nul
       try {
         t = await refresh(locked.refresh_token!);
       } catch (e) {
-        if (e instanceof PublishError && e.kind === "failed") await markNeedsReconnect(db, locked);
-        else await db.update(authAccounts).set({ refreshLockedUntil: null }).where(pk(locked));
+        if (e instanceof PublishError && e.kind === "failed") {
+          // Refused. If someone stored a renewed pair meanwhile (a holder whose lock we took
+          // for a dead one's), that refusal was of the refresh token they rotated: use theirs.
+          const [marked] = await db
+            .update(authAccounts)
+            .set({ status: "needs_reconnect", refreshLockedUntil: null, updatedAt: new Date() })
+            .where(and(pk(locked), eq(authAccounts.refresh_token, locked.refresh_token!)))
+            .returning({ provider: authAccounts.provider });
+          if (!marked) {
+            [current] = await db.update(authAccounts).set({ refreshLockedUntil: null }).where(pk(locked)).returning();
+            if (!current) throw new PublishError("failed", `The ${network} account was disconnected.`);
+            continue;
+          }
+        } else await db.update(authAccounts).set({ refreshLockedUntil: null }).where(pk(locked));
         throw e instanceof PublishError
           ? e
           : new PublishError("retry", `Renewing the ${network} token failed: ${redactSecrets(String((e as Error)?.message), 200)}`);

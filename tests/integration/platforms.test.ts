@@ -5,6 +5,8 @@ import { db } from "@/lib/db";
 import { publishNowOp } from "@/lib/operations/publish-now";
 import { scheduleContentOp } from "@/lib/operations/schedule-content";
 import { littleText } from "@/lib/platforms/linkedin";
+import { accessToken, type Refresher } from "@/lib/platforms/tokens";
+import { PublishError } from "@/lib/platforms/types";
 import { runDue } from "@/lib/scheduler";
 import { authAccounts, tweetDrafts } from "@/drizzle/schema";
 import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
@@ -107,6 +109,32 @@ describe("X adapter", () => {
     expect(acc.refresh_token).toBe(platforms.fake.tokens.x.refresh);
     expect(platforms.fake.tokens.x.access.has(acc.access_token!)).toBe(true);
     expect(acc.refreshLockedUntil).toBeNull();
+  });
+
+  it("a refresh refused because another holder renewed the account meanwhile uses that renewal, and does not ask for a reconnect", async () => {
+    // A refresh longer than its lock (or a holder given up for dead) lets a second process
+    // refresh with the same rotating token; the platform then refuses the later one.
+    const u = await makeUser({ publishing: true });
+    await connect(u, "twitter", { expired: true, valid: false, refresh: "x-refresh-old" });
+    const d = await db();
+    const acc = await account(u);
+    const renewedMeanwhile: Refresher = async () => {
+      await d
+        .update(authAccounts)
+        .set({ access_token: "x-access-renewed", refresh_token: "x-refresh-renewed", expires_at: Math.floor(Date.now() / 1000) + 7200 })
+        .where(eq(authAccounts.userId, u.id));
+      throw new PublishError("failed", "X refused to renew the access (400: invalid_grant)");
+    };
+    expect(await accessToken(d, acc, renewedMeanwhile, "X")).toBe("x-access-renewed");
+    expect(await account(u)).toMatchObject({ status: "connected", refresh_token: "x-refresh-renewed", refreshLockedUntil: null });
+    // Refused with nobody's renewal in between: the owner must reconnect, as before.
+    const v = await makeUser({ publishing: true });
+    await connect(v, "twitter", { expired: true, valid: false, refresh: "x-refresh-revoked" });
+    const refused: Refresher = async () => {
+      throw new PublishError("failed", "X refused to renew the access (400: invalid_grant)");
+    };
+    await expect(accessToken(d, await account(v), refused, "X")).rejects.toMatchObject({ kind: "failed" });
+    expect((await account(v)).status).toBe("needs_reconnect");
   });
 
   it("429 puts the tweet back with the reset time, then publishes it once", async () => {
