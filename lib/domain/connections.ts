@@ -2,21 +2,14 @@ import { and, asc, desc, eq, gt, isNull } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { approvals, authAccounts, connectedApps, oauthClients, tweetDrafts, users } from "@/drizzle/schema";
 import { isUuid } from "@/lib/ids";
+import { redirectHost as redirectOf } from "@/lib/oauth/redirect-uris";
 import { connectionState, NETWORKS, type ConnectionState, type Provider } from "@/lib/networks";
 
 // What Settings > Connections and the approval page read and change. Every query is scoped
 // by the owner's id: another user's app or approval looks exactly like a missing one.
 
-/** The host an app sends people back to (from its first redirect URI), or null. */
-export function redirectHost(uris: string[]): string | null {
-  for (const u of uris) {
-    try {
-      const url = new URL(u);
-      return url.host || `${url.protocol}//`; // private-use schemes like cursor:// have no host
-    } catch {}
-  }
-  return null;
-}
+/** Where an app sends people back to (from its first redirect URI), or null. */
+export const redirectHost = (uris: string[]): string | null => (uris.length ? redirectOf(uris[0]) : null);
 
 export async function listConnectedApps(db: Db, userId: string) {
   const rows = await db

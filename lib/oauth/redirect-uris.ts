@@ -45,10 +45,16 @@ export function matchesRegistered(requested: string, registered: string[]): bool
   });
 }
 
+/**
+ * Where a redirect URI sends people, as the consent page and Connections name it: the host
+ * for the web's schemes; for any other, the scheme too, since it opens whatever app claims
+ * that scheme (`evilapp://claude.ai/cb` is not claude.ai).
+ */
 export function redirectHost(uri: string): string {
   try {
     const u = new URL(uri);
-    return u.host || `${u.protocol}//${u.pathname.replace(/^\/\//, "").split("/")[0]}`;
+    if (u.protocol === "https:" || u.protocol === "http:") return u.host;
+    return u.host ? `${u.protocol}//${u.host}` : u.protocol;
   } catch {
     return uri;
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkAuthorizeRequest, denyAuthorization } from "@/lib/oauth/authorize";
+import { redirectHost as appRedirectHost } from "@/lib/domain/connections";
 import { makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { authorizedCode, register, verifierPair } from "../helpers/oauth";
@@ -30,6 +31,20 @@ const redirectOf = (check: Awaited<ReturnType<typeof checkAuthorizeRequest>>) =>
 };
 
 describe("authorization requests", () => {
+  it("names where the code goes as the consent page and Connections show it: an app's own scheme is named, not taken for the web host it spells", async () => {
+    const app = await client(["evilapp://claude.ai/api/mcp/auth_callback", "https://app.example/cb", "cursor://anysphere.cursor-retrieval/oauth"]);
+    const shown = async (redirect_uri: string) => {
+      const check = await checkAuthorizeRequest(params(app.client_id, { redirect_uri }));
+      if (!check.ok) throw new Error(JSON.stringify(check));
+      return check.request.redirectHost;
+    };
+    expect(await shown("evilapp://claude.ai/api/mcp/auth_callback")).toBe("evilapp://claude.ai");
+    expect(await shown("https://app.example/cb")).toBe("app.example");
+    expect(await shown("cursor://anysphere.cursor-retrieval/oauth")).toBe("cursor://anysphere.cursor-retrieval");
+    expect(appRedirectHost(["evilapp://claude.ai/x"])).toBe("evilapp://claude.ai");
+    expect(appRedirectHost(["myapp:/callback"])).toBe("myapp:");
+  });
+
   it("shows an error page, never a redirect, for an unknown client or unregistered redirect URI (item 12)", async () => {
     const c = await client();
     for (const p of [
