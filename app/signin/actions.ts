@@ -20,6 +20,7 @@ import { AccountError, createUser } from "@/lib/domain/accounts";
 export type FormState = { error?: string; fields?: Record<string, string>; email?: string; unconfirmed?: boolean };
 
 const THROTTLED_MESSAGE = "Too many failed sign-in attempts for this account or from your network. Wait 15 minutes, then try again.";
+const SIGN_UP_THROTTLED = "Too many attempts from your network or for this address. Wait 15 minutes, then try again.";
 const UNCONFIRMED_MESSAGE = "Confirm your e-mail address first: open the link we e-mailed you when you signed up.";
 
 export async function signInWithPassword(_: FormState, form: FormData): Promise<FormState> {
@@ -67,6 +68,9 @@ export async function signUp(_: FormState, form: FormData): Promise<FormState> {
   const raw = { email: String(form.get("email") ?? "").trim(), password: String(form.get("password") ?? "") };
   const parsed = SignUp.safeParse(raw);
   if (!parsed.success) return { error: "Please fix the fields marked below.", fields: fieldErrors(parsed.error), email: raw.email };
+  // A sign-up hashes a password (CPU) and says whether an address has an account: counted
+  // like a failed sign-in, so a script can do neither in bulk.
+  if (!(await takeSignInAttempt(parsed.data.email, clientAddress(await headers())))) return { error: SIGN_UP_THROTTLED, email: raw.email };
   let userId: string;
   try {
     userId = (await createUser(await db(), { email: parsed.data.email, password: parsed.data.password, plan: "none", complete: false })).id;

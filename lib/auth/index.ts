@@ -3,14 +3,16 @@ import Credentials from "next-auth/providers/credentials";
 import LinkedIn from "next-auth/providers/linkedin";
 import Nodemailer from "next-auth/providers/nodemailer";
 import Twitter from "next-auth/providers/twitter";
+import { cookies, headers } from "next/headers";
 import { DrizzleAdapter } from "@auth/drizzle-adapter";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import { dropUnconfirmedPassword } from "@/lib/domain/email-verification";
 import { storePlatformTokens } from "@/lib/domain/owner-auth";
 import { clientAddress } from "@/lib/http/client-address";
+import { takeSignInAttempt } from "@/lib/ratelimit/sign-in";
 import { authAccounts, authSessions, authVerificationTokens, users } from "@/drizzle/schema";
-import { passwordSignIn } from "./password-sign-in";
+import { DEVICE_COOKIE, passwordSignIn } from "./password-sign-in";
 import { safeReturnPath } from "./return-path";
 import { authSecret } from "./secret";
 
@@ -28,8 +30,19 @@ async function authConfig(): Promise<NextAuthConfig> {
         const email = typeof raw?.email === "string" ? raw.email : "";
         const password = typeof raw?.password === "string" ? raw.password : "";
         if (!email || !password) return null;
-        const result = await passwordSignIn(await db(), email, password, clientAddress(request.headers));
-        if (result.ok) return result.user;
+        const jar = await cookies();
+        const result = await passwordSignIn(await db(), email, password, clientAddress(request.headers), jar.get(DEVICE_COOKIE)?.value);
+        if (result.ok) {
+          // This browser may sign in to this account past strangers' failed guesses from now on.
+          jar.set(DEVICE_COOKIE, result.device, {
+            httpOnly: true,
+            sameSite: "lax",
+            secure: c.origin.startsWith("https:"),
+            path: "/",
+            maxAge: 400 * 86400,
+          });
+          return result.user;
+        }
         if (result.reason === "wrong") return null;
         // The code reaches the sign-in page (the action's error, or `?code=` from next-auth's
         // own endpoint) so that it can say what happened.
@@ -86,7 +99,12 @@ async function authConfig(): Promise<NextAuthConfig> {
       },
       // Every account needs an e-mail address and X shares none: a new person cannot start
       // with X alone (the insert would fail). Connecting X while signed in is fine.
-      signIn: async ({ user, account }) => {
+      signIn: async ({ user, account, email }) => {
+        // Asking for an e-mailed link counts like a failed sign-in (per account and address),
+        // so nobody can flood a mailbox or this server's mail sender with them.
+        if (email?.verificationRequest) {
+          return (await takeSignInAttempt(user.email ?? "", clientAddress(await headers()))) || "/signin?confirm=throttled";
+        }
         if (account?.type !== "oauth" && account?.type !== "oidc") return true;
         if (user.email || (await auth())?.user) return true;
         return "/signin?error=EmailRequired";

@@ -5,12 +5,15 @@ import { config } from "@/lib/config";
 // Password guessing: sign-in attempts are counted per account (5 in 15 minutes) and per
 // client address (20 in 15 minutes, for one address trying many accounts). Past either, the
 // password is not even checked, right or wrong, until the window ends. A successful sign-in
-// gives its attempt back and clears the account's count.
+// gives its attempt back and clears the account's count. A browser that proves it signed in
+// to the account before (lib/auth/password-sign-in.ts) counts against a budget of its own
+// (5 in 15 minutes) instead of the account's, so that strangers' guesses, which close the
+// account to everyone else, cannot lock its owner out.
 export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
 export const FAILURES_PER_ACCOUNT = 5;
 export const FAILURES_PER_ADDRESS = 20;
 
-type Limiters = { account: RateLimiterAbstract; address: RateLimiterAbstract; ready: Promise<unknown> };
+type Limiters = { account: RateLimiterAbstract; device: RateLimiterAbstract; address: RateLimiterAbstract; ready: Promise<unknown> };
 let limiters: Limiters | undefined;
 
 function make(keyPrefix: string, points: number, client?: Redis): RateLimiterAbstract {
@@ -37,30 +40,33 @@ function store(): Limiters {
   }
   return (limiters = {
     account: make("rl:signin:account", FAILURES_PER_ACCOUNT, client),
+    device: make("rl:signin:device", FAILURES_PER_ACCOUNT, client),
     address: make("rl:signin:address", FAILURES_PER_ADDRESS, client),
     ready,
   });
 }
 
-const accountKey = (email: string) => email.trim().toLowerCase();
+export const accountKey = (email: string) => email.trim().toLowerCase();
 
 /**
- * Takes one attempt from the account's and the address's budgets before the password is
- * checked (atomic in Redis and in memory, so guesses sent at once cannot all slip in before
- * their failures count). False: closed for this account or address until the window ends.
- * A store that fails outright counts as open, so the owner's sign-in never depends on it.
+ * Takes one attempt from the account's (or the proven browser's, `device`) and the address's
+ * budgets before the password is checked (atomic in Redis and in memory, so guesses sent at
+ * once cannot all slip in before their failures count). False: closed for this account or
+ * address until the window ends. A store that fails outright counts as open, so the owner's
+ * sign-in never depends on it.
  */
-export async function takeSignInAttempt(email: string, address: string): Promise<boolean> {
+export async function takeSignInAttempt(email: string, address: string, device?: string): Promise<boolean> {
   const l = store();
   await l.ready;
-  const taken = await Promise.allSettled([l.account.consume(accountKey(email)), l.address.consume(address)]);
+  const own = device ? l.device.consume(device) : l.account.consume(accountKey(email));
+  const taken = await Promise.allSettled([own, l.address.consume(address)]);
   return !taken.some((t) => t.status === "rejected" && t.reason instanceof RateLimiterRes);
 }
 
-/** A right password: the account's failures are forgotten and the address gets its attempt back. */
-export async function signInSucceeded(email: string, address: string): Promise<void> {
+/** A right password: the account's (and browser's) failures are forgotten and the address gets its attempt back. */
+export async function signInSucceeded(email: string, address: string, device?: string): Promise<void> {
   const l = store();
-  await Promise.allSettled([l.account.delete(accountKey(email)), l.address.reward(address, 1)]);
+  await Promise.allSettled([l.account.delete(accountKey(email)), ...(device ? [l.device.delete(device)] : []), l.address.reward(address, 1)]);
 }
 
 /** Tests switch between stores by changing REDIS_URL. */

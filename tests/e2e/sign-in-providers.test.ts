@@ -218,4 +218,27 @@ describe("signing in with LinkedIn, X and an e-mail link", () => {
     await again.close();
     await page.close();
   }, 180_000);
+
+  it("asking for sign-in links and signing up count like failed sign-ins: the 6th for one address is refused, and no sixth mail goes out", async () => {
+    const page = await newPage();
+    const before = smtp.mails.length;
+    for (let i = 0; i < 6; i++) {
+      await page.goto(`${srv.origin}/signin`);
+      await page.locator("#link-email").fill("flood@example.com");
+      await page.getByRole("button", { name: "Send me a link" }).click();
+      await page.waitForURL(i < 5 ? /\/signin\?sent=1/ : /\/signin\?confirm=throttled/);
+    }
+    expect(await page.getByText("Too many requests for this account or from your network.").count()).toBe(1);
+    await expect.poll(() => smtp.mails.length, { timeout: 15_000 }).toBe(before + 5);
+
+    for (let i = 0; i < 6; i++) {
+      await page.goto(`${srv.origin}/signup`);
+      await page.locator("#email").fill("twice@example.com");
+      await page.locator("#password").fill("a long enough password");
+      await page.getByRole("button", { name: "Create account" }).click();
+      const expected = i === 0 ? "we sent you a link to confirm your address" : i < 5 ? "An account with this e-mail already exists" : "Too many attempts";
+      await expect.poll(() => page.getByText(expected).count(), { timeout: 15_000 }).toBe(1);
+    }
+    await page.close();
+  }, 180_000);
 });

@@ -12,6 +12,7 @@ const srv = new TestServer();
 let smtp: SmtpCapture;
 const WRITER = { email: "writer@example.com", password: "correct horse battery" };
 const TARGET = { email: "target@example.com", password: "another horse battery" };
+const REGULAR = { email: "regular@example.com", password: "a third horse battery" };
 
 const { newPage } = appInBrowser(srv, async () => {
   smtp = await startSmtpCapture();
@@ -22,6 +23,7 @@ const { newPage } = appInBrowser(srv, async () => {
   // Accounts made by the admin command (no owner is made then), so no confirmation applies.
   await srv.admin("create-user", "--email", WRITER.email, "--password", WRITER.password, "--name", "Wendy Writer");
   await srv.admin("create-user", "--email", TARGET.email, "--password", TARGET.password, "--name", "Tara Target");
+  await srv.admin("create-user", "--email", REGULAR.email, "--password", REGULAR.password, "--name", "Rey Regular");
   return [smtp];
 });
 
@@ -126,17 +128,22 @@ describe("a new password account confirms its e-mail address", () => {
   }, 180_000);
 });
 
+/** Five wrong passwords for `email` on the sign-in page, each answered before the next. */
+async function guessWrong(page: Page, email: string) {
+  await page.goto(`${srv.origin}/signin`);
+  for (let i = 0; i < 5; i++) {
+    await signInOnPage(page, email, `wrong password ${i}`);
+    await expect.poll(() => page.getByText("Wrong e-mail or password.").count(), { timeout: 15_000 }).toBe(1);
+    // The message stays from the first attempt on: wait for this answer's render, which
+    // empties the password field, or the next fill would be emptied by it and not count.
+    await expect.poll(() => page.locator("#password").inputValue(), { timeout: 15_000 }).toBe("");
+  }
+}
+
 describe("password guessing", () => {
   it("the 6th attempt after 5 wrong passwords is refused with a clear message, even with the right password; other accounts still sign in", async () => {
     const page = await newPage();
-    await page.goto(`${srv.origin}/signin`);
-    for (let i = 0; i < 5; i++) {
-      await signInOnPage(page, TARGET.email, `wrong password ${i}`);
-      await expect.poll(() => page.getByText("Wrong e-mail or password.").count(), { timeout: 15_000 }).toBe(1);
-      // The message stays from the first attempt on: wait for this answer's render, which
-      // empties the password field, or the next fill would be emptied by it and not count.
-      await expect.poll(() => page.locator("#password").inputValue(), { timeout: 15_000 }).toBe("");
-    }
+    await guessWrong(page, TARGET.email);
     await signInOnPage(page, TARGET.email, TARGET.password);
     await expect.poll(() => page.getByText("Too many failed sign-in attempts").count(), { timeout: 15_000 }).toBe(1);
     expect(new URL(page.url()).pathname).toBe("/signin");
@@ -147,6 +154,23 @@ describe("password guessing", () => {
     await other.waitForURL(/\/content$/);
     await other.close();
     await page.close();
+  }, 120_000);
+
+  it("a browser that signed in before still signs in after strangers' guesses closed the account to everyone else", async () => {
+    const known = await newPage();
+    await known.goto(`${srv.origin}/signin`);
+    await signInOnPage(known, REGULAR.email, REGULAR.password);
+    await known.waitForURL(/\/content$/);
+    const device = (await known.context().cookies()).find((c) => c.name === "contentio-device");
+    expect(device).toMatchObject({ httpOnly: true, sameSite: "Lax" });
+    await guessWrong(await newPage(), REGULAR.email);
+    const stranger = await newPage();
+    await stranger.goto(`${srv.origin}/signin`);
+    await signInOnPage(stranger, REGULAR.email, REGULAR.password);
+    await expect.poll(() => stranger.getByText("Too many failed sign-in attempts").count(), { timeout: 15_000 }).toBe(1);
+    await known.goto(`${srv.origin}/signin`);
+    await signInOnPage(known, REGULAR.email, REGULAR.password);
+    await known.waitForURL(/\/content$/);
   }, 120_000);
 });
 

@@ -58,6 +58,30 @@ describe("password sign-in throttle", () => {
     expect(await attempt(email, PASSWORD, someAddress())).toBe("signed in");
   });
 
+  it("a browser that signed in to the account before is not locked out by a stranger's guesses, and has 5 of its own", async () => {
+    const email = await someUser();
+    const mine = someAddress();
+    const first = await passwordSignIn(database.current().db, email, PASSWORD, mine);
+    if (!first.ok) throw new Error(first.reason);
+    const device = first.device; // kept by the browser as a cookie
+    // Someone elsewhere guesses until the account closes to everyone else.
+    const stranger = someAddress();
+    for (let i = 0; i < 5; i++) expect(await attempt(email, `wrong-${i}`, stranger)).toBe("wrong");
+    expect(await attempt(email, PASSWORD, someAddress())).toBe("throttled");
+    const withDevice = (password: string, d = device) =>
+      passwordSignIn(database.current().db, email, password, mine, d).then((r) => (r.ok ? "signed in" : r.reason));
+    // A proof made for another account's browser, or a forged one, counts for nothing.
+    const other = await someUser();
+    const theirs = await passwordSignIn(database.current().db, other, PASSWORD, someAddress());
+    if (!theirs.ok) throw new Error(theirs.reason);
+    expect(await withDevice(PASSWORD, theirs.device)).toBe("throttled");
+    expect(await withDevice(PASSWORD, `${device.split(".")[0]}.forged`)).toBe("throttled");
+    expect(await withDevice(PASSWORD)).toBe("signed in");
+    // Its own guesses are limited like anyone's.
+    for (let i = 0; i < 5; i++) expect(await withDevice(`wrong-${i}`)).toBe("wrong");
+    expect(await withDevice(PASSWORD)).toBe("throttled");
+  });
+
   it("checks at most 5 passwords of guesses sent all at once", async () => {
     const email = await someUser();
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => attempt(email, `wrong-${i}`, someAddress())));
