@@ -22,18 +22,13 @@ const config = {
       { key: "X-Frame-Options", value: "DENY" },
       { key: "Referrer-Policy", value: "no-referrer" },
     ];
-    return [
-      "/oauth/authorize",
-      "/confirm/:id",
-      "/settings/:path*",
-      "/signin",
-      "/signup",
-      "/onboarding",
-      "/content",
-      "/content/:path*",
-      "/calendar",
-      "/analytics",
-    ].map((source) => ({ source, headers: noFraming }));
+    return (
+      ["/oauth/authorize", "/confirm/:id", "/settings/:path*", "/signin", "/signup", "/onboarding", "/content", "/content/:path*", "/calendar", "/analytics"]
+        .map((source) => ({ source, headers: noFraming }))
+        // An e-mailed link's page: never framed either, but its button's POST must carry its
+        // Origin (checked), which a no-referrer page sends as "null".
+        .concat({ source: "/signin/link", headers: [...noFraming.slice(0, 2), { key: "Referrer-Policy", value: "same-origin" }] })
+    );
   },
 };
 

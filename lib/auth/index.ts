@@ -13,7 +13,7 @@ import { clientAddress } from "@/lib/http/client-address";
 import { takeSignInAttempt } from "@/lib/ratelimit/sign-in";
 import { authAccounts, authSessions, authVerificationTokens, users } from "@/drizzle/schema";
 import { DEVICE_COOKIE, passwordSignIn } from "./password-sign-in";
-import { safeReturnPath } from "./return-path";
+import { safeReturnUrl } from "./return-path";
 import { authSecret } from "./secret";
 
 // The owner's sign-in. Sessions are JWTs because the Credentials provider (e-mail + password,
@@ -93,10 +93,7 @@ async function authConfig(): Promise<NextAuthConfig> {
     pages: { signIn: "/signin", error: "/signin", verifyRequest: "/signin?sent=1" },
     callbacks: {
       // Where next-auth sends the browser after a sign-in: only a path on this service.
-      redirect: ({ url, baseUrl }) => {
-        const path = url.startsWith(baseUrl) ? url.slice(baseUrl.length) || "/" : url;
-        return `${baseUrl}${safeReturnPath(path)}`;
-      },
+      redirect: ({ url, baseUrl }) => `${baseUrl}${safeReturnUrl(url)}`,
       // Every account needs an e-mail address and X shares none: a new person cannot start
       // with X alone (the insert would fail). Connecting X while signed in is fine.
       signIn: async ({ user, account, email }) => {

@@ -51,3 +51,10 @@ export function safeReturnPath(raw: unknown, fallback = DEFAULT_RETURN_PATH): st
   if (url.origin !== origin || url.pathname.startsWith("//")) return fallback;
   return raw;
 }
+
+/** The same for a URL that may be absolute on this service's origin (as next-auth writes them). */
+export function safeReturnUrl(raw: unknown, fallback = DEFAULT_RETURN_PATH): string {
+  const origin = new URL(config().origin).origin;
+  if (raw === origin) return "/";
+  return safeReturnPath(typeof raw === "string" && raw.startsWith(`${origin}/`) ? raw.slice(origin.length) : raw, fallback);
+}

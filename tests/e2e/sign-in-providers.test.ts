@@ -190,7 +190,7 @@ describe("signing in with LinkedIn, X and an e-mail link", () => {
     await page.close();
   }, 180_000);
 
-  it("an e-mailed sign-in link signs the person in, once", async () => {
+  it("an e-mailed sign-in link signs the person in, once, after they confirm the account it names", async () => {
     const page = await newPage();
     await page.goto(`${srv.origin}/signin?callbackUrl=%2Fsettings%2Fconnections`);
     await page.locator("#link-email").fill("lena@example.com");
@@ -206,13 +206,32 @@ describe("signing in with LinkedIn, X and an e-mail link", () => {
     expect(link).toBeDefined();
     expect(new URL(link!).origin).toBe(srv.origin);
 
+    // Opening the link names the account and signs in only when asked to: a link someone
+    // else requested, sent to this browser by a mere navigation, signs nobody in.
     await page.goto(link!);
+    await page.waitForURL(/\/signin\/link\?/);
+    expect(await page.getByRole("heading", { name: "Sign in as lena@example.com" }).count()).toBe(1);
+    await axe(page);
+    expect((await page.context().cookies()).some((c) => c.name.includes("session-token"))).toBe(false);
+    await page.getByRole("button", { name: "Sign in as lena@example.com" }).click();
     await page.waitForURL(/\/settings\/connections$/);
     expect(await page.getByText("lena@example.com").count()).toBe(1);
     expect(await accountRow(page, "LinkedIn").getByText("Connected as Lena Linked").count()).toBe(1);
 
+    // Another site cannot press that button for the visitor: its POST carries another Origin.
+    const forged = await fetch(`${srv.origin}/signin/link/confirm`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { origin: "https://evil.example", "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ token: new URL(link!).searchParams.get("token")!, email: "lena@example.com" }),
+    });
+    expect(forged.status).toBe(303);
+    expect(forged.headers.get("location")).toBe(`${srv.origin}/signin?error=Verification`);
+    expect(forged.headers.get("set-cookie")).toBeNull();
+
     const again = await newPage(); // a used link does not work twice
     await again.goto(link!);
+    await again.getByRole("button", { name: "Sign in as lena@example.com" }).click();
     await again.waitForURL(/\/signin\?error=Verification/);
     expect(await again.getByText("That sign-in link has expired or was already used.").count()).toBe(1);
     await again.close();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_RETURN_PATH, safeReturnPath } from "@/lib/auth/return-path";
+import { DEFAULT_RETURN_PATH, safeReturnPath, safeReturnUrl } from "@/lib/auth/return-path";
+import { config } from "@/lib/config";
 
 // The return path after sign-in, sign-up and onboarding: every form that a browser would
 // turn into another site must fall back to the service's own page (APP_URL is
@@ -71,5 +72,17 @@ describe("safeReturnPath", () => {
     "/a/../settings",
   ])("keeps the same-origin path %j as it is", (path) => {
     expect(safeReturnPath(path)).toBe(path);
+  });
+});
+
+describe("safeReturnUrl", () => {
+  it("takes a URL absolute on this service's origin as its path, and nothing else absolute", () => {
+    const origin = new URL(config().origin).origin;
+    expect(safeReturnUrl(`${origin}/settings/connections?x=1`)).toBe("/settings/connections?x=1");
+    expect(safeReturnUrl(origin)).toBe("/");
+    expect(safeReturnUrl("/content")).toBe("/content");
+    for (const bad of [`${origin}.evil.example/x`, `${origin}//evil.example`, "https://evil.example/", `${origin}@evil.example/`]) {
+      expect(safeReturnUrl(bad), bad).toBe(DEFAULT_RETURN_PATH);
+    }
   });
 });
