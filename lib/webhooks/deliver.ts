@@ -36,9 +36,10 @@ type Claim = { id: string; event_id: string; endpoint_id: string; attempts: numb
 /**
  * Leases up to `limit` due deliveries in one UPDATE: pending, due, not leased, of an active
  * endpoint, with no earlier pending event of the same subject to that endpoint, at most
- * PER_ENDPOINT per endpoint and PER_USER per user. SKIP LOCKED hands concurrent deliverers disjoint rows. The ids
- * are an array computed once (`= any(array(...))`): as an `in (...)` semi-join, a plan that
- * ran the locking subquery again per candidate row leased more than `limit`.
+ * PER_ENDPOINT per endpoint and PER_USER per user. SKIP LOCKED hands concurrent deliverers
+ * disjoint rows. The ids are an array computed once (`= any(array(...))`): as an `in (...)`
+ * semi-join, a plan that ran the locking subquery again per candidate row leased more than
+ * `limit`.
  */
 export async function claim(db: Db, now: Date, limit: number, leaseFor = leaseMs(ports())): Promise<Claim[]> {
   const at = now.toISOString();

@@ -35,8 +35,8 @@ export function httpSender(opts: { resolve?: Resolve; origin?: () => string } = 
     let addresses: { address: string; family: number }[];
     try {
       addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await within(resolve(host), r.timeoutMs);
-    } catch {
-      return { status: null, error: `could not resolve ${u.hostname} within ${r.timeoutMs / 1000} s` };
+    } catch (e) {
+      return { status: null, error: `could not resolve ${u.hostname}${e === TIMED_OUT ? ` within ${r.timeoutMs / 1000} s` : ""}` };
     }
     const loopbackOk = originIsLoopback(o);
     // Every address must be allowed: a name with one public and one private address would
@@ -87,10 +87,12 @@ export function httpSender(opts: { resolve?: Resolve; origin?: () => string } = 
   };
 }
 
-/** `work`, or a rejection once `ms` have passed (the work itself is left to finish or fail). */
+const TIMED_OUT = new Error("timed out");
+
+/** `work`, or a rejection with TIMED_OUT once `ms` have passed (the work itself is left to finish or fail). */
 function within<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("timed out")), ms)));
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(TIMED_OUT), ms)));
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
