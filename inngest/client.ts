@@ -4,13 +4,17 @@ import { config, type Config } from "@/lib/config";
 // Inngest is used only when configured (config().inngest): without INNGEST_EVENT_KEY or
 // INNGEST_DEV its serve route answers 500 and send() throws, so neither is ever reached then.
 
+// Keys and addresses come from the service's configuration, not from the SDK reading the
+// environment on its own: one source for the server and its tests.
 function build(c: Config) {
   const devUrl = c.INNGEST_DEV && /^https?:\/\//.test(c.INNGEST_DEV) ? c.INNGEST_DEV : undefined;
+  const baseUrl = devUrl ?? c.INNGEST_BASE_URL;
   return new Inngest({
     id: "contentio",
     isDev: !!c.INNGEST_DEV,
-    ...(devUrl && { baseUrl: devUrl }),
+    ...(baseUrl && { baseUrl }),
     eventKey: c.INNGEST_EVENT_KEY ?? (c.INNGEST_DEV ? "dev" : undefined),
+    ...(c.INNGEST_SIGNING_KEY && { signingKey: c.INNGEST_SIGNING_KEY }),
   });
 }
 

@@ -5,11 +5,13 @@ import { db } from "@/lib/db";
 import { EVENTS } from "@/inngest/events";
 import { publishScheduled, sweepOverdue } from "@/inngest/functions";
 import { postDrafts } from "@/drizzle/schema";
-import { GET } from "@/app/api/inngest/route";
+import { GET, PUT } from "@/app/api/inngest/route";
+import { config } from "@/lib/config";
 import { call, makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { reconfigure, withConfig } from "../helpers/env";
 import { startFakeInngest, type SentEvent } from "../helpers/fake-inngest";
+import { serve } from "../helpers/http-server";
 import { approved, draft, inSeconds, row, sandboxCount } from "../helpers/publishing";
 
 withDatabase();
@@ -132,6 +134,41 @@ describe("Inngest events from the scheduling operations", () => {
       // Scheduling the same time again is a new event, not a repeat Inngest would drop.
       expect(sent[4].id).not.toBe(sent[0].id);
       expect((await GET(new Request("http://localhost/api/inngest"), {})).status).not.toBe(404);
+    } finally {
+      restore();
+    }
+  });
+
+  it("registers the service's own address with Inngest Cloud, whatever Host a sync request names", async () => {
+    // Anyone may send the sync (an unsigned PUT, Inngest's documented way to sync after a
+    // deploy): it must never point Inngest's calls, and so every scheduled post, elsewhere.
+    const registered: { url?: string }[] = [];
+    const api = await serve(async (req) => {
+      if (new URL(req.url).pathname !== "/fn/register") return new Response(null, { status: 404 });
+      registered.push(await req.json());
+      return Response.json({ ok: true, modified: true });
+    });
+    const restore = reconfigure({
+      INNGEST_DEV: undefined,
+      INNGEST_EVENT_KEY: "event-key",
+      INNGEST_SIGNING_KEY: "signkey-prod-0123456789abcdef0123456789abcdef",
+      INNGEST_BASE_URL: api.url,
+    });
+    try {
+      for (const host of ["evil.example", "https://evil.example"]) {
+        await PUT(new Request(`${config().origin}/api/inngest`, { method: "PUT", headers: { host } }), {});
+      }
+      expect(registered.map((r) => r.url)).toEqual([`${config().origin}/api/inngest`, `${config().origin}/api/inngest`]);
+    } finally {
+      restore();
+      await api.close();
+    }
+  });
+
+  it("refuses to start with an event key but no signing key, which would publish nothing", async () => {
+    const restore = reconfigure({ INNGEST_DEV: undefined, INNGEST_EVENT_KEY: "event-key", INNGEST_SIGNING_KEY: undefined });
+    try {
+      expect(() => config()).toThrow(/INNGEST_SIGNING_KEY: is needed with INNGEST_EVENT_KEY/);
     } finally {
       restore();
     }
