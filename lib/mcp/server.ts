@@ -3,7 +3,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/
 import type { Caller } from "@/lib/domain/context";
 import { toAppError } from "@/lib/errors/present";
 import { findOperation } from "@/lib/operations/registry";
-import { runOperation, type Prepaid } from "@/lib/operations/run";
+import { charge, prepaid, rateLimited, runOperation, type Prepaid } from "@/lib/operations/run";
 import { refuseBadInput } from "@/lib/operations/sanitize";
 import { registerCatalog } from "./catalog";
 import { SERVER_ICONS } from "./icons";
@@ -84,10 +84,15 @@ export function createMcpServer(c: McpServerContext): Server {
         // A task stores the arguments and an approval hashes them before the operation runs:
         // NUL characters and absurd nesting are refused first, as the operation would.
         refuseBadInput(args);
-        const task = wantsTask(op.name, ctx) ? await startTask(c.caller, op, args, c.requestId, c.prepaid) : null;
+        // Paid before anything is stored or looked up for the call (a task's row, an
+        // approval's state); the call then runs on this point.
+        const rate = await charge(c.caller, c.prepaid);
+        if (!rate.allowed) throw rateLimited(rate);
+        const paid = prepaid(rate);
+        const task = wantsTask(op.name, ctx) ? await startTask(c.caller, op, args, c.requestId, paid) : null;
         if (task) throw task;
         const m = await modernConfirm(c.caller, op.name, args, ctx);
-        return okResult(await runOperation(c.caller, op, () => m.args, { requestId: c.requestId, confirm: m.confirm, prepaid: c.prepaid }));
+        return okResult(await runOperation(c.caller, op, () => m.args, { requestId: c.requestId, confirm: m.confirm, prepaid: paid }));
       }
       const confirm = legacyConfirm(c.caller, c.legacy, ctx, request.params._meta?.progressToken);
       return okResult(await runOperation(c.caller, op, () => args, { requestId: c.requestId, confirm, prepaid: c.prepaid }));

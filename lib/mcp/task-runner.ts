@@ -87,10 +87,12 @@ async function runTask(caller: Caller, op: Operation, args: Record<string, unkno
 
 /**
  * Creates the task (durably, before answering) and starts the call behind it; null when the
- * app has too many open. The call takes the point its request paid (`prepaid`), as it would
- * have answering directly.
+ * arguments are ones the tool refuses (answered directly, and never stored) or the app has too
+ * many open. The call takes the point its request paid (`prepaid`), as it would have
+ * answering directly.
  */
 export async function startTask(caller: Caller, op: Operation, args: Record<string, unknown>, requestId: string, prepaid?: Prepaid) {
+  if (!op.input.safeParse(args).success) return null;
   if ((await openTaskCount(caller)) >= MAX_OPEN_PER_APP) return null;
   const task = await createTask(caller, op.name, args);
   void runTask(caller, op, args, requestId, task, prepaid);

@@ -1,6 +1,7 @@
-import { and, eq, inArray, lt } from "drizzle-orm";
+import { and, eq, gt, inArray, lt } from "drizzle-orm";
 import { db } from "@/lib/db";
 import type { Caller } from "@/lib/domain/context";
+import { isUuid } from "@/lib/ids";
 import { mcpTasks, type McpTaskStatus } from "@/drizzle/schema";
 
 // MCP tasks in the database, so a task's status and result outlive the process that ran it and
@@ -21,13 +22,22 @@ const OPEN: McpTaskStatus[] = ["working", "input_required"];
 /** Open tasks one app may have at once; beyond, calls answer directly (and meet the rate limit there). */
 export const MAX_OPEN_PER_APP = 10;
 
-export async function openTaskCount(caller: Caller): Promise<number> {
+/** The app's open tasks that are alive: unexpired, and touched by their process lately (a restart leaves others behind). */
+export async function openTaskCount(caller: Caller, now = new Date()): Promise<number> {
   const rows = await (
     await db()
   )
     .select({ id: mcpTasks.id })
     .from(mcpTasks)
-    .where(and(eq(mcpTasks.userId, caller.userId), eq(mcpTasks.appId, caller.appId), inArray(mcpTasks.status, OPEN)))
+    .where(
+      and(
+        eq(mcpTasks.userId, caller.userId),
+        eq(mcpTasks.appId, caller.appId),
+        inArray(mcpTasks.status, OPEN),
+        gt(mcpTasks.expiresAt, now),
+        gt(mcpTasks.updatedAt, new Date(now.getTime() - STALE_MS)),
+      ),
+    )
     .limit(MAX_OPEN_PER_APP);
   return rows.length;
 }
@@ -56,7 +66,7 @@ export async function createTask(caller: Caller, tool: string, args: Record<stri
 
 /** The caller's own unexpired task (another user's or app's is the same as a missing one). */
 export async function findTask(caller: Caller, id: string): Promise<TaskRow | undefined> {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+  if (!isUuid(id)) return undefined;
   const [row] = await (
     await db()
   )

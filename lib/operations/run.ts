@@ -24,6 +24,9 @@ export function prepaid(rate: RateDecision): Prepaid {
   };
 }
 
+/** The caller's point for one operation: the one its request paid, else a new one. */
+export const charge = async (caller: Caller, paid?: Prepaid): Promise<RateDecision> => paid?.take() ?? consumeRequest(caller.userId, caller.plan);
+
 export type RunOptions = {
   requestId: string;
   prepaid?: Prepaid;
@@ -51,7 +54,7 @@ export function rateLimited(rate: RateDecision): AppError {
  * approval and the surface can ask right away, the approved action runs once, uncounted.
  */
 export async function runOperation(caller: Caller, op: Operation, readInput: () => unknown, opts: RunOptions) {
-  const rate = opts.prepaid?.take() ?? (await consumeRequest(caller.userId, caller.plan));
+  const rate = await charge(caller, opts.prepaid);
   opts.onRate?.(rate);
   if (!rate.allowed) throw rateLimited(rate);
   // Read only now (a REST body after the budget check: refused requests cost no parsing).

@@ -32,6 +32,8 @@ async function until(token: string, taskId: string, status: string) {
   throw new Error(`task ${taskId} never became ${status}: ${JSON.stringify(await get(token, taskId))}`);
 }
 
+const codeOf = (r: Rpc) => JSON.parse(r.result?.content?.[0]?.text ?? "{}").error?.code;
+
 /** The task as stored once completed, read without tasks/get (which needs a live token and spends budget). */
 async function completedInStore(taskId: string) {
   let task: typeof mcpTasks.$inferSelect | undefined;
@@ -109,6 +111,20 @@ describe("tasks (io.modelcontextprotocol/tasks)", () => {
     expect(post.status).toBe("draft");
   });
 
+  it("open tasks whose process is gone, or that expired, do not count against the app's 10", async () => {
+    const u = await makeUser({ publishing: true });
+    const d = await call("create_draft", { type: "post", body: "Orphans" }, { token: u.token });
+    const open: string[] = [];
+    for (let i = 0; i < 10; i++) open.push((await tool(u.token, "publish_now", { type: "post", id: d.body.id })).result!.taskId);
+    // A restart: the ten waits lost their process (untouched for two minutes), or outlived their time.
+    const long = new Date(Date.now() - 120_000);
+    await (await db()).update(mcpTasks).set({ updatedAt: long }).where(eq(mcpTasks.id, open[0]));
+    for (const id of open.slice(1, 5)) await (await db()).update(mcpTasks).set({ updatedAt: long }).where(eq(mcpTasks.id, id));
+    for (const id of open.slice(5)) await (await db()).update(mcpTasks).set({ expiresAt: long }).where(eq(mcpTasks.id, id));
+    expect((await tool(u.token, "generate_post", { topic: "After a restart" })).result?.resultType).toBe("task");
+    for (const t of open) await rpc(u.token, "tasks/cancel", { taskId: t }, t);
+  });
+
   it("an app has at most 10 open tasks; beyond that a call answers directly", async () => {
     const u = await makeUser({ publishing: true });
     const d = await call("create_draft", { type: "post", body: "Many waits" }, { token: u.token });
@@ -122,7 +138,6 @@ describe("tasks (io.modelcontextprotocol/tasks)", () => {
 
   it("refuses NUL characters and absurd nesting as invalid_request before a task stores them or an approval hashes them", async () => {
     const u = await makeUser({ publishing: true });
-    const codeOf = (r: Rpc) => JSON.parse(r.result?.content?.[0]?.text ?? "{}").error?.code;
     // A task would store the topic (PostgreSQL's jsonb cannot hold \u0000).
     const nul = await tool(u.token, "generate_post", { topic: "a\u0000b" });
     expect(nul.result?.isError, JSON.stringify(nul)).toBe(true);
@@ -166,6 +181,12 @@ describe("tasks (io.modelcontextprotocol/tasks)", () => {
     expect(undeclared.error?.code).toBe(-32021);
     expect(undeclared.error?.data).toEqual({ requiredCapabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } } });
     expect((await get(u.token, "00000000-0000-4000-8000-000000000000")).error?.code).toBe(-32602);
+    // An id no UUID reaches no query: unknown, and no database error's text in the answer.
+    for (const id of ["-".repeat(36), "g".repeat(36)]) {
+      const odd = (await get(u.token, id)) as Rpc & { error?: { message?: string } };
+      expect(odd.error?.code, JSON.stringify(odd)).toBe(-32602);
+      expect(odd.error?.message).toMatch(/^Unknown task/);
+    }
     // A working task nobody touched for a minute: the process that ran it is gone.
     await (
       await db()
@@ -190,5 +211,17 @@ describe("tasks and the budget", () => {
     const task = await completedInStore(taskId);
     expect(task?.result?.isError, JSON.stringify(task?.result)).toBeUndefined();
     expect((await call("search_content", {}, { token: u.token })).status).toBe(429);
+  });
+
+  it("a call out of budget, or with arguments the tool refuses, answers directly and stores no task", async () => {
+    const u = await makeUser({ plan: "plus" }); // 30 a minute
+    const junk = await tool(u.token, "generate_post", { topic: "Junk", junk: "x".repeat(100_000) });
+    expect(codeOf(junk), JSON.stringify(junk).slice(0, 300)).toBe("invalid_request");
+    for (let i = 0; i < 29; i++) expect((await call("search_content", {}, { token: u.token })).status).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      const over = await tool(u.token, "generate_post", { topic: "Over budget" });
+      expect(codeOf(over), JSON.stringify(over).slice(0, 300)).toBe("rate_limited");
+    }
+    expect(await (await db()).select().from(mcpTasks).where(eq(mcpTasks.userId, u.id))).toEqual([]);
   });
 });
