@@ -22,6 +22,9 @@ export function formatUtc(d: Date): string {
  * "0000" or "0001-01-01T00:00:00+01:00" is a database error), and JavaScript writes later
  * years in a form it does not read.
  */
+/** The last instant of year 9999, the last PostgreSQL's timestamps hold. */
+export const LAST_STORABLE_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
 export function storable(d: Date): boolean {
   const y = d.getUTCFullYear();
   return y >= 1 && y <= 9999;

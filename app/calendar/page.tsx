@@ -48,7 +48,9 @@ export default async function CalendarPage({ searchParams }: { searchParams: Pro
   const tz = me.timezone;
   const view = sp.view === "week" ? "week" : "month";
   const today = zonedParts(new Date(), tz).date;
-  const anchor = sp.d && /^\d{4}-\d{2}-\d{2}$/.test(sp.d) && !isNaN(asDate(sp.d).getTime()) ? sp.d : today;
+  // A day of years 1000 to 9998 only: the view reaches into the weeks around it, and
+  // PostgreSQL holds no time past 9999.
+  const anchor = sp.d && /^[1-9]\d{3}-\d{2}-\d{2}$/.test(sp.d) && sp.d < "9999" && !isNaN(asDate(sp.d).getTime()) ? sp.d : today;
   const r = range(view, anchor);
   const days = Array.from({ length: r.days }, (_, i) => addDays(r.first, i));
   const from = zonedToUtc(r.first, "00:00", tz)!;

@@ -3,6 +3,7 @@ import type { Transporter } from "nodemailer";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { log } from "@/lib/log";
+import { errorFacts } from "@/lib/redact";
 import { NETWORK_NAMES } from "@/lib/networks";
 import {
   approvals,
@@ -191,11 +192,11 @@ export async function notifyOwners(db: Db, now = new Date(), deliver: (m: Mail) 
       } catch (err) {
         // Not sent: forget the claim so a later sweep tries again.
         await db.delete(notificationsSent).where(and(eq(notificationsSent.userId, e.userId), eq(notificationsSent.eventKey, e.key)));
-        log("warn", "notification not sent", { kind: e.kind, error: String((err as Error)?.message ?? err) });
+        log("warn", "notification not sent", { kind: e.kind, ...errorFacts(err) });
       }
     }
   } catch (err) {
-    log("error", "notification sweep failed", { error: String((err as Error)?.message ?? err) });
+    log("error", "notification sweep failed", errorFacts(err));
   }
   return sent;
 }

@@ -6,6 +6,7 @@ import type { Ctx } from "./context";
 import { draftTable, type DraftType } from "./drafts";
 import { preview } from "./text";
 import { isUuid } from "@/lib/ids";
+import { LAST_STORABLE_MS } from "@/lib/time";
 
 const DAY = 24 * 3600 * 1000;
 
@@ -24,7 +25,8 @@ const decode = (cursor: string): Key =>
  */
 export async function listScheduled(ctx: Ctx, input: ListScheduledInput) {
   const from = input.from ? new Date(input.from) : ctx.now();
-  const to = input.to ? new Date(input.to) : new Date(from.getTime() + 30 * DAY);
+  // The default 30 days end no later than the last instant PostgreSQL holds (year 9999).
+  const to = input.to ? new Date(input.to) : new Date(Math.min(from.getTime() + 30 * DAY, LAST_STORABLE_MS));
   if (to.getTime() <= from.getTime()) throw invalid([{ path: "to", message: "Must be after from" }]);
   if (to.getTime() - from.getTime() > 366 * DAY) throw invalid([{ path: "to", message: "The range is at most 366 days" }]);
   const after = input.cursor ? decode(input.cursor) : null;

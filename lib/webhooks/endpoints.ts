@@ -4,6 +4,7 @@ import { AppError } from "@/lib/errors";
 import type { Ctx } from "@/lib/domain/context";
 import { decodeCursor, encodeCursor, timeOf } from "@/lib/domain/cursor";
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from "@/drizzle/schema";
+import { isUuid } from "@/lib/ids";
 import { checkWebhookUrl } from "./address";
 import { emit } from "./emit";
 import type { SubscribableEvent } from "./events";
@@ -38,9 +39,7 @@ export async function listWebhooks(ctx: Ctx, input: { limit: number; cursor?: st
   const userId = ctx.caller.userId;
   // Keyset on (created_at, id), newest first.
   const after = input.cursor
-    ? decodeCursor(input.cursor, "webhooks", (c) =>
-        timeOf(c.t) && typeof c.i === "string" && /^[0-9a-f-]{36}$/.test(c.i) ? { t: c.t as string, i: c.i } : undefined,
-      )
+    ? decodeCursor(input.cursor, "webhooks", (c) => (timeOf(c.t) && typeof c.i === "string" && isUuid(c.i) ? { t: c.t as string, i: c.i } : undefined))
     : undefined;
   const rows = await ctx.db
     .select()
@@ -65,6 +64,7 @@ export async function listWebhooks(ctx: Ctx, input: { limit: number; cursor?: st
 
 /** One of the caller's endpoints, locked for the rest of the transaction, or the missing-id error. */
 async function own(tx: Db, userId: string, id: string): Promise<Endpoint> {
+  if (!isUuid(id)) throw missing();
   const [row] = await tx
     .select()
     .from(webhookEndpoints)
@@ -117,7 +117,11 @@ export async function manageWebhooks(ctx: Ctx, input: ManageWebhooksInput): Prom
     switch (input.action) {
       case "update": {
         const set: Partial<typeof webhookEndpoints.$inferInsert> = { updatedAt: now };
-        if (input.url !== undefined) Object.assign(set, { url: checkWebhookUrl(input.url, origin).toString(), appId: answerable });
+        if (input.url !== undefined) {
+          set.url = checkWebhookUrl(input.url, origin).toString();
+          // The same address sent back (Settings' form sends it with any edit) is no new choice.
+          if (set.url !== e.url) set.appId = answerable;
+        }
         // Paused because the app that pointed it was disconnected: another app may not send
         // the events back there; it may point the endpoint at a receiver of its own.
         if (input.paused === false && input.url === undefined && e.pausedReason === DISCONNECTED_APP_ENDPOINT && !ctx.caller.inPerson) {
@@ -209,6 +213,7 @@ export async function deliveryLog(db: Db, userId: string, endpointId: string, li
  * out once more, now. Only the user's own deliveries; false when there is none.
  */
 export async function resendDelivery(db: Db, userId: string, deliveryId: string, now = new Date()): Promise<boolean> {
+  if (!isUuid(deliveryId)) return false;
   const rows = await db
     .update(webhookDeliveries)
     // A send in flight (locked) finishes first and its outcome stands; otherwise it goes now.

@@ -211,5 +211,9 @@ describe("list_scheduled", () => {
       expectError(res, 400, "invalid_request");
       expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
     }
+    // A late `from` alone: its default 30 days would end in year 10000; they end at the last instant PostgreSQL holds.
+    const late = await call("list_scheduled", { from: "9999-12-31T00:00:00Z" }, { token: u.token });
+    expect(late.status, JSON.stringify(late.body)).toBe(200);
+    expect(late.body).toMatchObject({ from: "9999-12-31T00:00:00.000Z", to: "9999-12-31T23:59:59.999Z", items: [] });
   });
 });

@@ -124,6 +124,9 @@ describe("endpoints", () => {
     // A forged cursor in year 0, which PostgreSQL has not: refused, not a server error.
     const year0 = Buffer.from(JSON.stringify({ k: "webhooks", t: "0000-01-01T00:00:00.000Z", i: first.webhooks[0].id })).toString("base64url");
     expectError(await call("list_webhooks", { cursor: year0 }, { token: u.token }), 400, "invalid_request");
+    // Or with an id that is 36 characters of hyphens, which no UUID column takes.
+    const noUuid = Buffer.from(JSON.stringify({ k: "webhooks", t: first.webhooks[1].created_at, i: "-".repeat(36) })).toString("base64url");
+    expectError(await call("list_webhooks", { cursor: noUuid }, { token: u.token }), 400, "invalid_request");
   });
 
   it("disconnecting an app pauses the endpoints it added, saying why; another app's go on", async () => {
@@ -152,6 +155,9 @@ describe("endpoints", () => {
     expectOk(await call("manage_webhooks", { action: "update", webhook_id: pointed.webhook.id, url: `${rx.url}/apps-receiver` }, app), manageWebhooksOp.output);
     const stolen = expectOk(await call("manage_webhooks", { action: "rotate_secret", webhook_id: rekeyed.webhook.id }, app), manageWebhooksOp.output);
     expect(stolen.secret).toMatch(/^whsec_/); // the app now holds the only current secret
+    // The owner's Settings form sends the address back unchanged with an edit of something
+    // else: that is no choice of address, and the app still answers for it.
+    await manageWebhooks(owner, { action: "update", webhook_id: pointed.webhook.id, url: `${rx.url}/apps-receiver`, description: "Renamed" });
     const other = await issueCommandLineToken(await db(), { email: u.email, appName: "Other app", audience: [config().baseUrl] });
     expect(await revokeApp(await db(), u.id, u.appId)).toBe(true);
 
@@ -169,6 +175,9 @@ describe("endpoints", () => {
     // The owner may resume either, in person.
     const back = await manageWebhooks(owner, { action: "update", webhook_id: rekeyed.webhook.id, paused: false });
     expect(back.webhook.status).toBe("active");
+    // The page's forms send ids back: one that is no UUID is a missing endpoint, not a database error.
+    await expect(manageWebhooks(owner, { action: "delete", webhook_id: "not-an-id" })).rejects.toMatchObject({ code: "action_failed" });
+    expect(await resendDelivery(await db(), u.id, "not-an-id")).toBe(false);
   });
 
   it("another user's endpoint is invisible: list, manage, delivery log and resend", async () => {
