@@ -1,7 +1,8 @@
 import { and, eq, gt } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { approvals, type ApprovalAction, type ProposedContent } from "@/drizzle/schema";
+import { approvals, users, type ApprovalAction, type ProposedContent } from "@/drizzle/schema";
+import { requirePublishing } from "./guards";
 import { attachmentsOf, contentHashOf, type DraftContent } from "./content-hash";
 import type { Ctx } from "./context";
 import { sha256 } from "./hash";
@@ -74,6 +75,10 @@ export async function spendApproval(ctx: Ctx, tx: Db, a: ExactAction): Promise<v
     }
     return;
   }
+  // The switch as it is now, not as the call found it: an approved call runs again on the
+  // caller it started with, minutes later, and the owner may have turned publishing off.
+  const [now] = await tx.select({ publishingAllowed: users.publishingAllowed }).from(users).where(eq(users.id, ctx.caller.userId)).for("share");
+  requirePublishing({ ...ctx.caller, publishingAllowed: Boolean(now?.publishingAllowed) });
   const used = await tx
     .update(approvals)
     .set({ status: "used", usedAt: ctx.now() })

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, isNull } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { approvals, authAccounts, connectedApps, oauthClients, tweetDrafts, users } from "@/drizzle/schema";
 import { isUuid } from "@/lib/ids";
@@ -42,7 +42,16 @@ export async function setAppTrustsForms(db: Db, userId: string, appId: string, t
 }
 
 export async function setPublishingAllowed(db: Db, userId: string, allowed: boolean) {
-  await db.update(users).set({ publishingAllowed: allowed, updatedAt: new Date() }).where(eq(users.id, userId));
+  const now = new Date();
+  await db.update(users).set({ publishingAllowed: allowed, updatedAt: now }).where(eq(users.id, userId));
+  // Off: the apps' open approvals end with it, as on a disconnect. A page left open cannot
+  // approve them, and a call or task still waiting on one is refused.
+  if (!allowed) {
+    await db
+      .update(approvals)
+      .set({ status: "denied", decidedAt: now })
+      .where(and(eq(approvals.userId, userId), inArray(approvals.status, ["pending", "approved"])));
+  }
 }
 
 export type PlatformState = { provider: Provider; state: ConnectionState["state"]; handle: string | null };

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { decideApproval } from "@/lib/domain/confirmations";
 import { revokeApp } from "@/lib/domain/tokens";
+import { setPublishingAllowed } from "@/lib/domain/connections";
 import { mcpTasks, postDrafts } from "@/drizzle/schema";
 import { call, makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
@@ -92,6 +93,21 @@ describe("tasks (io.modelcontextprotocol/tasks)", () => {
     const refused = await until(u.token, missing.result!.taskId, "completed");
     expect(JSON.parse(refused.result.content[0].text).error.code).toBe("action_failed");
     expect((await call("fetch_item", { type: "post", id: d.body.id }, { token: u.token })).body.status).toBe("draft");
+  });
+
+  it("turning off publishing for apps ends their open approvals too: the waiting task publishes nothing", async () => {
+    const u = await makeUser({ publishing: true });
+    const d = await call("create_draft", { type: "post", body: "Asked for before the switch went off" }, { token: u.token });
+    const taskId = (await tool(u.token, "publish_now", { type: "post", id: d.body.id })).result!.taskId;
+    const w = await until(u.token, taskId, "input_required");
+    const approvalId = (Object.values(w.inputRequests)[0] as { params: { url: string } }).params.url.split("/").pop()!;
+    await setPublishingAllowed(await db(), u.id, false);
+    expect(await decideApproval(await db(), u.id, approvalId, "approved")).toBe(false);
+    const task = await completedInStore(taskId);
+    expect(task?.status).toBe("completed");
+    expect(JSON.parse((task!.result as { content: { text: string }[] }).content[0].text).error.message).toMatch(/did not approve/);
+    const [post] = await (await db()).select().from(postDrafts).where(eq(postDrafts.id, d.body.id));
+    expect(post.status).toBe("draft");
   });
 
   it("disconnecting the app ends its open approvals: a page left open cannot approve, and the waiting task publishes nothing", async () => {
