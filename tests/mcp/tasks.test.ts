@@ -5,7 +5,7 @@ import { decideApproval } from "@/lib/domain/confirmations";
 import { revokeApp } from "@/lib/domain/tokens";
 import { setPublishingAllowed } from "@/lib/domain/connections";
 import { mcpTasks, postDrafts } from "@/drizzle/schema";
-import { call, makeUser } from "../helpers/api";
+import { call, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { inProcessFetch, rpc2026, type Rpc } from "../helpers/mcp";
 import { withRealLimits } from "../helpers/rate-limit";
@@ -95,31 +95,20 @@ describe("tasks (io.modelcontextprotocol/tasks)", () => {
     expect((await call("fetch_item", { type: "post", id: d.body.id }, { token: u.token })).body.status).toBe("draft");
   });
 
-  it("turning off publishing for apps ends their open approvals too: the waiting task publishes nothing", async () => {
+  // The owner ends an app's say over publishing while its publish_now task waits for approval:
+  // the approval page left open cannot approve, and the task ends refused with nothing posted.
+  it.each([
+    ["turning off publishing for apps", async (u: TestUser) => setPublishingAllowed(await db(), u.id, false)],
+    ["disconnecting the app", async (u: TestUser) => expect(await revokeApp(await db(), u.id, u.appId)).toBe(true)],
+  ] as const)("%s ends its open approvals: the waiting task publishes nothing", async (_, end) => {
     const u = await makeUser({ publishing: true });
-    const d = await call("create_draft", { type: "post", body: "Asked for before the switch went off" }, { token: u.token });
+    const d = await call("create_draft", { type: "post", body: "Asked for before the owner said no more" }, { token: u.token });
     const taskId = (await tool(u.token, "publish_now", { type: "post", id: d.body.id })).result!.taskId;
     const w = await until(u.token, taskId, "input_required");
     const approvalId = (Object.values(w.inputRequests)[0] as { params: { url: string } }).params.url.split("/").pop()!;
-    await setPublishingAllowed(await db(), u.id, false);
+    await end(u);
     expect(await decideApproval(await db(), u.id, approvalId, "approved")).toBe(false);
-    const task = await completedInStore(taskId);
-    expect(task?.status).toBe("completed");
-    expect(JSON.parse((task!.result as { content: { text: string }[] }).content[0].text).error.message).toMatch(/did not approve/);
-    const [post] = await (await db()).select().from(postDrafts).where(eq(postDrafts.id, d.body.id));
-    expect(post.status).toBe("draft");
-  });
-
-  it("disconnecting the app ends its open approvals: a page left open cannot approve, and the waiting task publishes nothing", async () => {
-    const u = await makeUser({ publishing: true });
-    const d = await call("create_draft", { type: "post", body: "Asked for before the disconnect" }, { token: u.token });
-    const taskId = (await tool(u.token, "publish_now", { type: "post", id: d.body.id })).result!.taskId;
-    const w = await until(u.token, taskId, "input_required");
-    const approvalId = (Object.values(w.inputRequests)[0] as { params: { url: string } }).params.url.split("/").pop()!;
-    expect(await revokeApp(await db(), u.id, u.appId)).toBe(true);
-    // The owner's tab still shows the approval; approving it now does nothing.
-    expect(await decideApproval(await db(), u.id, approvalId, "approved")).toBe(false);
-    // The app's token is gone, so the task is read from the store: it ends refused.
+    // Read from the store (a disconnected app's token is gone): it ends refused.
     const task = await completedInStore(taskId);
     expect(task?.status).toBe("completed");
     expect(JSON.parse((task!.result as { content: { text: string }[] }).content[0].text).error.message).toMatch(/did not approve/);
