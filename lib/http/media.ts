@@ -7,7 +7,10 @@ import { errorFacts } from "@/lib/redact";
 import { authenticate } from "@/lib/domain/tokens";
 import { mediaInfo, ownMedia, safeFilename } from "@/lib/domain/media";
 import { PDF_TYPE, type MediaType } from "@/lib/domain/media-files";
+import type { Caller } from "@/lib/domain/context";
+import { consumeRequest } from "@/lib/ratelimit";
 import { bearerToken, resourceMetadataUrl } from "./auth";
+import { rateLimitHeaders } from "./rate-headers";
 
 // `{origin}/media/{id}`: an uploaded file, to its owner only: the signed-in owner in the
 // browser (session cookie) or a bearer token of the same user (either audience: the REST
@@ -40,14 +43,14 @@ function disposition(name: string): string {
   return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
-/** The user a bearer token stands for, for either of this service's audiences; null when invalid. */
-async function bearerUser(header: string): Promise<string | null> {
+/** The caller a bearer token stands for, for either of this service's audiences; null when invalid. */
+async function bearerCaller(header: string): Promise<Caller | null> {
   const token = bearerToken(header);
   if (!token) return null;
   const d = await db();
   for (const audience of [config().baseUrl, config().mcpUrl]) {
     const r = await authenticate(d, token, audience);
-    if (r.ok) return r.caller.userId;
+    if (r.ok) return r.caller;
     if (r.reason !== "audience") return null;
   }
   return null;
@@ -55,11 +58,18 @@ async function bearerUser(header: string): Promise<string | null> {
 
 export async function mediaAnswer(req: Request, id: string, sessionUser: () => Promise<string | null>): Promise<Answer> {
   const header = req.headers.get("authorization");
-  const userId = header ? await bearerUser(header) : await sessionUser();
+  const caller = header ? await bearerCaller(header) : null;
+  const userId = header ? (caller?.userId ?? null) : await sessionUser();
   if (!userId) {
     return plain(401, "Sign in, or send a bearer token of the media's owner.", {
       "WWW-Authenticate": `Bearer resource_metadata="${resourceMetadataUrl("/api/v1")}"`,
     });
+  }
+  // An app pays for each file it fetches (up to 20 MB read and held a time) from the budget
+  // its calls share; the owner's own browser, showing their pages, does not.
+  if (caller) {
+    const rate = await consumeRequest(caller.userId, caller.plan);
+    if (!rate.allowed) return plain(429, `Too many requests: wait ${rate.retryAfter} seconds.`, rateLimitHeaders(rate));
   }
   // HEAD is answered from the description alone: the bytes (up to 20 MB) are read for GET only.
   const d = await db();

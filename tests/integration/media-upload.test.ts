@@ -13,6 +13,7 @@ import { uploadMediaOp } from "@/lib/operations/upload-media";
 import { media } from "@/drizzle/schema";
 import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
+import { withRealLimits } from "../helpers/rate-limit";
 import { deflateBombPdf, encryptedPdf, gif, jpeg, jpegWithGps, pageTreeTwice, pdf, png, upload, uploadRaw, webp } from "../helpers/media";
 
 withDatabase();
@@ -248,5 +249,20 @@ describe("GET /media/{id}", () => {
     expect(res.status).toBe(401);
     expect(res.headers.get("www-authenticate")).toMatch(/^Bearer resource_metadata=/);
     expect((await get(img.media_id, { token: "cto_at_nope" })).status).toBe(401);
+  });
+});
+
+describe("GET /media/{id} and the budget", () => {
+  withRealLimits();
+
+  it("costs an app a point of its budget, like any call; the owner's own browser pays nothing", async () => {
+    const plus = await makeUser({ plan: "plus" }); // 30 a minute
+    const img = await upload(plus, await png(), "image/png"); // the 1st
+    for (let i = 0; i < 28; i++) expect((await call("search_content", {}, { token: plus.token })).status).toBe(200);
+    expect((await get(img.media_id, { token: plus.token })).status).toBe(200); // the 30th
+    const over = await get(img.media_id, { token: plus.token });
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await get(img.media_id, { session: plus.id })).status).toBe(200);
   });
 });
