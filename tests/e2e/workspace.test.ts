@@ -321,6 +321,10 @@ describe("the calendar", () => {
         await owner.waitForURL(`${srv.origin}/content/post/${id}`);
       }
     }
+    // A day whose view would reach past year 9999 shows this month instead of failing.
+    const far = await owner.goto(`${srv.origin}/calendar?view=month&d=9999-12-31`);
+    expect(far?.status()).toBe(200);
+    expect(await owner.getByText("Today").count()).toBeGreaterThan(0);
   }, 120_000);
 });
 
