@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, count, eq, gt, inArray } from "drizzle-orm";
+import { and, count, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { approvals, connectedApps, elicitations, type ElicitationMode, type ElicitationStatus } from "@/drizzle/schema";
 import { isUuid } from "@/lib/ids";
@@ -29,34 +29,39 @@ export async function appTrustsForms(db: Db, caller: Caller): Promise<boolean> {
 
 const LIVE = ["open", "answered"] as const;
 
-/** Calls of this user waiting now; past MAX_WAITING_PER_USER a call does not wait. */
-export async function waitingCount(db: Db, userId: string, now: Date): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(elicitations)
-    .where(and(eq(elicitations.userId, userId), inArray(elicitations.status, [...LIVE]), gt(elicitations.expiresAt, now)));
-  return Number(row?.n ?? 0);
-}
-
+/**
+ * Opens a wait for the owner's answer, or null when MAX_WAITING_PER_USER calls of this user
+ * already wait (then the call does not wait). Counted and inserted under one lock per user:
+ * calls that arrive together (a batch) cannot all pass the count.
+ */
 export async function openElicitation(
   db: Db,
   e: { approvalId: string; caller: Caller; session: string; toolRequestId: string | number; mode: ElicitationMode; expiresAt: Date },
-): Promise<OpenedElicitation> {
+  now = new Date(),
+): Promise<OpenedElicitation | null> {
   const secret = randomBytes(24).toString("base64url");
-  const [row] = await db
-    .insert(elicitations)
-    .values({
-      approvalId: e.approvalId,
-      userId: e.caller.userId,
-      appId: e.caller.appId,
-      session: e.session,
-      toolRequestId: e.toolRequestId,
-      mode: e.mode,
-      secretHash: sha256(secret),
-      expiresAt: e.expiresAt,
-    })
-    .returning({ id: elicitations.id });
-  return { id: row.id, secret };
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`elicitations:${e.caller.userId}`}))`);
+    const [waiting] = await tx
+      .select({ n: count() })
+      .from(elicitations)
+      .where(and(eq(elicitations.userId, e.caller.userId), inArray(elicitations.status, [...LIVE]), gt(elicitations.expiresAt, now)));
+    if (Number(waiting?.n ?? 0) >= MAX_WAITING_PER_USER) return null;
+    const [row] = await tx
+      .insert(elicitations)
+      .values({
+        approvalId: e.approvalId,
+        userId: e.caller.userId,
+        appId: e.caller.appId,
+        session: e.session,
+        toolRequestId: e.toolRequestId,
+        mode: e.mode,
+        secretHash: sha256(secret),
+        expiresAt: e.expiresAt,
+      })
+      .returning({ id: elicitations.id });
+    return { id: row.id, secret };
+  });
 }
 
 export type ElicitationAnswer = { action?: unknown; content?: Record<string, unknown> };

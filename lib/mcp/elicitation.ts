@@ -11,9 +11,7 @@ import {
   approvalToShow,
   cancelWaiting,
   closeElicitation,
-  MAX_WAITING_PER_USER,
   openElicitation,
-  waitingCount,
   waitState,
   type WaitState,
 } from "@/lib/domain/elicitations";
@@ -121,16 +119,13 @@ export type ApprovalOutcome = WaitState | "busy" | "timeout";
  */
 export async function askForApproval(w: WaitContext, c: Confirmation, mode: ApprovalMode): Promise<ApprovalOutcome> {
   const now = new Date();
-  if ((await waitingCount(w.db, w.caller.userId, now)) >= MAX_WAITING_PER_USER) return "busy";
   const deadline = Math.min(new Date(c.expires_at).getTime(), now.getTime() + MAX_WAIT_MS);
-  const el = await openElicitation(w.db, {
-    approvalId: c.id,
-    caller: w.caller,
-    session: w.session.id,
-    toolRequestId: w.toolRequestId,
-    mode,
-    expiresAt: new Date(deadline),
-  });
+  const el = await openElicitation(
+    w.db,
+    { approvalId: c.id, caller: w.caller, session: w.session.id, toolRequestId: w.toolRequestId, mode, expiresAt: new Date(deadline) },
+    now,
+  );
+  if (!el) return "busy";
   try {
     const params = mode === "form" ? await confirmationForm(w.db, w.caller, c) : urlRequest(c, el.id, w.caller.appName);
     const send = (m: object) => w.transport.send(m as JSONRPCMessage, { relatedRequestId: w.toolRequestId });

@@ -8,7 +8,7 @@ import { approvalState } from "./approval-state";
 import { notApproved } from "./legacy-confirm";
 import { approvalMessage } from "./mrtr";
 import { errorResult, okResult } from "./results";
-import { createTask, HEARTBEAT_MS, MAX_OPEN_PER_APP, openTaskCount, taskState, touchTask, updateOpenTask, type TaskRow } from "./task-store";
+import { createTask, HEARTBEAT_MS, taskState, touchTask, updateOpenTask, type TaskRow } from "./task-store";
 
 // Running the call behind a task: in the background of the process that created it, through
 // runOperation like any call, touching the task's row (heartbeat) and recording the outcome.
@@ -93,8 +93,8 @@ async function runTask(caller: Caller, op: Operation, args: Record<string, unkno
  */
 export async function startTask(caller: Caller, op: Operation, args: Record<string, unknown>, requestId: string, prepaid?: Prepaid) {
   if (!op.input.safeParse(args).success) return null;
-  if ((await openTaskCount(caller)) >= MAX_OPEN_PER_APP) return null;
   const task = await createTask(caller, op.name, args);
+  if (!task) return null;
   void runTask(caller, op, args, requestId, task, prepaid);
   return new TaskCreated({ resultType: "task", ...taskShape(task) });
 }

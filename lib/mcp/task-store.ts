@@ -1,5 +1,5 @@
-import { and, eq, gt, inArray, lt } from "drizzle-orm";
-import { db } from "@/lib/db";
+import { and, eq, gt, inArray, lt, sql } from "drizzle-orm";
+import { db, type Db } from "@/lib/db";
 import type { Caller } from "@/lib/domain/context";
 import { isUuid } from "@/lib/ids";
 import { mcpTasks, type McpTaskStatus } from "@/drizzle/schema";
@@ -23,10 +23,8 @@ const OPEN: McpTaskStatus[] = ["working", "input_required"];
 export const MAX_OPEN_PER_APP = 10;
 
 /** The app's open tasks that are alive: unexpired, and touched by their process lately (a restart leaves others behind). */
-export async function openTaskCount(caller: Caller, now = new Date()): Promise<number> {
-  const rows = await (
-    await db()
-  )
+async function openTaskCount(tx: Db, caller: Caller, now: Date): Promise<number> {
+  const rows = await tx
     .select({ id: mcpTasks.id })
     .from(mcpTasks)
     .where(
@@ -42,26 +40,33 @@ export async function openTaskCount(caller: Caller, now = new Date()): Promise<n
   return rows.length;
 }
 
-export async function createTask(caller: Caller, tool: string, args: Record<string, unknown>, now = new Date()): Promise<TaskRow> {
-  const d = await db();
-  // Expired tasks of this user go when a new one comes: the table holds only live ones.
-  await d.delete(mcpTasks).where(and(eq(mcpTasks.userId, caller.userId), lt(mcpTasks.expiresAt, now)));
-  const [row] = await d
-    .insert(mcpTasks)
-    .values({
-      userId: caller.userId,
-      appId: caller.appId,
-      tool,
-      arguments: args,
-      status: "working",
-      ttlMs: TASK_TTL_MS,
-      pollIntervalMs: POLL_INTERVAL_MS,
-      expiresAt: new Date(now.getTime() + TASK_TTL_MS),
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
-  return row;
+/**
+ * A new task, or null when the app has MAX_OPEN_PER_APP alive open ones. Counted and inserted
+ * under one lock per app: calls that arrive together cannot all pass the count.
+ */
+export async function createTask(caller: Caller, tool: string, args: Record<string, unknown>, now = new Date()): Promise<TaskRow | null> {
+  return (await db()).transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`mcp-tasks:${caller.appId}`}))`);
+    if ((await openTaskCount(tx, caller, now)) >= MAX_OPEN_PER_APP) return null;
+    // Expired tasks of this user go when a new one comes: the table holds only live ones.
+    await tx.delete(mcpTasks).where(and(eq(mcpTasks.userId, caller.userId), lt(mcpTasks.expiresAt, now)));
+    const [row] = await tx
+      .insert(mcpTasks)
+      .values({
+        userId: caller.userId,
+        appId: caller.appId,
+        tool,
+        arguments: args,
+        status: "working",
+        ttlMs: TASK_TTL_MS,
+        pollIntervalMs: POLL_INTERVAL_MS,
+        expiresAt: new Date(now.getTime() + TASK_TTL_MS),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    return row;
+  });
 }
 
 /** The caller's own unexpired task (another user's or app's is the same as a missing one). */

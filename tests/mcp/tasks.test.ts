@@ -130,6 +130,17 @@ describe("tasks (io.modelcontextprotocol/tasks)", () => {
     for (const t of open) await rpc(u.token, "tasks/cancel", { taskId: t }, t);
   });
 
+  it("holds the 10 open tasks an app may have when 16 calls come at once", async () => {
+    const u = await makeUser({ publishing: true });
+    const d = await call("create_draft", { type: "post", body: "All at once" }, { token: u.token });
+    const answers = await Promise.all(Array.from({ length: 16 }, () => tool(u.token, "publish_now", { type: "post", id: d.body.id })));
+    const tasks = answers.filter((a) => a.result?.resultType === "task");
+    expect(tasks).toHaveLength(10);
+    const open = await (await db()).select().from(mcpTasks).where(eq(mcpTasks.userId, u.id));
+    expect(open).toHaveLength(10);
+    for (const t of tasks) await rpc(u.token, "tasks/cancel", { taskId: t.result!.taskId }, t.result!.taskId);
+  });
+
   it("an app has at most 10 open tasks; beyond that a call answers directly", async () => {
     const u = await makeUser({ publishing: true });
     const d = await call("create_draft", { type: "post", body: "Many waits" }, { token: u.token });
