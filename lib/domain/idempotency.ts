@@ -17,13 +17,17 @@ export function checkIdempotencyKey(key: string) {
 }
 
 /**
- * Runs a non-read-only operation at most once per (user, Idempotency-Key) for 24 hours: the
+ * Runs a non-read-only operation at most once per (user, app, Idempotency-Key) for 24 hours: the
  * same key with the same body replays the first response; with another body it is refused.
  * Only successes are recorded, so a refused or failed call can be retried with its key.
  */
-export async function withIdempotency<T>(ctx: Ctx, key: string, operation: string, input: unknown, run: () => Promise<T>): Promise<T> {
+export async function withIdempotency<T>(ctx: Ctx, clientKey: string, operation: string, input: unknown, run: () => Promise<T>): Promise<T> {
   const requestHash = sha256({ operation, input });
   const userId = ctx.caller.userId;
+  // Per app as well as per user: another app of the same user sending the same key (some
+  // derive keys from the request) must neither replay this app's response, which may hold a
+  // secret shown once, nor learn that the key was used.
+  const key = `${ctx.caller.appId}:${clientKey}`;
   const claimed = await ctx.db
     .insert(idempotencyKeys)
     .values({ userId, key, operation, requestHash })

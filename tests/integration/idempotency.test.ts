@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { config } from "@/lib/config";
 import { db } from "@/lib/db";
+import { issueCommandLineToken } from "@/lib/domain/accounts";
 import { decideApproval } from "@/lib/domain/confirmations";
 import { createDraftOp } from "@/lib/operations/create-draft";
 import { deleteDraftOp } from "@/lib/operations/delete-draft";
@@ -45,6 +47,23 @@ describe("Idempotency-Key", () => {
     expect(rb.id).not.toBe(ra.id);
     expect(await countDrafts(a)).toBe(1);
     expect(await countDrafts(b)).toBe(1);
+  });
+
+  it("keeps each app's keys apart: another app of the same user never gets a response meant for the first", async () => {
+    const u = await makeUser();
+    const other = await issueCommandLineToken(await db(), { email: u.email, appName: "Other app", audience: [config().baseUrl] });
+    const b: TestUser = { ...u, token: other.access_token, appId: other.app_id };
+    // A shown-once secret: the response another app must not be able to replay.
+    const hook = await call("manage_webhooks", { action: "create", url: "https://hooks.example.com/in", events: ["draft.created"] }, { token: u.token });
+    const body = { action: "rotate_secret", webhook_id: hook.body.webhook.id };
+    const mine = await withKey(u, "manage_webhooks", body, "rotate-1");
+    const theirs = await withKey(b, "manage_webhooks", body, "rotate-1");
+    expect(mine.status).toBe(200);
+    expect(theirs.status).toBe(200);
+    expect(theirs.body.secret).not.toBe(mine.body.secret); // its own rotation, not a replay
+    // Nor does it learn that the first app used the key with another body.
+    expectOk(await withKey(b, "create_draft", { type: "post", body: "Mine" }, "create-1"), createDraftOp.output);
+    expectOk(await withKey(u, "create_draft", { type: "post", body: "Theirs" }, "create-1"), createDraftOp.output);
   });
 
   it("runs concurrent requests with one key at most once", async () => {
