@@ -1,5 +1,4 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
-import { authSecret } from "./secret";
+import { isSigned, signed } from "./secret";
 
 // An e-mailed sign-in link signs in only once its reader, on this service's own page, has
 // confirmed the account it names. The link itself is a plain GET that anyone holding it can
@@ -12,12 +11,7 @@ export const LINK_CALLBACK = "/api/auth/callback/nodemailer";
 export const LINK_PAGE = "/signin/link";
 export const LINK_COOKIE = "contentio-link";
 
-export const linkProof = (token: string) => createHmac("sha256", authSecret()).update(`email-link:${token}`).digest("base64url");
+export const linkProof = (token: string) => signed("email-link", token);
 
 /** Whether the browser confirmed, on the link page, the link with this token. */
-export function linkConfirmed(token: string, cookie: string | undefined): boolean {
-  if (!token || !cookie) return false;
-  const expected = Buffer.from(linkProof(token));
-  const given = Buffer.from(cookie);
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
+export const linkConfirmed = (token: string, cookie: string | undefined): boolean => Boolean(token && cookie && isSigned(cookie, "email-link", token));

@@ -1,10 +1,10 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { awaitingConfirmation } from "@/lib/domain/email-verification";
 import { verifyPassword } from "@/lib/domain/owner-auth";
 import { accountKey, signInSucceeded, takeSignInAttempt } from "@/lib/ratelimit/sign-in";
-import { authSecret } from "./secret";
+import { isSigned, signed } from "./secret";
 
 export type PasswordSignIn =
   | { ok: true; user: { id: string; email: string; name: string | null; image: string | null }; device: string }
@@ -13,18 +13,12 @@ export type PasswordSignIn =
 /** The cookie by which a browser proves it signed in to an account before (DEVICE_COOKIE: id.proof). */
 export const DEVICE_COOKIE = "contentio-device";
 
-const proofOf = (email: string, id: string) =>
-  createHmac("sha256", authSecret())
-    .update(`sign-in-device:${accountKey(email)}:${id}`)
-    .digest("base64url");
+const proofOf = (email: string, id: string) => signed("sign-in-device", accountKey(email), id);
 
 /** The browser's id when `token` proves an earlier sign-in to this account from it. */
 function provenDevice(email: string, token: string | undefined): string | undefined {
   const [id, proof] = (token ?? "").split(".");
-  if (!id || !proof || id.length > 64) return undefined;
-  const expected = Buffer.from(proofOf(email, id));
-  const given = Buffer.from(proof);
-  return given.length === expected.length && timingSafeEqual(given, expected) ? id : undefined;
+  return id && proof && id.length <= 64 && isSigned(proof, "sign-in-device", accountKey(email), id) ? id : undefined;
 }
 
 /**

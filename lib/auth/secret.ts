@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { config } from "@/lib/config";
@@ -21,4 +21,14 @@ export function authSecret(): string {
     if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
   }
   return (cached = fs.readFileSync(file, "utf8").trim());
+}
+
+/** Proof, under the auth secret, that this service wrote `parts` (HMAC-SHA256, base64url). */
+export const signed = (...parts: string[]) => createHmac("sha256", authSecret()).update(parts.join("|")).digest("base64url");
+
+/** Whether `given` is signed(...parts), compared in constant time. */
+export function isSigned(given: string, ...parts: string[]): boolean {
+  const want = Buffer.from(signed(...parts));
+  const got = Buffer.from(given);
+  return want.length === got.length && timingSafeEqual(want, got);
 }
