@@ -1,4 +1,5 @@
 import { config } from "@/lib/config";
+import { mailServer } from "@/lib/mail-server";
 
 /** The e-mail with the link that confirms a new account's address (only with SMTP_URL). */
 export async function sendConfirmationMail(to: string, token: string): Promise<void> {
@@ -7,7 +8,7 @@ export async function sendConfirmationMail(to: string, token: string): Promise<v
   // The link is built from APP_URL only, never from the request that asked for it.
   const link = `${new URL(c.origin).origin}/signup/confirm?token=${encodeURIComponent(token)}`;
   const { default: nodemailer } = await import("nodemailer"); // loaded only when mail goes out
-  await nodemailer.createTransport(c.SMTP_URL).sendMail({
+  await nodemailer.createTransport(mailServer(c.SMTP_URL)).sendMail({
     from: c.EMAIL_FROM,
     to,
     subject: "Confirm your e-mail address for Contentio",

@@ -10,6 +10,7 @@ import { db } from "@/lib/db";
 import { dropUnconfirmedPassword } from "@/lib/domain/email-verification";
 import { storePlatformTokens } from "@/lib/domain/owner-auth";
 import { clientAddress } from "@/lib/http/client-address";
+import { mailServer } from "@/lib/mail-server";
 import { takeSignInAttempt } from "@/lib/ratelimit/sign-in";
 import { authAccounts, authSessions, authVerificationTokens, users } from "@/drizzle/schema";
 import { DEVICE_COOKIE, passwordSignIn } from "./password-sign-in";
@@ -76,7 +77,7 @@ async function authConfig(): Promise<NextAuthConfig> {
       }),
     );
   }
-  if (c.SMTP_URL) providers.push(Nodemailer({ server: c.SMTP_URL, from: c.EMAIL_FROM }));
+  if (c.SMTP_URL) providers.push(Nodemailer({ server: mailServer(c.SMTP_URL), from: c.EMAIL_FROM }));
 
   return {
     adapter: DrizzleAdapter(await db(), {

@@ -3,6 +3,7 @@ import type { Transporter } from "nodemailer";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { log } from "@/lib/log";
+import { mailServer } from "@/lib/mail-server";
 import { errorFacts } from "@/lib/redact";
 import { NETWORK_NAMES } from "@/lib/networks";
 import {
@@ -158,7 +159,7 @@ async function findEvents(db: Db, now: Date): Promise<Event[]> {
 let transport: Transporter | undefined;
 const send = async (m: Mail) => {
   const { default: nodemailer } = await import("nodemailer");
-  transport ??= nodemailer.createTransport(config().SMTP_URL!);
+  transport ??= nodemailer.createTransport(mailServer(config().SMTP_URL!));
   await transport.sendMail({ from: config().EMAIL_FROM, ...m });
 };
 

@@ -8,7 +8,8 @@ export type Mail = { from: string; to: string[]; raw: string };
 
 export type SmtpCapture = { url: string; mails: Mail[]; close: () => Promise<void> };
 
-export async function startSmtpCapture(): Promise<SmtpCapture> {
+/** `host`: the address to listen on (loopback unless a test needs another machine's view of it). */
+export async function startSmtpCapture(host = "127.0.0.1"): Promise<SmtpCapture> {
   const mails: Mail[] = [];
   const server = new SMTPServer({
     disabledCommands: ["STARTTLS", "AUTH"],
@@ -23,7 +24,7 @@ export async function startSmtpCapture(): Promise<SmtpCapture> {
       });
     },
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+  await new Promise<void>((r) => server.listen(0, host, () => r()));
   const { port } = server.server.address() as AddressInfo;
   return { url: `smtp://127.0.0.1:${port}`, mails, close: () => new Promise((r) => server.close(() => r())) };
 }
