@@ -104,13 +104,21 @@ export async function approvalForOwner(db: Db, userId: string, id: string) {
       decidedAt: approvals.decidedAt,
       appName: oauthClients.name,
       appRevoked: connectedApps.revokedAt,
+      selfRegistered: oauthClients.selfRegistered,
+      metadataUrl: oauthClients.metadataUrl,
+      redirectUris: oauthClients.redirectUris,
     })
     .from(approvals)
     .innerJoin(connectedApps, eq(connectedApps.id, approvals.appId))
     .innerJoin(oauthClients, eq(oauthClients.id, connectedApps.clientId))
     .where(and(eq(approvals.id, id), eq(approvals.userId, userId)));
   if (!row) return undefined;
-  return { ...row, tweets: await tweetsDeletedWith(db, userId, row.action) };
+  const { metadataUrl, redirectUris, ...rest } = row;
+  // An app names itself, and a self-described one may rename itself at any time: the page
+  // shows beside the name where the app comes from (its metadata document's host, or where it
+  // sends people back), which the app cannot change, as the consent page did.
+  const appFrom = metadataUrl ? new URL(metadataUrl).host : redirectHost(redirectUris);
+  return { ...rest, appFrom, tweets: await tweetsDeletedWith(db, userId, row.action) };
 }
 
 /**

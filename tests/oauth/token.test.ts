@@ -2,7 +2,8 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { hashToken, revokeApp } from "@/lib/domain/tokens";
-import { authorizationCodes, tokens } from "@/drizzle/schema";
+import { authorizationCodes, oauthClients, tokens } from "@/drizzle/schema";
+import { approvalForOwner } from "@/lib/domain/connections";
 import { call, makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { authorizedCode, register, revoke, token } from "../helpers/oauth";
@@ -207,5 +208,18 @@ describe("revocation and disconnect", () => {
     expect(await revokeApp(await db(), stranger.id, owner.appId)).toBe(false);
     expect(await revokeApp(await db(), stranger.id, "not-a-uuid")).toBe(false);
     expect((await fetchAny(owner.token)).status).toBe(200);
+  });
+
+  it("an approval page names where a self-registered app comes from, which a new name it gives itself does not change", async () => {
+    const u = await makeUser({ publishing: true });
+    const c = await authorizedCode(u.id);
+    const access = (await exchange(c)).body.access_token as string;
+    const d = await call("create_draft", { type: "post", body: "Asked for by a self-registered app" }, { token: access });
+    const asked = await call("delete_draft", { type: "post", id: d.body.id }, { token: access });
+    expect(asked.body.error.code).toBe("confirmation_required");
+    // The app renames itself (a metadata document can, whenever it is fetched again).
+    await (await db()).update(oauthClients).set({ name: "Claude" }).where(eq(oauthClients.id, c.client.client_id));
+    const shown = await approvalForOwner(await db(), u.id, asked.body.error.confirmation.id);
+    expect(shown).toMatchObject({ appName: "Claude", selfRegistered: true, appFrom: "127.0.0.1:33418" });
   });
 });

@@ -96,7 +96,15 @@ export default async function ConfirmPage({
         <h2 id="action">The exact action</h2>
         <dl className="facts">
           <dt>Asked by</dt>
-          <dd>{a.appName}</dd>
+          <dd>
+            {a.appName}{" "}
+            {a.selfRegistered ? (
+              <span className="badge" title="This app registered itself; we could not verify who made it.">
+                Unverified
+              </span>
+            ) : null}
+            {a.appFrom ? <span className="muted"> · from {a.appFrom}</span> : null}
+          </dd>
           <dt>Action</dt>
           <dd>
             <code>{a.operation}</code>
