@@ -47,6 +47,9 @@ const { newPage } = appInBrowser(srv, async () => {
   li = await startFakeOAuth("linkedin", { clientId: "li-app", clientSecret: "li-secret" }, LENA);
   x = await startFakeOAuth("x", { clientId: "x-app", clientSecret: "x-secret" }, { sub: "2244994945", name: "Wendy on X", username: "wendy_w" });
   smtp = await startSmtpCapture();
+  // Sign-in counters in this server's memory: in a Redis shared with other test runs, a rerun
+  // within 15 minutes would find this file's accounts and loopback address already counted.
+  delete srv.env.REDIS_URL;
   Object.assign(srv.env, {
     LINKEDIN_CLIENT_ID: "li-app",
     LINKEDIN_CLIENT_SECRET: "li-secret",
