@@ -13,12 +13,12 @@ export type PasswordSignIn =
 /** The cookie by which a browser proves it signed in to an account before (DEVICE_COOKIE: id.proof). */
 export const DEVICE_COOKIE = "contentio-device";
 
-const proofOf = (email: string, id: string) => signed("sign-in-device", accountKey(email), id);
+const deviceOf = (email: string, id: string) => ["sign-in-device", accountKey(email), id];
 
 /** The browser's id when `token` proves an earlier sign-in to this account from it. */
 function provenDevice(email: string, token: string | undefined): string | undefined {
   const [id, proof] = (token ?? "").split(".");
-  return id && proof && id.length <= 64 && isSigned(proof, "sign-in-device", accountKey(email), id) ? id : undefined;
+  return id && proof && id.length <= 64 && isSigned(proof, ...deviceOf(email, id)) ? id : undefined;
 }
 
 /**
@@ -37,5 +37,5 @@ export async function passwordSignIn(db: Db, email: string, password: string, ad
   await signInSucceeded(email, address, known);
   if (config().SMTP_URL && (await awaitingConfirmation(db, user.id))) return { ok: false, reason: "unconfirmed" };
   const id = known ?? randomBytes(16).toString("base64url");
-  return { ok: true, user, device: `${id}.${proofOf(email, id)}` };
+  return { ok: true, user, device: `${id}.${signed(...deviceOf(email, id))}` };
 }

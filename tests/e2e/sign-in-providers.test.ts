@@ -40,6 +40,15 @@ async function storedAccounts() {
   }
 }
 
+/** The writer signs in with e-mail and password on the sign-in page and lands in Settings > Connections. */
+async function signInAsWriter(page: Page) {
+  await page.goto(`${srv.origin}/signin?callbackUrl=%2Fsettings%2Fconnections`);
+  await page.locator("#email").fill(WRITER.email);
+  await page.getByLabel("Password").fill(WRITER.password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.waitForURL(/\/settings\/connections$/);
+}
+
 const accountRow = (page: Page, name: string) =>
   page.locator("section[aria-labelledby=accounts] li", { has: page.locator("strong", { hasText: new RegExp(`^${name}$`) }) });
 
@@ -126,11 +135,7 @@ describe("signing in with LinkedIn, X and an e-mail link", () => {
 
   it("a person signed in with e-mail and password connects X from Settings", async () => {
     const page = await newPage();
-    await page.goto(`${srv.origin}/signin?callbackUrl=%2Fsettings%2Fconnections`);
-    await page.locator("#email").fill(WRITER.email);
-    await page.getByLabel("Password").fill(WRITER.password);
-    await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    await page.waitForURL(/\/settings\/connections$/);
+    await signInAsWriter(page);
     await accountRow(page, "X").getByRole("button", { name: "Connect X" }).click();
     await page.waitForURL(/\/settings\/connections$/);
     await expect.poll(() => accountRow(page, "X").getByText("Connected as @wendy_w").count()).toBe(1);
@@ -163,11 +168,7 @@ describe("signing in with LinkedIn, X and an e-mail link", () => {
     // not end up holding the next person's LinkedIn: the sign-in page signs in as that LinkedIn.
     li.person = { sub: "li-member-Mo7", name: "Mo Next", email: "mo@example.com" };
     const page = await newPage();
-    await page.goto(`${srv.origin}/signin?callbackUrl=%2Fsettings%2Fconnections`);
-    await page.locator("#email").fill(WRITER.email);
-    await page.getByLabel("Password").fill(WRITER.password);
-    await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    await page.waitForURL(/\/settings\/connections$/);
+    await signInAsWriter(page);
     await page.goto(`${srv.origin}/signin?callbackUrl=%2Fsettings%2Fconnections`);
     expect(await page.getByText("You are signed in already").count()).toBe(1);
     await page.getByRole("button", { name: "LinkedIn" }).click();
