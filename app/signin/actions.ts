@@ -1,10 +1,11 @@
 "use server";
 import { AuthError, CredentialsSignin } from "next-auth";
-import { headers } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { signIn, signOut } from "@/lib/auth";
-import { sendConfirmationMail } from "@/lib/auth/confirm-mail";
+import { CONFIRM_PATH, CONFIRM_TTL_S, SIGN_UP_COOKIE, sendConfirmationMail, signUpProof } from "@/lib/auth/confirm-mail";
+import { NewPassword } from "@/lib/auth/password-rules";
 import { config } from "@/lib/config";
 import { pendingUserByEmail, startEmailConfirmation } from "@/lib/domain/email-verification";
 import { clientAddress } from "@/lib/http/client-address";
@@ -60,7 +61,7 @@ export async function resendConfirmation(form: FormData) {
 
 const SignUp = z.object({
   email: z.email("Enter a valid e-mail address.").max(254),
-  password: z.string().min(10, "Use at least 10 characters.").max(200, "Use at most 200 characters."),
+  password: NewPassword,
 });
 
 /** A new account starts without a plan (plan "none") and goes through onboarding. */
@@ -82,6 +83,14 @@ export async function signUp(_: FormState, form: FormData): Promise<FormState> {
   // With e-mail configured, the address is proven before the password opens the account.
   if (config().SMTP_URL) {
     const d = await db();
+    // This browser may confirm the address with the password just chosen (confirm-mail.ts).
+    (await cookies()).set(SIGN_UP_COOKIE, signUpProof(userId), {
+      httpOnly: true,
+      sameSite: "lax",
+      secure: config().origin.startsWith("https:"),
+      path: CONFIRM_PATH,
+      maxAge: CONFIRM_TTL_S,
+    });
     try {
       await sendConfirmationMail(parsed.data.email, await startEmailConfirmation(d, userId));
     } catch {

@@ -36,20 +36,43 @@ export async function awaitingConfirmation(db: Db, userId: string): Promise<bool
 }
 
 export type ConfirmResult = { ok: true; email: string } | { ok: false; reason: "expired" | "unknown" };
+export type PendingConfirmation = { ok: true; userId: string; email: string } | { ok: false; reason: "expired" | "unknown" };
 
-/** Opens a link: single use (the row is deleted as it is used), refused after 24 hours. */
-export async function confirmEmail(db: Db, token: string, now = new Date()): Promise<ConfirmResult> {
+const tokenMatch = (token: string) => and(eq(authVerificationTokens.token, hashToken(token)), like(authVerificationTokens.identifier, `${PREFIX}%`));
+
+/** Whose confirmation a link's token is, without using it (what the link's page shows). */
+export async function pendingConfirmation(db: Db, token: string, now = new Date()): Promise<PendingConfirmation> {
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return { ok: false, reason: "unknown" };
-  const match = and(eq(authVerificationTokens.token, hashToken(token)), like(authVerificationTokens.identifier, `${PREFIX}%`));
-  const [row] = await db.select().from(authVerificationTokens).where(match);
+  const [row] = await db
+    .select({ identifier: authVerificationTokens.identifier, expires: authVerificationTokens.expires, email: users.email })
+    .from(authVerificationTokens)
+    .innerJoin(users, eq(authVerificationTokens.identifier, sql`${PREFIX} || ${users.id}::text`))
+    .where(tokenMatch(token));
   if (!row) return { ok: false, reason: "unknown" };
-  if (row.expires <= now) return { ok: false, reason: "expired" }; // the row stays: still unconfirmed
-  // Deleting it is what uses it up: of two concurrent openings only one gets the row back.
-  const used = await db.delete(authVerificationTokens).where(match).returning();
-  if (!used.length) return { ok: false, reason: "unknown" };
-  const userId = row.identifier.slice(PREFIX.length);
-  const [u] = await db.update(users).set({ emailVerified: now, updatedAt: now }).where(eq(users.id, userId)).returning({ email: users.email });
-  return u ? { ok: true, email: u.email } : { ok: false, reason: "unknown" };
+  if (row.expires <= now) return { ok: false, reason: "expired" };
+  return { ok: true, userId: row.identifier.slice(PREFIX.length), email: row.email };
+}
+
+/**
+ * Uses a link: single use (the row is deleted as it is used), refused after 24 hours. With
+ * `passwordHash`, the account's password becomes that one: the link was opened somewhere other
+ * than where the account was made, so the password chosen there may be someone else's.
+ */
+export async function confirmEmail(db: Db, token: string, now = new Date(), opts: { passwordHash?: string } = {}): Promise<ConfirmResult> {
+  const pending = await pendingConfirmation(db, token, now);
+  if (!pending.ok) return pending; // an expired row stays: still unconfirmed
+  const password = opts.passwordHash ? { passwordHash: opts.passwordHash } : {};
+  return db.transaction(async (tx) => {
+    // Deleting it is what uses it up: of two concurrent openings only one gets the row back.
+    const used = await tx.delete(authVerificationTokens).where(tokenMatch(token)).returning();
+    if (!used.length) return { ok: false, reason: "unknown" } as const;
+    const [u] = await tx
+      .update(users)
+      .set({ emailVerified: now, updatedAt: now, ...password })
+      .where(eq(users.id, pending.userId))
+      .returning({ email: users.email });
+    return u ? ({ ok: true, email: u.email } as const) : ({ ok: false, reason: "unknown" } as const);
+  });
 }
 
 /**

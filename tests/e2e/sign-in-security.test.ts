@@ -2,7 +2,7 @@ import http from "node:http";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { decodeQuotedPrintable, startSmtpCapture, type SmtpCapture } from "../helpers/smtp-capture";
-import { appInBrowser } from "./browser";
+import { appInBrowser, axe, screenshots } from "./browser";
 import { TestServer } from "./harness";
 import { DEFAULT_RETURN_PATH } from "@/lib/auth/return-path";
 
@@ -105,7 +105,12 @@ describe("a new password account confirms its e-mail address", () => {
 
     await page.goto(firstLink); // replaced by the second one
     await page.waitForURL(/\/signin\?confirm=invalid/);
+    // In the browser that signed up, the link's page confirms with one button, no password.
     await page.goto(secondLink);
+    expect(await page.locator("#password").count()).toBe(0);
+    await axe(page);
+    await screenshots(page, "confirm-address");
+    await page.getByRole("button", { name: "Confirm my address" }).click();
     await page.waitForURL(/\/signin\?confirm=done/);
     expect(await page.getByText("Your e-mail address is confirmed.").count()).toBe(1);
     await page.goto(secondLink); // single use
@@ -125,6 +130,45 @@ describe("a new password account confirms its e-mail address", () => {
     expect(new URL(page.url()).origin).toBe(srv.origin);
     expect(visits).toEqual([]);
     await page.close();
+  }, 180_000);
+
+  it("someone who signs up with another person's address loses the account when its owner confirms it elsewhere; opening the link alone confirms nothing", async () => {
+    const stranger = await newPage();
+    const before = smtp.mails.length;
+    await stranger.goto(`${srv.origin}/signup`);
+    await stranger.locator("#email").fill("owner-of-mailbox@example.com");
+    await stranger.locator("#password").fill("the stranger's password");
+    await stranger.getByRole("button", { name: "Create account" }).click();
+    await stranger.waitForURL(/\/signin\?confirm=sent/);
+    await expect.poll(() => smtp.mails.length, { timeout: 15_000 }).toBe(before + 1);
+    const [link] = links(smtp.mails[before]).filter((l) => l.includes("/signup/confirm"));
+
+    // A mail scanner opens the link: nothing is confirmed, the stranger's password stays shut.
+    expect((await fetch(link)).status).toBe(200);
+    await signInOnPage(stranger, "owner-of-mailbox@example.com", "the stranger's password");
+    await expect.poll(() => stranger.getByText("Confirm your e-mail address first").count(), { timeout: 15_000 }).toBe(1);
+
+    // The mailbox's owner opens it in their own browser: confirming needs a password of theirs.
+    const owner = await newPage();
+    await owner.goto(link);
+    expect(await owner.getByText("opened in a different browser").count()).toBe(1);
+    await axe(owner);
+    await screenshots(owner, "confirm-address-elsewhere");
+    await owner.locator("#password").fill("short");
+    await owner.locator("#password").evaluate((el) => el.removeAttribute("minlength")); // the server checks too
+    await owner.getByRole("button", { name: "Confirm and set password" }).click();
+    await owner.waitForURL(/error=password/);
+    expect(await owner.getByText("Use a password of 10 to 200 characters.").count()).toBe(1);
+    await owner.locator("#password").fill("the mailbox owner's password");
+    await owner.getByRole("button", { name: "Confirm and set password" }).click();
+    await owner.waitForURL(/\/signin\?confirm=done/);
+
+    await signInOnPage(stranger, "owner-of-mailbox@example.com", "the stranger's password");
+    await expect.poll(() => stranger.getByText("Wrong e-mail or password").count(), { timeout: 15_000 }).toBe(1);
+    await signInOnPage(owner, "owner-of-mailbox@example.com", "the mailbox owner's password");
+    await owner.waitForURL((u) => !u.pathname.startsWith("/signin"));
+    await stranger.close();
+    await owner.close();
   }, 180_000);
 });
 

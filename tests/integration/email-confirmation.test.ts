@@ -1,9 +1,17 @@
 import { randomBytes, randomInt } from "node:crypto";
+import { hash } from "@node-rs/argon2";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { passwordSignIn } from "@/lib/auth/password-sign-in";
 import { createUser } from "@/lib/domain/accounts";
-import { CONFIRM_TTL_MS, awaitingConfirmation, confirmEmail, dropUnconfirmedPassword, startEmailConfirmation } from "@/lib/domain/email-verification";
+import {
+  CONFIRM_TTL_MS,
+  awaitingConfirmation,
+  confirmEmail,
+  dropUnconfirmedPassword,
+  pendingConfirmation,
+  startEmailConfirmation,
+} from "@/lib/domain/email-verification";
 import { users } from "@/drizzle/schema";
 import { withDatabase } from "../helpers/db";
 import { configured, withConfig } from "../helpers/env";
@@ -44,6 +52,17 @@ describe("e-mail confirmation of a new password account", () => {
     expect(await confirmEmail(db(), u.token)).toEqual({ ok: false, reason: "unknown" });
     expect((await confirmEmail(db(), again)).ok).toBe(true);
     expect(await signIn(u.email)).toBe("signed in");
+  });
+
+  it("names the link's account without using it; confirmed with a new password, only that one opens the account", async () => {
+    const u = await signUp();
+    expect(await pendingConfirmation(db(), u.token)).toEqual({ ok: true, userId: u.id, email: u.email });
+    expect(await pendingConfirmation(db(), u.token, new Date(Date.now() + CONFIRM_TTL_MS + 1000))).toEqual({ ok: false, reason: "expired" });
+    expect(await signIn(u.email)).toBe("unconfirmed"); // looking did not confirm
+    expect(await confirmEmail(db(), u.token, new Date(), { passwordHash: await hash("the mailbox owner's own") })).toEqual({ ok: true, email: u.email });
+    expect(await signIn(u.email)).toBe("wrong"); // the password chosen at sign-up
+    expect((await passwordSignIn(db(), u.email, "the mailbox owner's own", someAddress())).ok).toBe(true);
+    expect(await pendingConfirmation(db(), u.token)).toEqual({ ok: false, reason: "unknown" });
   });
 
   it("refuses forged and malformed tokens without changing anything", async () => {
