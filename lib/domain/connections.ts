@@ -77,14 +77,29 @@ export async function disconnectPlatform(db: Db, userId: string, provider: strin
   await db.delete(authAccounts).where(and(eq(authAccounts.userId, userId), eq(authAccounts.provider, provider)));
 }
 
+// An app names itself, and a self-described one may rename itself at any time: wherever an
+// approval is shown, beside the name goes where the app comes from (its metadata document's
+// host, or where it sends people back), which the app cannot change, as the consent page did.
+const askingApp = {
+  appName: oauthClients.name,
+  selfRegistered: oauthClients.selfRegistered,
+  metadataUrl: oauthClients.metadataUrl,
+  redirectUris: oauthClients.redirectUris,
+};
+function withAppFrom<T extends { metadataUrl: string | null; redirectUris: string[] }>(row: T) {
+  const { metadataUrl, redirectUris, ...rest } = row;
+  return { ...rest, appFrom: metadataUrl ? new URL(metadataUrl).host : redirectHost(redirectUris) };
+}
+
 export async function pendingApprovals(db: Db, userId: string, now = new Date()) {
-  return db
-    .select({ id: approvals.id, operation: approvals.operation, action: approvals.action, expiresAt: approvals.expiresAt, appName: oauthClients.name })
+  const rows = await db
+    .select({ id: approvals.id, operation: approvals.operation, action: approvals.action, expiresAt: approvals.expiresAt, ...askingApp })
     .from(approvals)
     .innerJoin(connectedApps, eq(connectedApps.id, approvals.appId))
     .innerJoin(oauthClients, eq(oauthClients.id, connectedApps.clientId))
     .where(and(eq(approvals.userId, userId), eq(approvals.status, "pending"), gt(approvals.expiresAt, now)))
     .orderBy(asc(approvals.expiresAt));
+  return rows.map(withAppFrom);
 }
 
 /** One approval of the owner's, with the asking app's name; undefined when not theirs. */
@@ -102,23 +117,15 @@ export async function approvalForOwner(db: Db, userId: string, id: string) {
       status: approvals.status,
       expiresAt: approvals.expiresAt,
       decidedAt: approvals.decidedAt,
-      appName: oauthClients.name,
       appRevoked: connectedApps.revokedAt,
-      selfRegistered: oauthClients.selfRegistered,
-      metadataUrl: oauthClients.metadataUrl,
-      redirectUris: oauthClients.redirectUris,
+      ...askingApp,
     })
     .from(approvals)
     .innerJoin(connectedApps, eq(connectedApps.id, approvals.appId))
     .innerJoin(oauthClients, eq(oauthClients.id, connectedApps.clientId))
     .where(and(eq(approvals.id, id), eq(approvals.userId, userId)));
   if (!row) return undefined;
-  const { metadataUrl, redirectUris, ...rest } = row;
-  // An app names itself, and a self-described one may rename itself at any time: the page
-  // shows beside the name where the app comes from (its metadata document's host, or where it
-  // sends people back), which the app cannot change, as the consent page did.
-  const appFrom = metadataUrl ? new URL(metadataUrl).host : redirectHost(redirectUris);
-  return { ...rest, appFrom, tweets: await tweetsDeletedWith(db, userId, row.action) };
+  return { ...withAppFrom(row), tweets: await tweetsDeletedWith(db, userId, row.action) };
 }
 
 /**

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { hashToken, revokeApp } from "@/lib/domain/tokens";
 import { authorizationCodes, oauthClients, tokens } from "@/drizzle/schema";
-import { approvalForOwner } from "@/lib/domain/connections";
+import { approvalForOwner, pendingApprovals } from "@/lib/domain/connections";
 import { call, makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { authorizedCode, register, revoke, token } from "../helpers/oauth";
@@ -221,5 +221,8 @@ describe("revocation and disconnect", () => {
     await (await db()).update(oauthClients).set({ name: "Claude" }).where(eq(oauthClients.id, c.client.client_id));
     const shown = await approvalForOwner(await db(), u.id, asked.body.error.confirmation.id);
     expect(shown).toMatchObject({ appName: "Claude", selfRegistered: true, appFrom: "127.0.0.1:33418" });
+    // So does the list of what waits for approval (Connections, and the draft's page).
+    const [listed] = await pendingApprovals(await db(), u.id);
+    expect(listed).toMatchObject({ id: asked.body.error.confirmation.id, appName: "Claude", selfRegistered: true, appFrom: "127.0.0.1:33418" });
   });
 });

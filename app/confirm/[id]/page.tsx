@@ -1,3 +1,4 @@
+import { AppOrigin } from "@/components/asking-app";
 import { csrfToken, requireOwner } from "@/lib/auth/session";
 import { db } from "@/lib/db";
 import { actsAt } from "@/lib/domain/confirmations";
@@ -97,13 +98,7 @@ export default async function ConfirmPage({
         <dl className="facts">
           <dt>Asked by</dt>
           <dd>
-            {a.appName}{" "}
-            {a.selfRegistered ? (
-              <span className="badge" title="This app registered itself; we could not verify who made it.">
-                Unverified
-              </span>
-            ) : null}
-            {a.appFrom ? <span className="muted"> · from {a.appFrom}</span> : null}
+            {a.appName} <AppOrigin app={a} />
           </dd>
           <dt>Action</dt>
           <dd>

@@ -1,3 +1,4 @@
+import { AppOrigin } from "@/components/asking-app";
 import { configuredProviders } from "@/lib/auth";
 import { csrfToken, requireOwner } from "@/lib/auth/session";
 import { db } from "@/lib/db";
@@ -233,6 +234,7 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
                     {p.appName} wants to {OPERATION_WORDS[p.operation] ?? p.operation}: “{p.action.title}”
                   </a>
                   <p className="meta">
+                    <AppOrigin app={p} /> {p.selfRegistered || p.appFrom ? "· " : null}
                     {PLATFORM_NAMES[p.action.type] ?? p.action.type} · expires at {formatTime(p.expiresAt, me.timezone)}
                   </p>
                 </div>

@@ -1,3 +1,4 @@
+import { AppOrigin } from "@/components/asking-app";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { csrfToken, requireOwner } from "@/lib/auth/session";
@@ -102,7 +103,8 @@ export default async function ItemPage({
       ) : null}
       {waiting.map((p) => (
         <p key={p.id} className="attention">
-          {p.appName} asks for your approval to {OPERATION_WORDS[p.operation] ?? p.operation}. <a href={`/confirm/${p.id}`}>Review the request</a>
+          {p.appName} <AppOrigin app={p} /> asks for your approval to {OPERATION_WORDS[p.operation] ?? p.operation}.{" "}
+          <a href={`/confirm/${p.id}`}>Review the request</a>
         </p>
       ))}
 

@@ -1,0 +1,17 @@
+/**
+ * Beside an asking app's name (which the app chose, and a self-registered one may change):
+ * whether it registered itself, and where it comes from, which it cannot change.
+ */
+export function AppOrigin({ app }: { app: { selfRegistered: boolean; appFrom: string | null } }) {
+  return (
+    <>
+      {app.selfRegistered ? (
+        <span className="badge" title="This app registered itself; we could not verify who made it.">
+          Unverified
+        </span>
+      ) : null}
+      {app.selfRegistered && app.appFrom ? " " : null}
+      {app.appFrom ? <span className="muted">from {app.appFrom}</span> : null}
+    </>
+  );
+}
