@@ -1,7 +1,7 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import type { LanguageModel } from "ai";
 import { config } from "@/lib/config";
-import { AppError } from "@/lib/errors";
+import { AppError, cancelled } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { errorFacts } from "@/lib/redact";
 import { tweetWeight } from "@/lib/domain/text";
@@ -25,7 +25,7 @@ export function model(): LanguageModel {
 
 const TIMEOUT_MS = 60_000;
 
-async function once(m: LanguageModel, b: Brief, extra?: string) {
+async function once(m: LanguageModel, b: Brief, signal?: AbortSignal, extra?: string) {
   const { system, prompt } = buildPrompt(b);
   // The ai SDK is loaded on the first generation, not by every route that reaches the ports.
   const { generateText } = await import("ai");
@@ -36,11 +36,12 @@ async function once(m: LanguageModel, b: Brief, extra?: string) {
       prompt: extra ? `${prompt}\n${extra}` : prompt,
       maxOutputTokens: b.format === "tweet" ? 200 * (b.parts ?? 1) : 1200,
       maxRetries: 1,
-      abortSignal: AbortSignal.timeout(TIMEOUT_MS),
+      abortSignal: signal ? AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)]) : AbortSignal.timeout(TIMEOUT_MS),
     });
     log("info", "ai.generate", { format: b.format, inputTokens: r.usage.inputTokens, outputTokens: r.usage.outputTokens });
     return tidy(r.text);
   } catch (e) {
+    if (signal?.aborted) throw cancelled();
     // A provider's error may quote the API key: only redacted facts are logged.
     log("warn", "ai.generate_failed", { format: b.format, ...errorFacts(e) });
     throw new AppError("temporarily_unavailable", "The writing model did not answer.", "Nothing was charged. Retry in a minute.");
@@ -51,13 +52,13 @@ async function once(m: LanguageModel, b: Brief, extra?: string) {
  * One post or tweet in the author's voice, always within its limit: an over-long tweet is
  * asked for again once, shorter, and then trimmed; a post over 3000 characters is trimmed.
  */
-export async function write(m: LanguageModel, b: Brief): Promise<string> {
-  let text = await once(m, b);
-  if (!text) text = await once(m, b);
+export async function write(m: LanguageModel, b: Brief, signal?: AbortSignal): Promise<string> {
+  let text = await once(m, b, signal);
+  if (!text) text = await once(m, b, signal);
   if (!text) throw new AppError("temporarily_unavailable", "The writing model returned no text.", "Nothing was charged. Retry in a minute.");
   if (b.format === "post") return fitsPost(text) ? text : trimPost(text);
   if (fitsTweet(text)) return text;
-  const retry = await once(m, b, `<note>${JSON.stringify(`The last draft weighed ${tweetWeight(text)} of 280. Write a shorter one.`)}</note>`);
+  const retry = await once(m, b, signal, `<note>${JSON.stringify(`The last draft weighed ${tweetWeight(text)} of 280. Write a shorter one.`)}</note>`);
   return fitsTweet(retry) && retry ? retry : trimTweet(retry || text);
 }
 
@@ -84,9 +85,9 @@ export function splitThread(text: string, n: number): string[] {
 }
 
 /** A thread of `b.parts` tweets in the author's voice (at least 2 parts, each within 280). */
-export async function writeThread(m: LanguageModel, b: Brief & { parts: number }): Promise<string[]> {
+export async function writeThread(m: LanguageModel, b: Brief & { parts: number }, signal?: AbortSignal): Promise<string[]> {
   for (let attempt = 0; attempt < 2; attempt++) {
-    const parts = splitThread(await once(m, b), b.parts);
+    const parts = splitThread(await once(m, b, signal), b.parts);
     if (parts.length >= 2) return parts;
   }
   throw new AppError("temporarily_unavailable", "The writing model did not return a thread.", "Nothing was charged. Retry in a minute.");

@@ -42,4 +42,9 @@ export type Ctx = {
    * changed since (an app may edit it between the page's load and the click) is refused.
    */
   shown?: string;
+  /**
+   * Aborted when the caller gave up on the call (an MCP client cancelled its request or task):
+   * a long call then saves nothing and charges nothing (stillWanted, at its write).
+   */
+  signal?: AbortSignal;
 };

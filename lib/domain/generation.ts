@@ -7,7 +7,7 @@ import { withDebit } from "./allowances";
 import { startTopic } from "./series";
 import { deriveTitle } from "./text";
 import { draftCreated } from "@/lib/webhooks/domain-events";
-import { stillConnected } from "./tokens";
+import { stillWanted } from "./tokens";
 
 // generate_post / generate_tweet (spec 4.6, 4.7). Order matters for money: everything that
 // can be refused for free (ownership of ids) is checked before the allowance is debited; the
@@ -40,14 +40,18 @@ export async function generatePost(ctx: Ctx, input: GeneratePostInput) {
   await checkTopic(ctx, input.series_topic_id);
   const voice = await voiceOf(ctx);
   return withDebit(ctx, "generate_post", async () => {
-    const body = await write(ctx.ports.model(), { format: "post", voice, topic: input.topic, instructions: input.instructions, pillar: input.pillar });
+    const body = await write(
+      ctx.ports.model(),
+      { format: "post", voice, topic: input.topic, instructions: input.instructions, pillar: input.pillar },
+      ctx.signal,
+    );
     const title = deriveTitle(body);
     if (!input.save_as_draft) {
-      await stillConnected(ctx.db, ctx.caller); // nor is the text handed to a disconnected app
+      await stillWanted(ctx.db, ctx); // nor is the text handed to a disconnected app
       return { draft_id: null, title, body, saved: false };
     }
     const id = await ctx.db.transaction(async (tx) => {
-      await stillConnected(tx, ctx.caller);
+      await stillWanted(tx, ctx);
       if (input.series_topic_id) await startTopic(tx, ctx.caller.userId, input.series_topic_id);
       const [row] = await tx
         .insert(postDrafts)
@@ -95,12 +99,12 @@ export async function generateTweet(ctx: Ctx, input: GenerateTweetInput) {
       instructions: input.instructions,
     };
     const [text, ...later] = input.as_thread
-      ? await writeThread(ctx.ports.model(), { ...brief, parts: input.parts ?? THREAD_PARTS_DEFAULT })
-      : [await write(ctx.ports.model(), brief)];
+      ? await writeThread(ctx.ports.model(), { ...brief, parts: input.parts ?? THREAD_PARTS_DEFAULT }, ctx.signal)
+      : [await write(ctx.ports.model(), brief, ctx.signal)];
     const thread = later.map((t) => ({ text: t, image_urls: [] as string[] }));
     const untrusted = source?.untrustedSource ? `Condensed from a post draft holding text from: ${source.untrustedSource}` : null;
     const draftId = await ctx.db.transaction(async (tx) => {
-      await stillConnected(tx, ctx.caller);
+      await stillWanted(tx, ctx);
       if (input.series_topic_id) await startTopic(tx, uid, input.series_topic_id);
       let parentId = source?.id;
       if (!parentId) {

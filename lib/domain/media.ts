@@ -8,7 +8,7 @@ import { media, users, type ApprovalAttachments } from "@/drizzle/schema";
 import { MEDIA_STORAGE_BYTES } from "./allowances";
 import type { Ctx } from "./context";
 import { MB, processUpload, type MediaType } from "./media-files";
-import { stillConnected } from "./tokens";
+import { stillWanted } from "./tokens";
 
 // upload_media and the reads of stored media: the /media route (its owner only) and the
 // checks of image_urls / document_url / thread images on drafts.
@@ -73,7 +73,7 @@ export async function uploadMedia(ctx: Ctx, input: UploadMediaInput) {
     // One upload of a user at a time (the user's row is the lock), so two uploads cannot
     // both fit into the last free space.
     await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
-    await stillConnected(tx, ctx.caller); // decoding took a while: the app may be gone
+    await stillWanted(tx, ctx); // decoding took a while: the app may be gone
     const used = await storageUsed(tx, userId);
     if (used + file.data.length > limit) throw doesNotFit(ctx, file.data.length, used, limit);
     const id = randomUUID();

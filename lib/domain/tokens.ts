@@ -2,9 +2,9 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { approvals, connectedApps, oauthClients, tokens, users, webhookEndpoints, type TokenKind } from "@/drizzle/schema";
-import type { Caller } from "./context";
+import type { Caller, Ctx } from "./context";
 import { isUuid } from "@/lib/ids";
-import { Unauthorized } from "@/lib/errors";
+import { Unauthorized, cancelled } from "@/lib/errors";
 import { dataVersion } from "@/lib/db/data-version";
 import { perDatabase } from "@/lib/db/per-database";
 import { authEpoch, epochColumn } from "@/lib/db/auth-epoch";
@@ -194,13 +194,15 @@ export async function revokeApp(db: Db, userId: string, appId: string, now = new
 
 /**
  * For the write at the end of a long call (generation writes seconds after it began, once the
- * model has answered): an app disconnected while the call ran saves nothing. Run inside the
- * write's transaction. The app's row is read FOR SHARE, so a disconnect, whose first step
- * updates that row, either has committed and is seen here, or waits for this write to commit
- * and comes after it. The owner in person has no app to lose.
+ * model has answered): a call whose caller gave up (Ctx.signal: an MCP client cancelled it), or
+ * whose app was disconnected while it ran, saves nothing (and its debit is given back). Run
+ * inside the write's transaction. The app's row is read FOR SHARE, so a disconnect, whose
+ * first step updates that row, either has committed and is seen here, or waits for this write
+ * to commit and comes after it. The owner in person has no app to lose.
  */
-export async function stillConnected(db: Db, caller: Caller): Promise<void> {
-  if (caller.inPerson) return;
-  const [app] = await db.select({ revokedAt: connectedApps.revokedAt }).from(connectedApps).where(eq(connectedApps.id, caller.appId)).for("share");
+export async function stillWanted(db: Db, ctx: Ctx): Promise<void> {
+  if (ctx.signal?.aborted) throw cancelled();
+  if (ctx.caller.inPerson) return;
+  const [app] = await db.select({ revokedAt: connectedApps.revokedAt }).from(connectedApps).where(eq(connectedApps.id, ctx.caller.appId)).for("share");
   if (!app || app.revokedAt) throw new Unauthorized("The app was disconnected from the account while this call ran, so nothing was saved.", true);
 }

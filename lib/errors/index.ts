@@ -61,6 +61,11 @@ export function notFound(type: string): AppError {
   );
 }
 
+/** The caller gave up on a call (Ctx.signal) before its result was saved. */
+export function cancelled(): AppError {
+  return new AppError("action_failed", "The call was cancelled before it finished, so nothing was saved or charged.");
+}
+
 export function invalid(details: ErrorDetail[], message = "The request body does not match the operation's schema."): AppError {
   return new AppError("invalid_request", message, "Fix the fields listed in details and send the request again.", details);
 }

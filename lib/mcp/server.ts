@@ -92,10 +92,12 @@ export function createMcpServer(c: McpServerContext): Server {
         const task = wantsTask(op.name, ctx) ? await startTask(c.caller, op, args, c.requestId, paid) : null;
         if (task) throw task;
         const m = await modernConfirm(c.caller, op.name, args, ctx);
-        return okResult(await runOperation(c.caller, op, () => m.args, { requestId: c.requestId, confirm: m.confirm, prepaid: paid }));
+        return okResult(
+          await runOperation(c.caller, op, () => m.args, { requestId: c.requestId, confirm: m.confirm, prepaid: paid, signal: ctx.mcpReq.signal }),
+        );
       }
       const confirm = legacyConfirm(c.caller, c.legacy, ctx, request.params._meta?.progressToken);
-      return okResult(await runOperation(c.caller, op, () => args, { requestId: c.requestId, confirm, prepaid: c.prepaid }));
+      return okResult(await runOperation(c.caller, op, () => args, { requestId: c.requestId, confirm, prepaid: c.prepaid, signal: ctx.mcpReq.signal }));
     } catch (e) {
       if (e instanceof TaskCreated) throw e;
       if (e instanceof InputRequired) return e.result;

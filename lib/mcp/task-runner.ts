@@ -63,11 +63,29 @@ function taskConfirm(caller: Caller, taskId: string) {
   };
 }
 
+/**
+ * The calls running behind tasks in this process. tasks/cancel aborts one here at once; a
+ * cancellation answered by another process is seen at the next heartbeat. The call then saves
+ * nothing if it has not yet (a generation's draft: stillWanted).
+ */
+const running = new Map<string, AbortController>();
+
+export const abortTask = (id: string) => running.get(id)?.abort();
+
 /** Runs the call behind a task and records its outcome. Never throws. */
 async function runTask(caller: Caller, op: Operation, args: Record<string, unknown>, requestId: string, task: TaskRow, prepaid?: Prepaid) {
-  const beat = setInterval(() => void touchTask(task.id).catch(() => {}), HEARTBEAT_MS);
+  const stop = new AbortController();
+  running.set(task.id, stop);
+  const beat = setInterval(
+    () =>
+      void touchTask(task.id).then(
+        (open) => open || stop.abort(),
+        () => {},
+      ),
+    HEARTBEAT_MS,
+  );
   try {
-    const result = await runOperation(caller, op, () => args, { requestId, confirm: taskConfirm(caller, task.id), prepaid });
+    const result = await runOperation(caller, op, () => args, { requestId, confirm: taskConfirm(caller, task.id), prepaid, signal: stop.signal });
     // The action happened: that is recorded even over a cancellation that came too late.
     await updateOpenTask(task.id, { status: "completed", statusMessage: null, result: okResult(result) as Record<string, unknown> }, [
       "working",
@@ -82,6 +100,7 @@ async function runTask(caller: Caller, op: Operation, args: Record<string, unkno
     );
   } finally {
     clearInterval(beat);
+    running.delete(task.id);
   }
 }
 

@@ -96,14 +96,16 @@ export async function updateOpenTask(id: string, change: Change, from: McpTaskSt
   return rows.length > 0;
 }
 
-/** The running process's sign of life. */
-export async function touchTask(id: string): Promise<void> {
-  await (
+/** The running process's sign of life; false once the task is no longer open (cancelled, say). */
+export async function touchTask(id: string): Promise<boolean> {
+  const rows = await (
     await db()
   )
     .update(mcpTasks)
     .set({ updatedAt: new Date() })
-    .where(and(eq(mcpTasks.id, id), inArray(mcpTasks.status, OPEN)));
+    .where(and(eq(mcpTasks.id, id), inArray(mcpTasks.status, OPEN)))
+    .returning({ id: mcpTasks.id });
+  return rows.length > 0;
 }
 
 /** An open task whose process stopped touching it (a restart, a crash) is failed. */

@@ -7,7 +7,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { Caller } from "@/lib/domain/context";
-import { taskShape } from "./task-runner";
+import { abortTask, taskShape } from "./task-runner";
 import { failIfAbandoned, findTask, updateOpenTask, type TaskRow } from "./task-store";
 import { findOperation } from "@/lib/operations/registry";
 
@@ -87,7 +87,7 @@ export function registerTaskMethods(server: Registrar, caller: Caller) {
   });
   server.setRequestHandler("tasks/cancel", { params: TaskParams }, async (p: z.infer<typeof TaskParams>, ctx?: ServerContext) => {
     const row = await ownTask(caller, p.taskId, ctx);
-    await updateOpenTask(row.id, { status: "cancelled", statusMessage: "Cancelled by the client." });
+    if (await updateOpenTask(row.id, { status: "cancelled", statusMessage: "Cancelled by the client." })) abortTask(row.id);
     return {};
   });
 }

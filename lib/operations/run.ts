@@ -38,6 +38,8 @@ export type RunOptions = {
    * exact action was approved; false lets the confirmation_required error stand.
    */
   confirm?: (confirmation: Confirmation, ctx: Ctx) => Promise<boolean>;
+  /** The caller gave up (Ctx.signal). */
+  signal?: AbortSignal;
 };
 
 export function rateLimited(rate: RateDecision): AppError {
@@ -60,7 +62,7 @@ export async function runOperation(caller: Caller, op: Operation, readInput: () 
   // Read only now (a REST body after the budget check: refused requests cost no parsing).
   const input = await readInput();
   const p = ports();
-  const ctx: Ctx = { db: await db(), caller, now: p.clock, ports: p, requestId: opts.requestId };
+  const ctx: Ctx = { db: await db(), caller, now: p.clock, ports: p, requestId: opts.requestId, signal: opts.signal };
   try {
     return await execute(ctx, op, input, opts);
   } catch (e) {

@@ -1,13 +1,16 @@
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { MockLanguageModelV3 } from "ai/test";
+import { afterEach, describe, expect, it } from "vitest";
+import { replacePorts } from "@/lib/ports";
 import { db } from "@/lib/db";
 import { decideApproval } from "@/lib/domain/confirmations";
 import { revokeApp } from "@/lib/domain/tokens";
 import { setPublishingAllowed } from "@/lib/domain/connections";
-import { mcpTasks, postDrafts } from "@/drizzle/schema";
+import { allowancePeriods, mcpTasks, postDrafts } from "@/drizzle/schema";
 import { call, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { inProcessFetch, rpc2026, type Rpc } from "../helpers/mcp";
+import { fixedModel } from "../helpers/model";
 import { withRealLimits } from "../helpers/rate-limit";
 
 withDatabase();
@@ -183,6 +186,67 @@ describe("tasks (io.modelcontextprotocol/tasks)", () => {
     const direct = await tool(u.token, "generate_post", { topic: "Remote work habits" }, {});
     expect(direct.result?.resultType).toBe("complete");
     expect(direct.result?.structuredContent.draft_id).toBeTruthy();
+  });
+
+  describe("a generation given up on while the model writes saves no draft and gives the allowance back", () => {
+    afterEach(() => replacePorts());
+    /** A model that answers only when released, whatever its caller wants meanwhile. */
+    function heldModel() {
+      let started!: () => void;
+      let release!: () => void;
+      const began = new Promise<void>((r) => (started = r));
+      const released = new Promise<void>((r) => (release = r));
+      const answer = fixedModel("Remote work runs on writing things down.");
+      replacePorts({
+        model: () =>
+          new MockLanguageModelV3({
+            doGenerate: async (options) => {
+              started();
+              await released;
+              return answer.doGenerate(options);
+            },
+          }),
+      });
+      return { began, release };
+    }
+    const spent = async (userId: string) =>
+      (await (await db()).select({ used: allowancePeriods.postsUsed }).from(allowancePeriods).where(eq(allowancePeriods.userId, userId)))[0]?.used ?? 0;
+    async function nothingSaved(userId: string) {
+      await expect.poll(() => spent(userId), { timeout: 10_000 }).toBe(0); // given back once the call ended
+      expect(await (await db()).select().from(postDrafts).where(eq(postDrafts.userId, userId))).toEqual([]);
+    }
+
+    it("tasks/cancel", async () => {
+      const u = await makeUser();
+      const model = heldModel();
+      const created = await tool(u.token, "generate_post", { topic: "Remote work habits" });
+      await model.began;
+      expect(await spent(u.id)).toBe(1);
+      expect((await rpc(u.token, "tasks/cancel", { taskId: created.result!.taskId }, created.result!.taskId)).error).toBeUndefined();
+      model.release();
+      await nothingSaved(u.id);
+      expect((await get(u.token, created.result!.taskId)).result?.status).toBe("cancelled");
+    });
+
+    it("a direct call whose request the client aborts", async () => {
+      const u = await makeUser();
+      const model = heldModel();
+      const stop = new AbortController();
+      const fetcher = ((url: string, init: RequestInit) => inProcessFetch(url, { ...init, signal: stop.signal })) as typeof fetch;
+      const call = rpc2026({
+        token: u.token,
+        method: "tools/call",
+        name: "generate_post",
+        params: { name: "generate_post", arguments: { topic: "Remote work habits" } },
+        capabilities: {},
+        fetcher,
+      });
+      await model.began;
+      stop.abort();
+      await call.catch(() => {});
+      model.release();
+      await nothingSaved(u.id);
+    });
   });
 
   it("another user's or app's task is unknown; an abandoned task (its process gone) reads as failed", async () => {
