@@ -1,5 +1,6 @@
 import { config } from "@/lib/config";
 import { database } from "@/lib/db";
+import { keepTidy } from "@/lib/db/housekeeping";
 import { keepStatistics } from "@/lib/db/statistics";
 import { ensureOwner } from "@/lib/domain/accounts";
 import { log } from "@/lib/log";
@@ -26,6 +27,11 @@ export async function startup() {
   keepStatistics(database, {
     analyzed: (tables) => log("info", "statistics gathered", { tables }),
     failed: (e) => log("warn", "could not gather statistics", errorFacts(e)),
+  });
+  // Rows that only mattered for a while (housekeeping.ts), in the background.
+  keepTidy(async () => (await database()).db, {
+    removed: (rows) => log("info", "expired rows removed", rows),
+    failed: (e) => log("warn", "could not remove expired rows", errorFacts(e)),
   });
   // Scheduled publishing: the in-process engine, once per process (it retries the database
   // itself on every tick). With Inngest configured, Inngest publishes (SCHEDULER=auto).

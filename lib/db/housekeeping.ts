@@ -1,0 +1,63 @@
+import { getTableName, sql, type SQL } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
+import { approvals, authorizationCodes, elicitations, idempotencyKeys, mcpTasks } from "@/drizzle/schema";
+import { repeatPasses, type Passes } from "@/lib/passes";
+import type { Db } from "./index";
+import { rowsOf } from "./rows";
+
+// Rows that matter only for a while: a caller's Idempotency-Key (24 hours), an MCP task (its
+// ttl), an owner's wait in an MCP session, an authorization code, an approval. Most are
+// cleared as their user makes new ones; those of users who stop calling would stay forever.
+// Each process removes, every hour, what expired with a margin, in bounded batches (a pass
+// never holds the database for long; what is left goes in the next one).
+
+const BATCH = 1000;
+const MAX_BATCHES = 10;
+const EVERY_MS = 3600_000;
+/** Not at start: the first requests come before housekeeping. */
+const FIRST_AFTER_MS = 5 * 60_000;
+
+const STALE: Array<[PgTable, SQL]> = [
+  // Taken over after 24 hours anyway (idempotency.ts); a day's margin for clocks.
+  [idempotencyKeys, sql`${idempotencyKeys.createdAt} < now() - interval '2 days'`],
+  // tasks/get answers an expired task as unknown.
+  [mcpTasks, sql`${mcpTasks.expiresAt} < now()`],
+  [elicitations, sql`${elicitations.expiresAt} < now() - interval '1 day'`],
+  [authorizationCodes, sql`${authorizationCodes.expiresAt} < now() - interval '1 day'`],
+  // Its page says "expired" for a month, then "not found"; its elicitations go with it.
+  [approvals, sql`${approvals.expiresAt} < now() - interval '30 days'`],
+];
+
+/** One pass: how many rows went from each table that had any. */
+export async function tidyOnce(db: Db): Promise<Record<string, number>> {
+  const gone: Record<string, number> = {};
+  for (const [table, stale] of STALE) {
+    for (let i = 0; i < MAX_BATCHES; i++) {
+      const result = await db.execute(
+        sql`delete from ${table} where ctid = any(array(select ctid from ${table} where ${stale} limit ${sql.raw(String(BATCH))})) returning 1 as x`,
+      );
+      const n = rowsOf(result).length;
+      if (n) gone[getTableName(table)] = (gone[getTableName(table)] ?? 0) + n;
+      if (n < BATCH) break;
+    }
+  }
+  return gone;
+}
+
+/** Housekeeping while the server runs: a first pass a few minutes after start, then hourly. */
+export function keepTidy(db: () => Promise<Db>, report: { removed: (rows: Record<string, number>) => void; failed: (e: unknown) => void }): Passes {
+  let started = false;
+  return repeatPasses(async () => {
+    if (!started) {
+      started = true;
+      return FIRST_AFTER_MS;
+    }
+    try {
+      const gone = await tidyOnce(await db());
+      if (Object.keys(gone).length) report.removed(gone);
+    } catch (e) {
+      report.failed(e);
+    }
+    return EVERY_MS;
+  });
+}

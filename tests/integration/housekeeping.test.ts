@@ -1,0 +1,85 @@
+import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { tidyOnce } from "@/lib/db/housekeeping";
+import { approvals, authorizationCodes, connectedApps, elicitations, idempotencyKeys, mcpTasks } from "@/drizzle/schema";
+import { makeUser } from "../helpers/api";
+import { withDatabase } from "../helpers/db";
+
+withDatabase();
+
+// Rows that matter only for a while go once they expired with a margin, whoever's they are;
+// live ones stay.
+const ago = (ms: number) => new Date(Date.now() - ms);
+const DAY = 86400_000;
+
+describe("housekeeping", () => {
+  it("removes expired keys, tasks, waits, codes and month-old approvals in batches, and keeps the rest", async () => {
+    const u = await makeUser();
+    const d = await db();
+    const mine = { userId: u.id, appId: u.appId };
+    const [{ clientId }] = await d.select({ clientId: connectedApps.clientId }).from(connectedApps).where(eq(connectedApps.id, u.appId));
+
+    const stale = Array.from({ length: 1500 }, (_, i) => ({
+      userId: u.id,
+      key: `old-${i}`,
+      operation: "create_draft",
+      requestHash: "h",
+      createdAt: ago(3 * DAY),
+    }));
+    await d.insert(idempotencyKeys).values(stale);
+    await d.insert(idempotencyKeys).values({ userId: u.id, key: "fresh", operation: "create_draft", requestHash: "h", createdAt: ago(20 * 3600_000) });
+
+    const task = (expiresAt: Date) => ({ ...mine, tool: "generate_post", arguments: {}, status: "working" as const, expiresAt });
+    await d.insert(mcpTasks).values([task(ago(60_000)), task(new Date(Date.now() + 3600_000))]);
+
+    const approval = (expiresAt: Date, body: string) => ({
+      ...mine,
+      operation: "publish_now",
+      argsHash: randomBytes(8).toString("hex"),
+      contentHash: "c",
+      action: { operation: "publish_now", type: "post", id: "x", title: body, scheduled_for: null },
+      body,
+      expiresAt,
+    });
+    const [old, recent] = await d
+      .insert(approvals)
+      .values([approval(ago(31 * DAY), "a month ago"), approval(ago(2 * DAY), "two days ago")])
+      .returning({ id: approvals.id });
+    const wait = (approvalId: string, expiresAt: Date) => ({
+      ...mine,
+      approvalId,
+      session: "s",
+      toolRequestId: 1,
+      mode: "url" as const,
+      secretHash: "x",
+      expiresAt,
+    });
+    await d.insert(elicitations).values([wait(old.id, ago(31 * DAY)), wait(recent.id, ago(2 * DAY)), wait(recent.id, ago(3600_000))]);
+
+    const code = (expiresAt: Date) => ({
+      ...mine,
+      clientId: clientId!,
+      codeHash: randomBytes(16).toString("hex"),
+      redirectUri: "https://x.test/cb",
+      codeChallenge: "c",
+      scopes: [],
+      audience: [],
+      expiresAt,
+    });
+    await d.insert(authorizationCodes).values([code(ago(2 * DAY)), code(new Date(Date.now() + 60_000))]);
+
+    const gone = await tidyOnce(d);
+    expect(gone).toMatchObject({ idempotency_keys: 1500, mcp_tasks: 1, approvals: 1, authorization_codes: 1 });
+    expect(gone.elicitations).toBeGreaterThanOrEqual(1); // the old approval's went with it, the 2-day-old one here
+
+    const left = async <T extends { userId: unknown }>(t: any) => (await d.select().from(t).where(eq(t.userId, u.id))) as T[];
+    expect((await left<{ key: string; userId: string }>(idempotencyKeys)).map((k) => k.key)).toEqual(["fresh"]);
+    expect((await left<{ expiresAt: Date; userId: string }>(mcpTasks)).map((t) => t.expiresAt > new Date())).toEqual([true]);
+    expect((await left<{ body: string; userId: string }>(approvals)).map((a) => a.body)).toEqual(["two days ago"]);
+    expect((await left<{ expiresAt: Date; userId: string }>(elicitations)).map((e) => e.expiresAt > ago(DAY))).toEqual([true]);
+    expect((await left<{ expiresAt: Date; userId: string }>(authorizationCodes)).map((c) => c.expiresAt > new Date())).toEqual([true]);
+    expect(await tidyOnce(d)).toEqual({});
+  });
+});
