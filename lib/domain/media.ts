@@ -105,14 +105,17 @@ export async function uploadMedia(ctx: Ctx, input: UploadMediaInput) {
   };
 }
 
-/** A medium with its bytes, if it is the user's: another user's id reads like a missing one. */
-export async function ownMedia(db: Db, userId: string, id: string) {
+/**
+ * `length` bytes of a medium from `offset` (fewer at its end), if it is the user's. The bytes
+ * under an id never change, so a file read in parts is the file.
+ */
+export async function mediaPart(db: Db, userId: string, id: string, offset: number, length: number): Promise<Uint8Array | undefined> {
   if (!isUuid(id)) return undefined;
   const [row] = await db
-    .select()
+    .select({ part: sql<Uint8Array>`substring(${media.data} from ${offset + 1} for ${length})` })
     .from(media)
     .where(and(eq(media.id, id), eq(media.userId, userId)));
-  return row;
+  return row?.part;
 }
 
 export type MediaInfo = {

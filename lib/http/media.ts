@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { config } from "@/lib/config";
-import { db } from "@/lib/db";
+import { db, type Db } from "@/lib/db";
 import { isDatabaseUnavailable } from "@/lib/errors/present";
 import { log } from "@/lib/log";
 import { errorFacts } from "@/lib/redact";
 import { authenticate } from "@/lib/domain/tokens";
-import { mediaInfo, ownMedia, safeFilename } from "@/lib/domain/media";
+import { mediaInfo, mediaPart, safeFilename } from "@/lib/domain/media";
 import { PDF_TYPE, type MediaType } from "@/lib/domain/media-files";
 import type { Caller } from "@/lib/domain/context";
 import { consumeRequest } from "@/lib/ratelimit";
@@ -16,7 +16,27 @@ import { rateLimitHeaders } from "./rate-headers";
 // browser (session cookie) or a bearer token of the same user (either audience: the REST
 // API's or the MCP server's). Another user's id and a missing one get the same 404.
 
-type Answer = { status: number; body: string | Uint8Array; headers: Record<string, string> };
+type Answer = { status: number; body: string | ReadableStream<Uint8Array>; headers: Record<string, string> };
+
+/**
+ * A file goes out in parts of this size, each read when the client is ready for it: a 20 MB
+ * PDF holds about two parts in memory at a time, not the whole file (twice, before).
+ */
+export const PART_BYTES = 1024 * 1024;
+
+function fileStream(d: Db, userId: string, id: string, bytes: number): ReadableStream<Uint8Array> {
+  let offset = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(out) {
+      const part = await mediaPart(d, userId, id, offset, PART_BYTES);
+      // Deleted while it was being sent: the client sees a body shorter than Content-Length.
+      if (!part?.length) return out.error(new Error("the file was deleted while it was sent"));
+      out.enqueue(new Uint8Array(part)); // a copy of its own: a Buffer may be a view of a shared pool
+      offset += part.length;
+      if (offset >= bytes) out.close();
+    },
+  });
+}
 
 // Served as inert data: the exact type, no sniffing, no script, styles or plugins even if a
 // browser were talked into rendering it as a page, never framed elsewhere, and only for the
@@ -71,16 +91,14 @@ export async function mediaAnswer(req: Request, id: string, sessionUser: () => P
     const rate = await consumeRequest(caller.userId, caller.plan);
     if (!rate.allowed) return plain(429, `Too many requests: wait ${rate.retryAfter} seconds.`, rateLimitHeaders(rate));
   }
-  // HEAD is answered from the description alone: the bytes (up to 20 MB) are read for GET only.
+  // HEAD is answered from the description alone: the bytes are read for GET only, as sent.
   const d = await db();
-  const head = req.method === "HEAD";
-  const full = head ? undefined : await ownMedia(d, userId, id);
-  const row = head ? (await mediaInfo(d, userId, [id])).get(id.toLowerCase()) : full;
+  const row = (await mediaInfo(d, userId, [id])).get(id.toLowerCase());
   if (!row) return NOT_FOUND();
   const type = row.contentType as MediaType;
   return {
     status: 200,
-    body: full?.data ?? "",
+    body: req.method === "HEAD" ? "" : fileStream(d, userId, row.id, row.bytes),
     headers: {
       ...SAFE,
       "Content-Type": type,
@@ -106,7 +124,5 @@ export async function serveMedia(req: Request, id: string, sessionUser: () => Pr
       ? plain(503, "Temporarily unavailable; try again shortly.", { "Retry-After": "5" })
       : plain(500, `Something went wrong (request ${requestId}).`);
   }
-  // A copy into a plain ArrayBuffer: a Buffer may be a view of a shared pool.
-  const body = req.method === "HEAD" ? null : typeof a.body === "string" ? a.body : new Uint8Array(a.body).buffer;
-  return new Response(body, { status: a.status, headers: a.headers });
+  return new Response(req.method === "HEAD" ? null : a.body, { status: a.status, headers: a.headers });
 }
