@@ -6,7 +6,7 @@ import { db } from "@/lib/db";
 import { decideApproval } from "@/lib/domain/confirmations";
 import { revokeApp } from "@/lib/domain/tokens";
 import { setPublishingAllowed } from "@/lib/domain/connections";
-import { allowancePeriods, mcpTasks, postDrafts } from "@/drizzle/schema";
+import { allowancePeriods, mcpTasks, postDrafts, users } from "@/drizzle/schema";
 import { call, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { inProcessFetch, rpc2026, type Rpc } from "../helpers/mcp";
@@ -115,6 +115,22 @@ describe("tasks (io.modelcontextprotocol/tasks)", () => {
     const task = await completedInStore(taskId);
     expect(task?.status).toBe("completed");
     expect(JSON.parse((task!.result as { content: { text: string }[] }).content[0].text).error.message).toMatch(/did not approve/);
+    const [post] = await (await db()).select().from(postDrafts).where(eq(postDrafts.id, d.body.id));
+    expect(post.status).toBe("draft");
+  });
+
+  it("publishing turned off after the owner approved, before the waiting task used the approval, posts nothing", async () => {
+    const u = await makeUser({ publishing: true });
+    const d = await call("create_draft", { type: "post", body: "Approved a moment before the switch went off" }, { token: u.token });
+    const taskId = (await tool(u.token, "publish_now", { type: "post", id: d.body.id })).result!.taskId;
+    const w = await until(u.token, taskId, "input_required");
+    const approvalId = (Object.values(w.inputRequests)[0] as { params: { url: string } }).params.url.split("/").pop()!;
+    // The switch, as another process may flip it between the approval and the task's next
+    // look: the task's caller was read with publishing on, and the approval stands.
+    await (await db()).update(users).set({ publishingAllowed: false }).where(eq(users.id, u.id));
+    expect(await decideApproval(await db(), u.id, approvalId, "approved")).toBe(true);
+    const task = await completedInStore(taskId);
+    expect(JSON.parse((task!.result as { content: { text: string }[] }).content[0].text).error.code).toBe("publishing_not_allowed");
     const [post] = await (await db()).select().from(postDrafts).where(eq(postDrafts.id, d.body.id));
     expect(post.status).toBe("draft");
   });
