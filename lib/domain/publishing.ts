@@ -5,7 +5,7 @@ import { momentOf } from "@/lib/db/rows";
 import { log } from "@/lib/log";
 import { errorFacts, newErrorId, redactSecrets } from "@/lib/redact";
 import { ports, type Ports } from "@/lib/ports";
-import { PublishError, platformOf, type Platform, type PlatformName } from "@/lib/platforms/types";
+import { DuplicateRefusal, PublishError, platformOf, type Platform, type PlatformName } from "@/lib/platforms/types";
 import { postDrafts, tweetDrafts } from "@/drizzle/schema";
 import { contentChangedReason } from "./content-hash";
 import { draftTable, type DraftType } from "./drafts";
@@ -120,6 +120,9 @@ function unexpected(e: unknown, c: Claimed): PublishError {
   );
 }
 
+const mayHavePosted = (e: DuplicateRefusal) =>
+  `${e.said}. An earlier attempt of this draft ended in an error and may have posted it after all: check the account; it will not be posted again automatically.`;
+
 /** Backoff between retries: 30 s, 1, 2, 4, 8 min, then every 10 min (inside 30 minutes). */
 const backoffMs = (attempts: number) => Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 10 * 60_000);
 
@@ -144,6 +147,9 @@ export async function attempt(db: Db, c: Claimed, w: PublishPorts, target?: Prom
     const res = await p.publish(await publishRequest(db, c, w));
     outcome = { status: "published", platform, postId: res.postId, url: res.url };
   } catch (e) {
+    // A retry told the text is already there may be seeing this very draft: a server error
+    // (a 502 from a proxy, say) can hide a post that was created. Not "nothing was posted".
+    if (e instanceof DuplicateRefusal && c.publishAttempts > 1) return { status: "unknown", platform, reason: mayHavePosted(e) };
     const err = e instanceof PublishError ? new PublishError(e.kind, redactSecrets(e.message, 400), e.retryAt) : unexpected(e, c);
     outcome = { status: err.kind === "retry" ? "failed" : err.kind, platform, reason: err.message };
     if (err.kind === "retry") {

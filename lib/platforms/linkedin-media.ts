@@ -1,6 +1,6 @@
 import { commonFailure, errorText, send } from "./http";
 import type { Progress } from "./parts";
-import { PublishError, type MediaItem, type PublishRequest } from "./types";
+import { DuplicateRefusal, PublishError, type MediaItem, type PublishRequest } from "./types";
 import type { Answer } from "./request";
 
 const NET = "LinkedIn";
@@ -16,7 +16,7 @@ export async function linkedInRefusal(res: Answer, what: string): Promise<Publis
   if (common) return common;
   const text = await errorText(res);
   if (res.status === 422 && text.includes("DUPLICATE_POST")) {
-    return new PublishError("failed", "LinkedIn refused it as a duplicate of a post already on the account (DUPLICATE_POST); nothing new was posted.");
+    return new DuplicateRefusal("LinkedIn refused it as a duplicate of a post already on the account (DUPLICATE_POST)");
   }
   if (res.status === 403)
     return new PublishError(

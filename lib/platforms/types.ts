@@ -62,6 +62,17 @@ export class PublishError extends Error {
   }
 }
 
+/**
+ * The network says the text is already on the account (X's 403 duplicate, LinkedIn's
+ * DUPLICATE_POST): failed, unless an earlier attempt of the same draft ended in an error that
+ * may have hidden a created post (publishing.ts).
+ */
+export class DuplicateRefusal extends PublishError {
+  constructor(readonly said: string) {
+    super("failed", `${said}; nothing new was posted.`);
+  }
+}
+
 /** One interface for the sandbox, LinkedIn and X. */
 export interface Platform {
   readonly name: PlatformName;

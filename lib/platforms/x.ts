@@ -4,7 +4,7 @@ import { commonFailure, errorText, send } from "./http";
 import { postParts } from "./parts";
 import { authorized, refreshGrant, type Account } from "./tokens";
 import { MAX_TWEET_IMAGES, xMedia } from "./x-media";
-import { PublishError, type Platform, type PublishRequest } from "./types";
+import { DuplicateRefusal, PublishError, type Platform, type PublishRequest } from "./types";
 
 const NET = "X";
 
@@ -66,7 +66,7 @@ export function x(acc: Account, db: Db): Platform {
         if (common) throw common;
         const detail = await errorText(res);
         if (res.status === 403 && /duplicate/i.test(detail)) {
-          throw new PublishError("failed", "X refused it as a duplicate of a tweet already on the account; nothing new was posted.");
+          throw new DuplicateRefusal("X refused it as a duplicate of a tweet already on the account");
         }
         throw new PublishError("failed", `X refused the tweet (${res.status}: ${detail}).`);
       });

@@ -7,7 +7,8 @@ import { computedLinkedInVersion } from "@/lib/platforms/linkedin-version";
 // media upload, media metadata) demand, keeps what was uploaded and posted, and can be told to
 // misbehave for the next requests of a route.
 
-export type Misbehaviour = "ok" | "429" | "500" | "timeout" | "reset" | "duplicate" | "401" | "refuse" | "echo" | "echo500" | "emoji400" | "oddid";
+export type Misbehaviour =
+  "ok" | "429" | "500" | "timeout" | "reset" | "duplicate" | "401" | "refuse" | "echo" | "echo500" | "emoji400" | "oddid" | "created502";
 type Route = "linkedin" | "x";
 /** Posts/tweets ("linkedin", "x") and media uploads (initializeUpload, POST /2/media/upload). */
 export type Queue = Route | "linkedin-upload" | "x-upload";
@@ -304,6 +305,8 @@ export async function startFakePlatforms(opts: { refreshDelayMs?: number; linked
       const id = String(++serial);
       f.created[route].push({ id: route === "linkedin" ? `urn:li:share:${id}` : id, text, body: b });
       if (hideAnswer(req, res, next)) return;
+      // Created, but a proxy on the way answers as if the network had failed.
+      if (next === "created502") return json(res, 502, { message: "Bad Gateway" });
       if (opts.answerDelayMs) await new Promise((r) => setTimeout(r, opts.answerDelayMs));
       // Created, but the id comes back with half an emoji (JSON allows "\ud800").
       if (next === "oddid") return res.writeHead(201, { "content-type": "application/json" }).end(`{"data":{"id":"${id}\\ud800"}}`);

@@ -8,7 +8,7 @@ import { littleText } from "@/lib/platforms/linkedin";
 import { accessToken, type Refresher } from "@/lib/platforms/tokens";
 import { PublishError } from "@/lib/platforms/types";
 import { runDue } from "@/lib/scheduler";
-import { authAccounts, tweetDrafts } from "@/drizzle/schema";
+import { authAccounts, postDrafts, tweetDrafts } from "@/drizzle/schema";
 import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { withFakePlatforms } from "../helpers/platform-fixture";
@@ -204,6 +204,32 @@ describe("X adapter", () => {
       await runDue(await db(), { clock: () => new Date(Date.now() + 3600_000) });
       expectError(await approved(u, "publish_now", { type: "tweet", id: d.id }), 422, "action_failed");
       expect(platforms.fake.count("x", text)).toBe(1);
+    }
+  });
+
+  it("a retry refused as a duplicate after a server error that hid a created post leaves the draft unknown, posted once", async () => {
+    const u = await publisher();
+    for (const [type, route] of [
+      ["tweet", "x"],
+      ["post", "linkedin"],
+    ] as const) {
+      const text = `Hidden success ${randomUUID()}`;
+      const d = await draft(u, type, text);
+      const t0 = Date.now() - 1000;
+      await (
+        await db()
+      )
+        .update(type === "tweet" ? tweetDrafts : postDrafts)
+        .set({ status: "scheduled", scheduledFor: new Date(t0) })
+        .where(eq((type === "tweet" ? tweetDrafts : postDrafts).id, d.id));
+      platforms.fake.misbehave(route, "created502", "duplicate");
+      await runDue(await db(), { clock: () => new Date(t0 + 1000) });
+      expect((await row(type, d.id)).status).toBe("scheduled"); // a 502: retried
+      await runDue(await db(), { clock: () => new Date(t0 + 5 * 60_000) });
+      const r = await row(type, d.id);
+      expect(r.status, r.failureReason ?? "").toBe("unknown");
+      expect(r.failureReason).toMatch(/duplicate.*may have posted it after all/);
+      expect(platforms.fake.posts[route].filter((p) => p.includes(text.slice(-36)))).toHaveLength(1);
     }
   });
 
