@@ -1,10 +1,10 @@
 "use server";
 import { AuthError, CredentialsSignin } from "next-auth";
-import { cookies, headers } from "next/headers";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { signIn, signOut } from "@/lib/auth";
-import { CONFIRM_PATH, CONFIRM_TTL_S, SIGN_UP_COOKIE, sendConfirmationMail, signUpProof } from "@/lib/auth/confirm-mail";
+import { sendConfirmationMail } from "@/lib/auth/confirm-mail";
 import { NewPassword } from "@/lib/auth/password-rules";
 import { config } from "@/lib/config";
 import { pendingUserByEmail, startEmailConfirmation } from "@/lib/domain/email-verification";
@@ -83,14 +83,6 @@ export async function signUp(_: FormState, form: FormData): Promise<FormState> {
   // With e-mail configured, the address is proven before the password opens the account.
   if (config().SMTP_URL) {
     const d = await db();
-    // This browser may confirm the address with the password just chosen (confirm-mail.ts).
-    (await cookies()).set(SIGN_UP_COOKIE, signUpProof(userId), {
-      httpOnly: true,
-      sameSite: "lax",
-      secure: config().origin.startsWith("https:"),
-      path: CONFIRM_PATH,
-      maxAge: CONFIRM_TTL_S,
-    });
     try {
       await sendConfirmationMail(parsed.data.email, await startEmailConfirmation(d, userId));
     } catch {

@@ -1,19 +1,14 @@
 import { config } from "@/lib/config";
 import { mailServer } from "@/lib/mail-server";
-import { CONFIRM_TTL_MS } from "@/lib/domain/email-verification";
-import { isSigned, signed } from "./secret";
 
 // Anyone can sign up with someone else's address. If its owner then opened the confirmation
 // link, the password the stranger chose would open an account the owner believes is theirs
-// (and whatever they connect to it). So the browser that signs up keeps a cookie naming the
-// new account; the link, opened in any other browser, confirms the address only with a new
-// password, which replaces the one chosen at sign-up. Opening the link changes nothing by
-// itself (mail scanners open links): its page's button does.
+// (and whatever they connect to it). So the link confirms the address only with a password
+// chosen on its page, by whoever reads the mailbox, which replaces the one given at sign-up.
+// (A cookie marking the browser that signed up could spare its owner the typing, but a
+// cookie can be planted in another browser: from a sibling domain, or over plain HTTP.)
+// Opening the link changes nothing by itself (mail scanners open links): its page's button does.
 export const CONFIRM_PATH = "/signup/confirm";
-export const SIGN_UP_COOKIE = "contentio-signup";
-export const CONFIRM_TTL_S = CONFIRM_TTL_MS / 1000;
-export const signUpProof = (userId: string) => signed("sign-up", userId);
-export const signedUpHere = (userId: string, cookie: string | undefined) => Boolean(cookie && isSigned(cookie, "sign-up", userId));
 
 /** The e-mail with the link that confirms a new account's address (only with SMTP_URL). */
 export async function sendConfirmationMail(to: string, token: string): Promise<void> {

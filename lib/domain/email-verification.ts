@@ -54,21 +54,20 @@ export async function pendingConfirmation(db: Db, token: string, now = new Date(
 }
 
 /**
- * Uses a link: single use (the row is deleted as it is used), refused after 24 hours. With
- * `passwordHash`, the account's password becomes that one: the link was opened somewhere other
- * than where the account was made, so the password chosen there may be someone else's.
+ * Uses a link: single use (the row is deleted as it is used), refused after 24 hours. The
+ * account's password becomes `passwordHash`, chosen by whoever reads the mailbox: the one
+ * given at sign-up may be a stranger's (lib/auth/confirm-mail.ts).
  */
-export async function confirmEmail(db: Db, token: string, now = new Date(), opts: { passwordHash?: string } = {}): Promise<ConfirmResult> {
+export async function confirmEmail(db: Db, token: string, now: Date, passwordHash: string): Promise<ConfirmResult> {
   const pending = await pendingConfirmation(db, token, now);
   if (!pending.ok) return pending; // an expired row stays: still unconfirmed
-  const password = opts.passwordHash ? { passwordHash: opts.passwordHash } : {};
   return db.transaction(async (tx) => {
     // Deleting it is what uses it up: of two concurrent openings only one gets the row back.
     const used = await tx.delete(authVerificationTokens).where(tokenMatch(token)).returning();
     if (!used.length) return { ok: false, reason: "unknown" } as const;
     const [u] = await tx
       .update(users)
-      .set({ emailVerified: now, updatedAt: now, ...password })
+      .set({ emailVerified: now, updatedAt: now, passwordHash })
       .where(eq(users.id, pending.userId))
       .returning({ email: users.email });
     return u ? ({ ok: true, email: u.email } as const) : ({ ok: false, reason: "unknown" } as const);
