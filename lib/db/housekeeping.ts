@@ -1,13 +1,14 @@
 import { getTableName, sql, type SQL } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
-import { approvals, authorizationCodes, elicitations, idempotencyKeys, mcpTasks } from "@/drizzle/schema";
+import { authorizationCodes, elicitations, idempotencyKeys, mcpTasks, tokens } from "@/drizzle/schema";
 import { repeatPasses, type Passes } from "@/lib/passes";
 import type { Db } from "./index";
 import { rowsOf } from "./rows";
 
 // Rows that matter only for a while: a caller's Idempotency-Key (24 hours), an MCP task (its
-// ttl), an owner's wait in an MCP session, an authorization code, an approval. Most are
-// cleared as their user makes new ones; those of users who stop calling would stay forever.
+// ttl), an owner's wait in an MCP session, an authorization code. Most are cleared as their
+// user makes new ones; those of users who stop calling would stay forever. (Approvals stay:
+// they are a draft's history of who asked and who approved.)
 // Each process removes, every hour, what expired with a margin, in bounded batches (a pass
 // never holds the database for long; what is left goes in the next one).
 
@@ -23,9 +24,11 @@ const STALE: Array<[PgTable, SQL]> = [
   // tasks/get answers an expired task as unknown.
   [mcpTasks, sql`${mcpTasks.expiresAt} < now()`],
   [elicitations, sql`${elicitations.expiresAt} < now() - interval '1 day'`],
-  [authorizationCodes, sql`${authorizationCodes.expiresAt} < now() - interval '1 day'`],
-  // Its page says "expired" for a month, then "not found"; its elicitations go with it.
-  [approvals, sql`${approvals.expiresAt} < now() - interval '30 days'`],
+  // Kept while a token issued from it lives: the code used again revokes them (token.ts).
+  [
+    authorizationCodes,
+    sql`${authorizationCodes.expiresAt} < now() - interval '1 day' and not exists (select 1 from ${tokens} where ${tokens.codeId} = ${authorizationCodes.id} and ${tokens.revokedAt} is null and ${tokens.expiresAt} > now())`,
+  ],
 ];
 
 /** One pass: how many rows went from each table that had any. */

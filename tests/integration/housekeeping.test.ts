@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { tidyOnce } from "@/lib/db/housekeeping";
-import { approvals, authorizationCodes, connectedApps, elicitations, idempotencyKeys, mcpTasks } from "@/drizzle/schema";
+import { approvals, authorizationCodes, connectedApps, elicitations, idempotencyKeys, mcpTasks, tokens } from "@/drizzle/schema";
 import { makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 
@@ -15,7 +15,7 @@ const ago = (ms: number) => new Date(Date.now() - ms);
 const DAY = 86400_000;
 
 describe("housekeeping", () => {
-  it("removes expired keys, tasks, waits, codes and month-old approvals in batches, and keeps the rest", async () => {
+  it("removes expired keys, tasks, waits and codes in batches, and keeps the rest (approvals are history)", async () => {
     const u = await makeUser();
     const d = await db();
     const mine = { userId: u.id, appId: u.appId };
@@ -68,18 +68,32 @@ describe("housekeeping", () => {
       audience: [],
       expiresAt,
     });
-    await d.insert(authorizationCodes).values([code(ago(2 * DAY)), code(new Date(Date.now() + 60_000))]);
+    const [, live, issuing] = await d
+      .insert(authorizationCodes)
+      .values([code(ago(2 * DAY)), code(new Date(Date.now() + 60_000)), code(ago(2 * DAY))])
+      .returning({ id: authorizationCodes.id });
+    // A refresh token issued from the third code still lives: the code used again must revoke it.
+    await d
+      .insert(tokens)
+      .values({
+        ...mine,
+        kind: "refresh",
+        tokenHash: randomBytes(16).toString("hex"),
+        scopes: [],
+        audience: [],
+        expiresAt: new Date(Date.now() + DAY),
+        codeId: issuing.id,
+      });
 
     const gone = await tidyOnce(d);
-    expect(gone).toMatchObject({ idempotency_keys: 1500, mcp_tasks: 1, approvals: 1, authorization_codes: 1 });
-    expect(gone.elicitations).toBeGreaterThanOrEqual(1); // the old approval's went with it, the 2-day-old one here
+    expect(gone).toEqual({ idempotency_keys: 1500, mcp_tasks: 1, elicitations: 2, authorization_codes: 1 });
 
     const left = async <T extends { userId: unknown }>(t: any) => (await d.select().from(t).where(eq(t.userId, u.id))) as T[];
     expect((await left<{ key: string; userId: string }>(idempotencyKeys)).map((k) => k.key)).toEqual(["fresh"]);
     expect((await left<{ expiresAt: Date; userId: string }>(mcpTasks)).map((t) => t.expiresAt > new Date())).toEqual([true]);
-    expect((await left<{ body: string; userId: string }>(approvals)).map((a) => a.body)).toEqual(["two days ago"]);
+    expect((await left<{ body: string; userId: string }>(approvals)).map((a) => a.body).sort()).toEqual(["a month ago", "two days ago"]);
     expect((await left<{ expiresAt: Date; userId: string }>(elicitations)).map((e) => e.expiresAt > ago(DAY))).toEqual([true]);
-    expect((await left<{ expiresAt: Date; userId: string }>(authorizationCodes)).map((c) => c.expiresAt > new Date())).toEqual([true]);
+    expect((await left<{ id: string; userId: string }>(authorizationCodes)).map((c) => c.id).sort()).toEqual([live.id, issuing.id].sort());
     expect(await tidyOnce(d)).toEqual({});
   });
 });
