@@ -3,6 +3,8 @@ import type { Db } from "@/lib/db";
 import { draftTable } from "./drafts";
 import { noteAttempts } from "./history";
 import { attemptOf, record, TYPES, type Claimed, type Outcome } from "./publishing";
+import { log } from "@/lib/log";
+import { errorFacts } from "@/lib/redact";
 import { jsonText } from "@/drizzle/schema/columns";
 
 // The scheduler's bulk write of outcomes: with thousands of drafts due at once, one UPDATE
@@ -39,5 +41,12 @@ export async function recordMany(db: Db, done: Done[]) {
     db,
     done.filter(bulk).map((d) => attemptOf(d.c, d.o)),
   );
-  for (const d of done) if (!bulk(d)) await record(db, d.c, d.o, d.at);
+  // Each in a savepoint of its own: one that cannot be written (a lock conflict, say) stays
+  // `publishing`, for the stuck sweep to call unknown, and does not undo the batch's others.
+  for (const d of done) {
+    if (bulk(d)) continue;
+    await db
+      .transaction((one) => record(one, d.c, d.o, d.at))
+      .catch((e) => log("error", "publish outcome not recorded", { draft: d.c.id, type: d.c.type, status: d.o.status, ...errorFacts(e) }));
+  }
 }

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { AppError, notFound } from "@/lib/errors";
 import { series, seriesTopics, type TopicStatus } from "@/drizzle/schema";
@@ -211,15 +211,24 @@ export async function manageSeries(ctx: Ctx, input: ManageSeriesInput) {
 }
 
 /**
+ * A topic, locked after its series: the order in which manage_series takes them (the series,
+ * then its topics). Taken the other way round, a draft written for a topic while the series is
+ * edited deadlocks on PostgreSQL, and the scheduler's batch of outcomes with it.
+ */
+async function lockTopic(tx: Db, where: SQL) {
+  const [found] = await tx.select({ seriesId: seriesTopics.seriesId }).from(seriesTopics).where(where);
+  if (!found) return undefined;
+  await tx.select({ id: series.id }).from(series).where(eq(series.id, found.seriesId)).for("update");
+  const [t] = await tx.select().from(seriesTopics).where(where).for("update");
+  return t;
+}
+
+/**
  * A draft is being created for a topic: the topic must be the caller's; a pending or skipped
  * topic becomes in_progress (done stays done). Runs inside the draft's transaction.
  */
 export async function startTopic(tx: Db, userId: string, topicId: string) {
-  const [t] = await tx
-    .select()
-    .from(seriesTopics)
-    .where(and(eq(seriesTopics.id, topicId), eq(seriesTopics.userId, userId)))
-    .for("update");
+  const t = await lockTopic(tx, and(eq(seriesTopics.id, topicId), eq(seriesTopics.userId, userId))!);
   if (!t) throw notFound("series topic (series_topic_id)");
   if (t.status !== "done" && t.status !== "in_progress") {
     await tx
@@ -236,7 +245,7 @@ export async function startTopic(tx: Db, userId: string, topicId: string) {
  * A topic that no longer exists is ignored (the draft outlived it).
  */
 export async function markTopicPublished(tx: Db, topicId: string, platform: "pronet" | "micro", platformPostId: string): Promise<void> {
-  const [t] = await tx.select().from(seriesTopics).where(eq(seriesTopics.id, topicId)).for("update");
+  const t = await lockTopic(tx, eq(seriesTopics.id, topicId));
   if (!t) return;
   const [s] = await tx.select().from(series).where(eq(series.id, t.seriesId));
   const next = {

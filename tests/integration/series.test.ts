@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { markTopicPublished } from "@/lib/domain/series";
@@ -150,5 +151,38 @@ describe("manage_series and list_series", () => {
     const all = expectOk(await call("list_series", { include_inactive: true }, { token: u.token }), listSeriesOp.output);
     expect(all.series.map((s: { title: string }) => s.title)).toEqual(["paused", "s3", "s2", "s1"]);
     expectError(await call("list_series", { cursor: "bogus" }, { token: u.token }), 400, "invalid_request");
+  });
+});
+
+// Two connections are needed to hold one lock while the other waits: PostgreSQL only.
+describe.skipIf(!process.env.DATABASE_URL)("a series edited while one of its topics is written for", () => {
+  it("neither deadlocks: a publish recorded or a draft started for a topic waits for the series' edit, then goes through", async () => {
+    const u = await makeUser();
+    const created = await manage(u, { action: "create", title: "Locks", topics: [{ title: "A" }, { title: "B" }] });
+    const [a, b] = created.topics.map((t: { id: string }) => t.id);
+    const d = await db();
+    for (const write of [
+      () => d.transaction((tx) => markTopicPublished(tx, a, "pronet", "urn:li:share:7")),
+      async () => expectOk(await call("create_draft", { type: "post", body: "For B", series_topic_id: b }, { token: u.token }), createDraftOp.output),
+    ]) {
+      // The edit as manage_series makes it: the series first, then its topics, one by one.
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      let locked!: () => void;
+      const seriesLocked = new Promise<void>((r) => (locked = r));
+      const edit = d.transaction(async (tx) => {
+        await tx.execute(sql`select id from series where id = ${created.series.id} for update`);
+        locked();
+        await held;
+        for (const id of [a, b]) await tx.execute(sql`update series_topics set updated_at = now() where id = ${id}`);
+      });
+      await seriesLocked;
+      const written = write();
+      await new Promise((r) => setTimeout(r, 300)); // the write reaches its locks
+      release();
+      await Promise.all([edit, written]); // a deadlock would fail one of them (40P01)
+    }
+    const after = await manage(u, { action: "update", series_id: created.series.id });
+    expect(after.topics.map((t: { status: string }) => t.status)).toEqual(["done", "in_progress"]);
   });
 });
