@@ -2,6 +2,8 @@ import { AppError, invalid } from "@/lib/errors";
 import type { ApiRequest } from "./exchange";
 
 export const MAX_BODY_BYTES = 256 * 1024;
+/** Decodes UTF-8 and throws on bytes that are not (a plain TextDecoder would make them U+FFFD). */
+export const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 const tooLarge = (max: number) =>
   invalid([{ path: "(body)", message: `The body is larger than ${Math.floor(max / 1024)} KiB` }], "The request body is too large.");
@@ -19,16 +21,30 @@ export const bodyNotReceived = () =>
  * more; streamed, never buffered past it), the syntax.
  */
 export async function readJsonBody(req: ApiRequest, maxBytes = MAX_BODY_BYTES): Promise<unknown> {
-  const type = (req.header("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  const [type, ...params] = (req.header("content-type") ?? "").split(";").map((p) => p.trim().toLowerCase());
   if (type !== "application/json") {
     throw invalid(
       [{ path: "Content-Type", message: `Must be application/json${type ? `, not ${type}` : ""}` }],
       "The request must be a JSON body with Content-Type: application/json.",
     );
   }
+  // JSON is UTF-8 (RFC 8259): a body in another encoding would be saved with its accented
+  // letters turned into U+FFFD, so it is refused, as are bytes that are not UTF-8.
+  const charset = params
+    .find((p) => p.startsWith("charset="))
+    ?.slice("charset=".length)
+    .replace(/"/g, "");
+  if (charset && charset !== "utf-8" && charset !== "utf8") {
+    throw invalid([{ path: "Content-Type", message: `The charset must be utf-8, not ${charset}` }], "JSON bodies are UTF-8.");
+  }
   const bytes = await req.body(maxBytes);
   if (!bytes) throw tooLarge(maxBytes);
-  const text = new TextDecoder().decode(bytes);
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    throw new AppError("invalid_json", "The request body is not UTF-8.", "Send the JSON encoded as UTF-8.");
+  }
   if (text.trim() === "") {
     throw new AppError("invalid_json", "The request body is empty.", "Send a JSON object; {} when the operation needs no fields.");
   }

@@ -4,7 +4,7 @@ import { config } from "@/lib/config";
 import { authenticateBearer, resourceMetadataUrl, wwwAuthenticate } from "@/lib/http/auth";
 import { Unauthorized } from "@/lib/errors";
 import { errorBody, statusOf, toAppError } from "@/lib/errors/present";
-import { MAX_BODY_BYTES, readCapped } from "@/lib/http/body";
+import { MAX_BODY_BYTES, readCapped, UTF8 } from "@/lib/http/body";
 import { consumeRequest, type RateDecision } from "@/lib/ratelimit";
 import { prepaid } from "@/lib/operations/run";
 import { bodyLimitOf, MAX_MCP_BODY_BYTES } from "./body-limit";
@@ -96,12 +96,11 @@ export async function handleMcp(req: Request): Promise<Response> {
     // a caller out of budget only up to the usual cap: a larger body is refused unread.
     const bytes = await readCapped(req, rate.allowed ? MAX_MCP_BODY_BYTES : MAX_BODY_BYTES);
     if (!bytes) return finish(rate.allowed ? rpcError(413, -32600, "Request body too large.") : tooMany(rate), origin);
-    const text = new TextDecoder().decode(bytes);
     let body: unknown;
     try {
-      body = JSON.parse(text);
+      body = JSON.parse(UTF8.decode(bytes));
     } catch {
-      return finish(rpcError(400, -32700, "Parse error: the body is not valid JSON."), origin);
+      return finish(rpcError(400, -32700, "Parse error: the body is not valid JSON in UTF-8."), origin);
     }
     const messages = (Array.isArray(body) ? body : [body]) as Message[];
     if (bytes.byteLength > bodyLimitOf(messages)) return finish(rpcError(413, -32600, "Request body too large."), origin);

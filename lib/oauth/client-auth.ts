@@ -6,7 +6,7 @@ import { oauthClients } from "@/drizzle/schema";
 import { findMetadataClient, isMetadataDocumentUrl } from "./client-metadata";
 import { OAuthError } from "./errors";
 import { isUuid } from "@/lib/ids";
-import { readCapped } from "@/lib/http/body";
+import { readCapped, UTF8 } from "@/lib/http/body";
 
 export const MAX_OAUTH_BODY_BYTES = 64 * 1024;
 
@@ -16,7 +16,11 @@ export async function readOAuthBody(req: Request): Promise<string> {
     throw new OAuthError("invalid_request", "The request body did not arrive whole.");
   });
   if (!bytes) throw new OAuthError("invalid_request", `The body is larger than ${MAX_OAUTH_BODY_BYTES / 1024} KiB.`, 413);
-  return new TextDecoder().decode(bytes);
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw new OAuthError("invalid_request", "The body is not UTF-8.");
+  }
 }
 
 function basicCredentials(header: string | null): { id: string; secret: string } | null {

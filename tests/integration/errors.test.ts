@@ -27,9 +27,9 @@ const read = async (res: Response): Promise<Called> => {
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
 };
-const viaRoute = async (method: "GET" | "PUT" | "PATCH" | "DELETE" | "POST", operation: string, token?: string) => {
+const viaRoute = async (method: "GET" | "PUT" | "PATCH" | "DELETE" | "POST" | "OPTIONS", operation: string, token?: string) => {
   const headers = { "content-type": "application/json", ...(token && { authorization: `Bearer ${token}` }) };
-  const req = new Request(`${config().baseUrl}/${operation}`, { method, headers, body: method === "GET" ? undefined : "{}" });
+  const req = new Request(`${config().baseUrl}/${operation}`, { method, headers, body: method === "GET" || method === "OPTIONS" ? undefined : "{}" });
   return read(await opRoute[method](req, { params: Promise.resolve({ operation }) }));
 };
 /** A POST with a body of our choosing (a stream, a declared length, ...). */
@@ -39,7 +39,7 @@ const post = async (init: RequestInit & { duplex?: "half" }, token: string) => {
 };
 
 describe("routing", () => {
-  it.each(["GET", "PUT", "PATCH", "DELETE"] as const)("answers %s on an operation with 405 and Allow: POST", async (method) => {
+  it.each(["GET", "PUT", "PATCH", "DELETE", "OPTIONS"] as const)("answers %s on an operation with 405 and Allow: POST", async (method) => {
     const u = await makeUser();
     for (const token of [undefined, u.token]) {
       const res = await viaRoute(method, "fetch_item", token);
@@ -52,7 +52,7 @@ describe("routing", () => {
     const u = await makeUser();
     expectErr(await viaRoute("POST", "nope", u.token), 404, "unknown_operation");
     // /api/v2/fetch_item and /api/v1/a/b both land on the catch-all route, for every method.
-    for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"] as const) expectErr(await read(await catchAll[method]()), 404, "not_found");
+    for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const) expectErr(await read(await catchAll[method]()), 404, "not_found");
   });
 });
 
@@ -60,6 +60,18 @@ describe("bodies", () => {
   it("answers invalid_json to broken JSON and to an empty body", async () => {
     const u = await makeUser();
     for (const raw of ['{"type": "post",', "", "   ", "{'a': 1}"]) expectErr(await call("create_draft", null, { token: u.token, raw }), 400, "invalid_json");
+  });
+
+  it("refuses a body that is not UTF-8, or declared in another charset, instead of saving its letters as U+FFFD", async () => {
+    const u = await makeUser();
+    const latin1 = Buffer.concat([Buffer.from('{"type":"post","body":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]);
+    expectErr(await post({ body: latin1 }, u.token), 400, "invalid_json");
+    const declared = await post({ body: latin1, headers: { "content-type": "application/json; charset=iso-8859-1" } }, u.token);
+    expectErr(declared, 400, "invalid_request");
+    expect(declared.body.error.details[0].path).toBe("Content-Type");
+    const utf8 = await post({ body: Buffer.from('{"type":"post","body":"café"}'), headers: { "content-type": "application/json; charset=UTF-8" } }, u.token);
+    expect(utf8.status).toBe(200);
+    expect((await call("fetch_item", { type: "post", id: utf8.body.id }, { token: u.token })).body.body).toBe("café");
   });
 
   it("answers invalid_request to a body that is not application/json", async () => {

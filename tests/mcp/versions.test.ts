@@ -158,6 +158,24 @@ describe("2025-era and 2026-07-28 clients on one server", () => {
     expect(e2).toEqual(e1); // the same open approval, reused
   });
 
+  it("refuse a body that is not UTF-8 as a parse error, saving nothing", async () => {
+    const u = await makeUser();
+    const message = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"create_draft","arguments":{"type":"post","body":"caf';
+    const res = await inProcessFetch("http://localhost:3000/mcp", {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${u.token}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-06-18",
+      },
+      body: Buffer.concat([Buffer.from(message), Buffer.from([0xe9]), Buffer.from('"}}}')]),
+    });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.code).toBe(-32700);
+    expect((await call("search_content", {}, { token: u.token })).body.results).toEqual([]);
+  });
+
   describe("with the plans' real limits", () => {
     withRealLimits();
 

@@ -7,3 +7,4 @@ export const POST = handler;
 export const PUT = handler;
 export const PATCH = handler;
 export const DELETE = handler;
+export const OPTIONS = handler; // else Next answers 204 for an address that does not exist

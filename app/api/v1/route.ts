@@ -6,3 +6,4 @@ export const POST = methodNotAllowed("GET");
 export const PUT = POST;
 export const PATCH = POST;
 export const DELETE = POST;
+export const OPTIONS = POST;

@@ -4,7 +4,8 @@ import { fromNodeRequest, sendAnswer } from "@/lib/http/node";
 
 type Params = { params: Promise<{ operation: string }> };
 
-// Every method goes to the one handler: it answers 405 for anything but POST.
+// Every method goes to the one handler: it answers 405 for anything but POST (OPTIONS too,
+// which Next would otherwise answer 204 itself: the API is not for browsers' scripts).
 const handler = async (req: Request, { params }: Params) => handleOperation(req, (await params).operation);
 
 export const POST = handler;
@@ -12,6 +13,7 @@ export const GET = handler;
 export const PUT = handler;
 export const PATCH = handler;
 export const DELETE = handler;
+export const OPTIONS = handler;
 
 /**
  * `npm start` (direct-routes.mjs) calls this for the methods above instead: the same operation
