@@ -71,11 +71,7 @@ export async function createDraft(ctx: Ctx, input: CreateDraftInput) {
     let parentId = input.post_draft_id;
     let linked: string | null = null;
     if (parentId) {
-      const [parent] = await tx
-        .select({ id: postDrafts.id })
-        .from(postDrafts)
-        .where(and(eq(postDrafts.id, parentId), eq(postDrafts.userId, userId)));
-      if (!parent) throw notFound("post draft (post_draft_id)");
+      await holdParentPost(tx, userId, parentId, "post_draft_id");
     } else {
       // The parent has the tweet's first part and images (a thread's later parts are the tweet's).
       const [parent] = await tx
@@ -92,6 +88,19 @@ export async function createDraft(ctx: Ctx, input: CreateDraftInput) {
     await draftCreated(tx, ctx, "tweet", row);
     return { id: row.id, type: "tweet" as const, title: row.title, preview: preview(row.body), linked_post_id: linked };
   });
+}
+
+/**
+ * The user's post draft a new tweet hangs from, held (FOR KEY SHARE) until the tweet is written:
+ * a delete_draft of it then waits, instead of the insert failing on the missing parent (a 500).
+ */
+export async function holdParentPost(tx: Db, userId: string, id: string, field: string) {
+  const [parent] = await tx
+    .select({ id: postDrafts.id })
+    .from(postDrafts)
+    .where(and(eq(postDrafts.id, id), eq(postDrafts.userId, userId)))
+    .for("key share");
+  if (!parent) throw notFound(`post draft (${field})`);
 }
 
 export async function deleteDraft(ctx: Ctx, input: { type: DraftType; id: string }) {

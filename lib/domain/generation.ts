@@ -5,6 +5,7 @@ import { ideas, postDrafts, seriesTopics, tweetDrafts, users } from "@/drizzle/s
 import type { Ctx } from "./context";
 import { withDebit } from "./allowances";
 import { startTopic } from "./series";
+import { holdParentPost } from "./drafts";
 import { deriveTitle } from "./text";
 import { draftCreated } from "@/lib/webhooks/domain-events";
 import { stillWanted } from "./tokens";
@@ -107,7 +108,9 @@ export async function generateTweet(ctx: Ctx, input: GenerateTweetInput) {
       await stillWanted(tx, ctx);
       if (input.series_topic_id) await startTopic(tx, uid, input.series_topic_id);
       let parentId = source?.id;
-      if (!parentId) {
+      if (parentId)
+        await holdParentPost(tx, uid, parentId, "from_post_id"); // it may have been deleted while the model wrote
+      else {
         // Topic mode: the topic is kept as an idea (used: a draft came of it), and the tweet
         // gets a matching parent post draft, as create_draft does (spec 2.1).
         const [idea] = await tx

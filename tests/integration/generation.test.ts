@@ -7,6 +7,7 @@ import { replacePorts } from "@/lib/ports";
 import { db } from "@/lib/db";
 import { tweetWeight } from "@/lib/domain/text";
 import { revokeApp } from "@/lib/domain/tokens";
+import { createDraftOp } from "@/lib/operations/create-draft";
 import { generatePostOp } from "@/lib/operations/generate-post";
 import { generateTweetOp } from "@/lib/operations/generate-tweet";
 import { allowancePeriods, creditEvents, ideas, postDrafts, tweetDrafts, users } from "@/drizzle/schema";
@@ -211,6 +212,29 @@ describe("an app disconnected while the model writes", () => {
       expect(await d.select().from(table).where(eq(table.userId, u.id))).toEqual([]);
     }
     expect(await usage(u)).toMatchObject({ postsUsed: 0, aiActionsUsed: 0, creditsUsed: 0 });
+  });
+});
+
+describe("a source post deleted while the model writes", () => {
+  it("generate_tweet from_post_id answers not found (not a 500), saves nothing and gives the allowance back", async () => {
+    const u = await voiced();
+    const post = expectOk(await call("create_draft", { type: "post", body: "Deploys should be boring." }, { token: u.token }), createDraftOp.output);
+    const d = await db();
+    const answer = fixedModel("Boring deploys win.");
+    replacePorts({
+      model: () =>
+        new MockLanguageModelV3({
+          doGenerate: async (options) => {
+            await d.delete(postDrafts).where(eq(postDrafts.id, post.id));
+            return answer.doGenerate(options);
+          },
+        }),
+    });
+    const res = await call("generate_tweet", { from_post_id: post.id }, { token: u.token });
+    expectError(res, 422, "action_failed");
+    expect(res.body.error.message).toContain("from_post_id");
+    expect(await d.select().from(tweetDrafts).where(eq(tweetDrafts.userId, u.id))).toEqual([]);
+    expect(await usage(u)).toMatchObject({ aiActionsUsed: 0, creditsUsed: 0 });
   });
 });
 
