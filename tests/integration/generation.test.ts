@@ -181,6 +181,20 @@ describe("allowances", () => {
   });
 });
 
+/** A model that, while it writes, lets something happen to the account (then answers `text`). */
+function modelThatFirst(meanwhile: () => Promise<unknown>, text: string) {
+  const answer = fixedModel(text);
+  replacePorts({
+    model: () =>
+      new MockLanguageModelV3({
+        doGenerate: async (options) => {
+          await meanwhile();
+          return answer.doGenerate(options);
+        },
+      }),
+  });
+}
+
 describe("an app disconnected while the model writes", () => {
   // The disconnect happens between the call's token check and its write: the model is the
   // slow part of a generation (seconds), and the owner may disconnect the app meanwhile.
@@ -194,16 +208,7 @@ describe("an app disconnected while the model writes", () => {
     const u = await voiced();
     const d = await db();
     // Parts apart by "---" (what a thread asks of the model); one text for the rest.
-    const answer = fixedModel("Deploys should be boring.\n---\nMake yours boring today.\n---\nKeep shipping.");
-    replacePorts({
-      model: () =>
-        new MockLanguageModelV3({
-          doGenerate: async (options) => {
-            await revokeApp(d, u.id, u.appId);
-            return answer.doGenerate(options);
-          },
-        }),
-    });
+    modelThatFirst(() => revokeApp(d, u.id, u.appId), "Deploys should be boring.\n---\nMake yours boring today.\n---\nKeep shipping.");
     const res = await call(operation, body, { token: u.token });
     expectError(res, 401, "unauthorized");
     expect(res.body.error.message).toContain("disconnected");
@@ -220,16 +225,7 @@ describe("a source post deleted while the model writes", () => {
     const u = await voiced();
     const post = expectOk(await call("create_draft", { type: "post", body: "Deploys should be boring." }, { token: u.token }), createDraftOp.output);
     const d = await db();
-    const answer = fixedModel("Boring deploys win.");
-    replacePorts({
-      model: () =>
-        new MockLanguageModelV3({
-          doGenerate: async (options) => {
-            await d.delete(postDrafts).where(eq(postDrafts.id, post.id));
-            return answer.doGenerate(options);
-          },
-        }),
-    });
+    modelThatFirst(() => d.delete(postDrafts).where(eq(postDrafts.id, post.id)), "Boring deploys win.");
     const res = await call("generate_tweet", { from_post_id: post.id }, { token: u.token });
     expectError(res, 422, "action_failed");
     expect(res.body.error.message).toContain("from_post_id");
