@@ -97,7 +97,10 @@ export function createMcpServer(c: McpServerContext): Server {
         );
       }
       const confirm = legacyConfirm(c.caller, c.legacy, ctx, request.params._meta?.progressToken);
-      return okResult(await runOperation(c.caller, op, () => args, { requestId: c.requestId, confirm, prepaid: c.prepaid, signal: ctx.mcpReq.signal }));
+      // A 2025-era request's transport lives as long as the request, so its end (the client
+      // hung up) is the call's cancellation; the SDK's signal does not see it.
+      const signal = c.legacy ? AbortSignal.any([ctx.mcpReq.signal, c.legacy.signal]) : ctx.mcpReq.signal;
+      return okResult(await runOperation(c.caller, op, () => args, { requestId: c.requestId, confirm, prepaid: c.prepaid, signal }));
     } catch (e) {
       if (e instanceof TaskCreated) throw e;
       if (e instanceof InputRequired) return e.result;

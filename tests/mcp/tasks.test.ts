@@ -244,6 +244,28 @@ describe("tasks (io.modelcontextprotocol/tasks)", () => {
       expect((await get(u.token, created.result!.taskId)).result?.status).toBe("cancelled");
     });
 
+    it("a direct call on a 2025-era request that the client aborts", async () => {
+      const u = await makeUser();
+      const model = heldModel();
+      const stop = new AbortController();
+      const sent = inProcessFetch("http://localhost:3000/mcp", {
+        method: "POST",
+        signal: stop.signal,
+        headers: {
+          authorization: `Bearer ${u.token}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2025-06-18",
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "generate_post", arguments: { topic: "Remote work habits" } } }),
+      });
+      await model.began;
+      stop.abort();
+      model.release();
+      await sent.catch(() => {});
+      await nothingSaved(u.id);
+    });
+
     it("a direct call whose request the client aborts", async () => {
       const u = await makeUser();
       const model = heldModel();
