@@ -178,6 +178,18 @@ describe("threads", () => {
     expect(await counts(u.id)).toEqual(before);
   });
 
+  it("weighs no part over 1,000 characters (weighing such text as 'ａ.ａ.' costs a tenth of a second a part), and takes a long link within it", async () => {
+    const before = await counts(u.id);
+    const slow = "ａ.".repeat(1500); // 3,000 characters: about 125 ms each to weigh
+    const res = await create({ type: "tweet", body: slow.slice(0, 1001), thread: Array(24).fill(slow) });
+    expectError(res, 400, "invalid_request");
+    expect(paths(res)).toEqual(["body", ...Array.from({ length: 24 }, (_, i) => `thread.${i}`)]);
+    expect(res.body.error.details[0].message).toMatch(/at most 1000 characters, links included.*this one has 1001$/);
+    expect(await counts(u.id)).toEqual(before);
+    const link = `https://example.com/report?${"utm=x&".repeat(150)}`; // 904 characters, 23 as X counts it
+    expectOk(await create({ type: "tweet", body: `Read this: ${link}` }), createDraftOp.output);
+  });
+
   it("update_draft replaces the thread, and [] makes it a single tweet again", async () => {
     const t = expectOk(await create({ type: "tweet", body: "Start", thread: ["Two", "Three"] }), createDraftOp.output);
     expectOk(await update({ type: "tweet", id: t.id, thread: ["Two, rewritten", { text: "Three", image_urls: [img] }] }), updateDraftOp.output);
