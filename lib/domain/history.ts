@@ -108,6 +108,27 @@ export async function noteAttempts(db: Db, outcomes: AttemptOutcome[]) {
   );
 }
 
+/**
+ * Whether an earlier attempt to publish this draft ended without being published (retried,
+ * unknown, failed), whatever happened since (rescheduled, published now): such an attempt may
+ * have posted it after all (a 5xx after the network posted).
+ */
+export async function triedBefore(db: Db, userId: string, type: DraftType, id: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: draftEvents.id })
+    .from(draftEvents)
+    .where(
+      and(
+        eq(draftEvents.userId, userId),
+        eq(draftEvents.draftId, id),
+        eq(draftEvents.draftType, type),
+        inArray(draftEvents.kind, ["retrying", "unknown", "failed"]),
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
+}
+
 /** A deleted draft leaves no history behind, nor do the tweets that went with its post. */
 export async function forget(db: Db, userId: string, draftId: string) {
   try {

@@ -47,6 +47,6 @@ export async function recordMany(db: Db, done: Done[]) {
     if (bulk(d)) continue;
     await db
       .transaction((one) => record(one, d.c, d.o, d.at))
-      .catch((e) => log("error", "publish outcome not recorded", { draft: d.c.id, type: d.c.type, status: d.o.status, ...errorFacts(e) }));
+      .catch((e) => log("error", "publish outcome not recorded", { draft: d.c.id, type: d.c.type, ...d.o, ...errorFacts(e) }));
   }
 }

@@ -9,7 +9,7 @@ import { DuplicateRefusal, PublishError, platformOf, type Platform, type Platfor
 import { postDrafts, tweetDrafts } from "@/drizzle/schema";
 import { contentChangedReason } from "./content-hash";
 import { draftTable, type DraftType } from "./drafts";
-import { noteAttempts, type AttemptOutcome } from "./history";
+import { noteAttempts, triedBefore, type AttemptOutcome } from "./history";
 import { publishRequest } from "./publishing-request";
 import { markTopicPublished } from "./series";
 
@@ -149,7 +149,7 @@ export async function attempt(db: Db, c: Claimed, w: PublishPorts, target?: Prom
   } catch (e) {
     // A retry told the text is already there may be seeing this very draft: a server error
     // (a 502 from a proxy, say) can hide a post that was created. Not "nothing was posted".
-    if (e instanceof DuplicateRefusal && c.publishAttempts > 1) return { status: "unknown", platform, reason: mayHavePosted(e) };
+    if (e instanceof DuplicateRefusal && (await triedBefore(db, c.userId, c.type, c.id))) return { status: "unknown", platform, reason: mayHavePosted(e) };
     const err = e instanceof PublishError ? new PublishError(e.kind, redactSecrets(e.message, 400), e.retryAt) : unexpected(e, c);
     outcome = { status: err.kind === "retry" ? "failed" : err.kind, platform, reason: err.message };
     if (err.kind === "retry") {

@@ -1,4 +1,4 @@
-import { PublishError, type MediaItem, type Published, type PublishProgress, type PublishRequest } from "./types";
+import { DuplicateRefusal, PublishError, type MediaItem, type Published, type PublishProgress, type PublishRequest } from "./types";
 
 // Part by part, at most once: every part posted and every medium uploaded is stored (through
 // the request's onProgress) before the next platform call, and a resumed publish starts
@@ -63,6 +63,9 @@ const range = (k: number) => (k === 1 ? "part 1" : `parts 1–${k}`);
 /** Says where a publish of `n` parts stopped, keeping the kind (retry/failed/unknown). */
 function at(e: PublishError, k: number, n: number): PublishError {
   if (n === 1) return e;
+  // Still a duplicate refusal: publishing tells a retry's duplicate from a first one's.
+  if (e instanceof DuplicateRefusal)
+    return new DuplicateRefusal(k === 0 ? `part 1 of ${n}: ${e.said}` : `posted ${range(k)} of ${n}; part ${k + 1}: ${e.said}`);
   if (k === 0) return new PublishError(e.kind, `part 1 of ${n} failed: ${e.message}`, e.retryAt);
   const resume = e.kind === "unknown" ? "" : ` Publishing again continues with part ${k + 1} and never re-posts ${range(k)}.`;
   return new PublishError(e.kind, `posted ${range(k)} of ${n}; part ${k + 1} failed: ${e.message}${resume}`, e.retryAt);

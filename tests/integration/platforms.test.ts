@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { createDraftOp } from "@/lib/operations/create-draft";
 import { publishNowOp } from "@/lib/operations/publish-now";
 import { scheduleContentOp } from "@/lib/operations/schedule-content";
 import { littleText } from "@/lib/platforms/linkedin";
@@ -207,30 +208,35 @@ describe("X adapter", () => {
     }
   });
 
-  it("a retry refused as a duplicate after a server error that hid a created post leaves the draft unknown, posted once", async () => {
+  // A 502 after the network posted; the next attempt is told the text is already there.
+  it.each([
+    ["a tweet retried by the scheduler", "tweet", "x", false, "scheduler"],
+    ["a thread retried by the scheduler", "tweet", "x", true, "scheduler"],
+    ["a post retried by the scheduler", "post", "linkedin", false, "scheduler"],
+    ["a post the owner publishes now while it waits for its retry", "post", "linkedin", false, "publish_now"],
+  ] as const)("%s, refused as a duplicate, is left unknown (posted once), not failed", async (_, type, route, thread, retry) => {
     const u = await publisher();
-    for (const [type, route] of [
-      ["tweet", "x"],
-      ["post", "linkedin"],
-    ] as const) {
-      const text = `Hidden success ${randomUUID()}`;
-      const d = await draft(u, type, text);
-      const t0 = Date.now() - 1000;
-      await (
-        await db()
-      )
-        .update(type === "tweet" ? tweetDrafts : postDrafts)
-        .set({ status: "scheduled", scheduledFor: new Date(t0) })
-        .where(eq((type === "tweet" ? tweetDrafts : postDrafts).id, d.id));
-      platforms.fake.misbehave(route, "created502", "duplicate");
-      await runDue(await db(), { clock: () => new Date(t0 + 1000) });
-      expect((await row(type, d.id)).status).toBe("scheduled"); // a 502: retried
-      await runDue(await db(), { clock: () => new Date(t0 + 5 * 60_000) });
-      const r = await row(type, d.id);
-      expect(r.status, r.failureReason ?? "").toBe("unknown");
-      expect(r.failureReason).toMatch(/duplicate.*may have posted it after all/);
-      expect(platforms.fake.posts[route].filter((p) => p.includes(text.slice(-36)))).toHaveLength(1);
-    }
+    const text = `Hidden success ${randomUUID()}`;
+    const d = thread
+      ? expectOk(await call("create_draft", { type, body: text, thread: ["And a second part."] }, { token: u.token }), createDraftOp.output)
+      : await draft(u, type, text);
+    const table = type === "tweet" ? tweetDrafts : postDrafts;
+    const t0 = Date.now() - 1000;
+    await (
+      await db()
+    )
+      .update(table)
+      .set({ status: "scheduled", scheduledFor: new Date(t0) })
+      .where(eq(table.id, d.id));
+    platforms.fake.misbehave(route, "created502", "duplicate");
+    await runDue(await db(), { clock: () => new Date(t0 + 1000) });
+    expect((await row(type, d.id)).status).toBe("scheduled"); // a 502: retried
+    if (retry === "scheduler") await runDue(await db(), { clock: () => new Date(t0 + 5 * 60_000) });
+    else expectError(await approved(u, "publish_now", { type, id: d.id }), 422, "action_failed");
+    const r = await row(type, d.id);
+    expect(r.status, r.failureReason ?? "").toBe("unknown");
+    expect(r.failureReason).toMatch(/duplicate.*may have posted it after all/);
+    expect(platforms.fake.posts[route].filter((p) => p.includes(text.slice(-36)))).toHaveLength(1);
   });
 
   it("a duplicate answer fails the tweet", async () => {
