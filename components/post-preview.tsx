@@ -1,4 +1,4 @@
-import { MAX_TWEET_WEIGHT, tweetWeight } from "@/lib/domain/text";
+import { MAX_TWEET_CHARS, MAX_TWEET_WEIGHT, tweetWeight } from "@/lib/domain/text";
 import { SeeMore } from "./see-more";
 
 // Drafts drawn the way each network shows them, so the owner sees where LinkedIn folds the
@@ -39,8 +39,8 @@ export function PostPreview({ type, text, imageUrl, imageAlt, name, handle }: Pr
       </figure>
     );
   }
-  const weight = tweetWeight(text);
-  const over = weight > MAX_TWEET_WEIGHT;
+  const weight = tweetWeight(text); // undefined: too long to weigh
+  const over = weight === undefined || weight > MAX_TWEET_WEIGHT;
   return (
     <figure className="preview x" aria-label="Preview as X shows it">
       <div className="who">
@@ -55,7 +55,9 @@ export function PostPreview({ type, text, imageUrl, imageAlt, name, handle }: Pr
       {/* eslint-disable-next-line @next/next/no-img-element -- the draft's own image, any size */}
       {imageUrl ? <img src={imageUrl} alt={imageAlt ?? "The tweet's image"} /> : null}
       <figcaption className={over ? "count over" : "count"}>
-        {weight} / {MAX_TWEET_WEIGHT} characters as X counts them{over ? `: ${weight - MAX_TWEET_WEIGHT} too many, X will refuse it` : ""}
+        {weight === undefined
+          ? `Over ${MAX_TWEET_CHARS} characters: X will refuse it`
+          : `${weight} / ${MAX_TWEET_WEIGHT} characters as X counts them${over ? `: ${weight - MAX_TWEET_WEIGHT} too many, X will refuse it` : ""}`}
       </figcaption>
     </figure>
   );

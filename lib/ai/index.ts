@@ -58,7 +58,12 @@ export async function write(m: LanguageModel, b: Brief, signal?: AbortSignal): P
   if (!text) throw new AppError("temporarily_unavailable", "The writing model returned no text.", "Nothing was charged. Retry in a minute.");
   if (b.format === "post") return fitsPost(text) ? text : trimPost(text);
   if (fitsTweet(text)) return text;
-  const retry = await once(m, b, signal, `<note>${JSON.stringify(`The last draft weighed ${tweetWeight(text)} of 280. Write a shorter one.`)}</note>`);
+  const retry = await once(
+    m,
+    b,
+    signal,
+    `<note>${JSON.stringify(`The last draft weighed ${tweetWeight(text) ?? "far over"} of 280. Write a shorter one.`)}</note>`,
+  );
   return fitsTweet(retry) && retry ? retry : trimTweet(retry || text);
 }
 

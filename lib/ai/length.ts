@@ -26,7 +26,7 @@ function trimTo(text: string, fits: (s: string) => boolean): string {
   return cut.trimEnd() + "…";
 }
 
-export const fitsTweet = (s: string) => tweetWeight(s) <= MAX_TWEET_WEIGHT;
+export const fitsTweet = (s: string) => (tweetWeight(s) ?? Infinity) <= MAX_TWEET_WEIGHT;
 export const fitsPost = (s: string) => s.length <= MAX_POST_LENGTH; // UTF-16 units, as the draft schema counts
 
 export const trimTweet = (s: string) => trimTo(s, fitsTweet);

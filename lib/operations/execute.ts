@@ -38,6 +38,14 @@ export function toDetails(error: { issues: Issue[] }): ErrorDetail[] {
   });
 }
 
+/** An operation's input checked as every caller's is (the owner's forms too), or invalid_request. */
+export function parseInput<O extends Operation>(op: O, rawInput: unknown): z.output<O["input"]> {
+  refuseBadInput(rawInput);
+  const parsed = op.input.safeParse(rawInput);
+  if (!parsed.success) throw invalid(toDetails(parsed.error));
+  return parsed.data as z.output<O["input"]>;
+}
+
 /**
  * What every operation goes through: plan, account, input, the publishing switch, then the
  * operation itself (with its Idempotency-Key when one is sent for a non-read-only one).
@@ -45,13 +53,10 @@ export function toDetails(error: { issues: Issue[] }): ErrorDetail[] {
 export async function execute(ctx: Ctx, op: Operation, rawInput: unknown, opts: { idempotencyKey?: string } = {}) {
   requirePlan(ctx.caller);
   requireCompleteAccount(ctx.caller);
-  refuseBadInput(rawInput);
-  const parsed = op.input.safeParse(rawInput);
-  if (!parsed.success) throw invalid(toDetails(parsed.error));
+  const input = parseInput(op, rawInput) as Record<string, unknown>;
   // An approved app holds content:read, content:write and analytics:read; what needs the
   // owner's publishing switch says so in its definition (contract section 4).
   if (needsPublishingSwitch(op)) requirePublishing(ctx.caller);
-  const input = parsed.data as Record<string, unknown>;
   // confirmation_id names an approval; it is not part of the action itself.
   const { confirmation_id, ...args } = input;
   const run = async () => {

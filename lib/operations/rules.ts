@@ -1,30 +1,20 @@
 import type { z } from "zod";
 import { config } from "@/lib/config";
-import { MAX_TWEET_WEIGHT, tweetWeight } from "@/lib/domain/text";
+import { MAX_TWEET_CHARS, MAX_TWEET_WEIGHT, tweetWeight } from "@/lib/domain/text";
 import { mediaIdFromUrl } from "@/lib/media-url";
 
 type RefineCtx = z.RefinementCtx;
 
-/**
- * Characters a tweet (or a thread's part) may have before it is weighed: X counts at most 280,
- * a link as 23 however long, so this leaves room for long links. Weighing is the costly part:
- * twitter-text's link matching takes about 125 ms for 3,000 characters such as "ａ.ａ.ａ.",
- * and a thread has up to 25 parts; at 1,000 characters it takes about 15.
- */
-export const MAX_TWEET_CHARS = 1000;
-
-/** A tweet's limit is X's weighted length, not its character count. */
+/** A tweet's limit is X's weighted length, not its character count (MAX_TWEET_CHARS too). */
 export function checkTweetLength(body: string, ctx: RefineCtx, path: (string | number)[], label?: string) {
-  if (body.length > MAX_TWEET_CHARS) {
+  const weight = tweetWeight(body);
+  if (weight === undefined) {
     ctx.addIssue({
       code: "custom",
       path,
-      message: `${label ? `${label}: ` : ""}A tweet may have at most ${MAX_TWEET_CHARS} characters, links included (and ${MAX_TWEET_WEIGHT} as X counts them, a link as 23); this one has ${body.length}`,
+      message: `${label ? `${label}: ` : ""}A tweet may have at most ${MAX_TWEET_CHARS} characters, links included (and ${MAX_TWEET_WEIGHT} as X counts them, a link as 23); this one has ${body.normalize("NFC").length}`,
     });
-    return;
-  }
-  const weight = tweetWeight(body);
-  if (weight > MAX_TWEET_WEIGHT) {
+  } else if (weight > MAX_TWEET_WEIGHT) {
     ctx.addIssue({
       code: "custom",
       path,

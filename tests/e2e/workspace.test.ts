@@ -182,6 +182,12 @@ describe("an item's page", () => {
     await expect.poll(() => said().textContent()).toBe("Saved.");
     const s2 = await status("post", id);
     expect(s2).toMatchObject({ status: "scheduled", body: "Four lessons from a year of shipping daily.", scheduled_for: s1.scheduled_for });
+    // The page's form is checked as an app's update_draft is: over LinkedIn's 3,000 it saves nothing.
+    await owner.getByLabel("Text").fill("x".repeat(3001));
+    await owner.getByRole("button", { name: "Save changes" }).click();
+    await expect.poll(() => owner.getByRole("alert").first().textContent()).toMatch(/3000/);
+    expect((await status("post", id)).body).toBe("Four lessons from a year of shipping daily.");
+    await owner.getByLabel("Text").fill("Four lessons from a year of shipping daily.");
 
     await owner.getByLabel("Time").fill("11:45");
     await owner.getByRole("button", { name: "Reschedule", exact: true }).click();

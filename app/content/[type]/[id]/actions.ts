@@ -11,6 +11,8 @@ import { ownerContext, ownerDraft, resolveUnknown } from "@/lib/domain/owner";
 import { publishNow, scheduleContent, unscheduleContent } from "@/lib/domain/schedule";
 import type { Ctx } from "@/lib/domain/context";
 import { AppError } from "@/lib/errors";
+import { parseInput } from "@/lib/operations/execute";
+import { updateDraftOp } from "@/lib/operations/update-draft";
 import { zonedToUtc } from "@/components/format";
 import type { ActionState } from "@/components/action-form";
 
@@ -58,7 +60,15 @@ export async function saveDraft(type: DraftType, id: string, _prev: ActionState,
     const body = text(form, "body").replace(/\r\n/g, "\n");
     const title = type === "post" ? text(form, "title").trim() : undefined;
     if (!body.trim()) throw new AppError("invalid_request", "The text cannot be empty.");
-    await updateDraft(ctx, { type, id, body, ...(title && { title }), if_updated_at: text(form, "updated_at") || undefined });
+    // Checked as an app's update_draft is (lengths, X's count), then the same domain function.
+    const input = parseInput(updateDraftOp, {
+      type,
+      id,
+      body,
+      ...(title && { title }),
+      ...(text(form, "updated_at") && { if_updated_at: text(form, "updated_at") }),
+    });
+    await updateDraft(ctx, input);
     await noteByCaller(ctx, { type, id, kind: "edited", detail: { fields: title ? "title, body" : "body" } });
     return `${page(type, id)}?done=saved`;
   });
