@@ -10,7 +10,7 @@ import { contentHashOf } from "./content-hash";
 import { fetchItem } from "./items";
 import { isUuid } from "@/lib/ids";
 import type { getProfile } from "./onboarding";
-import { markTopicPublished } from "./series";
+import { holdTopic, markTopicPublished } from "./series";
 import { publishOutcomes } from "@/lib/webhooks/domain-events";
 
 // The owner acting in the owner's pages. Their actions run the same domain functions as the
@@ -101,6 +101,14 @@ export async function resolveUnknown(ctx: Ctx, input: { type: DraftType; id: str
   const t = draftTable(input.type);
   const now = ctx.now();
   await ctx.db.transaction(async (tx) => {
+    // The series and topic before the draft, as manage_series takes them (series.ts).
+    const [linked] = isUuid(input.id)
+      ? await tx
+          .select({ topic: t.seriesTopicId })
+          .from(t)
+          .where(and(eq(t.id, input.id), eq(t.userId, ctx.caller.userId)))
+      : [];
+    if (url && linked?.topic) await holdTopic(tx, linked.topic);
     const d = await loadOwn(tx, ctx, input.type, input.id);
     if (d.status !== "unknown") {
       throw new AppError("action_failed", `This ${label(input.type)} is ${d.status}, not waiting to be confirmed, so nothing changed.`);

@@ -11,6 +11,12 @@ import { jsonText } from "@/drizzle/schema/columns";
 // per draft is what limits throughput. Published drafts (the common case) are written many
 // to one statement; everything else goes through record() one by one, as publish_now does.
 
+/** A deadlock or serialization failure: PostgreSQL undid the savepoint, a second try may pass. */
+const lockConflict = (e: unknown): boolean => {
+  const code = (e as { code?: string; cause?: { code?: string } })?.code ?? (e as { cause?: { code?: string } })?.cause?.code;
+  return code === "40P01" || code === "40001";
+};
+
 export type Done = { c: Claimed; o: Outcome; at: Date };
 
 /**
@@ -45,8 +51,9 @@ export async function recordMany(db: Db, done: Done[]) {
   // `publishing`, for the stuck sweep to call unknown, and does not undo the batch's others.
   for (const d of done) {
     if (bulk(d)) continue;
-    await db
-      .transaction((one) => record(one, d.c, d.o, d.at))
+    const once = () => db.transaction((one) => record(one, d.c, d.o, d.at));
+    await once()
+      .catch((e) => (lockConflict(e) ? once() : Promise.reject(e))) // the other side has gone on: once more
       .catch((e) => log("error", "publish outcome not recorded", { draft: d.c.id, type: d.c.type, ...d.o, ...errorFacts(e) }));
   }
 }

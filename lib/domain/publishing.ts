@@ -11,7 +11,7 @@ import { contentChangedReason } from "./content-hash";
 import { draftTable, type DraftType } from "./drafts";
 import { noteAttempts, triedBefore, type AttemptOutcome } from "./history";
 import { publishRequest } from "./publishing-request";
-import { markTopicPublished } from "./series";
+import { holdTopic, markTopicPublished } from "./series";
 
 // The one publishing path of both engines (in-process scheduler, Inngest) and publish_now.
 // At most once: a draft reaches the platform only after one conditional UPDATE moved it to
@@ -192,6 +192,7 @@ export async function record(db: Db, c: Claimed, o: Outcome, now: Date) {
     else {
       const topicId = c.seriesTopicId;
       await db.transaction(async (tx) => {
+        await holdTopic(tx, topicId); // the series and topic before the draft, as manage_series takes them
         const rows = await tx.update(t).set(set).where(mine).returning({ id: t.id });
         if (rows.length) await markTopicPublished(tx, topicId, o.platform, o.postId);
       });

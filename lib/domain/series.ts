@@ -223,6 +223,9 @@ async function lockTopic(tx: Db, where: SQL) {
   return t;
 }
 
+/** For a writer that locks a draft of this topic next: the series and the topic first. */
+export const holdTopic = (tx: Db, topicId: string) => lockTopic(tx, eq(seriesTopics.id, topicId));
+
 /**
  * A draft is being created for a topic: the topic must be the caller's; a pending or skipped
  * topic becomes in_progress (done stays done). Runs inside the draft's transaction.

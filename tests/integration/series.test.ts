@@ -1,8 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db, type Db } from "@/lib/db";
+import { getProfile } from "@/lib/domain/onboarding";
+import { ownerContext, resolveUnknown } from "@/lib/domain/owner";
+import { record } from "@/lib/domain/publishing";
 import { markTopicPublished } from "@/lib/domain/series";
+import { postDrafts } from "@/drizzle/schema";
 import { createDraftOp } from "@/lib/operations/create-draft";
 import { fetchItemOp } from "@/lib/operations/fetch-item";
 import { listSeriesOp } from "@/lib/operations/list-series";
@@ -155,6 +159,28 @@ describe("manage_series and list_series", () => {
 });
 
 // Two connections are needed to hold one lock while the other waits: PostgreSQL only.
+/**
+ * An edit as manage_series makes it: the series locked first; `then` runs in its transaction
+ * once `write` has started and reached its locks. A deadlock would fail one of them (40P01).
+ */
+async function whileSeriesEdited(seriesId: string, then: (tx: Db) => Promise<unknown>, write: () => Promise<unknown>) {
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  let locked!: () => void;
+  const seriesLocked = new Promise<void>((r) => (locked = r));
+  const edit = (await db()).transaction(async (tx) => {
+    await tx.execute(sql`select id from series where id = ${seriesId} for update`);
+    locked();
+    await held;
+    await then(tx);
+  });
+  await seriesLocked;
+  const written = write();
+  await new Promise((r) => setTimeout(r, 300));
+  release();
+  await Promise.all([edit, written]);
+}
+
 describe.skipIf(!process.env.DATABASE_URL)("a series edited while one of its topics is written for", () => {
   it("neither deadlocks: a publish recorded or a draft started for a topic waits for the series' edit, then goes through", async () => {
     const u = await makeUser();
@@ -165,24 +191,47 @@ describe.skipIf(!process.env.DATABASE_URL)("a series edited while one of its top
       () => d.transaction((tx) => markTopicPublished(tx, a, "pronet", "urn:li:share:7")),
       async () => expectOk(await call("create_draft", { type: "post", body: "For B", series_topic_id: b }, { token: u.token }), createDraftOp.output),
     ]) {
-      // The edit as manage_series makes it: the series first, then its topics, one by one.
-      let release!: () => void;
-      const held = new Promise<void>((r) => (release = r));
-      let locked!: () => void;
-      const seriesLocked = new Promise<void>((r) => (locked = r));
-      const edit = d.transaction(async (tx) => {
-        await tx.execute(sql`select id from series where id = ${created.series.id} for update`);
-        locked();
-        await held;
-        for (const id of [a, b]) await tx.execute(sql`update series_topics set updated_at = now() where id = ${id}`);
-      });
-      await seriesLocked;
-      const written = write();
-      await new Promise((r) => setTimeout(r, 300)); // the write reaches its locks
-      release();
-      await Promise.all([edit, written]); // a deadlock would fail one of them (40P01)
+      // Then its topics, one by one.
+      await whileSeriesEdited(
+        created.series.id,
+        async (tx) => {
+          for (const id of [a, b]) await tx.execute(sql`update series_topics set updated_at = now() where id = ${id}`);
+        },
+        write,
+      );
     }
     const after = await manage(u, { action: "update", series_id: created.series.id });
     expect(after.topics.map((t: { status: string }) => t.status)).toEqual(["done", "in_progress"]);
+  });
+  it("recording a publish, or the owner settling an unconfirmed one, while a topic is removed: neither deadlocks", async () => {
+    const u = await makeUser();
+    const d = await db();
+    for (const settle of [false, true]) {
+      const created = await manage(u, { action: "create", title: "Removal", topics: [{ title: "Gone" }] });
+      const topic = created.topics[0].id as string;
+      const draft = expectOk(
+        await call("create_draft", { type: "post", body: "For the removed topic", series_topic_id: topic }, { token: u.token }),
+        createDraftOp.output,
+      );
+      await d
+        .update(postDrafts)
+        .set({ status: settle ? "unknown" : "publishing" })
+        .where(eq(postDrafts.id, draft.id));
+      const [row] = await d.select().from(postDrafts).where(eq(postDrafts.id, draft.id));
+      const owner = await ownerContext(d, { id: u.id, ...(await getProfile(d, u.id))! });
+      // remove_topic: the topic's delete sets the draft's series_topic_id to null, a write to its row.
+      await whileSeriesEdited(
+        created.series.id,
+        (tx) => tx.execute(sql`delete from series_topics where id = ${topic}`),
+        () =>
+          settle
+            ? resolveUnknown(owner, { type: "post", id: draft.id, posted: true, url: "https://www.linkedin.com/feed/update/urn:li:share:9" })
+            : d.transaction((tx) =>
+                record(tx, { ...row, type: "post" }, { status: "published", platform: "pronet", postId: "urn:li:share:9", url: null }, new Date()),
+              ),
+      );
+      const [after] = await d.select().from(postDrafts).where(eq(postDrafts.id, draft.id));
+      expect(after).toMatchObject({ status: "published", seriesTopicId: null });
+    }
   });
 });
