@@ -34,7 +34,8 @@ export async function readJsonBody(req: ApiRequest, maxBytes = MAX_BODY_BYTES): 
     .find((p) => p.startsWith("charset="))
     ?.slice("charset=".length)
     .replace(/"/g, "");
-  if (charset && charset !== "utf-8" && charset !== "utf8") {
+  // ASCII is UTF-8's first half: a body that says us-ascii and is ASCII reads the same.
+  if (charset && !["utf-8", "utf8", "us-ascii"].includes(charset)) {
     throw invalid([{ path: "Content-Type", message: `The charset must be utf-8, not ${charset}` }], "JSON bodies are UTF-8.");
   }
   const bytes = await req.body(maxBytes);

@@ -71,6 +71,11 @@ describe("bodies", () => {
     expect(declared.body.error.details[0].path).toBe("Content-Type");
     const utf8 = await post({ body: Buffer.from('{"type":"post","body":"café"}'), headers: { "content-type": "application/json; charset=UTF-8" } }, u.token);
     expect(utf8.status).toBe(200);
+    const ascii = await post(
+      { body: Buffer.from('{"type":"post","body":"plain"}'), headers: { "content-type": "application/json; charset=us-ascii" } },
+      u.token,
+    );
+    expect(ascii.status).toBe(200);
     expect((await call("fetch_item", { type: "post", id: utf8.body.id }, { token: u.token })).body.body).toBe("café");
   });
 
