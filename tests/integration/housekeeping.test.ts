@@ -73,17 +73,15 @@ describe("housekeeping", () => {
       .values([code(ago(2 * DAY)), code(new Date(Date.now() + 60_000)), code(ago(2 * DAY))])
       .returning({ id: authorizationCodes.id });
     // A refresh token issued from the third code still lives: the code used again must revoke it.
-    await d
-      .insert(tokens)
-      .values({
-        ...mine,
-        kind: "refresh",
-        tokenHash: randomBytes(16).toString("hex"),
-        scopes: [],
-        audience: [],
-        expiresAt: new Date(Date.now() + DAY),
-        codeId: issuing.id,
-      });
+    await d.insert(tokens).values({
+      ...mine,
+      kind: "refresh",
+      tokenHash: randomBytes(16).toString("hex"),
+      scopes: [],
+      audience: [],
+      expiresAt: new Date(Date.now() + DAY),
+      codeId: issuing.id,
+    });
 
     const gone = await tidyOnce(d);
     expect(gone).toEqual({ idempotency_keys: 1500, mcp_tasks: 1, elicitations: 2, authorization_codes: 1 });
