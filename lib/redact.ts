@@ -47,13 +47,18 @@ function isDatabaseError(e: unknown): boolean {
   return false;
 }
 
+/** An error's code, or its cause's (drizzle wraps the driver's error, which has the SQLSTATE). */
+export function errorCode(e: unknown): unknown {
+  const err = e as { code?: unknown; cause?: { code?: unknown } } | null;
+  return err?.code ?? err?.cause?.code;
+}
+
 /**
  * What to log of an unexpected error: its kind and code; its message only when it is not a
  * database error (whose text holds SQL and users' data), and then without credentials.
  */
 export function errorFacts(e: unknown): Record<string, unknown> {
-  const err = e as { name?: unknown; code?: unknown; cause?: { code?: unknown } } | null;
-  const code = err?.code ?? err?.cause?.code;
+  const code = errorCode(e);
   if (isDatabaseError(e)) return { error: "database error", ...(code !== undefined && { code: String(code) }) };
   const message = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
   return { error: redactSecrets(message, 300), ...(code !== undefined && { code: String(code) }) };

@@ -4,7 +4,7 @@ import { draftTable } from "./drafts";
 import { noteAttempts } from "./history";
 import { attemptOf, record, TYPES, type Claimed, type Outcome } from "./publishing";
 import { log } from "@/lib/log";
-import { errorFacts } from "@/lib/redact";
+import { errorCode, errorFacts } from "@/lib/redact";
 import { jsonText } from "@/drizzle/schema/columns";
 
 // The scheduler's bulk write of outcomes: with thousands of drafts due at once, one UPDATE
@@ -12,10 +12,7 @@ import { jsonText } from "@/drizzle/schema/columns";
 // to one statement; everything else goes through record() one by one, as publish_now does.
 
 /** A deadlock or serialization failure: PostgreSQL undid the savepoint, a second try may pass. */
-const lockConflict = (e: unknown): boolean => {
-  const code = (e as { code?: string; cause?: { code?: string } })?.code ?? (e as { cause?: { code?: string } })?.cause?.code;
-  return code === "40P01" || code === "40001";
-};
+const lockConflict = (e: unknown): boolean => ["40P01", "40001"].includes(String(errorCode(e)));
 
 export type Done = { c: Claimed; o: Outcome; at: Date };
 

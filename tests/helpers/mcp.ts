@@ -42,6 +42,20 @@ export async function rpc2026(req: {
   return res.json();
 }
 
+/** A raw POST to /mcp as a 2025-era client sends it (no session), with any body. */
+export const postLegacy = (token: string, body: BodyInit, opts: { version?: string; signal?: AbortSignal } = {}) =>
+  inProcessFetch("http://localhost:3000/mcp", {
+    method: "POST",
+    signal: opts.signal,
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": opts.version ?? "2025-06-18",
+    },
+    body,
+  });
+
 /** The MCP SDK's own client, connected over Streamable HTTP with a bearer token. */
 export async function mcpClient(token: string, opts: { capabilities?: Record<string, unknown>; name?: string } = {}) {
   const client = new Client({ name: opts.name ?? "test-client", version: "1.0.0" }, { capabilities: opts.capabilities ?? {} });

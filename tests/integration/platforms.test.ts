@@ -28,6 +28,19 @@ const publisher = async () => {
   return u;
 };
 
+/** Scheduled for a second ago (the scheduler's clock is given from there): that moment. */
+async function dueASecondAgo(type: "post" | "tweet", id: string): Promise<number> {
+  const t0 = Date.now() - 1000;
+  const table = type === "tweet" ? tweetDrafts : postDrafts;
+  await (
+    await db()
+  )
+    .update(table)
+    .set({ status: "scheduled", scheduledFor: new Date(t0) })
+    .where(eq(table.id, id));
+  return t0;
+}
+
 describe("LinkedIn adapter", () => {
   it("posts through the Posts API with escaped little text and returns the URN and link", async () => {
     expect(littleText("a (b) [c] {d} <e> #f *g* _h_ ~i @j |k \\l")).toBe("a \\(b\\) \\[c\\] \\{d\\} \\<e\\> \\#f \\*g\\* \\_h\\_ \\~i \\@j \\|k \\\\l");
@@ -174,13 +187,7 @@ describe("X adapter", () => {
     const u = await publisher();
     const text = `Flaky ${randomUUID()}`;
     const d = await draft(u, "tweet", text);
-    const t0 = Date.now() - 1000;
-    await (
-      await db()
-    )
-      .update(tweetDrafts)
-      .set({ status: "scheduled", scheduledFor: new Date(t0) })
-      .where(eq(tweetDrafts.id, d.id));
+    const t0 = await dueASecondAgo("tweet", d.id);
     platforms.fake.misbehave("x", ...Array<"500">(20).fill("500"));
     for (let m = 0; m <= 40; m += 5) await runDue(await db(), { clock: () => new Date(t0 + 1000 + m * 60_000) });
     const r = await row("tweet", d.id);
@@ -220,14 +227,7 @@ describe("X adapter", () => {
     const d = thread
       ? expectOk(await call("create_draft", { type, body: text, thread: ["And a second part."] }, { token: u.token }), createDraftOp.output)
       : await draft(u, type, text);
-    const table = type === "tweet" ? tweetDrafts : postDrafts;
-    const t0 = Date.now() - 1000;
-    await (
-      await db()
-    )
-      .update(table)
-      .set({ status: "scheduled", scheduledFor: new Date(t0) })
-      .where(eq(table.id, d.id));
+    const t0 = await dueASecondAgo(type, d.id);
     platforms.fake.misbehave(route, "created502", "duplicate");
     await runDue(await db(), { clock: () => new Date(t0 + 1000) });
     expect((await row(type, d.id)).status).toBe("scheduled"); // a 502: retried

@@ -9,7 +9,7 @@ import { setPublishingAllowed } from "@/lib/domain/connections";
 import { allowancePeriods, mcpTasks, postDrafts, users } from "@/drizzle/schema";
 import { call, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
-import { inProcessFetch, rpc2026, type Rpc } from "../helpers/mcp";
+import { inProcessFetch, postLegacy, rpc2026, type Rpc } from "../helpers/mcp";
 import { fixedModel } from "../helpers/model";
 import { withRealLimits } from "../helpers/rate-limit";
 
@@ -248,17 +248,8 @@ describe("tasks (io.modelcontextprotocol/tasks)", () => {
       const u = await makeUser();
       const model = heldModel();
       const stop = new AbortController();
-      const sent = inProcessFetch("http://localhost:3000/mcp", {
-        method: "POST",
-        signal: stop.signal,
-        headers: {
-          authorization: `Bearer ${u.token}`,
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "mcp-protocol-version": "2025-06-18",
-        },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "generate_post", arguments: { topic: "Remote work habits" } } }),
-      });
+      const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "generate_post", arguments: { topic: "Remote work habits" } } };
+      const sent = postLegacy(u.token, JSON.stringify(call), { signal: stop.signal });
       await model.began;
       stop.abort();
       model.release();

@@ -5,7 +5,7 @@ import { setAppTrustsForms } from "@/lib/domain/connections";
 import { call, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { withRealLimits } from "../helpers/rate-limit";
-import { inProcessFetch, mcpClient, mcpClientV2 } from "../helpers/mcp";
+import { mcpClient, mcpClientV2, postLegacy } from "../helpers/mcp";
 
 withDatabase();
 
@@ -56,16 +56,7 @@ describe("2025-era and 2026-07-28 clients on one server", () => {
     }
     // 2025-03-26 and 2025-06-18 requests get the same list too.
     for (const version of ["2025-03-26", "2025-06-18"]) {
-      const res = await inProcessFetch("http://localhost:3000/mcp", {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${u.token}`,
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "mcp-protocol-version": version,
-        },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
-      });
+      const res = await postLegacy(u.token, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }), { version });
       expect((await res.json()).result.tools, version).toEqual(JSON.parse(JSON.stringify(a)));
     }
   });
@@ -161,16 +152,7 @@ describe("2025-era and 2026-07-28 clients on one server", () => {
   it("refuse a body that is not UTF-8 as a parse error, saving nothing", async () => {
     const u = await makeUser();
     const message = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"create_draft","arguments":{"type":"post","body":"caf';
-    const res = await inProcessFetch("http://localhost:3000/mcp", {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${u.token}`,
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2025-06-18",
-      },
-      body: Buffer.concat([Buffer.from(message), Buffer.from([0xe9]), Buffer.from('"}}}')]),
-    });
+    const res = await postLegacy(u.token, Buffer.concat([Buffer.from(message), Buffer.from([0xe9]), Buffer.from('"}}}')]));
     expect(res.status).toBe(400);
     expect((await res.json()).error.code).toBe(-32700);
     expect((await call("search_content", {}, { token: u.token })).body.results).toEqual([]);
