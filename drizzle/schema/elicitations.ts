@@ -29,5 +29,5 @@ export const elicitations = pgTable(
     answeredAt: at("answered_at"),
     createdAt: createdAt(),
   },
-  (t) => [index("elicitations_user_status_idx").on(t.userId, t.status)],
+  (t) => [index("elicitations_user_status_idx").on(t.userId, t.status), index("elicitations_expires_idx").on(t.expiresAt)],
 );

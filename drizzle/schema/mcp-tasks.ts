@@ -24,5 +24,5 @@ export const mcpTasks = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("mcp_tasks_user_idx").on(t.userId, t.createdAt)],
+  (t) => [index("mcp_tasks_user_idx").on(t.userId, t.createdAt), index("mcp_tasks_expires_idx").on(t.expiresAt)],
 );

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { at, createdAt, id, jsonb } from "./columns";
 import { userRef, appRef } from "./owner-columns";
@@ -24,5 +25,13 @@ export const tokens = pgTable(
     codeId: uuid("code_id"),
     createdAt: createdAt(),
   },
-  (t) => [index("tokens_app_idx").on(t.appId)],
+  (t) => [
+    index("tokens_app_idx").on(t.appId),
+    // A code used again revokes what it issued; housekeeping keeps a code while any of it lives.
+    index("tokens_code_idx")
+      .on(t.codeId)
+      .where(sql`${t.codeId} is not null`),
+    // Housekeeping finds what expired without reading the whole table.
+    index("tokens_expires_idx").on(t.expiresAt),
+  ],
 );

@@ -6,7 +6,7 @@ import type { Db } from "./index";
 import { rowsOf } from "./rows";
 
 // Rows that matter only for a while: a caller's Idempotency-Key (24 hours), an MCP task (its
-// ttl), an owner's wait in an MCP session, an authorization code. Most are cleared as their
+// ttl), an owner's wait in an MCP session, an authorization code, an expired token. Most are cleared as their
 // user makes new ones; those of users who stop calling would stay forever. (Approvals stay:
 // they are a draft's history of who asked and who approved.)
 // Each process removes, every hour, what expired with a margin, in bounded batches (a pass
@@ -29,6 +29,9 @@ const STALE: Array<[PgTable, SQL]> = [
     authorizationCodes,
     sql`${authorizationCodes.expiresAt} < now() - interval '1 day' and not exists (select 1 from ${tokens} where ${tokens.codeId} = ${authorizationCodes.id} and ${tokens.revokedAt} is null and ${tokens.expiresAt} > now())`,
   ],
+  // Each refresh adds a pair. An expired token is refused whether its row is there or not
+  // (a rotated refresh token replayed after its expiry can no longer be told apart, nor used).
+  [tokens, sql`${tokens.expiresAt} < now() - interval '1 day'`],
 ];
 
 /** One pass: how many rows went from each table that had any. */

@@ -15,7 +15,7 @@ const ago = (ms: number) => new Date(Date.now() - ms);
 const DAY = 86400_000;
 
 describe("housekeeping", () => {
-  it("removes expired keys, tasks, waits and codes in batches, and keeps the rest (approvals are history)", async () => {
+  it("removes expired keys, tasks, waits and codes and tokens in batches, and keeps the rest (approvals are history)", async () => {
     const u = await makeUser();
     const d = await db();
     const mine = { userId: u.id, appId: u.appId };
@@ -82,9 +82,11 @@ describe("housekeeping", () => {
       expiresAt: new Date(Date.now() + DAY),
       codeId: issuing.id,
     });
+    const token = (expiresAt: Date) => ({ ...mine, kind: "refresh" as const, tokenHash: randomBytes(16).toString("hex"), scopes: [], audience: [], expiresAt });
+    await d.insert(tokens).values([token(ago(2 * DAY)), token(ago(3600_000))]);
 
     const gone = await tidyOnce(d);
-    expect(gone).toEqual({ idempotency_keys: 1500, mcp_tasks: 1, elicitations: 2, authorization_codes: 1 });
+    expect(gone).toEqual({ idempotency_keys: 1500, mcp_tasks: 1, elicitations: 2, authorization_codes: 1, tokens: 1 });
 
     const left = async <T extends { userId: unknown }>(t: any) => (await d.select().from(t).where(eq(t.userId, u.id))) as T[];
     expect((await left<{ key: string; userId: string }>(idempotencyKeys)).map((k) => k.key)).toEqual(["fresh"]);
@@ -92,6 +94,8 @@ describe("housekeeping", () => {
     expect((await left<{ body: string; userId: string }>(approvals)).map((a) => a.body).sort()).toEqual(["a month ago", "two days ago"]);
     expect((await left<{ expiresAt: Date; userId: string }>(elicitations)).map((e) => e.expiresAt > ago(DAY))).toEqual([true]);
     expect((await left<{ id: string; userId: string }>(authorizationCodes)).map((c) => c.id).sort()).toEqual([live.id, issuing.id].sort());
+    expect((await left<{ expiresAt: Date; userId: string }>(tokens)).every((t) => t.expiresAt > ago(DAY))).toBe(true);
+    expect((await left<{ userId: string }>(tokens)).length).toBe(3);
     expect(await tidyOnce(d)).toEqual({});
   });
 });
