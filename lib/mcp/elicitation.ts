@@ -19,6 +19,7 @@ import type { Confirmation } from "@/lib/errors";
 import { NETWORK_NAMES } from "@/lib/networks";
 import { formatInZone, formatUtc } from "@/lib/time";
 import { attachmentLines, proposedAttachmentLines } from "./attachments";
+import { cancelCall } from "./in-flight";
 import type { McpSession } from "./session";
 
 // Confirmation of an exact action over MCP (contract section 4, point 4). By default the owner
@@ -174,12 +175,13 @@ export async function recordAnswers(db: Db, body: Message[] | Message, caller: C
   }
 }
 
-/** notifications/cancelled for a tool call waiting on the owner ends that wait. */
+/** notifications/cancelled ends the named call in this process, and its wait on the owner in any. */
 export async function recordCancellations(db: Db, body: unknown, caller: Caller, session: McpSession): Promise<void> {
   if (!session.id) return;
   for (const m of (Array.isArray(body) ? body : [body]) as Message[]) {
     const requestId = m?.params?.requestId;
     if (m?.method === "notifications/cancelled" && (typeof requestId === "string" || typeof requestId === "number")) {
+      cancelCall(caller, session.id, requestId);
       await cancelWaiting(db, caller, session.id, requestId);
     }
   }

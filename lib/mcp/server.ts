@@ -7,6 +7,7 @@ import { charge, prepaid, rateLimited, runOperation, type Prepaid } from "@/lib/
 import { refuseBadInput } from "@/lib/operations/sanitize";
 import { registerCatalog } from "./catalog";
 import { SERVER_ICONS } from "./icons";
+import { trackCall } from "./in-flight";
 import { legacyConfirm, type LegacyContext } from "./legacy-confirm";
 import { InputRequired, modernConfirm, requestStateVerifier } from "./mrtr";
 import { errorResult, okResult } from "./results";
@@ -98,9 +99,15 @@ export function createMcpServer(c: McpServerContext): Server {
       }
       const confirm = legacyConfirm(c.caller, c.legacy, ctx, request.params._meta?.progressToken);
       // A 2025-era request's transport lives as long as the request, so its end (the client
-      // hung up) is the call's cancellation; the SDK's signal does not see it.
-      const signal = c.legacy ? AbortSignal.any([ctx.mcpReq.signal, c.legacy.signal]) : ctx.mcpReq.signal;
-      return okResult(await runOperation(c.caller, op, () => args, { requestId: c.requestId, confirm, prepaid: c.prepaid, signal }));
+      // hung up) is the call's cancellation, as is notifications/cancelled naming it; the
+      // SDK's signal sees neither.
+      const call = trackCall(c.caller, c.legacy?.session.id ?? "", ctx.mcpReq.id);
+      try {
+        const signal = AbortSignal.any([ctx.mcpReq.signal, call.signal, ...(c.legacy ? [c.legacy.signal] : [])]);
+        return okResult(await runOperation(c.caller, op, () => args, { requestId: c.requestId, confirm, prepaid: c.prepaid, signal }));
+      } finally {
+        call.done();
+      }
     } catch (e) {
       if (e instanceof TaskCreated) throw e;
       if (e instanceof InputRequired) return e.result;

@@ -42,8 +42,8 @@ export async function rpc2026(req: {
   return res.json();
 }
 
-/** A raw POST to /mcp as a 2025-era client sends it (no session), with any body. */
-export const postLegacy = (token: string, body: BodyInit, opts: { version?: string; signal?: AbortSignal } = {}) =>
+/** A raw POST to /mcp as a 2025-era client sends it (in a session when given), with any body. */
+export const postLegacy = (token: string, body: BodyInit, opts: { version?: string; signal?: AbortSignal; session?: string } = {}) =>
   inProcessFetch("http://localhost:3000/mcp", {
     method: "POST",
     signal: opts.signal,
@@ -52,6 +52,7 @@ export const postLegacy = (token: string, body: BodyInit, opts: { version?: stri
       "content-type": "application/json",
       accept: "application/json, text/event-stream",
       "mcp-protocol-version": opts.version ?? "2025-06-18",
+      ...(opts.session && { "mcp-session-id": opts.session }),
     },
     body,
   });

@@ -257,6 +257,46 @@ describe("tasks (io.modelcontextprotocol/tasks)", () => {
       await nothingSaved(u.id);
     });
 
+    it("a direct call on a 2025-era request that the client cancels with notifications/cancelled, and only that one", async () => {
+      const u = await makeUser();
+      const initialize = { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } };
+      const opened = await postLegacy(u.token, JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: initialize }));
+      const session = opened.headers.get("mcp-session-id")!;
+      expect(session).toBeTruthy();
+      const call = (id: number) =>
+        postLegacy(
+          u.token,
+          JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "generate_post", arguments: { topic: "Remote work" } } }),
+          {
+            session,
+          },
+        ).then((r) => r.json());
+      const cancel = async (id: number, s?: string) => {
+        const body = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "user stopped" } };
+        expect((await postLegacy(u.token, JSON.stringify(body), { session: s })).status).toBe(202);
+      };
+      const drafts = async () => (await (await db()).select().from(postDrafts).where(eq(postDrafts.userId, u.id))).length;
+
+      // Another id, or the same id outside the session, names another call: this one writes.
+      let model = heldModel();
+      const kept = call(7);
+      await model.began;
+      await cancel(8, session);
+      await cancel(7);
+      model.release();
+      expect((await kept).result?.structuredContent?.draft_id, JSON.stringify(await kept)).toBeTruthy();
+      expect(await drafts()).toBe(1);
+
+      model = heldModel();
+      const stopped = call(9);
+      await model.began;
+      await cancel(9, session);
+      model.release();
+      expect((await stopped).result?.isError, JSON.stringify(await stopped)).toBe(true);
+      await expect.poll(() => spent(u.id), { timeout: 10_000 }).toBe(1);
+      expect(await drafts()).toBe(1);
+    });
+
     it("a direct call whose request the client aborts", async () => {
       const u = await makeUser();
       const model = heldModel();
