@@ -1,5 +1,6 @@
 import type { ApprovalAttachments } from "@/drizzle/schema";
 import type { MediaMeta } from "@/lib/domain/media";
+import { servedAt } from "@/lib/media-url";
 
 // A draft's images, PDF document and thread parts, read-only: on the approval page (current
 // and proposed) and the draft's own page. Every image has a text alternative: the alt text
@@ -13,9 +14,9 @@ export function AttachedImage({ url, alt }: { url: string; alt: string }) {
     <figure className="attached-image">
       {/* A plain img: the address is the draft's own, shown as it is, never optimised or fetched by the server. */}
       {/* eslint-disable-next-line @next/next/no-img-element */}
-      <img src={url} alt={alt} />
+      <img src={servedAt(url)} alt={alt} />
       <figcaption>
-        <a href={url}>{url}</a>
+        <a href={servedAt(url)}>{url}</a>
       </figcaption>
     </figure>
   );
@@ -40,7 +41,7 @@ export function DocumentLink({ doc, meta }: { doc: { url: string; title: string 
   return (
     <p className="document">
       <span className="badge">PDF</span> <strong>{doc.title ?? "Untitled document"}</strong>
-      {pages ? ` · ${pages}` : ""} · <a href={doc.url}>Open {m?.filename ?? "the document"}</a>
+      {pages ? ` · ${pages}` : ""} · <a href={servedAt(doc.url)}>Open {m?.filename ?? "the document"}</a>
     </p>
   );
 }

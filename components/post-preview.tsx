@@ -1,4 +1,5 @@
 import { MAX_TWEET_CHARS, MAX_TWEET_WEIGHT, tweetWeight } from "@/lib/domain/text";
+import { servedAt } from "@/lib/media-url";
 import { SeeMore } from "./see-more";
 
 // Drafts drawn the way each network shows them, so the owner sees where LinkedIn folds the
@@ -35,7 +36,7 @@ export function PostPreview({ type, text, imageUrl, imageAlt, name, handle }: Pr
         </div>
         {head ? <SeeMore head={head} full={text} /> : <div className="li-text">{text}</div>}
         {/* eslint-disable-next-line @next/next/no-img-element -- the draft's own image, any size */}
-        {imageUrl ? <img src={imageUrl} alt={imageAlt ?? "The post's image"} /> : null}
+        {imageUrl ? <img src={servedAt(imageUrl)} alt={imageAlt ?? "The post's image"} /> : null}
       </figure>
     );
   }
@@ -53,7 +54,7 @@ export function PostPreview({ type, text, imageUrl, imageAlt, name, handle }: Pr
       </div>
       <div className="x-text">{text}</div>
       {/* eslint-disable-next-line @next/next/no-img-element -- the draft's own image, any size */}
-      {imageUrl ? <img src={imageUrl} alt={imageAlt ?? "The tweet's image"} /> : null}
+      {imageUrl ? <img src={servedAt(imageUrl)} alt={imageAlt ?? "The tweet's image"} /> : null}
       <figcaption className={over ? "count over" : "count"}>
         {weight === undefined
           ? `Over ${MAX_TWEET_CHARS} characters: X will refuse it`

@@ -3,7 +3,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
-import { mediaIdFromUrl, mediaUrl } from "@/lib/media-url";
+import { mediaUrl, storedMediaId } from "@/lib/media-url";
 import { media, users, type ApprovalAttachments } from "@/drizzle/schema";
 import { MEDIA_STORAGE_BYTES } from "./allowances";
 import type { Ctx } from "./context";
@@ -150,27 +150,22 @@ export async function mediaInfo(db: Db, userId: string, ids: string[]): Promise<
 }
 
 /** Page counts of the documents among some attachments, by address (for approval texts). */
-export async function documentPages(
-  db: Db,
-  origin: string,
-  userId: string,
-  ...sets: (ApprovalAttachments | null | undefined)[]
-): Promise<(url: string) => number | null> {
+export async function documentPages(db: Db, userId: string, ...sets: (ApprovalAttachments | null | undefined)[]): Promise<(url: string) => number | null> {
   const urls = sets.flatMap((a) => (a?.document ? [a.document.url] : []));
   const info = await mediaInfo(
     db,
     userId,
-    urls.map((u) => mediaIdFromUrl(u, origin) ?? ""),
+    urls.map((u) => storedMediaId(u) ?? ""),
   );
-  return (url) => info.get(mediaIdFromUrl(url, origin) ?? "")?.pages ?? null;
+  return (url) => info.get(storedMediaId(url) ?? "")?.pages ?? null;
 }
 
 /** What the owner's pages show beside an address: alt text, page count, file name. */
 export type MediaMeta = Record<string, { alt: string | null; pages: number | null; filename: string | null }>;
 
 /** The meta of the user's media among these addresses (others are left out). */
-export async function mediaMeta(db: Db, origin: string, userId: string, urls: string[]): Promise<MediaMeta> {
-  const ids = urls.map((u) => mediaIdFromUrl(u, origin));
+export async function mediaMeta(db: Db, userId: string, urls: string[]): Promise<MediaMeta> {
+  const ids = urls.map((u) => storedMediaId(u));
   const info = await mediaInfo(
     db,
     userId,

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import type { Ports } from "@/lib/ports";
 import { log } from "@/lib/log";
-import { mediaIdFromUrl } from "@/lib/media-url";
+import { storedMediaId } from "@/lib/media-url";
 import { loadMedia } from "@/lib/platforms/media-source";
 import { PublishError, type PublishProgress, type PublishRequest } from "@/lib/platforms/types";
 import { draftTable } from "./drafts";
@@ -16,27 +16,27 @@ import type { Claimed } from "./publishing";
 const EMPTY: PublishProgress = { parts: [], media: {} };
 
 /**
- * Media ids of image (or document) URLs. A URL that is not one of this service's media (older
- * drafts' image_url, from before uploads existed) was never sent to a platform: it is still
- * not sent, and the log says so.
+ * Media ids of image (or document) URLs, under this origin or an earlier one (loadMedia fails
+ * the draft for an id that is no upload of its user). A URL that is no media address at all
+ * (older drafts' image_url, from before uploads existed) was never sent to a platform: it is
+ * still not sent, and the log says so.
  */
-function mediaIds(c: Claimed, urls: string[], origin: string): string[] {
+function mediaIds(c: Claimed, urls: string[]): string[] {
   const ids: string[] = [];
   for (const url of urls) {
-    const id = mediaIdFromUrl(url, origin);
+    const id = storedMediaId(url);
     if (id) ids.push(id);
     else log("warn", "publish: media URL is not a stored medium; not sent", { draft: c.id, type: c.type });
   }
   return ids;
 }
 
-export async function publishRequest(db: Db, c: Claimed, w: Pick<Ports, "clock" | "config">): Promise<PublishRequest> {
-  const origin = w.config().origin;
+export async function publishRequest(db: Db, c: Claimed, w: Pick<Ports, "clock">): Promise<PublishRequest> {
   const first = c.imageUrls.length ? c.imageUrls : c.imageUrl ? [c.imageUrl] : [];
-  const raw = [{ text: c.body, ids: mediaIds(c, first, origin) }];
-  if (c.type === "tweet" && "thread" in c) for (const p of c.thread) raw.push({ text: p.text, ids: mediaIds(c, p.image_urls, origin) });
+  const raw = [{ text: c.body, ids: mediaIds(c, first) }];
+  if (c.type === "tweet" && "thread" in c) for (const p of c.thread) raw.push({ text: p.text, ids: mediaIds(c, p.image_urls) });
   const docUrl = c.type === "post" && "documentUrl" in c ? c.documentUrl : null;
-  const docId = docUrl ? (mediaIds(c, [docUrl], origin)[0] ?? null) : null;
+  const docId = docUrl ? (mediaIds(c, [docUrl])[0] ?? null) : null;
   const progress = c.publishProgress ?? EMPTY;
   let stored: Awaited<ReturnType<typeof loadMedia>>;
   try {

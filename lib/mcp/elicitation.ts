@@ -1,5 +1,4 @@
 import type { JSONRPCMessage, RequestId, Transport } from "@modelcontextprotocol/server";
-import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { platformAccounts, tweetsDeletedWith } from "@/lib/domain/connections";
 import { actsAt } from "@/lib/domain/confirmations";
@@ -70,7 +69,7 @@ export async function confirmationForm(db: Db, caller: Caller, c: Confirmation) 
     shown?.body ?? "",
   ];
   // Every image, the document and each thread part (older approvals: the one image).
-  const pages = await documentPages(db, config().origin, caller.userId, shown?.attachments, shown?.proposed?.attachments);
+  const pages = await documentPages(db, caller.userId, shown?.attachments, shown?.proposed?.attachments);
   if (shown?.attachments) lines.push(...attachmentLines(shown.attachments, pages));
   else if (shown?.imageUrl) lines.push("", `Image: ${shown.imageUrl}`);
   const tweets = await tweetsDeletedWith(db, caller.userId, a);

@@ -119,6 +119,29 @@ describe("LinkedIn images and documents", () => {
     expect(post.body.content).toEqual({ media: { id: up.id, title: "Q3 in ten slides" } });
   });
 
+  it("media stored under an earlier APP_URL still go out with the post and the thread (never text alone)", async () => {
+    const { u, author } = await publisher();
+    const earlier = (m: { id: string }) => mediaUrl("http://old-host.example:3000", m.id);
+    const img = await image(u, "Drawn before the move");
+    const d = await draft(u, "post", `Moved ${randomUUID()}`);
+    await set("post", d.id, { imageUrl: earlier(img), imageUrls: [earlier(img)] });
+    expect((await publishNow(u, "post", d.id)).status).toBe(200);
+    const post = platforms.fake.created.linkedin.find((p) => p.body.author === author)!;
+    expect(post.body.content).toEqual({ media: { id: uploaded(img.data)[0].id, altText: "Drawn before the move" } });
+
+    const partImage = await image(u);
+    const t = await thread(u, 2, { 2: [earlier(partImage)] });
+    expect((await publishNow(u, "tweet", t.id)).status).toBe(200);
+    expect(t.tweets()[1].body.media).toEqual({ media_ids: [uploaded(partImage.data)[0]?.id] });
+    expect(uploaded(partImage.data)).toHaveLength(1);
+
+    // One that is no upload of this user's fails the draft, as a deleted one does.
+    const gone = await draft(u, "post", `Gone ${randomUUID()}`);
+    await set("post", gone.id, { imageUrl: earlier({ id: randomUUID() }), imageUrls: [earlier({ id: randomUUID() })] });
+    expectError(await publishNow(u, "post", gone.id), 422, "action_failed");
+    expect((await row("post", gone.id)).failureReason).toContain("no longer exist");
+  });
+
   it("a refused document upload fails the post without posting anything", async () => {
     const { u, author } = await publisher();
     const doc = await pdf(u);

@@ -6,7 +6,6 @@ import { approvalForOwner, platformAccounts } from "@/lib/domain/connections";
 import { PLATFORM_NAMES, STATUS_WORDS, formatInZone, formatTime, formatUtc } from "@/components/format";
 import { AttachedImage, EditComparison } from "@/components/approval-content";
 import { Attachments } from "@/components/draft-media";
-import { config } from "@/lib/config";
 import { attachmentUrls, mediaMeta } from "@/lib/domain/media";
 import { OwnerShell } from "@/components/owner-shell";
 import { decide } from "./actions";
@@ -82,7 +81,7 @@ export default async function ConfirmPage({
   // An edit of a scheduled draft: the owner compares the two versions; the time stays.
   const edit = a.operation === "update_draft" && a.proposed;
   // Alt text, page counts and file names of every image and document shown below.
-  const meta = await mediaMeta(d, config().origin, me.id, attachmentUrls(a.attachments, edit ? edit.attachments : null));
+  const meta = await mediaMeta(d, me.id, attachmentUrls(a.attachments, edit ? edit.attachments : null));
   const what = a.action.type === "tweet" ? "this tweet" : "this post";
 
   return (

@@ -10,7 +10,6 @@ import { ActionForm } from "@/components/action-form";
 import { OPERATION_WORDS, PLATFORM_NAMES, STATUS_TONE, STATUS_WORDS, formatInZone, pickerStart, zonedParts } from "@/components/format";
 import { Attachments } from "@/components/draft-media";
 import { History } from "@/components/history";
-import { config } from "@/lib/config";
 import { attachmentUrls, mediaMeta } from "@/lib/domain/media";
 import { OwnerShell } from "@/components/owner-shell";
 import { PostPreview } from "@/components/post-preview";
@@ -78,7 +77,7 @@ export default async function ItemPage({
     thread: m.thread ?? [],
   };
   const hasMedia = media.image_urls.length > 0 || !!media.document || media.thread.length > 0;
-  const meta = hasMedia ? await mediaMeta(d, config().origin, me.id, attachmentUrls(media)) : {};
+  const meta = hasMedia ? await mediaMeta(d, me.id, attachmentUrls(media)) : {};
 
   return (
     <OwnerShell email={me.email} userId={me.id} current="/content">
