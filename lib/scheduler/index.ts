@@ -23,7 +23,7 @@ export type TickResult = { published: number; retrying: number; failed: number; 
  * thousands drains in one pass. Workers pull from a queue that is refilled (one claim of
  * `batch` rows at a time) before it runs dry, at most `perAccount` calls per account at
  * once (lanes.ts); outcomes are written in bulk every FLUSH_AT
- * drafts. A draft stays `publishing` until its outcome is written, so a process that dies
+ * drafts or FLUSH_MS. A draft stays `publishing` until its outcome is written, so a process that dies
  * in between leaves it to the stuck sweep (`unknown`), never to a second post.
  * `clock` is injectable for tests.
  */
@@ -63,7 +63,10 @@ export async function runDue(
 
   let pending: Done[] = [];
   let writing: Promise<void> = Promise.resolve();
+  let due: ReturnType<typeof setTimeout> | undefined;
   const flush = () => {
+    clearTimeout(due);
+    due = undefined;
     const items = pending;
     pending = [];
     if (items.length) writing = writing.then(() => db.transaction((tx) => recordMany(tx, items))).catch((e) => void (failure ??= e));
@@ -102,6 +105,7 @@ export async function runDue(
       logOutcome(c, o);
       r[o.status]++;
       if (pending.length >= FLUSH_AT) void flush();
+      else due ??= setTimeout(() => void flush(), FLUSH_MS);
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
@@ -113,6 +117,12 @@ export async function runDue(
 }
 
 const FLUSH_AT = 200;
+/**
+ * An outcome waits at most this long to be written, however long the pass goes on (slow
+ * calls of one account keep it going): the draft stays `publishing` until then, so a crash
+ * meanwhile would leave a post that went out to the stuck sweep as `unknown`.
+ */
+const FLUSH_MS = 1000;
 /** How long a pass posts with one lookup of an account (its connection and token). */
 const TARGET_FRESH_MS = 5_000;
 

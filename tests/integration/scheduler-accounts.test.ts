@@ -55,6 +55,42 @@ describe("scheduler: calls per account", () => {
     expect(rows.every((x) => x.status === "published")).toBe(true);
   });
 
+  it("writes a published outcome within about a second while another account's slow calls keep the pass going", async () => {
+    const quick = await makeUser({ publishing: true });
+    const slow = await makeUser({ publishing: true });
+    const [first] = await due(quick.id, 1);
+    await due(slow.id, 2);
+    let posted!: () => void;
+    const out = new Promise<void>((r) => (posted = r));
+    const platforms = async (_db: unknown, userId: string, name: PlatformName): Promise<Platform> => ({
+      name,
+      kind: "counting",
+      async publish() {
+        if (userId === quick.id) posted();
+        else await new Promise((r) => setTimeout(r, 3000));
+        return { postId: randomUUID(), url: null };
+      },
+    });
+    const pass = runDue(await db(), { ports: { ...ports(), platforms }, batch: 10, concurrency: 4, perAccount: 1 });
+    await out;
+    // Held in memory until the pass ends (6 s), a crash would leave it to the stuck sweep as
+    // unknown, and the owner could be led to post it again.
+    let passing = true;
+    void pass.finally(() => (passing = false));
+    const status = async () =>
+      (
+        await (
+          await db()
+        )
+          .select({ status: postDrafts.status })
+          .from(postDrafts)
+          .where(inArray(postDrafts.id, [first]))
+      )[0].status;
+    await expect.poll(status, { timeout: 4000, interval: 100 }).toBe("published");
+    expect(passing).toBe(true);
+    expect((await pass).published).toBe(3);
+  }, 30_000);
+
   it("looks the account up again during a long pass: a connection replaced meanwhile is posted to within seconds", async () => {
     const owner = await makeUser({ publishing: true });
     await due(owner.id, 4);
