@@ -1,12 +1,13 @@
 import { and, eq, gt } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
+import { AppError, Unauthorized } from "@/lib/errors";
 import { approvals, users, type ApprovalAction, type ProposedContent } from "@/drizzle/schema";
 import { requirePublishing } from "./guards";
 import { attachmentsOf, contentHashOf, type DraftContent } from "./content-hash";
 import type { Ctx } from "./context";
 import { sha256 } from "./hash";
 import { iso } from "./text";
+import { appConnected } from "./tokens";
 import { emit } from "@/lib/webhooks/emit";
 
 export const APPROVAL_TTL_MS = 10 * 60 * 1000;
@@ -52,6 +53,8 @@ function matching(ctx: Ctx, a: ExactAction) {
   return conds;
 }
 
+const appGone = () => new Unauthorized("The app was disconnected from the account, so nothing was done.", true);
+
 /** Ends a withApproval transaction (rolling back what it did) when the approval is missing. */
 class ApprovalNeeded {
   constructor(readonly action: ExactAction) {}
@@ -79,6 +82,8 @@ export async function spendApproval(ctx: Ctx, tx: Db, a: ExactAction): Promise<v
   // caller it started with, minutes later, and the owner may have turned publishing off.
   const [now] = await tx.select({ publishingAllowed: users.publishingAllowed }).from(users).where(eq(users.id, ctx.caller.userId)).for("share");
   requirePublishing({ ...ctx.caller, publishingAllowed: Boolean(now?.publishingAllowed) });
+  // Likewise the app: the owner may have disconnected it since the call's token check.
+  if (!(await appConnected(tx, ctx))) throw appGone();
   const used = await tx
     .update(approvals)
     .set({ status: "used", usedAt: ctx.now() })
@@ -123,6 +128,8 @@ async function approvalRequired(ctx: Ctx, a: ExactAction): Promise<AppError> {
     open ??
     // The approval and its approval.requested event commit together.
     (await ctx.db.transaction(async (tx) => {
+      // The owner is not asked on behalf of an app they disconnected meanwhile.
+      if (!(await appConnected(tx, ctx))) throw appGone();
       const [created] = await tx
         .insert(approvals)
         .values({

@@ -164,9 +164,17 @@ async function touchApp(db: Db, appId: string, now: Date) {
 export const DISCONNECTED_APP_ENDPOINT =
   "The app that added it was disconnected, so the service paused it. Resume it if you still want these events sent there.";
 
-/** Disconnect: every token of the app stops working on the very next call. */
+/**
+ * Disconnect: every token of the app stops working on the very next call. One transaction: a
+ * call already past its token check sees all of it or none (it reads the app's row FOR SHARE:
+ * appConnected), never an app marked gone whose approval still stands.
+ */
 export async function revokeApp(db: Db, userId: string, appId: string, now = new Date()): Promise<boolean> {
   if (!isUuid(appId)) return false;
+  return db.transaction((tx) => revokeIn(tx, userId, appId, now));
+}
+
+async function revokeIn(db: Db, userId: string, appId: string, now: Date): Promise<boolean> {
   const rows = await db
     .update(connectedApps)
     .set({ revokedAt: now })
@@ -202,7 +210,12 @@ export async function revokeApp(db: Db, userId: string, appId: string, now = new
  */
 export async function stillWanted(db: Db, ctx: Ctx): Promise<void> {
   if (ctx.signal?.aborted) throw cancelled();
-  if (ctx.caller.inPerson) return;
+  if (!(await appConnected(db, ctx))) throw new Unauthorized("The app was disconnected from the account while this call ran, so nothing was saved.", true);
+}
+
+/** Whether the caller's app is still connected, its row read FOR SHARE (see stillWanted); the owner in person has none. */
+export async function appConnected(db: Db, ctx: Ctx): Promise<boolean> {
+  if (ctx.caller.inPerson) return true;
   const [app] = await db.select({ revokedAt: connectedApps.revokedAt }).from(connectedApps).where(eq(connectedApps.id, ctx.caller.appId)).for("share");
-  if (!app || app.revokedAt) throw new Unauthorized("The app was disconnected from the account while this call ran, so nothing was saved.", true);
+  return !!app && !app.revokedAt;
 }

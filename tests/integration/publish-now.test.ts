@@ -1,6 +1,13 @@
+import { randomUUID } from "node:crypto";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import { decideApproval } from "@/lib/domain/confirmations";
+import { authenticate, revokeApp } from "@/lib/domain/tokens";
+import { execute } from "@/lib/operations/execute";
+import { ports } from "@/lib/ports";
+import { approvals, connectedApps } from "@/drizzle/schema";
 import { fetchItemOp } from "@/lib/operations/fetch-item";
 import { publishNowOp } from "@/lib/operations/publish-now";
 import { findSandboxPost } from "@/lib/platforms/sandbox";
@@ -12,6 +19,35 @@ import { approved, draft, row, sandboxCount } from "../helpers/publishing";
 withDatabase();
 
 describe("publish_now", () => {
+  it("an app disconnected after its token was checked neither spends an approval nor opens one", async () => {
+    const u = await makeUser({ publishing: true });
+    const d = await draft(u);
+    const asked = await call("publish_now", { type: "post", id: d.id }, { token: u.token });
+    expect(await decideApproval(await db(), u.id, asked.body.error.confirmation.id, "approved")).toBe(true);
+    // A call already past its token check (a task about to use the approval, say) while the
+    // owner presses Disconnect: it runs on the caller it started with.
+    const auth = await authenticate(await db(), u.token, config().baseUrl);
+    if (!auth.ok) throw new Error(auth.reason);
+    const d0 = await db();
+    const run = () =>
+      execute({ db: d0, caller: auth.caller, now: () => new Date(), ports: ports(), requestId: randomUUID() }, publishNowOp, { type: "post", id: d.id });
+    // The app's row is marked first, its approval still approved.
+    await (await db()).update(connectedApps).set({ revokedAt: new Date() }).where(eq(connectedApps.id, u.appId));
+    await expect(run()).rejects.toMatchObject({ code: "unauthorized" });
+    expect(await sandboxCount(d.id)).toBe(0);
+    // Once the disconnect is whole, the call is not turned into a new approval for the owner.
+    await revokeApp(await db(), u.id, u.appId);
+    await expect(run()).rejects.toMatchObject({ code: "unauthorized" });
+    const open = await (
+      await db()
+    )
+      .select()
+      .from(approvals)
+      .where(and(eq(approvals.appId, u.appId), eq(approvals.status, "pending")));
+    expect(open).toEqual([]);
+    expect(await sandboxCount(d.id)).toBe(0);
+  });
+
   it("is refused while the owner's publishing switch is off", async () => {
     const u = await makeUser({ publishing: false });
     const d = await draft(u);
