@@ -1,5 +1,6 @@
 "use client";
 import type { RefObject } from "react";
+import { DeliberateButton } from "./deliberate-button";
 
 type Props = { dialogRef: RefObject<HTMLDialogElement | null>; id: string; question: string; confirmLabel: string; danger?: boolean };
 
@@ -15,9 +16,9 @@ export function ConfirmDialog({ dialogRef, id, question, confirmLabel, danger = 
         <strong>{question}</strong>
       </p>
       <div className="actions">
-        <button type="submit" className={`btn ${danger ? "danger solid" : "primary"}`} onClick={() => setTimeout(() => dialogRef.current?.close())}>
+        <DeliberateButton type="submit" className={`btn ${danger ? "danger solid" : "primary"}`} onClick={() => setTimeout(() => dialogRef.current?.close())}>
           {confirmLabel}
-        </button>
+        </DeliberateButton>
         <button type="button" className="btn" autoFocus onClick={() => dialogRef.current?.close()}>
           Cancel
         </button>

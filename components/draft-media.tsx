@@ -8,14 +8,19 @@ import { servedAt } from "@/lib/media-url";
 
 export type { MediaMeta };
 
-/** One image; the address is shown too, since it may not load. */
-export function AttachedImage({ url, alt }: { url: string; alt: string }) {
+/**
+ * One image; the address is shown too, since it may not load. The description given at
+ * upload is shown as text, not only as the image's alt: it is posted with the image (public
+ * behind X's and LinkedIn's "ALT"), so the owner approves it like the text.
+ */
+export function AttachedImage({ url, alt, described }: { url: string; alt: string; described?: string | null }) {
   return (
     <figure className="attached-image">
       {/* A plain img: the address is the draft's own, shown as it is, never optimised or fetched by the server. */}
       {/* eslint-disable-next-line @next/next/no-img-element */}
       <img src={servedAt(url)} alt={alt} />
       <figcaption>
+        {described ? <span className="described">Posted with the description: “{described}”</span> : null}
         <a href={servedAt(url)}>{url}</a>
       </figcaption>
     </figure>
@@ -28,7 +33,11 @@ export function ImageList({ urls, meta, where }: { urls: string[]; meta: MediaMe
     <ul className="media-list">
       {urls.map((url, i) => (
         <li key={`${i}:${url}`}>
-          <AttachedImage url={url} alt={meta[url]?.alt ?? (urls.length === 1 ? `Image of ${where}` : `Image ${i + 1} of ${urls.length} of ${where}`)} />
+          <AttachedImage
+            url={url}
+            alt={meta[url]?.alt ?? (urls.length === 1 ? `Image of ${where}` : `Image ${i + 1} of ${urls.length} of ${where}`)}
+            described={meta[url]?.alt}
+          />
         </li>
       ))}
     </ul>

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { DeliberateButton } from "./deliberate-button";
 
 type Props = {
   action: (form: FormData) => Promise<void>;
@@ -27,7 +28,7 @@ export function SwitchForm({ action, id, on, label, help, hidden, className = ""
           {help} Now: <strong>{on ? "on" : "off"}</strong>.
         </span>
       </div>
-      <button type="submit" className="switch" role="switch" aria-checked={on} aria-labelledby={`${id}-label`} aria-describedby={`${id}-help`} />
+      <DeliberateButton type="submit" className="switch" role="switch" aria-checked={on} aria-labelledby={`${id}-label`} aria-describedby={`${id}-help`} />
     </form>
   );
 }

@@ -149,17 +149,6 @@ export async function mediaInfo(db: Db, userId: string, ids: string[]): Promise<
   return new Map(rows.map((r) => [r.id, r]));
 }
 
-/** Page counts of the documents among some attachments, by address (for approval texts). */
-export async function documentPages(db: Db, userId: string, ...sets: (ApprovalAttachments | null | undefined)[]): Promise<(url: string) => number | null> {
-  const urls = sets.flatMap((a) => (a?.document ? [a.document.url] : []));
-  const info = await mediaInfo(
-    db,
-    userId,
-    urls.map((u) => storedMediaId(u) ?? ""),
-  );
-  return (url) => info.get(storedMediaId(url) ?? "")?.pages ?? null;
-}
-
 /** What the owner's pages show beside an address: alt text, page count, file name. */
 export type MediaMeta = Record<string, { alt: string | null; pages: number | null; filename: string | null }>;
 

@@ -2,7 +2,7 @@ import type { JSONRPCMessage, RequestId, Transport } from "@modelcontextprotocol
 import type { Db } from "@/lib/db";
 import { platformAccounts, tweetsDeletedWith } from "@/lib/domain/connections";
 import { actsAt } from "@/lib/domain/confirmations";
-import { documentPages } from "@/lib/domain/media";
+import { attachmentUrls, mediaMeta } from "@/lib/domain/media";
 import type { Caller } from "@/lib/domain/context";
 import {
   answerElicitation,
@@ -69,14 +69,14 @@ export async function confirmationForm(db: Db, caller: Caller, c: Confirmation) 
     shown?.body ?? "",
   ];
   // Every image, the document and each thread part (older approvals: the one image).
-  const pages = await documentPages(db, caller.userId, shown?.attachments, shown?.proposed?.attachments);
-  if (shown?.attachments) lines.push(...attachmentLines(shown.attachments, pages));
+  const meta = await mediaMeta(db, caller.userId, attachmentUrls(shown?.attachments, shown?.proposed?.attachments));
+  if (shown?.attachments) lines.push(...attachmentLines(shown.attachments, meta));
   else if (shown?.imageUrl) lines.push("", `Image: ${shown.imageUrl}`);
   const tweets = await tweetsDeletedWith(db, caller.userId, a);
   if (tweets.length) lines.push("", "Its tweets are deleted with it:", ...tweets.map((t) => `- (${t.status}) ${t.body}`));
   if (shown?.proposed) {
     lines.push("", "Proposed text:", shown.proposed.body);
-    if (shown.proposed.attachments) lines.push(...proposedAttachmentLines(shown.attachments, shown.proposed.attachments, pages));
+    if (shown.proposed.attachments) lines.push(...proposedAttachmentLines(shown.attachments, shown.proposed.attachments, meta));
     else if (shown.proposed.image_url !== shown.imageUrl) lines.push("", `Proposed image: ${shown.proposed.image_url ?? "none"}`);
   }
   lines.push(

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type Locator, type Page } from "playwright-core";
 import { afterAll, beforeAll, expect } from "vitest";
 import type { TestServer } from "./harness";
 
@@ -18,6 +18,25 @@ const ARGS = [
 ];
 
 export const launchBrowser = (): Promise<Browser> => chromium.launch({ executablePath: "/usr/bin/chromium", args: ARGS });
+
+/**
+ * Presses a button that counts only a deliberate click (components/deliberate-button.tsx:
+ * Approve, Allow, switches, a dialog's confirming button): the pointer rests on the page a
+ * moment first, as a person's does.
+ */
+export async function press(button: Locator) {
+  await button.hover();
+  await expect.poll(() => button.getAttribute("data-armed")).toBe("true");
+  await button.click();
+}
+
+/** The same with the keyboard alone: a key pressed on the page (the Tab that brought focus) arms it, then Enter. */
+export async function pressWithKeys(page: Page, button: Locator) {
+  await button.focus();
+  await page.keyboard.press("Shift");
+  await expect.poll(() => button.getAttribute("data-armed")).toBe("true");
+  await page.keyboard.press("Enter");
+}
 
 /** A fresh context per person (cookies stay apart; axe needs pages made from a context). */
 export const newPage = async (browser: Browser): Promise<Page> => (await browser.newContext()).newPage();

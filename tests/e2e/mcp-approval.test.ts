@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { appInBrowser, axe, openSignedIn, screenshots } from "./browser";
+import { appInBrowser, axe, openSignedIn, press, pressWithKeys, screenshots } from "./browser";
 import { TestServer } from "./harness";
 
 // Confirmation over MCP as a person meets it, against the built server: the MCP SDK client
@@ -42,7 +42,7 @@ describe("confirming over MCP", () => {
       void (async () => {
         page = await signedIn(p.url!);
         await expect.poll(() => page!.getByRole("heading", { level: 1 }).textContent()).toMatch(/Desk Assistant wants to publish this post to LinkedIn now/);
-        await page.getByRole("button", { name: "Approve" }).click();
+        await press(page.getByRole("button", { name: "Approve" }));
       })();
       return { action: "accept" };
     });
@@ -71,7 +71,7 @@ describe("confirming over MCP", () => {
       void (async () => {
         page = await signedIn(p.url!);
         await expect.poll(() => page!.getByRole("heading", { level: 1 }).textContent()).toMatch(/Desk Assistant wants to publish this post to LinkedIn now/);
-        await page.getByRole("button", { name: "Approve" }).click();
+        await press(page.getByRole("button", { name: "Approve" }));
       })();
       return { action: "accept" };
     });
@@ -104,8 +104,7 @@ describe("confirming over MCP", () => {
     const sw = page.getByRole("switch", { name: "Let Desk Assistant confirm actions in its own window" });
     expect(await sw.getAttribute("aria-checked")).toBe("false");
     await expect.poll(() => page.getByText(/a program, not you, could give it/).count()).toBe(1);
-    await sw.focus();
-    await page.keyboard.press("Enter");
+    await pressWithKeys(page, sw);
     await expect.poll(() => sw.getAttribute("aria-checked")).toBe("true");
     await axe(page);
     await screenshots(page, "connections-trust");
@@ -117,8 +116,7 @@ describe("confirming over MCP", () => {
     expect(structured(await client.callTool({ name: "fetch_item", arguments: { type: "post", id: d.id } })).status).toBe("published");
 
     // Trust withdrawn: the next form is not even sent.
-    await sw.focus();
-    await page.keyboard.press("Enter");
+    await pressWithKeys(page, sw);
     await expect.poll(() => sw.getAttribute("aria-checked")).toBe("false");
     const d2 = structured(await client.callTool({ name: "create_draft", arguments: { type: "post", body: "Not after the trust is gone." } }));
     expect(errorOf(await client.callTool({ name: "publish_now", arguments: { type: "post", id: d2.id } })).code).toBe("confirmation_required");

@@ -1,7 +1,7 @@
 import http from "node:http";
 import * as oauth from "oauth4webapi";
 import { describe, expect, it } from "vitest";
-import { appInBrowser, axe, screenshots, signIn } from "./browser";
+import { appInBrowser, axe, press, pressWithKeys, screenshots, signIn } from "./browser";
 import { TestServer, freePort } from "./harness";
 import { pdf, png } from "../helpers/media";
 
@@ -67,8 +67,7 @@ describe("the owner's pages", () => {
     await expect.poll(() => page.getByText("Test Assistant").count()).toBeGreaterThan(0);
     const sw = page.getByRole("switch", { name: "Allow connected apps to publish, schedule and delete" });
     expect(await sw.getAttribute("aria-checked")).toBe("false");
-    await sw.focus();
-    await page.keyboard.press("Enter"); // keyboard alone
+    await pressWithKeys(page, sw); // keyboard alone
     await expect.poll(() => sw.getAttribute("aria-checked")).toBe("true");
     await axe(page);
 
@@ -93,7 +92,15 @@ describe("the owner's pages", () => {
     expect(await page.getByText("This cannot be undone.").count()).toBe(1);
     await axe(page);
     await shoot(page, "confirm");
-    await page.getByRole("button", { name: "Approve" }).click();
+    // Double-clickjacking: a site the owner visits opens this page under the second click of a
+    // double-click. A click that lands as the page opens approves nothing; it asks for another.
+    const popup = await page.context().newPage();
+    await popup.goto(url);
+    await popup.getByRole("button", { name: "Approve" }).click();
+    await expect.poll(() => popup.getByRole("status").textContent()).toBe("Press it again to confirm.");
+    expect((await srv.api("delete_draft", { type: "post", id: draft.body.id }, cliToken)).body.error?.code).toBe("confirmation_required");
+    await popup.close();
+    await press(page.getByRole("button", { name: "Approve" }));
     await expect
       .poll(() => page.getByRole("status").textContent())
       .toMatch(/^Approved\. Test Assistant can now complete the action; this approval expires at \d\d:\d\d/);
@@ -140,7 +147,7 @@ describe("the owner's pages", () => {
     expect(await page.getByRole("img", { name: "Image of this post" }).getAttribute("src")).toBe(new URL(image).pathname);
     expect(await page.getByRole("img", { name: "Image of this post" }).evaluate((i: HTMLImageElement) => i.naturalWidth)).toBe(40);
     await axe(page);
-    await page.getByRole("button", { name: "Approve" }).click();
+    await press(page.getByRole("button", { name: "Approve" }));
     await expect.poll(() => page.getByRole("status").textContent()).toMatch(/^Approved\./);
     expect((await srv.api("schedule_content", { type: "post", id: draft.body.id, scheduled_for: at }, cliToken)).status).toBe(200);
 
@@ -162,7 +169,7 @@ describe("the owner's pages", () => {
     expect(await page.getByText(/^Stays scheduled for .*UTC/).count()).toBe(1);
     await axe(page);
     await shoot(page, "confirm-edit");
-    await page.getByRole("button", { name: "Approve" }).click();
+    await press(page.getByRole("button", { name: "Approve" }));
     await expect.poll(() => page.getByRole("status").textContent()).toMatch(/^Approved\./);
     const done = await srv.api("update_draft", edit, cliToken);
     expect(done.status).toBe(200);
@@ -198,14 +205,16 @@ describe("the owner's pages", () => {
     const parts = page.getByRole("listitem").filter({ hasText: /^Part (two|three)/ });
     await expect.poll(() => parts.count()).toBe(2);
     expect(await parts.nth(0).getAttribute("aria-label")).toBe("Part 2 of 3");
-    expect(await parts.nth(1).getByRole("img", { name: "A bar chart" }).getAttribute("src")).toBe(img.url);
+    expect(await parts.nth(1).getByRole("img", { name: "A bar chart" }).getAttribute("src")).toBe(new URL(img.url).pathname);
+    // Its description is posted with it: shown as text, not only as the image's alt.
+    expect(await parts.nth(1).locator("figcaption").innerText()).toContain("Posted with the description: “A bar chart”");
     await axe(page);
     await shoot(page, "confirm-thread");
     const post = await srv.api("create_draft", { type: "post", body: "Deck", document_url: doc.url, document_title: "Q3 review" }, cliToken);
     const ask2 = await srv.api("schedule_content", { type: "post", id: post.body.id, scheduled_for: at }, cliToken);
     await page.goto(ask2.body.error.confirmation.url);
     await expect.poll(() => page.locator(".document").textContent()).toContain("Q3 review · 3 pages");
-    expect(await page.getByRole("link", { name: "Open deck.pdf" }).getAttribute("href")).toBe(doc.url);
+    expect(await page.getByRole("link", { name: "Open deck.pdf" }).getAttribute("href")).toBe(new URL(doc.url).pathname);
     await axe(page);
     await page.close();
   }, 120_000);
@@ -260,7 +269,7 @@ describe("the owner's pages", () => {
       expect(await page.getByText("Signed in as owner@example.com").count()).toBe(1);
       await axe(page);
       await shoot(page, "consent");
-      await page.getByRole("button", { name: "Allow" }).click();
+      await press(page.getByRole("button", { name: "Allow" }));
       await expect.poll(() => callback?.pathname).toBe("/callback");
       // The app's server saw the request before the browser finished loading its answer:
       // a navigation started now would be cut short by that one.
@@ -281,7 +290,7 @@ describe("the owner's pages", () => {
       await row.getByRole("button", { name: "Disconnect" }).first().click();
       const dialog = page.getByRole("dialog");
       expect(await dialog.textContent()).toContain("Disconnect Indie Client? It will lose access immediately.");
-      await dialog.getByRole("button", { name: "Disconnect" }).click();
+      await press(dialog.getByRole("button", { name: "Disconnect" }));
       await expect.poll(() => page.getByRole("status").textContent()).toContain("Disconnected");
       expect((await srv.api("search_content", {}, tokens.access_token)).status).toBe(401);
       expect((await srv.api("search_content", {}, cliToken)).status).toBe(200); // only that app
@@ -308,7 +317,7 @@ describe("the owner's pages", () => {
     const framing = await page.request.get(page.url());
     expect(framing.headers()["x-frame-options"]).toBe("DENY");
     await page.getByRole("button", { name: "Publish now", exact: true }).click();
-    await page.getByRole("dialog").getByRole("button", { name: "Publish now" }).click();
+    await press(page.getByRole("dialog").getByRole("button", { name: "Publish now" }));
     await expect.poll(() => page.getByRole("status").textContent()).toBe("Published.");
     await page.getByRole("link", { name: "see it on LinkedIn" }).click();
     await page.waitForURL(/\/sandbox\/pronet\//);

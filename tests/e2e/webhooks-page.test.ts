@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
-import { appInBrowser, axe, openSignedIn, screenshots } from "./browser";
+import { appInBrowser, axe, openSignedIn, press, pressWithKeys, screenshots } from "./browser";
 import { TestServer } from "./harness";
 
 // Settings > Webhooks in a real browser against the built server, whose own deliverer sends
@@ -57,13 +57,13 @@ describe("Settings > Webhooks", () => {
     await until(() => rx.ok("webhook.test").length === 2);
     expect(rx.ok("webhook.test")[1].headers["webhook-id"]).toBe(first.headers["webhook-id"]);
 
-    await page.getByRole("switch", { name: "Send events to this endpoint" }).click();
+    await press(page.getByRole("switch", { name: "Send events to this endpoint" }));
     await page.waitForURL(/done=paused/);
     await expect.poll(() => page.getByText("Paused", { exact: true }).count()).toBe(1);
     await axe(page);
 
     await page.getByRole("button", { name: "Rotate secret" }).click();
-    await page.getByRole("dialog").getByRole("button", { name: "Rotate secret" }).click();
+    await press(page.getByRole("dialog").getByRole("button", { name: "Rotate secret" }));
     await expect.poll(async () => (await secretBox.count()) === 1 && (await secretBox.textContent()) !== secret).toBe(true);
     await expect.poll(() => page.getByText(/The previous secret also signs until/).count()).toBe(1);
 
@@ -73,7 +73,7 @@ describe("Settings > Webhooks", () => {
     await page.setViewportSize({ width: 1280, height: 900 });
 
     await page.getByRole("button", { name: "Delete" }).click();
-    await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
+    await press(page.getByRole("dialog").getByRole("button", { name: "Delete" }));
     await page.waitForURL(/done=deleted/);
     await expect.poll(() => page.getByText("No endpoint yet.").count()).toBe(1);
     await page.close();

@@ -2,7 +2,7 @@ import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { startFakePlatforms, type FakePlatforms, fakePlatformEnv } from "../helpers/fake-platforms";
 import { decodeQuotedPrintable, startSmtpCapture, type SmtpCapture } from "../helpers/smtp-capture";
-import { appInBrowser, axe, screenshots } from "./browser";
+import { appInBrowser, axe, press, screenshots } from "./browser";
 import { TestServer } from "./harness";
 import { png } from "../helpers/media";
 
@@ -149,7 +149,7 @@ async function confirmIn(label: string, confirmLabel: string) {
   await owner.getByRole("button", { name: label, exact: true }).click();
   const dialog = owner.getByRole("dialog");
   await dialog.waitFor();
-  await dialog.getByRole("button", { name: confirmLabel, exact: true }).click();
+  await press(dialog.getByRole("button", { name: confirmLabel, exact: true }));
 }
 
 describe("an item's page", () => {

@@ -12,7 +12,7 @@ import { approvals, postDrafts, tweetDrafts } from "@/drizzle/schema";
 import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { withConfig } from "../helpers/env";
-import { uploadPdf, uploadPng } from "../helpers/media";
+import { png, upload, uploadPdf, uploadPng } from "../helpers/media";
 import { approved, inSeconds, row, sandboxCount } from "../helpers/publishing";
 
 // Contract 4.5 with media: approved means exactly this content, images, document and every
@@ -68,7 +68,7 @@ describe("the content hash", () => {
 describe("editing a scheduled draft's media or thread needs the owner's approval", () => {
   it("a thread part: refused with the approval showing every part, current and proposed; once approved it is applied", async () => {
     const u = await makeUser({ publishing: true });
-    const pic = (await uploadPng(u)).url;
+    const pic = (await upload(u, await png(), "image/png", { alt_text: "Sales by week" })).url;
     const { id, at } = await scheduled(u, { type: "tweet", body: "Part one", thread: ["Part two", { text: "Part three", image_urls: [pic] }] });
     const before = await tweetRow(id);
     const edit = { type: "tweet", id, thread: ["Part two, sharper", { text: "Part three", image_urls: [pic] }] };
@@ -92,7 +92,8 @@ describe("editing a scheduled draft's media or thread needs the owner's approval
     expect((await approvalForOwner(await db(), u.id, a.id))?.attachments).toEqual(a.attachments);
     const form = await confirmationForm(await db(), { ...(await caller(u)) }, res.body.error.confirmation);
     expect(form.message).toContain("Thread part 2 of 3:\nPart two\n");
-    expect(form.message).toContain(`Thread part 3 of 3:\nPart three\n  Image 1 of 1: ${pic}`);
+    // The description posted with the image is shown too, as on the page.
+    expect(form.message).toContain(`Thread part 3 of 3:\nPart three\n  Image 1 of 1: ${pic}, posted with the description "Sales by week"`);
     expect(form.message).toContain("Proposed images, document and thread parts:\nThread part 2 of 3:\nPart two, sharper");
 
     const out = expectOk(await approved(u, "update_draft", edit), updateDraftOp.output);

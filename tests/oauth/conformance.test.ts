@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { appInBrowser } from "../e2e/browser";
+import { appInBrowser, press } from "../e2e/browser";
 import { freePort, TestServer } from "../e2e/harness";
 
 // The official MCP conformance suite's authorization-server scenarios against the built app:
@@ -49,7 +49,7 @@ describe("MCP conformance suite: authorization server", () => {
     await page.getByLabel("Password").fill(ownerPassword);
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.waitForURL((u) => u.pathname === "/oauth/authorize");
-    await page.getByRole("button", { name: "Allow" }).click();
+    await press(page.getByRole("button", { name: "Allow" }));
     const code = await exited;
     await page.close();
     const checks = fs

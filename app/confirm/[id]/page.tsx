@@ -7,6 +7,7 @@ import { PLATFORM_NAMES, STATUS_WORDS, formatInZone, formatTime, formatUtc } fro
 import { AttachedImage, EditComparison } from "@/components/approval-content";
 import { Attachments } from "@/components/draft-media";
 import { attachmentUrls, mediaMeta } from "@/lib/domain/media";
+import { DeliberateButton } from "@/components/deliberate-button";
 import { OwnerShell } from "@/components/owner-shell";
 import { decide } from "./actions";
 
@@ -168,9 +169,9 @@ export default async function ConfirmPage({
       {open ? (
         <form action={decide.bind(null, a.id)} className="actions">
           <input type="hidden" name="csrf" value={csrfToken(me.id, `confirm:${a.id}`)} />
-          <button className="btn primary" type="submit" name="decision" value="approve">
+          <DeliberateButton className="btn primary" type="submit" name="decision" value="approve">
             Approve
-          </button>
+          </DeliberateButton>
           <button className="btn" type="submit" name="decision" value="deny">
             Deny
           </button>

@@ -4,6 +4,7 @@ import { signOut } from "@/lib/auth";
 import { csrfToken, requireOwner } from "@/lib/auth/session";
 import { clientAddress } from "@/lib/http/client-address";
 import { checkAuthorizeRequest, consentPurpose } from "@/lib/oauth/authorize";
+import { DeliberateButton } from "@/components/deliberate-button";
 import { OwnerShell } from "@/components/owner-shell";
 import { decideConsent } from "./actions";
 
@@ -85,9 +86,9 @@ export default async function AuthorizePage({ searchParams }: { searchParams: Pr
       <form action={decideConsent} className="actions">
         <input type="hidden" name="query" value={query} />
         <input type="hidden" name="csrf" value={csrf} />
-        <button className="btn primary" type="submit" name="decision" value="allow">
+        <DeliberateButton className="btn primary" type="submit" name="decision" value="allow">
           Allow
-        </button>
+        </DeliberateButton>
         <button className="btn" type="submit" name="decision" value="cancel">
           Cancel
         </button>
