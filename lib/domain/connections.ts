@@ -8,8 +8,19 @@ import { connectionState, NETWORKS, type ConnectionState, type Provider } from "
 // What Settings > Connections and the approval page read and change. Every query is scoped
 // by the owner's id: another user's app or approval looks exactly like a missing one.
 
-/** Where an app sends people back to (from its first redirect URI), or null. */
-export const redirectHost = (uris: string[]): string | null => (uris.length ? redirectOf(uris[0]) : null);
+const HOSTS_NAMED = 3;
+
+/**
+ * Where an app may send people back to: every host among its redirect URIs (the app chose
+ * them all, and may use any; naming only the first would let it stand behind a well-known
+ * one), or null.
+ */
+export function redirectHost(uris: string[]): string | null {
+  const hosts = [...new Set(uris.map(redirectOf))];
+  if (!hosts.length) return null;
+  const more = hosts.length - HOSTS_NAMED;
+  return hosts.slice(0, HOSTS_NAMED).join(", ") + (more > 0 ? ` and ${more} more` : "");
+}
 
 export async function listConnectedApps(db: Db, userId: string) {
   const rows = await db

@@ -43,6 +43,11 @@ describe("authorization requests", () => {
     expect(await shown("cursor://anysphere.cursor-retrieval/oauth")).toBe("cursor://anysphere.cursor-retrieval");
     expect(appRedirectHost(["evilapp://claude.ai/x"])).toBe("evilapp://claude.ai");
     expect(appRedirectHost(["myapp:/callback"])).toBe("myapp:");
+    // Every place it may send a code is named: an app registering a well-known address beside
+    // its own is not named after the well-known one alone.
+    expect(appRedirectHost(["https://claude.ai/api/mcp/auth_callback", "https://evil.example/cb", "https://claude.ai/other"])).toBe("claude.ai, evil.example");
+    const many = ["a", "b", "c", "d", "e"].map((h) => `https://${h}.example/cb`);
+    expect(appRedirectHost(many)).toBe("a.example, b.example, c.example and 2 more");
   });
 
   it("shows an error page, never a redirect, for an unknown client or unregistered redirect URI (item 12)", async () => {
