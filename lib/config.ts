@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { originIsLoopback } from "@/lib/outbound-address";
 
 // Every environment variable the service reads, parsed once. The README's table mirrors this.
 const Env = z
@@ -83,6 +84,15 @@ const Env = z
         code: "custom",
         path: ["INNGEST_SIGNING_KEY"],
         message: "is needed with INNGEST_EVENT_KEY: Inngest signs its calls to /api/inngest, and without it nothing scheduled would be published",
+      });
+    }
+    // Inngest's dev mode accepts unsigned calls to /api/inngest: on a reachable address anyone
+    // could run its functions (publish any due draft, send webhooks) at will.
+    if (e.INNGEST_DEV && e.APP_URL && !originIsLoopback(e.APP_URL)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["INNGEST_DEV"],
+        message: `is for a development machine only: Inngest's dev mode accepts unsigned calls to /api/inngest, so APP_URL must be a loopback address (localhost, 127.x.x.x, [::1]), not ${e.APP_URL}`,
       });
     }
   });

@@ -39,5 +39,8 @@ export const ERROR_DOCS: Record<ErrorCode, { when: string; fix: string }> = {
     when: "An unexpected error on the service's side; nothing internal is disclosed.",
     fix: "Reads are safe to retry. Report the X-Request-Id header if it persists.",
   },
-  temporarily_unavailable: { when: "The service cannot reach its database right now.", fix: "Retry later with backoff (Retry-After)." },
+  temporarily_unavailable: {
+    when: "The service cannot reach its database right now, or is reading as many uploads as it takes at once (nothing was stored).",
+    fix: "Retry later with backoff (Retry-After).",
+  },
 };

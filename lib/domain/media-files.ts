@@ -1,5 +1,6 @@
 import path from "node:path";
 import { Worker } from "node:worker_threads";
+import { Admission } from "@/lib/admission";
 import { AppError, invalid } from "@/lib/errors";
 
 // What upload_media accepts, and how the bytes are checked and cleaned before they are
@@ -54,6 +55,22 @@ const SHARP_FORMAT: Record<(typeof IMAGE_TYPES)[number], "png" | "jpeg" | "gif" 
 
 const bad = (message: string) => invalid([{ path: "data", message }], "The uploaded file was refused.");
 
+const busy = () =>
+  new AppError(
+    "temporarily_unavailable",
+    "Too many uploads are being processed right now, so this one was not read; nothing was stored.",
+    "Retry in a few seconds (Retry-After).",
+  );
+
+/**
+ * How many uploads this process works on at once, each kind in its own line. An image holds a
+ * thread of libuv's pool (4 by default, shared with file and crypto work) for up to
+ * IMAGE_SECONDS, so two at a time leave the rest to the service; a PDF holds a core for up to
+ * PDF_READ_MS, so one. Four more of each may wait (40 s at worst); beyond that an upload is
+ * refused at once as temporarily_unavailable (Retry-After), before it is decoded or stored.
+ */
+export const mediaWork = { image: new Admission(2, 4, busy), pdf: new Admission(1, 4, busy) };
+
 /**
  * Decodes and re-encodes an image in its own format. sharp writes no metadata unless asked,
  * so EXIF (GPS position, camera, owner), XMP and comments are gone; the EXIF orientation is
@@ -95,33 +112,33 @@ async function processImage(input: Uint8Array, type: (typeof IMAGE_TYPES)[number
 const PDF_READ_MS = 10_000;
 /** The reading thread's heap; the bytes being read are outside it, and a decoded stream is capped. */
 const PDF_HEAP_MB = 256;
-// One PDF is read at a time: a hostile file then holds at most one core, for at most PDF_READ_MS.
-let pdfLine: Promise<unknown> = Promise.resolve();
 
 type PdfAnswer = { pages?: number; error?: string; encrypted?: boolean };
 
-/** pdf-pages.worker.cjs on a thread of its own, stopped at the deadline. */
-function readPdf(input: Uint8Array): Promise<PdfAnswer> {
-  const run = () =>
-    new Promise<PdfAnswer>((resolve) => {
-      const worker = new Worker(path.join(process.cwd(), "lib", "domain", "pdf-pages.worker.cjs"), {
-        workerData: { bytes: input, max: MAX_PDF_PAGES },
-        resourceLimits: { maxOldGenerationSizeMb: PDF_HEAP_MB },
-      });
-      const end = (answer: PdfAnswer) => {
-        clearTimeout(timer);
-        resolve(answer);
-        void worker.terminate();
-      };
-      const timer = setTimeout(() => end({ error: `reading it took more than ${PDF_READ_MS / 1000} seconds` }), PDF_READ_MS);
-      worker.once("message", end);
-      // Out of memory, say: the file is refused, the server goes on.
-      worker.once("error", () => end({ error: "unreadable" }));
-      worker.once("exit", () => end({ error: "unreadable" }));
+/** One PDF is read at a time (mediaWork.pdf): a hostile file then holds at most one core, for at most PDF_READ_MS. */
+const readPdf = (input: Uint8Array) => mediaWork.pdf.run(() => readOnThread(input));
+
+/** pdf-pages.worker.cjs on a thread of its own, stopped at the deadline; answers once the thread is gone. */
+function readOnThread(input: Uint8Array): Promise<PdfAnswer> {
+  return new Promise<PdfAnswer>((resolve) => {
+    const worker = new Worker(path.join(process.cwd(), "lib", "domain", "pdf-pages.worker.cjs"), {
+      workerData: { bytes: input, max: MAX_PDF_PAGES },
+      resourceLimits: { maxOldGenerationSizeMb: PDF_HEAP_MB },
     });
-  const answer = pdfLine.then(run, run);
-  pdfLine = answer;
-  return answer;
+    let answered = false;
+    const end = (answer: PdfAnswer) => {
+      if (answered) return; // the first answer counts: the thread exits after it
+      answered = true;
+      clearTimeout(timer);
+      const done = () => resolve(answer);
+      worker.terminate().then(done, done);
+    };
+    const timer = setTimeout(() => end({ error: `reading it took more than ${PDF_READ_MS / 1000} seconds` }), PDF_READ_MS);
+    worker.once("message", end);
+    // Out of memory, say: the file is refused, the server goes on.
+    worker.once("error", () => end({ error: "unreadable" }));
+    worker.once("exit", () => end({ error: "unreadable" }));
+  });
 }
 
 /**
@@ -150,7 +167,7 @@ export async function processUpload(bytes: Uint8Array, declared: MediaType): Pro
     throw bad(actual ? `The bytes are ${actual}, not ${declared}: declare the right content_type` : `The bytes are not a ${declared} file`);
   }
   if (declared === PDF_TYPE) return processPdf(bytes);
-  const out = await processImage(bytes, declared as (typeof IMAGE_TYPES)[number]);
+  const out = await mediaWork.image.run(() => processImage(bytes, declared as (typeof IMAGE_TYPES)[number]));
   if (out.data.length > MAX_IMAGE_BYTES) throw bad(`Re-encoded, the image is larger than ${MAX_IMAGE_BYTES / MB} MB; upload a smaller one`);
   return out;
 }

@@ -17,10 +17,18 @@ import { signatureHeader, signingSecrets } from "./signing";
 export const RETRY_FOR_MS = 3 * 86400_000;
 /** A claim outlives any send (timeout 10 s by default): only a dead deliverer's claim runs out. */
 const leaseMs = (p: Ports) => 3 * p.config().WEBHOOK_TIMEOUT_MS;
-/** At most this many deliveries of one endpoint per round, so a slow or dead one cannot take every sender. */
-const PER_ENDPOINT = 5;
-/** And of one user's endpoints: many slow endpoints of one account leave room for everyone else's. */
-const PER_USER = 10;
+/**
+ * In flight at once (claimed and not yet recorded, across every deliverer): at most this many
+ * deliveries of one endpoint and of one user's endpoints, so a slow or dead endpoint, or one
+ * account's many, holds at most two senders and everyone else's deliveries go out beside them.
+ */
+const PER_ENDPOINT = 1;
+const PER_USER = 2;
+/** Senders per pass. */
+const SENDERS = 8;
+/** A pass takes no new delivery after this many, or after PASS_MS, so the loop's other work gets its turn. */
+const PASS_MAX = 1000;
+const PASS_MS = 60_000;
 /** Time a send's outcome may take to be written once its answer came. */
 const RECORDING_MS = 1000;
 const BASE_MS = 30_000;
@@ -35,11 +43,13 @@ type Claim = { id: string; event_id: string; endpoint_id: string; attempts: numb
 
 /**
  * Leases up to `limit` due deliveries in one UPDATE: pending, due, not leased, of an active
- * endpoint, with no earlier pending event of the same subject to that endpoint, at most
- * PER_ENDPOINT per endpoint and PER_USER per user. SKIP LOCKED hands concurrent deliverers
- * disjoint rows. The ids are an array computed once (`= any(array(...))`): as an `in (...)`
- * semi-join, a plan that ran the locking subquery again per candidate row leased more than
- * `limit`.
+ * endpoint, with no earlier pending event of the same subject to that endpoint, and only while
+ * fewer than PER_ENDPOINT of the endpoint's and PER_USER of the user's deliveries are leased
+ * (in flight): leased rows rank first in each window, so a free row's rank counts them too.
+ * (Two deliverers claiming at the same instant do not see each other's leases: each keeps
+ * the limits.) SKIP LOCKED hands concurrent deliverers disjoint rows. The ids are an array
+ * computed once (`= any(array(...))`): as an `in (...)` semi-join, a plan that ran the locking
+ * subquery again per candidate row leased more than `limit`.
  */
 export async function claim(db: Db, now: Date, limit: number, leaseFor = leaseMs(ports())): Promise<Claim[]> {
   const at = now.toISOString();
@@ -50,20 +60,21 @@ export async function claim(db: Db, now: Date, limit: number, leaseFor = leaseMs
       select id from webhook_deliveries
       where id in (
         select id from (
-          select d.id, row_number() over (partition by d.endpoint_id order by d.next_attempt_at) as nth,
-            row_number() over (partition by w.user_id order by d.next_attempt_at) as nth_of_user
+          select d.id, busy,
+            row_number() over (partition by d.endpoint_id order by busy desc, d.next_attempt_at) as nth,
+            row_number() over (partition by w.user_id order by busy desc, d.next_attempt_at) as nth_of_user
           from webhook_deliveries d
+          cross join lateral (select coalesce(d.locked_until > ${at}::timestamptz, false) as busy) l
           join webhook_events e on e.id = d.event_id
           join webhook_endpoints w on w.id = d.endpoint_id
           where d.status = 'pending' and d.next_attempt_at <= ${at}::timestamptz
-            and (d.locked_until is null or d.locked_until <= ${at}::timestamptz)
             and w.status = 'active'
-            and not exists (
+            and (busy or not exists (
               select 1 from webhook_deliveries d2 join webhook_events e2 on e2.id = d2.event_id
               where e.subject is not null and d2.endpoint_id = d.endpoint_id and d2.status = 'pending'
-                and e2.subject = e.subject and (e2.created_at, e2.id) < (e.created_at, e.id))
+                and e2.subject = e.subject and (e2.created_at, e2.id) < (e.created_at, e.id)))
         ) due
-        where nth <= ${PER_ENDPOINT} and nth_of_user <= ${PER_USER})
+        where not busy and nth <= ${PER_ENDPOINT} and nth_of_user <= ${PER_USER})
       order by next_attempt_at
       limit ${limit}
       for update skip locked))
@@ -72,64 +83,91 @@ export async function claim(db: Db, now: Date, limit: number, leaseFor = leaseMs
   return rowsOf<Claim>(res);
 }
 
+type Pass = { db: Db; p: Ports; clock: () => Date; lease: number; result: DeliverResult; sending: Set<Promise<void>> };
+
 /**
- * One pass: sends everything due now (in up to 20 rounds of `limit`, `concurrency` at a time) and
- * returns what happened. `clock` decides what is due and when to retry (tests move it).
+ * One pass: sends everything due now, `concurrency` at a time, and returns what happened. A
+ * sender that comes free takes the next due delivery at once (no waiting for the others of a
+ * batch); while some are free and others still sending, newly due work is looked for every
+ * SCHEDULER_POLL_MS. `clock` decides what is due and when to retry (tests move it).
  */
-export async function deliverDue(db: Db, opts: { ports?: Ports; clock?: () => Date; limit?: number; concurrency?: number } = {}): Promise<DeliverResult> {
+export async function deliverDue(db: Db, opts: { ports?: Ports; clock?: () => Date; max?: number; concurrency?: number } = {}): Promise<DeliverResult> {
   const p = opts.ports ?? ports();
-  const clock = opts.clock ?? p.clock;
-  const limit = opts.limit ?? 50;
-  const r: DeliverResult = { delivered: 0, retrying: 0, failed: 0, paused: 0 };
-  const lease = leaseMs(p);
-  for (let round = 0; round < 20; round++) {
-    const claimedAt = clock();
-    const claimed = await claim(db, claimedAt, limit, lease);
-    if (!claimed.length) break;
-    // A send starts only while its claim outlasts the longest send: one that could end after
-    // the claim ran out might be sent by another deliverer meanwhile. What is left goes back.
-    const leaseEnd = new Date(claimedAt.getTime() + lease);
-    const covered = () => clock().getTime() + p.config().WEBHOOK_TIMEOUT_MS + RECORDING_MS < leaseEnd.getTime();
-    const left: string[] = [];
-    const events = await db
-      .select()
-      .from(webhookEvents)
-      .where(inArray(webhookEvents.id, [...new Set(claimed.map((c) => c.event_id))]));
-    const endpoints = await db
-      .select()
-      .from(webhookEndpoints)
-      .where(inArray(webhookEndpoints.id, [...new Set(claimed.map((c) => c.endpoint_id))]));
-    const queue = [...claimed];
-    const worker = async () => {
-      for (let c = queue.shift(); c; c = queue.shift()) {
-        if (!covered()) {
-          left.push(c.id);
-          continue;
-        }
-        const ev = events.find((e) => e.id === c!.event_id);
-        const ep = endpoints.find((e) => e.id === c!.endpoint_id);
-        if (!ev || !ep) continue; // deleted meanwhile: its delivery went with it
-        try {
-          const outcome = await sendOne(db, p, clock, c, ev, ep);
-          r[outcome]++;
-        } catch (e) {
-          // The lease runs out and a later pass tries again.
-          log("error", "webhook delivery not recorded", { delivery: c.id, ...errorFacts(e) });
-        }
-      }
-    };
-    // Another round even after a short one: a delivered event may have released the next
-    // event of the same draft, which the previous claim had to leave waiting.
-    await Promise.all(Array.from({ length: opts.concurrency ?? 8 }, worker));
-    if (left.length) {
-      await db
-        .update(webhookDeliveries)
-        .set({ lockedUntil: null })
-        .where(and(inArray(webhookDeliveries.id, left), eq(webhookDeliveries.lockedUntil, leaseEnd)));
+  const pass: Pass = {
+    db,
+    p,
+    clock: opts.clock ?? p.clock,
+    lease: leaseMs(p),
+    result: { delivered: 0, retrying: 0, failed: 0, paused: 0 },
+    sending: new Set(),
+  };
+  const concurrency = opts.concurrency ?? SENDERS;
+  const max = opts.max ?? PASS_MAX;
+  const stopAt = Date.now() + PASS_MS;
+  let taken = 0;
+  try {
+    for (;;) {
+      const free = Math.min(concurrency - pass.sending.size, max - taken);
+      // A delivered event may release the next event of the same draft, or a sender of its user.
+      if (free > 0 && Date.now() < stopAt) taken += await claimAndSend(pass, free);
+      if (!pass.sending.size) break;
+      const idle = pass.sending.size < concurrency && taken < max && Date.now() < stopAt;
+      await Promise.race([...pass.sending, ...(idle ? [pause(p.config().SCHEDULER_POLL_MS)] : [])]);
     }
+  } finally {
+    // Even when a claim failed (the database is gone, say): the pass ends with its sends, so
+    // the next one never runs beside them.
+    await Promise.all(pass.sending);
   }
-  return r;
+  return pass.result;
 }
+
+/** Claims up to `n` deliveries and starts sending each (into `pass.sending`); returns how many it claimed. */
+async function claimAndSend(pass: Pass, n: number): Promise<number> {
+  const { db, p, clock } = pass;
+  const claimedAt = clock();
+  const claimed = await claim(db, claimedAt, n, pass.lease);
+  if (!claimed.length) return 0;
+  // A send starts only while its claim outlasts the longest send: one that could end after
+  // the claim ran out might be sent by another deliverer meanwhile. What is left goes back.
+  const leaseEnd = new Date(claimedAt.getTime() + pass.lease);
+  const events = await db
+    .select()
+    .from(webhookEvents)
+    .where(inArray(webhookEvents.id, [...new Set(claimed.map((c) => c.event_id))]));
+  const endpoints = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(inArray(webhookEndpoints.id, [...new Set(claimed.map((c) => c.endpoint_id))]));
+  const left: string[] = [];
+  for (const c of claimed) {
+    if (clock().getTime() + p.config().WEBHOOK_TIMEOUT_MS + RECORDING_MS >= leaseEnd.getTime()) {
+      left.push(c.id);
+      continue;
+    }
+    const ev = events.find((e) => e.id === c.event_id);
+    const ep = endpoints.find((e) => e.id === c.endpoint_id);
+    if (!ev || !ep) continue; // deleted meanwhile: its delivery went with it
+    const sending: Promise<void> = sendOne(db, p, clock, c, ev, ep)
+      .then(
+        (outcome) => void pass.result[outcome]++,
+        // The lease runs out and a later pass tries again.
+        (e) => log("error", "webhook delivery not recorded", { delivery: c.id, ...errorFacts(e) }),
+      )
+      .finally(() => pass.sending.delete(sending));
+    pass.sending.add(sending);
+  }
+  if (left.length) {
+    await db
+      .update(webhookDeliveries)
+      .set({ lockedUntil: null })
+      .where(and(inArray(webhookDeliveries.id, left), eq(webhookDeliveries.lockedUntil, leaseEnd)));
+  }
+  return claimed.length;
+}
+
+/** Resolves after `ms`; the timer does not keep the process alive. */
+const pause = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
 
 /**
  * When a pending delivery to an active endpoint next comes due (its retry time, or the end of

@@ -22,6 +22,12 @@ export type Receiver = {
   verify: (r: Received, secret: string) => { type: string; timestamp: string; data: Record<string, unknown> };
   /** Received requests that carry a 2xx answer, by type. */
   ok: (type?: string) => Received[];
+  /** A slow receiver: requests on paths starting with `prefix` go unanswered until `release()`, or at most `maxMs`, then are answered as usual. */
+  hold: (prefix: string, maxMs: number) => void;
+  /** Answers every held request now, and holds no more. */
+  release: () => void;
+  /** Paths of the requests held (arrived, not answered yet). */
+  held: () => string[];
   close: () => Promise<void>;
 };
 
@@ -29,11 +35,11 @@ export async function startReceiver(): Promise<Receiver> {
   const queues = new Map<string, Answer[]>();
   const fallback = new Map<string, number>();
   const received: Received[] = [];
+  let holding: { prefix: string; maxMs: number } | undefined;
+  const waiting = new Map<string, () => void>(); // a held request's path by key, and how to answer it
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const path = req.url ?? "/";
+    const respond = (path: string) => {
       const next = queues.get(path)?.shift() ?? fallback.get(path) ?? 204;
       if (next === "hang") {
         received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), status: 0 });
@@ -42,6 +48,18 @@ export async function startReceiver(): Promise<Receiver> {
       const [status, location] = Array.isArray(next) ? next : [next, undefined];
       received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), status });
       res.writeHead(status, location ? { location } : {}).end(status >= 400 ? "<script>alert(1)</script> nope" : "");
+    };
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const path = req.url ?? "/";
+      if (!holding || !path.startsWith(holding.prefix)) return respond(path);
+      const key = `${path} ${Math.random()}`;
+      const go = () => {
+        clearTimeout(timer);
+        if (waiting.delete(key)) respond(path);
+      };
+      const timer = setTimeout(go, holding.maxMs);
+      waiting.set(key, go);
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -60,6 +78,12 @@ export async function startReceiver(): Promise<Receiver> {
     on: (path) => received.filter((r) => r.path === path),
     verify,
     ok: (type) => received.filter((r) => r.status < 300 && (!type || JSON.parse(r.body).type === type)),
+    hold: (prefix, maxMs) => void (holding = { prefix, maxMs }),
+    release: () => {
+      holding = undefined;
+      for (const go of [...waiting.values()]) go();
+    },
+    held: () => [...waiting.keys()].map((k) => k.split(" ")[0]),
     close: () => {
       server.closeAllConnections();
       return new Promise((r) => server.close(() => r()));

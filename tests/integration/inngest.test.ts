@@ -165,6 +165,26 @@ describe("Inngest events from the scheduling operations", () => {
     }
   });
 
+  it("refuses to start in Inngest's dev mode, which accepts unsigned calls, unless the service's address is loopback", async () => {
+    for (const APP_URL of ["https://contentio.example", "http://10.0.0.5:3000", "http://[2001:db8::1]:3000"]) {
+      // Even with a signing key: dev mode does not check signatures.
+      const restore = reconfigure({ INNGEST_DEV: "1", APP_URL, INNGEST_SIGNING_KEY: "signkey-prod-0123456789abcdef0123456789abcdef" });
+      try {
+        expect(() => config(), APP_URL).toThrow(/Invalid configuration: INNGEST_DEV: .*unsigned.*APP_URL/);
+      } finally {
+        restore();
+      }
+    }
+    for (const APP_URL of ["http://localhost:3000", "http://127.0.0.2:3000", "http://[::1]:3000", undefined]) {
+      const restore = reconfigure({ INNGEST_DEV: inngest.url, APP_URL });
+      try {
+        expect(config().inngest).toBe(true);
+      } finally {
+        restore();
+      }
+    }
+  });
+
   it("refuses to start with an event key but no signing key, which would publish nothing", async () => {
     const restore = reconfigure({ INNGEST_DEV: undefined, INNGEST_EVENT_KEY: "event-key", INNGEST_SIGNING_KEY: undefined });
     try {

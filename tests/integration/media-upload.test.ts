@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import { MEDIA_STORAGE_BYTES } from "@/lib/domain/allowances";
+import { mediaWork, PDF_TYPE } from "@/lib/domain/media-files";
 import { authenticate, revokeApp } from "@/lib/domain/tokens";
 import { ports } from "@/lib/ports";
 import { execute } from "@/lib/operations/execute";
@@ -185,6 +186,35 @@ describe("upload_media", () => {
     expect(both.map((r) => r.status).sort()).toEqual([200, 422]);
     // Another plan's allowance is its own.
     expect((await uploadRaw(u, await png(), "image/png")).status).toBe(200);
+  });
+
+  it("works on two images and one PDF at a time with at most four waiting each; one more is refused as temporarily unavailable, storing nothing", async () => {
+    const busy = await makeUser();
+    const file = await png();
+    for (const [line, type, make] of [
+      [mediaWork.image, "image/png", async () => file],
+      [mediaWork.pdf, "application/pdf", () => pdf(1)],
+    ] as const) {
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      // Other uploads occupy every place (slots, then the line).
+      const occupied = Array.from({ length: line === mediaWork.image ? 2 : 1 }, () => line.run(() => gate));
+      const waiting = Array.from({ length: 4 }, async () => uploadRaw(busy, await make(), type));
+      await vi.waitFor(() => expect(line.waiting).toBe(4));
+      const before = (await rows(busy.id)).length;
+      const refused = await uploadRaw(busy, await make(), type);
+      expectError(refused, 503, "temporarily_unavailable");
+      expect(refused.headers.get("retry-after")).toBeTruthy();
+      expect((await rows(busy.id)).length).toBe(before);
+      // The other kind has a line of its own.
+      const other = type === PDF_TYPE ? upload(busy, file, "image/png") : upload(busy, await pdf(1), "application/pdf");
+      expect((await other).media_id).toBeTruthy();
+      release();
+      await Promise.all(occupied);
+      expect((await Promise.all(waiting)).map((r) => r.status)).toEqual([200, 200, 200, 200]);
+      expect((await upload(busy, await make(), type)).media_id).toBeTruthy();
+      expect((await rows(busy.id)).length).toBe(before + 6);
+    }
   });
 
   it("stores nothing for an app disconnected after its token was checked", async () => {
