@@ -23,5 +23,6 @@ export const authorizationCodes = pgTable(
     usedAt: at("used_at"),
     createdAt: createdAt(),
   },
-  (t) => [index("authorization_codes_expires_idx").on(t.expiresAt)],
+  // By client as well: housekeeping keeps clients with a code, and deleting one cascades here.
+  (t) => [index("authorization_codes_expires_idx").on(t.expiresAt), index("authorization_codes_client_idx").on(t.clientId)],
 );

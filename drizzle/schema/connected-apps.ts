@@ -22,5 +22,6 @@ export const connectedApps = pgTable(
     // a person answered it.
     trustsForms: boolean("trusts_forms").notNull().default(false),
   },
-  (t) => [index("connected_apps_user_idx").on(t.userId)],
+  // By client: housekeeping finds clients no grant names, and deleting one cascades here.
+  (t) => [index("connected_apps_user_idx").on(t.userId), index("connected_apps_client_idx").on(t.clientId)],
 );

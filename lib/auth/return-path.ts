@@ -1,12 +1,13 @@
 import { config } from "@/lib/config";
+import { INVISIBLE_CHAR } from "@/lib/invisible-chars";
 
 export const DEFAULT_RETURN_PATH = "/content";
 
 // Browsers drop tabs and newlines from URLs and read "\" as "/", so "/\t/evil.example" or
 // "/\evil.example" become "//evil.example": another site. Anything that could turn into
 // another host after such clean-up, or after percent-decoding, is refused outright rather
-// than repaired.
-const UNSAFE_CHAR = /[\s\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060\ufeff\\]/;
+// than repaired: whitespace, backslashes and every invisible character (lib/invisible-chars.ts).
+const unsafeChar = (s: string) => /[\s\\]/.test(s) || INVISIBLE_CHAR.test(s);
 
 /** A path and its percent-decodings (a redirect can be decoded once or twice more on the way). */
 function decodings(raw: string): string[] | null {
@@ -33,11 +34,11 @@ function decodings(raw: string): string[] | null {
  * spaces (the authorize request's redirect_uri, state) and cannot change the host.
  */
 export function safeReturnPath(raw: unknown, fallback = DEFAULT_RETURN_PATH): string {
-  if (typeof raw !== "string" || raw.length === 0 || raw.length > 2000 || UNSAFE_CHAR.test(raw)) return fallback;
+  if (typeof raw !== "string" || raw.length === 0 || raw.length > 2000 || unsafeChar(raw)) return fallback;
   const forms = decodings(raw.split(/[?#]/, 1)[0]);
   if (!forms) return fallback;
   for (const f of forms) {
-    if (!f.startsWith("/") || f.startsWith("//") || UNSAFE_CHAR.test(f)) return fallback;
+    if (!f.startsWith("/") || f.startsWith("//") || unsafeChar(f)) return fallback;
   }
   const origin = new URL(config().origin).origin;
   let url: URL;

@@ -1,14 +1,15 @@
 import { getTableName, sql, type SQL } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
-import { authorizationCodes, elicitations, idempotencyKeys, mcpTasks, tokens } from "@/drizzle/schema";
+import { authorizationCodes, connectedApps, elicitations, idempotencyKeys, mcpTasks, oauthClients, tokens } from "@/drizzle/schema";
 import { repeatPasses, type Passes } from "@/lib/passes";
 import type { Db } from "./index";
 import { rowsOf } from "./rows";
 
 // Rows that matter only for a while: a caller's Idempotency-Key (24 hours), an MCP task (its
-// ttl), an owner's wait in an MCP session, an authorization code, an expired token. Most are cleared as their
-// user makes new ones; those of users who stop calling would stay forever. (Approvals stay:
-// they are a draft's history of who asked and who approved.)
+// ttl), an owner's wait in an MCP session, an authorization code, an expired token, a client
+// that registered itself and was never connected. Most are cleared as their user makes new
+// ones; those of users who stop calling would stay forever. (Approvals stay: they are a
+// draft's history of who asked and who approved.)
 // Each process removes, every hour, what expired with a margin, in bounded batches (a pass
 // never holds the database for long; what is left goes in the next one).
 
@@ -32,6 +33,14 @@ const STALE: Array<[PgTable, SQL]> = [
   // Each refresh adds a pair. An expired token is refused whether its row is there or not
   // (a rotated refresh token replayed after its expiry can no longer be told apart, nor used).
   [tokens, sql`${tokens.expiresAt} < now() - interval '1 day'`],
+  // Anyone may register (or name a metadata document): a client no one connected within a
+  // week is abandoned. One that any grant names, even a disconnected one, stays: deleting it
+  // would cascade to that grant, a row of Settings > Connections. Clients made by the command
+  // line are not registrations.
+  [
+    oauthClients,
+    sql`${oauthClients.selfRegistered} and ${oauthClients.createdAt} < now() - interval '7 days' and not exists (select 1 from ${connectedApps} where ${connectedApps.clientId} = ${oauthClients.id}) and not exists (select 1 from ${authorizationCodes} where ${authorizationCodes.clientId} = ${oauthClients.id})`,
+  ],
 ];
 
 /** One pass: how many rows went from each table that had any. */
@@ -39,8 +48,11 @@ export async function tidyOnce(db: Db): Promise<Record<string, number>> {
   const gone: Record<string, number> = {};
   for (const [table, stale] of STALE) {
     for (let i = 0; i < MAX_BATCHES; i++) {
+      // Rows another transaction holds are left for the next pass: a client being connected
+      // right now is locked by its new grant's reference (FOR KEY SHARE) before that grant is
+      // committed, and deleting it then would cascade to the grant.
       const result = await db.execute(
-        sql`delete from ${table} where ctid = any(array(select ctid from ${table} where ${stale} limit ${sql.raw(String(BATCH))})) returning 1 as x`,
+        sql`delete from ${table} where ctid = any(array(select ctid from ${table} where ${stale} limit ${sql.raw(String(BATCH))} for update skip locked)) returning 1 as x`,
       );
       const n = rowsOf(result).length;
       if (n) gone[getTableName(table)] = (gone[getTableName(table)] ?? 0) + n;

@@ -3,20 +3,21 @@ import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import { consumeOAuthRequest } from "@/lib/ratelimit";
 import { oauthClients } from "@/drizzle/schema";
+import { clientNameProblem, pageUriProblem } from "./client-fields";
 import { fetchDocument, FetchRefused } from "./fetch-document";
 import { redirectUriProblem } from "./redirect-uris";
 import { originIsLoopback } from "@/lib/outbound-address";
 
 // Client ID Metadata Documents (MCP 2025-11-25 authorization; draft-ietf-oauth-client-id-
 // metadata-document): a client_id that is an https URL names a JSON document, served there by
-// the client, with its metadata. The document is fetched (bounded, public addresses only),
-// checked (its client_id is that URL; its redirect_uris are what authorize enforces) and kept
-// in a row of oauth_clients keyed by the URL, so consent, codes and Settings > Connections keep
-// referencing a uuid; the row is refreshed when its HTTP caching lifetime is over.
+// the client, with its metadata. The document is fetched (bounded, public addresses only, at
+// that very URL: no redirect), checked (its client_id is that URL; its redirect_uris are what
+// authorize enforces) and kept in a row of oauth_clients keyed by the URL, so consent, codes
+// and Settings > Connections keep referencing a uuid; the row is refreshed when its HTTP
+// caching lifetime is over.
 
 const MAX_BYTES = 5 * 1024;
 const TIMEOUT_MS = 5000;
-const MAX_REDIRECTS = 3;
 const DEFAULT_TTL_S = 3600;
 const MAX_TTL_S = 24 * 3600;
 
@@ -69,14 +70,30 @@ function checkDocument(url: string, text: string): Metadata | string {
   if (method !== "none") return "only public clients (token_endpoint_auth_method none) may use a metadata document";
   if ("client_secret" in m || "client_secret_expires_at" in m) return "a metadata document must not carry a client secret";
   if (m.application_type !== undefined && m.application_type !== "web" && m.application_type !== "native") return "application_type must be web or native";
+  const nameProblem = typeof m.client_name === "string" ? clientNameProblem(m.client_name) : null;
+  if (nameProblem) return `its ${nameProblem}`;
   const name = typeof m.client_name === "string" && m.client_name.trim() ? m.client_name.trim().slice(0, 200).toWellFormed() : new URL(url).host;
   return {
     client_name: name,
     redirect_uris: uris as string[],
     ...(typeof m.application_type === "string" && { application_type: m.application_type }),
-    ...(typeof m.client_uri === "string" && /^https:\/\//.test(m.client_uri) && { client_uri: m.client_uri }),
-    ...(typeof m.logo_uri === "string" && /^https:\/\//.test(m.logo_uri) && { logo_uri: m.logo_uri }),
+    // Kept only when usable, as before: a document is not refused for its page or logo.
+    ...(!pageUriProblem("client_uri", m.client_uri) && { client_uri: m.client_uri as string }),
+    ...(!pageUriProblem("logo_uri", m.logo_uri) && { logo_uri: m.logo_uri as string }),
   };
+}
+
+/**
+ * Why an answer other than 200 is refused. A redirect is never followed
+ * (draft-ietf-oauth-client-id-metadata-document-01, section 4: only a 200 is a document, and
+ * redirects are not followed automatically): the consent page names the client_id's host as
+ * the one vouching for the app, and an open redirector on a reputable site would otherwise
+ * lend it that name for a document served anywhere.
+ */
+function statusProblem(status: number): string {
+  if (status >= 300 && status < 400)
+    return `its address redirects elsewhere (HTTP ${status}), and a metadata document must be served at the client_id URL itself`;
+  return `it answered HTTP ${status}`;
 }
 
 /** A service on a loopback address (development, tests) may use clients on loopback too. */
@@ -94,7 +111,7 @@ export async function resolveMetadataClient(url: string, address: string, now = 
   // Anyone, signed in or not, can make this server fetch a document (and keep a client row)
   // by naming its address as client_id: fetches are counted per network address, like
   // registrations.
-  const rate = await consumeOAuthRequest(`metadata:${address}`);
+  const rate = await consumeOAuthRequest("metadata", address);
   if (!rate.allowed) {
     return {
       ok: false,
@@ -103,12 +120,12 @@ export async function resolveMetadataClient(url: string, address: string, now = 
   }
   let fetched;
   try {
-    fetched = await fetchDocument(url, { maxBytes: MAX_BYTES, timeoutMs: TIMEOUT_MS, maxRedirects: MAX_REDIRECTS, allowLoopback: serviceOnLoopback() });
+    fetched = await fetchDocument(url, { maxBytes: MAX_BYTES, timeoutMs: TIMEOUT_MS, allowLoopback: serviceOnLoopback() });
   } catch (e) {
     const why = e instanceof FetchRefused ? e.message : "it could not be reached";
     return { ok: false, problem: `This app's metadata document could not be used: ${why}.` };
   }
-  if (fetched.status !== 200) return { ok: false, problem: `This app's metadata document could not be used: it answered HTTP ${fetched.status}.` };
+  if (fetched.status !== 200) return { ok: false, problem: `This app's metadata document could not be used: ${statusProblem(fetched.status)}.` };
   const checked = checkDocument(url, fetched.body);
   if (typeof checked === "string") return { ok: false, problem: `This app's metadata document could not be used: ${checked}.` };
   const expires = new Date(now.getTime() + cacheLifetimeSeconds(fetched.headers, now.getTime()) * 1000);

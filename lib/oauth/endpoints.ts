@@ -10,7 +10,7 @@ import { exchangeCode, refresh, revoke } from "./token";
 // Counted per endpoint and client address before the body is read, so that a flood is
 // turned away without the server reading, parsing or looking up anything.
 async function limited(req: Request, endpoint: string) {
-  const rate = await consumeOAuthRequest(`${endpoint}:${clientAddress(req.headers)}`);
+  const rate = await consumeOAuthRequest(endpoint, clientAddress(req.headers));
   if (!rate.allowed) {
     throw new OAuthError("slow_down", "Too many requests from this address; retry later.", 429, { "Retry-After": String(rate.retryAfter) });
   }

@@ -7,7 +7,8 @@ import { dnsResolve } from "@/lib/outbound-resolve";
 // Fetching a document a client names by URL (a Client ID Metadata Document) is a request the
 // outside world makes this server send: so only https, only public addresses (checked on the
 // address actually connected to, so DNS cannot swap it after the check), a size and time
-// bound, and a few redirects, each checked the same way.
+// bound, and one request: a redirect is answered as it came, never followed (the caller
+// refuses it; see client-metadata.ts).
 
 export class FetchRefused extends Error {}
 
@@ -33,7 +34,7 @@ function guardedLookup(allowLoopback: boolean) {
 
 export type Fetched = { status: number; headers: Record<string, string | string[] | undefined>; body: string; url: string };
 
-type Options = { maxBytes: number; timeoutMs: number; maxRedirects: number; allowLoopback: boolean };
+type Options = { maxBytes: number; timeoutMs: number; allowLoopback: boolean };
 
 function getOnce(url: URL, allowLoopback: boolean, maxBytes: number, deadline: number): Promise<Omit<Fetched, "url">> {
   const host = url.hostname.replace(/^\[|\]$/g, "");
@@ -75,19 +76,12 @@ function getOnce(url: URL, allowLoopback: boolean, maxBytes: number, deadline: n
 }
 
 /**
- * GETs an https document within the bounds. Loopback is allowed for the first address only
- * when asked (a service that itself runs on loopback); a redirect never leads to a private
- * or loopback address.
+ * GETs an https document within the bounds, with no redirect followed: a 3xx comes back as
+ * any other status. Loopback is allowed only when asked (a service that itself runs on
+ * loopback).
  */
-export async function fetchDocument(start: string, o: Options): Promise<Fetched> {
-  const deadline = Date.now() + o.timeoutMs;
-  let url = new URL(start);
-  for (let hop = 0; ; hop++) {
-    if (url.protocol !== "https:") throw new FetchRefused("only https documents are fetched");
-    const res = await getOnce(url, o.allowLoopback && hop === 0, o.maxBytes, deadline);
-    const location = res.headers.location;
-    if (res.status < 300 || res.status >= 400 || typeof location !== "string") return { ...res, url: url.toString() };
-    if (hop >= o.maxRedirects) throw new FetchRefused("too many redirects");
-    url = new URL(location, url);
-  }
+export async function fetchDocument(url: string, o: Options): Promise<Fetched> {
+  const u = new URL(url);
+  if (u.protocol !== "https:") throw new FetchRefused("only https documents are fetched");
+  return { ...(await getOnce(u, o.allowLoopback, o.maxBytes, Date.now() + o.timeoutMs)), url: u.toString() };
 }

@@ -2,12 +2,16 @@ import { hashToken } from "@/lib/domain/tokens";
 import { db } from "@/lib/db";
 import { oauthClients } from "@/drizzle/schema";
 import { randomBytes } from "node:crypto";
+import { clientNameProblem, pageUriProblem } from "./client-fields";
 import { OAuthError } from "./errors";
 import { redirectUriProblem } from "./redirect-uris";
 import { parseScopes } from "./params";
 
 const AUTH_METHODS = ["none", "client_secret_basic", "client_secret_post"];
 const GRANTS = ["authorization_code", "refresh_token"];
+// What a client may have kept (every field is bounded, but 20 redirect URIs of 2,000
+// characters add up): a real client's registration is well under 1 KiB.
+const MAX_METADATA_BYTES = 16 * 1024;
 
 const bad = (d: string) => new OAuthError("invalid_client_metadata", d);
 
@@ -30,11 +34,14 @@ export async function registerClient(body: unknown) {
   if (!Array.isArray(responses) || responses.some((r) => r !== "code")) throw bad("response_types may contain only code.");
   const name = m.client_name ?? "Unnamed app";
   if (typeof name !== "string" || name.trim().length === 0 || name.length > 200) throw bad("client_name must be 1 to 200 characters.");
+  const nameProblem = clientNameProblem(name);
+  if (nameProblem) throw bad(`${nameProblem}.`);
   if (m.scope !== undefined && (typeof m.scope !== "string" || !parseScopes(m.scope))) throw bad("scope may contain email, profile and offline_access.");
   const appType = m.application_type ?? "web";
   if (appType !== "web" && appType !== "native") throw bad("application_type must be web or native.");
   for (const key of ["client_uri", "logo_uri"]) {
-    if (m[key] !== undefined && (typeof m[key] !== "string" || !/^https:\/\//.test(m[key] as string))) throw bad(`${key} must be an https URL.`);
+    const problem = m[key] === undefined ? null : pageUriProblem(key, m[key]);
+    if (problem) throw bad(`${problem}.`);
   }
 
   const secret = method === "none" ? null : randomBytes(32).toString("base64url");
@@ -49,6 +56,7 @@ export async function registerClient(body: unknown) {
     ...(typeof m.client_uri === "string" && { client_uri: m.client_uri }),
     ...(typeof m.logo_uri === "string" && { logo_uri: m.logo_uri }),
   };
+  if (Buffer.byteLength(JSON.stringify(metadata)) > MAX_METADATA_BYTES) throw bad(`The client metadata must be at most ${MAX_METADATA_BYTES / 1024} KiB.`);
   const [row] = await (
     await db()
   )

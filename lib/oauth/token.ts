@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
-import { db } from "@/lib/db";
+import { db, type Db } from "@/lib/db";
 import { hashToken, issueToken, revokeApp } from "@/lib/domain/tokens";
 import { authorizationCodes, connectedApps, tokens } from "@/drizzle/schema";
 import { s256 } from "./authorize";
@@ -26,8 +26,7 @@ function narrowAudience(form: URLSearchParams, granted: string[]): string[] {
   return wanted;
 }
 
-async function issuePair(g: { appId: string; userId: string; scopes: string[]; audience: string[]; codeId: string | null; refresh: boolean }) {
-  const d = await db();
+async function issuePair(d: Db, g: { appId: string; userId: string; scopes: string[]; audience: string[]; codeId: string | null; refresh: boolean }) {
   const access = await issueToken(d, { kind: "access", ttlSeconds: ACCESS_TTL_SECONDS, ...g });
   const refresh = g.refresh ? await issueToken(d, { kind: "refresh", ttlSeconds: REFRESH_TTL_SECONDS, ...g }) : null;
   return {
@@ -46,38 +45,43 @@ export async function exchangeCode(client: Client, form: URLSearchParams) {
   const code = need(form, "code");
   const redirectUri = need(form, "redirect_uri");
   const verifier = need(form, "code_verifier");
-  const d = await db();
-  const [row] = await d
+  // One transaction holding the code's row: a second use waits for the first to finish, then
+  // finds the code spent and revokes everything it issued (nothing can be issued after that).
+  // Refusals are returned, not thrown, so that the claim and the revocation are committed.
+  const outcome = await (await db()).transaction((tx) => redeemCode(tx, client, form, { code, redirectUri, verifier }));
+  if (outcome instanceof OAuthError) throw outcome;
+  return outcome;
+}
+
+async function redeemCode(tx: Db, client: Client, form: URLSearchParams, asked: { code: string; redirectUri: string; verifier: string }) {
+  const [row] = await tx
     .select()
     .from(authorizationCodes)
-    .where(eq(authorizationCodes.codeHash, hashToken(code)));
-  if (!row || row.clientId !== client.id) throw grantError("The authorization code is not valid.");
-  // Claimed in one statement: a second use finds it spent, and everything it issued is revoked.
-  const claimed = await d
-    .update(authorizationCodes)
-    .set({ usedAt: new Date() })
-    .where(and(eq(authorizationCodes.id, row.id), isNull(authorizationCodes.usedAt)))
-    .returning({ id: authorizationCodes.id });
-  if (!claimed.length) {
-    await d
+    .where(eq(authorizationCodes.codeHash, hashToken(asked.code)))
+    .for("update");
+  if (!row || row.clientId !== client.id) return grantError("The authorization code is not valid.");
+  if (row.usedAt) {
+    await tx
       .update(tokens)
       .set({ revokedAt: new Date() })
       .where(and(eq(tokens.codeId, row.id), isNull(tokens.revokedAt)));
-    throw grantError("The authorization code was already used; the tokens issued from it are revoked.");
+    return grantError("The authorization code was already used; the tokens issued from it are revoked.");
   }
-  if (row.expiresAt <= new Date()) throw grantError("The authorization code has expired.");
-  if (redirectUri !== row.redirectUri) throw grantError("redirect_uri does not match the authorization request.");
-  if (!VERIFIER.test(verifier) || s256(verifier) !== row.codeChallenge) throw grantError("code_verifier does not match the code challenge.");
-  const [app] = await d.select({ revokedAt: connectedApps.revokedAt }).from(connectedApps).where(eq(connectedApps.id, row.appId));
-  if (!app || app.revokedAt) throw grantError("The app was disconnected.");
-  return issuePair({
-    appId: row.appId,
-    userId: row.userId,
-    scopes: row.scopes,
-    audience: narrowAudience(form, row.audience),
-    codeId: row.id,
-    refresh: wantsRefresh(client, row.scopes),
-  });
+  // Spent by any attempt of its client, even one refused below.
+  await tx.update(authorizationCodes).set({ usedAt: new Date() }).where(eq(authorizationCodes.id, row.id));
+  if (row.expiresAt <= new Date()) return grantError("The authorization code has expired.");
+  if (asked.redirectUri !== row.redirectUri) return grantError("redirect_uri does not match the authorization request.");
+  if (!VERIFIER.test(asked.verifier) || s256(asked.verifier) !== row.codeChallenge) return grantError("code_verifier does not match the code challenge.");
+  const [app] = await tx.select({ revokedAt: connectedApps.revokedAt }).from(connectedApps).where(eq(connectedApps.id, row.appId));
+  if (!app || app.revokedAt) return grantError("The app was disconnected.");
+  let audience: string[];
+  try {
+    audience = narrowAudience(form, row.audience);
+  } catch (e) {
+    if (e instanceof OAuthError) return e;
+    throw e;
+  }
+  return issuePair(tx, { appId: row.appId, userId: row.userId, scopes: row.scopes, audience, codeId: row.id, refresh: wantsRefresh(client, row.scopes) });
 }
 
 export async function refresh(client: Client, form: URLSearchParams) {
@@ -113,7 +117,7 @@ export async function refresh(client: Client, form: URLSearchParams) {
       throw grantError("The refresh token was already used; the app's access is revoked. Connect it again.");
     }
   }
-  return issuePair({ appId: t.appId, userId: t.userId, scopes, audience, codeId: t.codeId, refresh: true });
+  return issuePair(d, { appId: t.appId, userId: t.userId, scopes, audience, codeId: t.codeId, refresh: true });
 }
 
 /** RFC 7009: 200 whatever the token; a refresh token takes its whole grant with it. */

@@ -2,6 +2,7 @@ import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from "r
 import { Redis } from "ioredis";
 import { config } from "@/lib/config";
 import type { Plan } from "@/drizzle/schema";
+import { addressKey } from "./address-key";
 import { slidingWindow, WINDOW_SECONDS, type RateDecision } from "./sliding-window";
 
 export type { RateDecision };
@@ -60,13 +61,13 @@ export async function consumeRequest(userId: string, plan: Plan, now = Date.now(
   return slidingWindow(s, userId, limitFor(plan), now);
 }
 
-/** OAuth requests (register, token, revoke: each its own budget) per client address: fixed, never scaled. */
+/** OAuth requests (register, token, revoke, metadata fetches: each its own budget) per client address (an IPv6 /64): fixed, never scaled. */
 export const OAUTH_PER_MINUTE = 30;
 
-export async function consumeOAuthRequest(key: string, now = Date.now()): Promise<RateDecision> {
+export async function consumeOAuthRequest(endpoint: string, address: string, now = Date.now()): Promise<RateDecision> {
   const s = counterStore();
   await firstContact;
-  return slidingWindow(s, `oauth:${key}`, OAUTH_PER_MINUTE, now);
+  return slidingWindow(s, `oauth:${endpoint}:${addressKey(address)}`, OAUTH_PER_MINUTE, now);
 }
 
 /** Tests switch between stores by changing REDIS_URL. */

@@ -1,14 +1,15 @@
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { Redis } from "ioredis";
 import { config } from "@/lib/config";
+import { addressKey } from "./address-key";
 
 // Password guessing: sign-in attempts are counted per account (5 in 15 minutes) and per
-// client address (20 in 15 minutes, for one address trying many accounts). Past either, the
-// password is not even checked, right or wrong, until the window ends. A successful sign-in
-// gives its attempt back and clears the account's count. A browser that proves it signed in
-// to the account before (lib/auth/password-sign-in.ts) counts against a budget of its own
-// (5 in 15 minutes) instead of the account's, so that strangers' guesses, which close the
-// account to everyone else, cannot lock its owner out.
+// client address (an IPv6 /64: address-key.ts; 20 in 15 minutes, for one address trying many
+// accounts). Past either, the password is not even checked, right or wrong, until the window
+// ends. A successful sign-in gives its attempt back and clears the account's count. A browser
+// that proves it signed in to the account before (lib/auth/password-sign-in.ts) counts against
+// a budget of its own (5 in 15 minutes) instead of the account's, so that strangers' guesses,
+// which close the account to everyone else, cannot lock its owner out.
 export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
 export const FAILURES_PER_ACCOUNT = 5;
 export const FAILURES_PER_ADDRESS = 20;
@@ -59,14 +60,14 @@ export async function takeSignInAttempt(email: string, address: string, device?:
   const l = store();
   await l.ready;
   const own = device ? l.device.consume(device) : l.account.consume(accountKey(email));
-  const taken = await Promise.allSettled([own, l.address.consume(address)]);
+  const taken = await Promise.allSettled([own, l.address.consume(addressKey(address))]);
   return !taken.some((t) => t.status === "rejected" && t.reason instanceof RateLimiterRes);
 }
 
 /** A right password: the account's (and browser's) failures are forgotten and the address gets its attempt back. */
 export async function signInSucceeded(email: string, address: string, device?: string): Promise<void> {
   const l = store();
-  await Promise.allSettled([l.account.delete(accountKey(email)), ...(device ? [l.device.delete(device)] : []), l.address.reward(address, 1)]);
+  await Promise.allSettled([l.account.delete(accountKey(email)), ...(device ? [l.device.delete(device)] : []), l.address.reward(addressKey(address), 1)]);
 }
 
 /** Tests switch between stores by changing REDIS_URL. */

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { withDatabase } from "../helpers/db";
 import { register } from "../helpers/oauth";
@@ -114,6 +115,41 @@ describe("dynamic client registration (RFC 7591)", () => {
     }
   });
 
+  it("refuses oversized URIs and metadata, so a client cannot store whatever it likes (item 9)", async () => {
+    const long = `https://app.example/${"a".repeat(2000)}`;
+    for (const key of ["client_uri", "logo_uri"]) {
+      const res = await register({ client_name: "x", redirect_uris: ["https://a.example/cb"], token_endpoint_auth_method: "none", [key]: long });
+      expect(res.status, key).toBe(400);
+      expect(res.body.error).toBe("invalid_client_metadata");
+      expect(res.body.error_description).toContain(key);
+    }
+    // Twenty redirect URIs of 1,900 characters each: every one allowed, together 38 KB.
+    const many = Array.from({ length: 20 }, (_, i) => `https://app.example/${i}/${"b".repeat(1900)}`);
+    const big = await register({ client_name: "x", redirect_uris: many, token_endpoint_auth_method: "none" });
+    expect(big.status).toBe(400);
+    expect(big.body.error).toBe("invalid_client_metadata");
+    const fits = await register({
+      client_name: "x",
+      redirect_uris: ["https://a.example/cb"],
+      token_endpoint_auth_method: "none",
+      client_uri: `https://app.example/${"c".repeat(1900)}`,
+    });
+    expect(fits.status).toBe(201);
+  });
+
+  it("refuses client names with control, bidi or zero-width characters that would disguise the app on the consent page", async () => {
+    for (const name of ["Claude\u202e", "Cla\u200bude", "\u2066Claude\u2069", "\ufeffClaude", "Claude\u0007", "Claude\nDesktop", "Claude\u200d"]) {
+      const res = await register({ client_name: name, redirect_uris: ["https://a.example/cb"], token_endpoint_auth_method: "none" });
+      expect(res.status, JSON.stringify(name)).toBe(400);
+      expect(res.body.error).toBe("invalid_client_metadata");
+    }
+    // A joiner inside an emoji sequence joins pictures, not names.
+    for (const name of ["Claude Desktop — Café 🚀", "Dev 👩‍💻 Desk", "Team 👩🏽‍🚀"]) {
+      const fine = await register({ client_name: name, redirect_uris: ["https://a.example/cb"], token_endpoint_auth_method: "none" });
+      expect(fine.status, name).toBe(201);
+    }
+  });
+
   it("limits registrations per client address (item 11)", async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 32; i++)
@@ -123,5 +159,24 @@ describe("dynamic client registration (RFC 7591)", () => {
     expect(last.status).toBe(429);
     expect(Number(last.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect((await register({ client_name: "x", redirect_uris: ["https://a.example/cb"], token_endpoint_auth_method: "none" }, "192.0.2.78")).status).toBe(201);
+  });
+
+  it("counts IPv6 clients per /64 network (one host has billions of addresses), and IPv4-mapped ones as their IPv4", async () => {
+    // Networks of this run's own: counts in Redis outlive a run by two minutes.
+    const [a, b, c, d] = randomBytes(4);
+    const net = `2001:db8:${a.toString(16)}${b.toString(16).padStart(2, "0")}:${c}`;
+    const v4 = `198.18.${c}.${d}`;
+    const from = (address: string) => register({ client_name: "x", redirect_uris: ["https://a.example/cb"], token_endpoint_auth_method: "none" }, address);
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) statuses.push((await from(`${net}::${(i + 1).toString(16)}`)).status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(30);
+    expect(statuses[30]).toBe(429);
+    expect((await from(`${net}:ffff:ffff:ffff:ffff`)).status).toBe(429);
+    expect((await from(`${net.toUpperCase().replace("2001:DB8:", "2001:0DB8:")}:0:0:0:abcd`)).status).toBe(429); // the same network, written out
+    expect((await from(`${net}1::1`)).status).toBe(201); // another /64 has its own budget
+
+    for (let i = 0; i < 30; i++) expect((await from(i % 2 ? `::ffff:${v4}` : v4)).status).toBe(201);
+    const hex = (x: number, y: number) => ((x << 8) | y).toString(16);
+    expect((await from(`::FFFF:${hex(198, 18)}:${hex(c, d)}`)).status).toBe(429);
   });
 });

@@ -44,6 +44,20 @@ describe("token endpoint", () => {
     expect((await fetchAny(first.body.access_token)).status).toBe(401);
   });
 
+  it("a code redeemed twice at once: one exchange wins, and every token issued from the code is refused afterwards (item 18)", async () => {
+    const u = await makeUser();
+    for (let round = 0; round < 3; round++) {
+      const c = await authorizedCode(u.id);
+      const both = await Promise.all([exchange(c), exchange(c)]);
+      expect(both.map((r) => r.status).sort()).toEqual([200, 400]);
+      for (const r of both.filter((r) => r.status === 200)) {
+        expect((await fetchAny(r.body.access_token)).status).toBe(401);
+        const again = await token({ grant_type: "refresh_token", refresh_token: r.body.refresh_token, client_id: c.client.client_id });
+        expect(again.body.error).toBe("invalid_grant");
+      }
+    }
+  });
+
   it("refuses an expired code (item 18)", async () => {
     const u = await makeUser();
     const c = await authorizedCode(u.id);
