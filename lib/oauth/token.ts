@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, gte, isNull } from "drizzle-orm";
 import { db, type Db } from "@/lib/db";
 import { hashToken, issueToken, revokeApp } from "@/lib/domain/tokens";
 import { authorizationCodes, connectedApps, tokens } from "@/drizzle/schema";
@@ -106,18 +106,31 @@ export async function refresh(client: Client, form: URLSearchParams) {
     .where(and(eq(tokens.id, t.id), isNull(tokens.rotatedAt)))
     .returning({ id: tokens.id });
   if (!rotated.length) {
-    // Already rotated: a concurrent refresh within the grace window is normal; later, it is a
-    // stolen token being replayed, so the whole grant goes.
+    // Already rotated: one more use within the grace window is a client retrying (its answer
+    // was lost, or two of its requests crossed); later, or more than once, it is a stolen
+    // token being replayed (each use would start a chain of its own), so the whole grant goes.
     const [fresh] = await d
-      .select({ id: tokens.id })
+      .select({ rotatedAt: tokens.rotatedAt })
       .from(tokens)
       .where(and(eq(tokens.id, t.id), gt(tokens.rotatedAt, new Date(now.getTime() - REFRESH_GRACE_MS))));
-    if (!fresh) {
+    if (!fresh || (await refreshesSince(d, t, fresh.rotatedAt!)) > 1) {
       await revokeApp(d, t.userId, t.appId, now);
       throw grantError("The refresh token was already used; the app's access is revoked. Connect it again.");
     }
   }
   return issuePair(d, { appId: t.appId, userId: t.userId, scopes, audience, codeId: t.codeId, refresh: true });
+}
+
+/** Refresh tokens of the grant issued since `t` was rotated (at `at`): its successor, and one per use of it since. */
+async function refreshesSince(d: Db, t: typeof tokens.$inferSelect, at: Date): Promise<number> {
+  const rows = await d
+    .select({ id: tokens.id })
+    .from(tokens)
+    .where(
+      and(eq(tokens.appId, t.appId), eq(tokens.kind, "refresh"), t.codeId ? eq(tokens.codeId, t.codeId) : isNull(tokens.codeId), gte(tokens.createdAt, at)),
+    )
+    .limit(3);
+  return rows.length;
 }
 
 /** RFC 7009: 200 whatever the token; a refresh token takes its whole grant with it. */

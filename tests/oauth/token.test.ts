@@ -167,6 +167,31 @@ describe("token endpoint", () => {
     expect((await refresh(narrow.body.refresh_token)).body.error).toBe("invalid_grant");
   });
 
+  it("a rotated refresh token works once more within the grace window, not again: a third use revokes the grant", async () => {
+    const u = await makeUser();
+    const c = await authorizedCode(u.id);
+    const first = await exchange(c);
+    const refresh = (rt: string) => token({ grant_type: "refresh_token", refresh_token: rt, client_id: c.client.client_id });
+    const rotated = await refresh(first.body.refresh_token);
+    // A client whose answer was lost asks again: one more pair.
+    const retried = await refresh(first.body.refresh_token);
+    expect([rotated.status, retried.status]).toEqual([200, 200]);
+    // Someone else holding the same token would mint pair after pair, each a chain of its own.
+    const third = await refresh(first.body.refresh_token);
+    expect(third.body.error).toBe("invalid_grant");
+    for (const pair of [rotated, retried]) expect((await fetchAny(pair.body.access_token)).status).toBe(401);
+  });
+
+  it("two refreshes with one token at the same moment both get a pair, and the grant stays", async () => {
+    const u = await makeUser();
+    const c = await authorizedCode(u.id);
+    const first = await exchange(c);
+    const refresh = (rt: string) => token({ grant_type: "refresh_token", refresh_token: rt, client_id: c.client.client_id });
+    const both = await Promise.all([refresh(first.body.refresh_token), refresh(first.body.refresh_token)]);
+    expect(both.map((r) => r.status)).toEqual([200, 200]);
+    for (const pair of both) expect((await fetchAny(pair.body.access_token)).status).toBe(200);
+  });
+
   it("access tokens live about an hour (item 24)", async () => {
     const u = await makeUser();
     const res = await exchange(await authorizedCode(u.id));
