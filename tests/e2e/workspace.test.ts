@@ -243,9 +243,12 @@ describe("an item's page", () => {
     expect(pictured.status).toBe(200);
     await open("tweet", pictured.body.id);
     // The preview and the read-only list of images and thread parts, each image with its alt text.
-    expect(await owner.getByRole("figure", { name: "Preview as X shows it" }).getByRole("img", { name: "A rising chart" }).getAttribute("src")).toBe(chart);
+    expect(await owner.getByRole("figure", { name: "Preview as X shows it" }).getByRole("img", { name: "A rising chart" }).getAttribute("src")).toBe(
+      new URL(chart).pathname,
+    );
     const media = owner.getByRole("region", { name: "Images and thread" });
     expect(await media.getByRole("img", { name: "A rising chart" }).count()).toBe(2);
+    expect(await media.getByText("Posted with the description: “A rising chart”").count()).toBe(2);
     expect(await media.getByRole("listitem", { name: "Part 2 of 2" }).textContent()).toContain("Part two.");
     await axe(owner);
     await open("tweet", id);
