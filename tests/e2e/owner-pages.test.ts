@@ -98,6 +98,7 @@ describe("the owner's pages", () => {
     await popup.goto(url);
     await popup.getByRole("button", { name: "Approve" }).click();
     await expect.poll(() => popup.getByRole("status").textContent()).toBe("Press it again to confirm.");
+    await shoot(popup, "confirm-too-soon");
     expect((await srv.api("delete_draft", { type: "post", id: draft.body.id }, cliToken)).body.error?.code).toBe("confirmation_required");
     await popup.close();
     await press(page.getByRole("button", { name: "Approve" }));
