@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
@@ -10,6 +9,7 @@ import * as oauth from "oauth4webapi";
 import { describe, expect, it } from "vitest";
 import { appInBrowser, press } from "../e2e/browser";
 import { freePort, TestServer } from "../e2e/harness";
+import { selfSigned } from "../helpers/self-signed";
 
 // Client ID Metadata Documents against the built server: the clients' documents are served by
 // a loopback https fake whose self-signed certificate the server trusts through
@@ -53,26 +53,7 @@ function serveFake(req: http.IncomingMessage, res: http.ServerResponse) {
 }
 
 const app = appInBrowser(srv, async () => {
-  execFileSync("openssl", [
-    "req",
-    "-x509",
-    "-newkey",
-    "ec",
-    "-pkeyopt",
-    "ec_paramgen_curve:prime256v1",
-    "-nodes",
-    "-days",
-    "1",
-    "-subj",
-    "/CN=localhost",
-    "-addext",
-    "subjectAltName=DNS:localhost,IP:127.0.0.1",
-    "-keyout",
-    path.join(dir, "key.pem"),
-    "-out",
-    path.join(dir, "cert.pem"),
-  ]);
-  fake = https.createServer({ key: fs.readFileSync(path.join(dir, "key.pem")), cert: fs.readFileSync(path.join(dir, "cert.pem")) }, serveFake);
+  fake = https.createServer(selfSigned(dir), serveFake); // its certificate stays in dir (cert.pem)
   await new Promise<void>((r) => fake.listen(0, "127.0.0.1", r));
   base = `https://localhost:${(fake.address() as AddressInfo).port}`;
   const cbPort = await freePort();

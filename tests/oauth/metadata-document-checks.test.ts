@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import type http from "node:http";
 import https from "node:https";
@@ -9,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { checkAuthorizeRequest } from "@/lib/oauth/authorize";
 import { withDatabase } from "../helpers/db";
 import { verifierPair } from "../helpers/oauth";
+import { selfSigned } from "../helpers/self-signed";
 
 // Client ID Metadata Documents, fetched in process from a loopback https fake. The fake plays
 // several public sites at once, so every address counts as public here (the address checks
@@ -48,32 +48,13 @@ function serveFake(req: http.IncomingMessage, res: http.ServerResponse) {
 }
 
 beforeAll(async () => {
-  execFileSync("openssl", [
-    "req",
-    "-x509",
-    "-newkey",
-    "ec",
-    "-pkeyopt",
-    "ec_paramgen_curve:prime256v1",
-    "-nodes",
-    "-days",
-    "1",
-    "-subj",
-    "/CN=localhost",
-    "-addext",
-    "subjectAltName=DNS:localhost",
-    "-keyout",
-    path.join(dir, "key.pem"),
-    "-out",
-    path.join(dir, "cert.pem"),
-  ]);
-  const cert = fs.readFileSync(path.join(dir, "cert.pem"));
-  fake = https.createServer({ key: fs.readFileSync(path.join(dir, "key.pem")), cert }, serveFake);
+  const tls = selfSigned(dir);
+  fake = https.createServer(tls, serveFake);
   await new Promise<void>((r) => fake.listen(0, "127.0.0.1", r));
   base = `https://localhost:${(fake.address() as AddressInfo).port}`;
   // The fetcher uses the default agent: trust the fake's certificate there, as a deployment
   // trusts a private CA through NODE_EXTRA_CA_CERTS.
-  https.globalAgent.options.ca = cert;
+  https.globalAgent.options.ca = tls.cert;
 });
 
 afterAll(async () => {
