@@ -28,6 +28,8 @@ export type AuthorizeCheck = { ok: true; request: AuthorizeRequest } | { ok: fal
 
 const CHALLENGE = /^[A-Za-z0-9_-]{43}$/; // base64url of a SHA-256
 
+const ONCE = ["client_id", "redirect_uri", "response_type", "scope", "state", "code_challenge", "code_challenge_method"];
+
 /** The redirect back to the client, always with state (when given) and iss (RFC 9207). */
 function back(redirectUri: string, params: Record<string, string | null>): string {
   const u = new URL(redirectUri);
@@ -44,6 +46,11 @@ function back(redirectUri: string, params: Record<string, string | null>): strin
  * counted against it.
  */
 export async function checkAuthorizeRequest(params: URLSearchParams, address = "unknown"): Promise<AuthorizeCheck> {
+  // RFC 6749 §3.1: no parameter twice (resource may be: RFC 8707). Which of two client_ids or
+  // redirect_uris counted would be up to whoever reads it; none does.
+  const twice = ONCE.find((k) => params.getAll(k).length > 1);
+  if (twice && (twice === "client_id" || twice === "redirect_uri"))
+    return { ok: false, page: `The app's request gave ${twice} more than once, so it was stopped.` };
   const clientId = params.get("client_id") ?? "";
   let client: ClientRow | undefined;
   if (isMetadataDocumentUrl(clientId)) {
@@ -64,6 +71,7 @@ export async function checkAuthorizeRequest(params: URLSearchParams, address = "
     ok: false,
     redirect: back(redirectUri, { error, error_description: description, state }),
   });
+  if (twice) return fail("invalid_request", `${twice} must be given once.`);
   if (params.get("response_type") !== "code") return fail("unsupported_response_type", "response_type must be code.");
   const challenge = params.get("code_challenge");
   if (!challenge) return fail("invalid_request", "code_challenge is required (PKCE with S256).");

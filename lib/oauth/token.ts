@@ -118,7 +118,8 @@ export async function refresh(client: Client, form: URLSearchParams) {
       throw grantError("The refresh token was already used; the app's access is revoked. Connect it again.");
     }
   }
-  return issuePair(d, { appId: t.appId, userId: t.userId, scopes, audience, codeId: t.codeId, refresh: true });
+  // A refresh that narrows the scope past offline_access asked to stop refreshing.
+  return issuePair(d, { appId: t.appId, userId: t.userId, scopes, audience, codeId: t.codeId, refresh: scopes.includes("offline_access") });
 }
 
 /** Refresh tokens of the grant issued since `t` was rotated (at `at`): its successor, and one per use of it since. */

@@ -154,6 +154,8 @@ describe("token endpoint", () => {
     expect((await refresh(second.body.refresh_token, { scope: "email profile" })).body.error).toBe("invalid_scope");
     const narrow = await refresh(second.body.refresh_token, { scope: "email" });
     expect(narrow.body.scope).toBe("email");
+    // Without offline_access the client asked to stop refreshing: no new refresh token.
+    expect(narrow.body.refresh_token).toBeUndefined();
     // Past the grace window, reuse of a rotated token revokes the whole grant.
     await (
       await db()
@@ -164,7 +166,7 @@ describe("token endpoint", () => {
     const reuse = await refresh(first.body.refresh_token);
     expect(reuse.body.error).toBe("invalid_grant");
     expect((await fetchAny(narrow.body.access_token)).status).toBe(401);
-    expect((await refresh(narrow.body.refresh_token)).body.error).toBe("invalid_grant");
+    expect((await refresh(second.body.refresh_token)).body.error).toBe("invalid_grant");
   });
 
   it("a rotated refresh token works once more within the grace window, not again: a third use revokes the grant", async () => {
