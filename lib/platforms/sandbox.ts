@@ -17,6 +17,7 @@ export function sandbox(name: PlatformName, db: Db): Platform {
   return {
     name,
     kind: "sandbox",
+    probe: async () => ({ reachable: true, detail: "the built-in sandbox: posts stay in this service" }),
     async publish(req: PublishRequest): Promise<Published> {
       return postParts(req, async (k, replyTo) => {
         const part = req.parts[k];

@@ -9,6 +9,8 @@ export type MediaItem = {
   id: string;
   contentType: string;
   altText: string | null;
+  /** An image's frames (more than one: an animation); null when not counted (older uploads). */
+  frames: number | null;
   /** Read when the platform needs them, so a resumed publish never loads what is already uploaded. */
   bytes: () => Promise<Uint8Array>;
 };
@@ -56,6 +58,8 @@ export class PublishError extends Error {
     message: string,
     /** When the platform said when to come back (429 x-rate-limit-reset, Retry-After). */
     readonly retryAt?: Date,
+    /** The network's daily cap is spent: `retryAt` is hours away, past any short retry. */
+    readonly dailyCap = false,
   ) {
     super(message);
     this.name = "PublishError";
@@ -73,12 +77,17 @@ export class DuplicateRefusal extends PublishError {
   }
 }
 
+/** What one harmless read of the network said about a connection (Check connection). */
+export type Probe = { reachable: boolean; detail: string };
+
 /** One interface for the sandbox, LinkedIn and X. */
 export interface Platform {
   readonly name: PlatformName;
   /** "sandbox" or "linkedin" / "x": shown in logs and reasons. */
   readonly kind: string;
   publish(req: PublishRequest): Promise<Published>;
+  /** One harmless read as the connected account (X: GET /2/users/me; LinkedIn: GET /v2/userinfo). */
+  probe(): Promise<Probe>;
 }
 
 export const platformOf = (draftType: "post" | "tweet"): PlatformName => networkOfDraft(draftType).platform;

@@ -34,7 +34,7 @@ async function env(): Promise<NodeJS.ProcessEnv> {
 async function dueTweets(n: number, at: Date) {
   const u = await makeUser({ publishing: true });
   const token = `x-tok-${randomUUID()}`;
-  fake.tokens.x.access.add(token);
+  fake.grant("x", token);
   const d = await db();
   await d.insert(authAccounts).values({
     userId: u.id,

@@ -11,8 +11,10 @@ import { TestServer } from "./harness";
 // Signing in with LinkedIn (OpenID Connect), X (OAuth 2.0 + PKCE) and an e-mailed link, in a
 // real browser against a built server whose provider endpoints point at local fakes.
 const PG = !!process.env.DATABASE_URL;
-const LINKEDIN_SCOPES = "openid profile email w_member_social"; // reference/platforms.md
-const X_SCOPES = "tweet.read tweet.write users.read offline.access";
+// Asked for: every scope of the endpoints publishing calls (for X, those X's OpenAPI document
+// names, media.write included); granted: LinkedIn writes them with commas, X with spaces.
+const LINKEDIN_SCOPES = "openid profile email w_member_social";
+const X_SCOPES = "tweet.read users.read tweet.write media.write offline.access";
 const LENA = { sub: "li-member-Lena42", name: "Lena Linked", email: "lena@example.com" };
 const srv = new TestServer();
 let li: FakeOAuth;
@@ -53,8 +55,9 @@ const accountRow = (page: Page, name: string) =>
   page.locator("section[aria-labelledby=accounts] li", { has: page.locator("strong", { hasText: new RegExp(`^${name}$`) }) });
 
 const { newPage } = appInBrowser(srv, async () => {
-  li = await startFakeOAuth("linkedin", { clientId: "li-app", clientSecret: "li-secret" }, LENA);
-  x = await startFakeOAuth("x", { clientId: "x-app", clientSecret: "x-secret" }, { sub: "2244994945", name: "Wendy on X", username: "wendy_w" });
+  // An approved partner app: only those get LinkedIn refresh tokens, which the second test keeps.
+  li = await startFakeOAuth("linkedin", LENA, { linkedinPartner: true });
+  x = await startFakeOAuth("x", { sub: "2244994945", name: "Wendy on X", username: "wendy_w" });
   smtp = await startSmtpCapture();
   // Sign-in counters in this server's memory: in a Redis shared with other test runs, a rerun
   // within 15 minutes would find this file's accounts and loopback address already counted.
@@ -108,7 +111,7 @@ describe("signing in with LinkedIn, X and an e-mail link", () => {
       providerAccountId: LENA.sub,
       access_token: "linkedin-access-1",
       refresh_token: "linkedin-refresh-1",
-      scope: LINKEDIN_SCOPES,
+      scope: LINKEDIN_SCOPES.replaceAll(" ", ","),
       handle: "Lena Linked",
       status: "connected",
     });
@@ -129,7 +132,7 @@ describe("signing in with LinkedIn, X and an e-mail link", () => {
 
     const rows = (await storedAccounts()).filter((r) => r.a.provider === "linkedin");
     expect(rows).toHaveLength(1);
-    expect(rows[0].a).toMatchObject({ access_token: "linkedin-access-2", refresh_token: "linkedin-refresh-1", scope: LINKEDIN_SCOPES });
+    expect(rows[0].a).toMatchObject({ access_token: "linkedin-access-2", refresh_token: "linkedin-refresh-1", scope: LINKEDIN_SCOPES.replaceAll(" ", ",") });
     await page.close();
   }, 180_000);
 

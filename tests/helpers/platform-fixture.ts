@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { db } from "@/lib/db";
+import { signInScopes } from "@/lib/platforms/scopes";
 import { authAccounts } from "@/drizzle/schema";
 import type { TestUser } from "./api";
 import { reconfigure } from "./env";
@@ -12,17 +13,21 @@ import { fakePlatformEnv, startFakePlatforms, type FakePlatforms } from "./fake-
 export type PlatformFixture = {
   /** The fakes (started before the file's tests). */
   readonly fake: FakePlatforms;
-  /** Connects the user's account with a token the fake accepts (unless `valid: false`): the account id and that token. */
+  /**
+   * Connects the user's account as this service's sign-in does today (its scopes, unless
+   * `scopes` says what an older connection was granted), with a token the fake accepts
+   * (unless `valid: false`): the account id and that token.
+   */
   connect(
     u: TestUser,
     provider: "linkedin" | "twitter",
-    opts?: { expired?: boolean; valid?: boolean; refresh?: string | null },
+    opts?: { expired?: boolean; valid?: boolean; refresh?: string | null; scopes?: string[] },
   ): Promise<{ accountId: string; access: string }>;
 };
 
 /**
  * Starts the fakes for this file (or describe block); after each test, forgets queued
- * misbehaviour and checks that no request was malformed.
+ * misbehaviour and checks that no request departed from the networks' contract.
  */
 export function withFakePlatforms(config: Record<string, string> = {}): PlatformFixture {
   let fake: FakePlatforms | undefined;
@@ -37,7 +42,9 @@ export function withFakePlatforms(config: Record<string, string> = {}): Platform
   });
   afterEach(() => {
     fake?.calm();
-    expect(fake?.badRequests).toEqual([]);
+    // Every request stayed within the networks' published contract (and each test says so alone).
+    expect(fake?.badRequests.splice(0)).toEqual([]);
+    fake?.refusals.splice(0);
   });
   return {
     get fake() {
@@ -46,8 +53,9 @@ export function withFakePlatforms(config: Record<string, string> = {}): Platform
     async connect(u, provider, opts = {}) {
       const route = provider === "linkedin" ? "linkedin" : "x";
       const access = `${route}-tok-${randomUUID()}`;
-      if (opts.valid !== false) fake!.tokens[route].access.add(access);
       const accountId = `${route}-${randomUUID()}`;
+      const scopes = opts.scopes ?? signInScopes(provider === "linkedin" ? "pronet" : "micro");
+      if (opts.valid !== false) fake!.grant(route, access, { scopes, member: accountId });
       await (await db()).insert(authAccounts).values({
         userId: u.id,
         type: "oauth",
@@ -57,6 +65,8 @@ export function withFakePlatforms(config: Record<string, string> = {}): Platform
         refresh_token: opts.refresh ?? null,
         expires_at: Math.floor(Date.now() / 1000) + (opts.expired ? -10 : 3600),
         handle: provider === "twitter" ? "writer" : null,
+        // As each network writes a granted scope: X with spaces, LinkedIn with commas.
+        scope: scopes.join(provider === "linkedin" ? "," : " "),
       });
       return { accountId, access };
     },

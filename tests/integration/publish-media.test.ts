@@ -131,7 +131,8 @@ describe("LinkedIn images and documents", () => {
 
     const partImage = await image(u);
     const t = await thread(u, 2, { 2: [earlier(partImage)] });
-    expect((await publishNow(u, "tweet", t.id)).status).toBe(200);
+    const res = await publishNow(u, "tweet", t.id);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(t.tweets()[1].body.media).toEqual({ media_ids: [uploaded(partImage.data)[0]?.id] });
     expect(uploaded(partImage.data)).toHaveLength(1);
 

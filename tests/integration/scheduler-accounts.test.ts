@@ -36,6 +36,7 @@ describe("scheduler: calls per account", () => {
     const platforms = async (_db: unknown, userId: string, name: PlatformName): Promise<Platform> => ({
       name,
       kind: "counting",
+      probe: async () => ({ reachable: true, detail: "" }),
       async publish() {
         running.set(userId, (running.get(userId) ?? 0) + 1);
         most.set(userId, Math.max(most.get(userId) ?? 0, running.get(userId)!));
@@ -65,6 +66,7 @@ describe("scheduler: calls per account", () => {
     const platforms = async (_db: unknown, userId: string, name: PlatformName): Promise<Platform> => ({
       name,
       kind: "counting",
+      probe: async () => ({ reachable: true, detail: "" }),
       async publish() {
         if (userId === quick.id) posted();
         else await new Promise((r) => setTimeout(r, 3000));
@@ -103,6 +105,7 @@ describe("scheduler: calls per account", () => {
       return {
         name,
         kind: "counting",
+        probe: async () => ({ reachable: true, detail: "" }),
         async publish() {
           postedAs.push(as);
           now += 3000;
@@ -128,6 +131,7 @@ describe("scheduler: calls per account", () => {
     const platforms = async (_db: unknown, _userId: string, name: PlatformName): Promise<Platform> => ({
       name,
       kind: "counting",
+      probe: async () => ({ reachable: true, detail: "" }),
       async publish(req) {
         now += 0.4 * stuckMs;
         posted.push(req.draftId);

@@ -247,6 +247,7 @@ describe("events", () => {
     const timesOut: Platform = {
       name: "pronet",
       kind: "sandbox",
+      probe: async () => ({ reachable: true, detail: "" }),
       publish: async () => {
         throw new PublishError("unknown", "no answer within 20 s; it may have been posted");
       },

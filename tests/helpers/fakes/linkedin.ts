@@ -1,0 +1,191 @@
+import type http from "node:http";
+import { computedLinkedInVersion } from "@/lib/platforms/linkedin-version";
+import type { FakeContext } from "./context";
+import { renderLittle } from "./little-text";
+import { bearer, json, keys, parseOrNull, sniff, subsetOf, type Grant } from "./state";
+
+// LinkedIn on the fake, holding the rules LinkedIn documents (it publishes no OpenAPI
+// document; learn.microsoft.com, LinkedIn Marketing: Posts, Images, Documents, MultiImage,
+// little text format, versioning): every /rest call carries an active `LinkedIn-Version` and
+// `X-Restli-Protocol-Version: 2.0.0`; writing needs `w_member_social` and acts as the token's
+// member only; images are JPG, PNG or GIF; a document is processed after upload
+// (PROCESSING, then AVAILABLE) and a post may name it only once it is available; the
+// commentary is little text, rendered as a reader would see it.
+
+const ACCESS_DENIED = (what: string) => ({ status: 403, serviceErrorCode: 100, code: "ACCESS_DENIED", message: `Not enough permissions to access: ${what}` });
+const UNAUTHORIZED = {
+  status: 401,
+  serviceErrorCode: 65601,
+  code: "REVOKED_ACCESS_TOKEN",
+  message: "The token used in the request has been revoked by the user",
+};
+const IMAGE_FORMATS = new Set(["jpeg", "png", "gif"]);
+const DOCUMENT_FORMATS = new Set(["pdf"]);
+
+/**
+ * `minVersion`: LinkedIn-Version values before it (or after the current month) are answered
+ * 426 NONEXISTENT_VERSION, as LinkedIn does for retired (or unreleased) versions. Default:
+ * twelve months back, LinkedIn's support window.
+ */
+export function linkedinRoutes(c: FakeContext, minVersion?: string) {
+  const { f } = c;
+  const now = new Date();
+  const newest = computedLinkedInVersion(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 3, 1)));
+  const oldest = minVersion ?? computedLinkedInVersion(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 9, 1)));
+
+  const memberOf = (g: Grant) => (g.member ? `urn:li:person:${g.member}` : null);
+
+  /** A post's `content` names only media its author uploaded, each ready; null when it may. */
+  const contentProblem = (content: Record<string, unknown>, author: string): string | null => {
+    const media = (i: unknown, allowed: string[], kind: "image" | "document") => {
+      const id = (i as { id?: string })?.id ?? "";
+      const u = f.uploads.get(id);
+      if (!subsetOf(i, allowed)) return `content keys ${keys(i)}`;
+      if (!u?.bytes || u.kind !== kind) return `content names ${id}, not an uploaded ${kind}`;
+      if (u.owner !== author) return `content ${id} owned by ${u.owner}, not ${author}`;
+      if (u.state !== "ready") return `content names ${id}, which LinkedIn has not finished processing (${u.state})`;
+      return null;
+    };
+    if (keys(content) === "media") {
+      const m = content.media as { id?: string; title?: unknown };
+      if (m?.id?.startsWith("urn:li:document:"))
+        return keys(m) === "id,title" && typeof m.title === "string" && m.title ? media(m, ["id", "title"], "document") : "document title";
+      if (m?.id?.startsWith("urn:li:image:")) return media(m, ["id", "altText"], "image");
+      return `content media id ${m?.id}`;
+    }
+    if (keys(content) === "multiImage") {
+      const list = (content.multiImage as { images?: unknown[] })?.images;
+      if (keys(content.multiImage) !== "images" || !Array.isArray(list) || list.length < 2 || list.length > 20) return "multiImage images";
+      for (const i of list) {
+        if (!(i as { id?: string })?.id?.startsWith("urn:li:image:")) return "multiImage id";
+        const why = media(i, ["id", "altText"], "image");
+        if (why) return why;
+      }
+      return null;
+    }
+    return `content keys ${keys(content)}`;
+  };
+
+  const initialize = (req: http.IncomingMessage, res: http.ServerResponse, u: URL, kind: "image" | "document", body: string, member: string | null) => {
+    if (req.method !== "POST" || u.searchParams.get("action") !== "initializeUpload") return c.bad(res, `${kind} ${req.method} ${u.search}`);
+    const next = c.next("linkedin-upload");
+    if (next === "401") return json(res, 401, UNAUTHORIZED);
+    if (c.refuseEarly(res, next, bearer(req))) return;
+    const b = parseOrNull(body) as { initializeUploadRequest?: { owner?: string } } | null;
+    const owner = b?.initializeUploadRequest?.owner ?? "";
+    if (keys(b) !== "initializeUploadRequest" || keys(b!.initializeUploadRequest) !== "owner" || !/^urn:li:person:.+/.test(owner))
+      return c.bad(res, `${kind} init body ${body}`);
+    // For person URN owners, the caller must match the owner (Documents API, permissions).
+    if (member && owner !== member) return json(res, 403, ACCESS_DENIED(`${kind}s of ${owner}`));
+    const id = `urn:li:${kind}:C${c.serial()}`;
+    f.uploads.set(id, { id, owner, kind, bytes: null, contentType: null, state: "waiting", pollsLeft: kind === "document" ? f.processingPolls.linkedin : 0 });
+    if (c.hideAnswer(req, res, next)) return;
+    json(res, 200, { value: { uploadUrlExpiresAt: Date.now() + 3600_000, uploadUrl: `${c.url()}/li-upload/${encodeURIComponent(id)}`, [kind]: id } });
+  };
+
+  const put = (req: http.IncomingMessage, res: http.ServerResponse, u: URL, raw: Buffer) => {
+    const id = decodeURIComponent(u.pathname.slice("/li-upload/".length));
+    const up = f.uploads.get(id);
+    if (req.method !== "PUT") return c.bad(res, `upload method ${req.method}`);
+    if (!f.tokens.linkedin.access.has(bearer(req))) return json(res, 401, UNAUTHORIZED);
+    if (!up || up.bytes) return c.bad(res, `upload to ${id}: ${up ? "already uploaded" : "unknown"}`);
+    if (!raw.length) return c.bad(res, "upload without bytes");
+    up.bytes = raw;
+    up.contentType = String(req.headers["content-type"] ?? "");
+    const format = sniff(raw);
+    const allowed = up.kind === "image" ? IMAGE_FORMATS : DOCUMENT_FORMATS;
+    if (!allowed.has(format)) {
+      up.state = "failed";
+      return c.bad(res, `LinkedIn ${up.kind}s are ${[...allowed].join(", ")}; ${id} is ${format}`, 201);
+    }
+    up.state = up.pollsLeft > 0 ? "processing" : "ready";
+    res.writeHead(201).end();
+  };
+
+  /** GET /rest/images/{urn} and /rest/documents/{urn}: the status, one poll nearer AVAILABLE. */
+  const status = (res: http.ServerResponse, kind: "image" | "document", urn: string, member: string | null) => {
+    const up = f.uploads.get(urn);
+    if (!up || up.kind !== kind) return json(res, 404, { status: 404, message: `${kind} ${urn} not found` });
+    if (member && up.owner !== member) return json(res, 403, ACCESS_DENIED(urn));
+    if (up.state === "processing" && --up.pollsLeft <= 0) up.state = "ready";
+    const word = { waiting: "WAITING_UPLOAD", processing: "PROCESSING", ready: "AVAILABLE", failed: "PROCESSING_FAILED" }[up.state];
+    json(res, 200, {
+      id: urn,
+      owner: up.owner,
+      status: word,
+      ...(up.state === "ready" && { downloadUrl: `${c.url()}/li-download/${encodeURIComponent(urn)}` }),
+    });
+  };
+
+  const post = async (req: http.IncomingMessage, res: http.ServerResponse, body: string, member: string | null) => {
+    const b = parseOrNull(body) as Record<string, any> | null;
+    f.requests.push({ route: "linkedin", headers: req.headers, body: b });
+    const next = c.next("linkedin");
+    if (next === "401") return json(res, 401, UNAUTHORIZED);
+    if (c.refuseEarly(res, next, bearer(req))) return;
+    if (!b) return c.bad(res, "not JSON");
+    if (
+      keys(b) !== "author,commentary,distribution,isReshareDisabledByAuthor,lifecycleState,visibility" &&
+      keys(b) !== "author,commentary,content,distribution,isReshareDisabledByAuthor,lifecycleState,visibility"
+    )
+      return c.bad(res, `keys ${keys(b)}`);
+    if (!/^urn:li:person:.+/.test(b.author) || b.visibility !== "PUBLIC" || b.lifecycleState !== "PUBLISHED") return c.bad(res, "author/visibility/lifecycle");
+    if (member && b.author !== member) return json(res, 403, ACCESS_DENIED(`posts as ${b.author}`));
+    if (JSON.stringify(b.distribution) !== JSON.stringify({ feedDistribution: "MAIN_FEED", targetEntities: [], thirdPartyDistributionChannels: [] }))
+      return c.bad(res, "distribution");
+    if ("content" in b) {
+      const why = contentProblem(b.content, b.author);
+      if (why) return c.bad(res, why, 400, { status: 400, message: why });
+    }
+    if (typeof b.commentary !== "string") return c.bad(res, "commentary");
+    if (next === "duplicate") return json(res, 422, { status: 422, code: "DUPLICATE_POST", message: "Content is a duplicate of urn:li:share:1" });
+    const rendered = renderLittle(b.commentary);
+    f.posts.linkedin.push(rendered.text);
+    const id = `urn:li:share:${c.serial()}`;
+    f.created.linkedin.push({ id, text: rendered.text, body: b, rendered });
+    if (c.hideAnswer(req, res, next)) return;
+    if (next === "created502") return json(res, 502, { message: "Bad Gateway" });
+    await c.answerDelay();
+    res.writeHead(201, { "x-restli-id": id }).end();
+  };
+
+  return async (req: http.IncomingMessage, res: http.ServerResponse, u: URL, raw: Buffer): Promise<boolean> => {
+    const p = u.pathname;
+    const body = raw.toString("utf8");
+    if (p.startsWith("/li-upload/")) {
+      f.mediaRequests.push({ path: p, method: req.method!, headers: req.headers });
+      return (put(req, res, u, raw), true);
+    }
+    if (p === "/v2/userinfo") {
+      const g = f.tokens.linkedin.access.get(bearer(req));
+      if (!g) return (json(res, 401, UNAUTHORIZED), true);
+      if (!g.scopes.has("openid") || !g.scopes.has("profile")) return (json(res, 403, ACCESS_DENIED("userinfo")), true);
+      const who = f.signIn.linkedin.person;
+      json(res, 200, { sub: g.member ?? who.sub, name: who.name, ...(g.scopes.has("email") && { email: who.email, email_verified: true }) });
+      return true;
+    }
+    if (!p.startsWith("/rest/")) return false;
+    if (p !== "/rest/posts") f.mediaRequests.push({ path: p, method: req.method!, headers: req.headers });
+    // Every versioned LinkedIn endpoint: a retired or unreleased version is answered 426.
+    const v = String(req.headers["linkedin-version"] ?? "");
+    if (!/^\d{6}$/.test(v)) return (c.bad(res, `LinkedIn-Version ${v}`), true);
+    if (v < oldest || v > newest) return (json(res, 426, { status: 426, code: "NONEXISTENT_VERSION", message: `Requested version ${v} is not active` }), true);
+    if (req.headers["x-restli-protocol-version"] !== "2.0.0") return (c.bad(res, "X-Restli-Protocol-Version"), true);
+    const token = bearer(req);
+    const g = f.tokens.linkedin.access.get(token);
+    if (!g) return (json(res, 401, UNAUTHORIZED), true);
+    if (!g.scopes.has("w_member_social")) {
+      f.refusals.push(`${p}: missing w_member_social`);
+      return (json(res, 403, ACCESS_DENIED(p)), true);
+    }
+    if (req.method === "POST" && !String(req.headers["content-type"]).startsWith("application/json")) return (c.bad(res, `${p} content-type`), true);
+    const member = memberOf(g);
+    const urn = /^\/rest\/(image|document)s\/(.+)$/.exec(p);
+    if (urn && req.method === "GET") status(res, urn[1] as "image" | "document", decodeURIComponent(urn[2]), member);
+    else if (p === "/rest/images") initialize(req, res, u, "image", body, member);
+    else if (p === "/rest/documents") initialize(req, res, u, "document", body, member);
+    else if (p === "/rest/posts" && req.method === "POST") await post(req, res, body, member);
+    else c.bad(res, `LinkedIn: ${req.method} ${p} is not an endpoint the fake knows`, 404);
+    return true;
+  };
+}

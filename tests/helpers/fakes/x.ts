@@ -1,0 +1,284 @@
+import type http from "node:http";
+import sharp from "sharp";
+import type { FakeContext } from "./context";
+import { xContract, X_OPENAPI_PATH, type XOperation } from "./x-contract";
+import { bearer, json, type Upload } from "./state";
+
+// X API v2 on the fake, held to X's OpenAPI document (x-contract.ts): a path or method the
+// document lacks is refused and recorded; a token without the scopes of the operation's
+// `security` gets X's 403; query, JSON and multipart bodies are validated against the
+// operation's schemas, and so are the fake's own answers. What the document cannot say is
+// encoded from X's prose docs (docs.x.com, media best practices): GIFs are processed after
+// upload and a post naming unprocessed media is refused; a post carries up to 4 images or
+// one GIF; the 24-hour post cap and its headers.
+
+/** What the fake implements, by method and path template (the document says the rest). */
+const IMPLEMENTED: Record<string, string> = {
+  "POST /2/tweets": "createPosts",
+  "POST /2/media/upload": "mediaUpload",
+  "POST /2/media/upload/initialize": "initializeMediaUpload",
+  "POST /2/media/upload/{id}/append": "appendMediaUpload",
+  "POST /2/media/upload/{id}/finalize": "finalizeMediaUpload",
+  "GET /2/media/upload": "getMediaUploadStatus",
+  "POST /2/media/metadata": "createMediaMetadata",
+  "GET /2/users/me": "getUsersMe",
+};
+
+const INVALID = (message: string) => ({
+  errors: [{ message }],
+  title: "Invalid Request",
+  detail: "One or more parameters to your request was invalid.",
+  type: "https://api.twitter.com/2/problems/invalid-request",
+});
+const UNAUTHORIZED = { title: "Unauthorized", type: "about:blank", status: 401, detail: "Unauthorized" };
+const DAY_LIMIT = 100;
+
+let warned = false;
+
+/** Which operation a request is, by the document when present, else by the fake's own list. */
+function route(method: string, pathname: string) {
+  const contract = xContract();
+  if (contract) return contract.find(method, pathname);
+  if (!warned) {
+    warned = true;
+    console.warn(`X's OpenAPI document is not at ${X_OPENAPI_PATH}: the fake of X checks no paths, scopes or bodies against it.`);
+  }
+  for (const [key, id] of Object.entries(IMPLEMENTED)) {
+    const [m, template] = key.split(" ");
+    const re = new RegExp(`^${template.replace(/\{[^/]+\}/g, "([^/]+)")}$`);
+    const hit = m === method && re.exec(pathname);
+    if (hit) return { op: { id, method, template, scopes: null, op: {} as never, pointer: "" } as XOperation, pathParams: { id: hit[1] } };
+  }
+  return null;
+}
+
+async function animated(b: Buffer) {
+  try {
+    return ((await sharp(b, { animated: true }).metadata()).pages ?? 1) > 1;
+  } catch {
+    return false;
+  }
+}
+
+export function xRoutes(c: FakeContext) {
+  const { f } = c;
+  const dayReset = Math.floor(Date.now() / 1000) + 24 * 3600; // one 24-hour window per fake
+  // Ids of 19 digits, as X's are (its document allows 1 to 19).
+  const mediaId = () => String(1_800_000_000_000_000_000n + BigInt(c.serial()));
+
+  return async (req: http.IncomingMessage, res: http.ServerResponse, u: URL, raw: Buffer): Promise<boolean> => {
+    if (!u.pathname.startsWith("/2/")) return false;
+    const method = req.method ?? "GET";
+    const found = route(method, u.pathname);
+    if (!found)
+      return (c.bad(res, `X: ${method} ${u.pathname} is not in X's OpenAPI document`, 404, { errors: [{ message: "Sorry, that page does not exist" }] }), true);
+    const { op } = found;
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      const problems = xContract()?.responseProblems(op, status, body) ?? [];
+      for (const p of problems) f.badRequests.push(`the fake's own answer to ${op.id}: ${p}`);
+      json(res, status, body, headers);
+    };
+    if (op.id !== "createPosts") f.mediaRequests.push({ path: u.pathname, method, headers: req.headers });
+
+    const token = bearer(req);
+    const queued = op.id === "createPosts" ? c.next("x") : op.id === "mediaUpload" || op.id === "initializeMediaUpload" ? c.next("x-upload") : undefined;
+    const grant = f.tokens.x.access.get(token);
+    if (queued === "401" || !grant) return (json(res, 401, UNAUTHORIZED), true);
+    if (op.scopes !== null || xContract()) {
+      const missing = op.scopes === null ? ["(an OAuth 2.0 user token cannot call this)"] : op.scopes.filter((s) => !grant.scopes.has(s));
+      if (missing.length) {
+        f.refusals.push(`${op.id}: missing ${missing.join(" ")}`);
+        return (json(res, 403, { title: "Forbidden", type: "about:blank", status: 403, detail: `Missing scope: ${missing.join(", ")}` }), true);
+      }
+    }
+    const contract = xContract();
+    const problems = contract
+      ? await contract.requestProblems(found, { query: u.searchParams, contentType: String(req.headers["content-type"] ?? ""), body: raw })
+      : [];
+    if (problems.length) return (c.bad(res, `X ${op.id}: ${problems.join("; ")}`, 400, INVALID(problems[0])), true);
+    if (c.refuseEarly(res, queued, token)) return true;
+    const who = grant.member ?? token;
+
+    const handlers: Record<string, () => Promise<void> | void> = {
+      getUsersMe: () =>
+        send(200, { data: { id: grant.member ?? "2244994945", name: f.signIn.x.person.name, username: f.signIn.x.person.username ?? "writer" } }),
+      mediaUpload: async () => {
+        const form = await new Request("http://x.invalid/", {
+          method: "POST",
+          headers: { "content-type": String(req.headers["content-type"]) },
+          body: new Uint8Array(raw),
+        }).formData();
+        const media = form.get("media");
+        if (!(media instanceof Blob)) return c.bad(res, "X upload: media is not a file", 400, INVALID("media"));
+        const bytes = Buffer.from(await media.arrayBuffer());
+        const category = String(form.get("media_category"));
+        const up = await newUpload(who, bytes, category, media.type);
+        if (!up) return;
+        if (c.hideAnswer(req, res, queued)) return;
+        send(200, { data: { id: up.id, media_key: `3_${up.id}`, size: bytes.length, expires_after_secs: 86400, ...processing(up) } });
+      },
+      initializeMediaUpload: () => {
+        const b = JSON.parse(raw.toString("utf8")) as { media_type?: string; total_bytes?: number; media_category?: string };
+        if (!b.media_type || !b.total_bytes || !b.media_category)
+          return c.bad(res, `X initialize without media_type, total_bytes or media_category: ${raw}`, 400, INVALID("initialize"));
+        const id = mediaId();
+        f.uploads.set(id, {
+          id,
+          owner: who,
+          kind: "media",
+          bytes: null,
+          contentType: b.media_type,
+          category: b.media_category,
+          state: "waiting",
+          pollsLeft: 0,
+          segments: new Map(),
+          totalBytes: b.total_bytes,
+          failProcessing: queued === "processing_failed",
+        });
+        if (c.hideAnswer(req, res, queued)) return;
+        send(200, { data: { id, media_key: `3_${id}`, expires_after_secs: 86400 } });
+      },
+      appendMediaUpload: async () => {
+        const up = f.uploads.get(found.pathParams.id);
+        if (!up?.segments || up.state !== "waiting" || up.owner !== who)
+          return c.bad(res, `X append to ${found.pathParams.id}: no such upload session`, 400, INVALID("id"));
+        const form = await new Request("http://x.invalid/", {
+          method: "POST",
+          headers: { "content-type": String(req.headers["content-type"]) },
+          body: new Uint8Array(raw),
+        }).formData();
+        const media = form.get("media");
+        if (!(media instanceof Blob)) return c.bad(res, "X append: media is not a file", 400, INVALID("media"));
+        up.segments.set(Number(form.get("segment_index")), Buffer.from(await media.arrayBuffer()));
+        send(200, { data: { expires_at: Math.floor(Date.now() / 1000) + 86400 } });
+      },
+      finalizeMediaUpload: async () => {
+        const up = f.uploads.get(found.pathParams.id);
+        if (!up?.segments || up.state !== "waiting" || up.owner !== who)
+          return c.bad(res, `X finalize of ${found.pathParams.id}: no such upload session`, 400, INVALID("id"));
+        const order = [...up.segments.keys()].sort((a, b) => a - b);
+        if (order.some((k, i) => k !== i)) return c.bad(res, `X finalize: segments ${order} are not 0..n-1`, 400, INVALID("segments"));
+        const bytes = Buffer.concat(order.map((k) => up.segments!.get(k)!));
+        if (bytes.length !== up.totalBytes)
+          return c.bad(res, `X finalize: ${bytes.length} bytes received, ${up.totalBytes} announced`, 400, INVALID("total_bytes"));
+        const done = await newUpload(who, bytes, up.category!, up.contentType!, up.id, up.failProcessing);
+        if (!done) return;
+        send(200, { data: { id: up.id, media_key: `3_${up.id}`, size: bytes.length, expires_after_secs: 86400, ...processing(done) } });
+      },
+      getMediaUploadStatus: () => {
+        const up = f.uploads.get(u.searchParams.get("media_id") ?? "");
+        if (!up || up.owner !== who) return c.bad(res, `X status of unknown media ${u.searchParams.get("media_id")}`, 400, INVALID("media_id"));
+        if (up.state === "processing" && --up.pollsLeft <= 0) up.state = "ready";
+        send(200, { data: { id: up.id, media_key: `3_${up.id}`, ...processing(up) } });
+      },
+      createMediaMetadata: () => {
+        const b = JSON.parse(raw.toString("utf8")) as { id: string; metadata?: { alt_text?: { text: string } } };
+        const up = f.uploads.get(b.id);
+        if (!up || up.owner !== who) return c.bad(res, `X metadata for unknown media ${b.id}`, 400, INVALID("id"));
+        if (b.metadata?.alt_text) up.altText = b.metadata.alt_text.text;
+        send(200, { data: { id: b.id, associated_metadata: b.metadata ?? {} } });
+      },
+      createPosts: () => createPost(req, res, raw, who, queued, send),
+    };
+    const handler = handlers[op.id];
+    if (!handler) return (c.bad(res, `the fake of X does not implement ${op.id}`, 501), true);
+    await handler();
+    return true;
+
+    /** A finished upload: GIFs (tweet_gif) are processed for a while; an animated GIF is one. */
+    async function newUpload(owner: string, bytes: Buffer, category: string, contentType: string, id = mediaId(), fail = queued === "processing_failed"): Promise<Upload | null> {
+      const moving = contentType === "image/gif" && (await animated(bytes));
+      if (moving && category === "tweet_image") {
+        c.bad(res, "X: an animated GIF uploaded as tweet_image (X takes animated GIFs as tweet_gif)", 400, INVALID("media_category"));
+        return null;
+      }
+      const processed = category === "tweet_gif" || category === "tweet_video";
+      const up: Upload = {
+        id,
+        owner,
+        kind: "media",
+        bytes,
+        contentType,
+        category,
+        state: processed ? (fail ? "failed" : "processing") : "ready",
+        pollsLeft: f.processingPolls.x,
+      };
+      if (up.state === "processing" && up.pollsLeft <= 0) up.state = "ready";
+      f.uploads.set(id, up);
+      return up;
+    }
+  };
+
+  /** X's processing_info for media it processes after upload (absent for images). */
+  function processing(up: Upload): { processing_info?: { state: string; check_after_secs?: number; progress_percent?: number } } {
+    if (up.category !== "tweet_gif" && up.category !== "tweet_video") return {};
+    if (up.state === "ready") return { processing_info: { state: "succeeded", progress_percent: 100 } };
+    if (up.state === "failed") return { processing_info: { state: "failed", progress_percent: 0 } };
+    return { processing_info: { state: "in_progress", check_after_secs: 1, progress_percent: 50 } };
+  }
+
+  async function createPost(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    raw: Buffer,
+    who: string,
+    queued: ReturnType<FakeContext["next"]>,
+    send: (status: number, body: unknown, headers?: Record<string, string>) => void,
+  ) {
+    const b = JSON.parse(raw.toString("utf8")) as { text?: string; media?: { media_ids: string[] }; reply?: { in_reply_to_tweet_id: string } };
+    f.requests.push({ route: "x", headers: req.headers, body: b });
+    const ids = b.media?.media_ids ?? [];
+    for (const id of ids) {
+      const up = f.uploads.get(id);
+      if (up?.kind !== "media" || up.owner !== who)
+        return c.bad(res, `tweet names media ${id}, not uploaded by this user`, 400, INVALID("Your media IDs are invalid."));
+      if (up.state !== "ready")
+        return c.bad(res, `tweet names media ${id} that X has not finished processing (${up.state})`, 400, INVALID("Your media IDs are invalid."));
+    }
+    const gifs = ids.filter((id) => f.uploads.get(id)!.category === "tweet_gif");
+    if (gifs.length && ids.length > 1)
+      return c.bad(res, "tweet mixes a GIF with other media (X: up to 4 images, or one GIF)", 400, INVALID("Your media IDs are invalid."));
+    const to = b.reply?.in_reply_to_tweet_id;
+    if (to && !f.created.x.some((t) => t.id === to)) return c.bad(res, `reply to unknown tweet ${to}`, 400, INVALID("in_reply_to_tweet_id"));
+    const now = Math.floor(Date.now() / 1000);
+    const window = { "x-rate-limit-limit": "100", "x-rate-limit-reset": String(now + 900) };
+    if (queued === "429daily" || f.xDailyRemaining <= 0) {
+      return json(
+        res,
+        429,
+        { title: "Too Many Requests", detail: "Too Many Requests", type: "about:blank", status: 429 },
+        {
+          ...window,
+          "x-rate-limit-remaining": "99",
+          "x-user-limit-24hour-limit": String(DAY_LIMIT),
+          "x-user-limit-24hour-remaining": "0",
+          "x-user-limit-24hour-reset": String(now + 5 * 3600),
+        },
+      );
+    }
+    if (queued === "duplicate")
+      return json(res, 403, { detail: "You are not allowed to create a Tweet with duplicate content.", type: "about:blank", title: "Forbidden", status: 403 });
+    const text = b.text ?? "";
+    f.posts.x.push(text);
+    const id = String(1_900_000_000_000_000_000n + BigInt(c.serial()));
+    f.created.x.push({ id, text, body: b });
+    f.xDailyRemaining--;
+    if (c.hideAnswer(req, res, queued)) return;
+    // Created, but a proxy on the way answers as if the network had failed.
+    if (queued === "created502") return json(res, 502, { message: "Bad Gateway" });
+    await c.answerDelay();
+    // Created, but the id comes back with half an emoji (JSON allows "\ud800").
+    if (queued === "oddid") return void res.writeHead(201, { "content-type": "application/json" }).end(`{"data":{"id":"${id}\\ud800","text":""}}`);
+    send(
+      201,
+      { data: { id, text } },
+      {
+        ...window,
+        "x-rate-limit-remaining": "99",
+        "x-user-limit-24hour-limit": String(DAY_LIMIT),
+        "x-user-limit-24hour-remaining": String(f.xDailyRemaining),
+        "x-user-limit-24hour-reset": String(dayReset),
+      },
+    );
+  }
+}
