@@ -1,5 +1,5 @@
 import { integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
-import { at, createdAt, updatedAt } from "./columns";
+import { at, createdAt, jsonb, updatedAt } from "./columns";
 import { userRef } from "./owner-columns";
 
 // next-auth's accounts table (@auth/drizzle-adapter), which also holds the LinkedIn and X
@@ -26,6 +26,9 @@ export const authAccounts = pgTable(
     // Something the owner should know about this connection that is not an error of its own,
     // shown in account health (e.g. a configured LinkedIn-Version that LinkedIn has retired).
     notice: text("notice"),
+    // What the network last said of its daily cap on posts (X: x-user-limit-24hour-*), shown in
+    // account health: how many posts it still takes, and when the cap resets.
+    postAllowance: jsonb("post_allowance").$type<{ limit: number | null; remaining: number; resetsAt: string }>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -20,6 +20,9 @@ export const media = pgTable(
     width: integer("width"),
     height: integer("height"),
     pages: integer("pages"),
+    // An image's frames: more than one is an animation (X takes one animated GIF a post, never
+    // beside other images). Null for PDFs, and for images uploaded before frames were counted.
+    frames: integer("frames"),
     data: bytea("data").notNull(),
     createdAt: createdAt(),
   },

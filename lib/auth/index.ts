@@ -11,6 +11,7 @@ import { dropUnconfirmedPassword } from "@/lib/domain/email-verification";
 import { storePlatformTokens } from "@/lib/domain/owner-auth";
 import { clientAddress } from "@/lib/http/client-address";
 import { mailServer } from "@/lib/mail-server";
+import { signInScopes } from "@/lib/platforms/scopes";
 import { takeSignInAttempt } from "@/lib/ratelimit/sign-in";
 import { authAccounts, authSessions, authVerificationTokens, users } from "@/drizzle/schema";
 import { DEVICE_COOKIE, passwordSignIn } from "./password-sign-in";
@@ -52,8 +53,8 @@ async function authConfig(): Promise<NextAuthConfig> {
     }),
   ];
   // Signing in with LinkedIn or X also connects that account for publishing: the scopes are
-  // those publishing needs (reference/platforms.md). The endpoints are configurable so that
-  // tests can point them at local fakes; the defaults are the real platforms'.
+  // those of every endpoint the adapters call (lib/platforms/scopes.ts). The endpoints are
+  // configurable so that tests can point them at local fakes; the defaults are the real ones.
   const base = (u: string) => u.replace(/\/+$/, "");
   if (c.LINKEDIN_CLIENT_ID && c.LINKEDIN_CLIENT_SECRET) {
     providers.push(
@@ -62,7 +63,7 @@ async function authConfig(): Promise<NextAuthConfig> {
         clientSecret: c.LINKEDIN_CLIENT_SECRET,
         // OpenID Connect: everything else is read from the issuer's discovery document.
         issuer: `${base(c.LINKEDIN_OAUTH_URL)}/oauth`,
-        authorization: { params: { scope: "openid profile email w_member_social" } },
+        authorization: { params: { scope: signInScopes("pronet").join(" ") } },
       }),
     );
   }
@@ -71,7 +72,7 @@ async function authConfig(): Promise<NextAuthConfig> {
       Twitter({
         clientId: c.X_CLIENT_ID,
         clientSecret: c.X_CLIENT_SECRET,
-        authorization: `${base(c.X_OAUTH_URL)}/i/oauth2/authorize?scope=tweet.read tweet.write users.read offline.access`,
+        authorization: { url: `${base(c.X_OAUTH_URL)}/i/oauth2/authorize`, params: { scope: signInScopes("micro").join(" ") } },
         token: `${base(c.X_API_URL)}/2/oauth2/token`,
         userinfo: `${base(c.X_API_URL)}/2/users/me?user.fields=profile_image_url`,
       }),

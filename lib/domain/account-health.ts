@@ -3,11 +3,13 @@ import type { Db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { connectionState, networkOfDraft, NETWORKS } from "@/lib/networks";
 import { connectedAccount, realConfigured } from "@/lib/platforms";
+import { missingScopes } from "@/lib/platforms/scopes";
 import type { Ctx } from "./context";
 import { draftTable, type DraftType } from "./drafts";
 
 // How long each LinkedIn/X connection can still publish (connectionState: LinkedIn gives
-// most apps no refresh token, so their access stops at its expiry).
+// most apps no refresh token, so their access stops at its expiry), which permissions it
+// lacks, and how many posts the network still takes today.
 
 export const WARN_BEFORE_MS = 7 * 86400_000;
 
@@ -34,6 +36,17 @@ export async function accountHealth(db: Db, userId: string, now = new Date()) {
     out.push({
       provider,
       type,
+      // Permissions the connection lacks, and what reconnecting would let it post.
+      missing: missingScopes(platform, acc.scope, ["text", "media"]),
+      toPost: missingScopes(platform, acc.scope, ["text"]).length
+        ? "at all"
+        : missingScopes(platform, acc.scope, ["media"]).length
+          ? platform === "micro"
+            ? "images"
+            : "images or documents"
+          : null,
+      // What the network last said of its daily cap, while that day lasts.
+      allowance: acc.postAllowance && Date.parse(acc.postAllowance.resetsAt) > now.getTime() ? acc.postAllowance : null,
       expiresAt: acc.expires_at === null ? null : new Date(acc.expires_at * 1000),
       canRefresh: !!acc.refresh_token,
       until,

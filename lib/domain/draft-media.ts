@@ -6,7 +6,7 @@ import type { ThreadPart } from "@/drizzle/schema";
 import type { DraftContent } from "./content-hash";
 import type { Ctx } from "./context";
 import type { DraftType } from "./drafts";
-import { mediaInfo } from "./media";
+import { countFrames, mediaInfo, type MediaInfo } from "./media";
 import { isImageType, PDF_TYPE } from "./media-files";
 
 // The media fields of create_draft / update_draft: image_url, image_urls, document_url,
@@ -47,7 +47,7 @@ function refsOf(input: MediaFields): Ref[] {
  * images, a PDF for the document). One that is unknown or another user's gets the same
  * answer, naming the field; nothing is changed.
  */
-export async function checkMediaRefs(ctx: Ctx, input: MediaFields): Promise<void> {
+export async function checkMediaRefs(ctx: Ctx, type: DraftType, input: MediaFields): Promise<void> {
   const refs = refsOf(input);
   if (!refs.length) return;
   const origin = ctx.ports.config().origin;
@@ -68,7 +68,31 @@ export async function checkMediaRefs(ctx: Ctx, input: MediaFields): Promise<void
     else if (r.kind === "document" && m.contentType !== PDF_TYPE)
       problems.push({ path: r.path, message: "This upload is an image, not a PDF: attach it in image_urls" });
   });
+  if (!problems.length && type === "tweet") problems.push(...(await gifsAlone(ctx, refs, ids, known)));
   if (problems.length) throw invalid(problems);
+}
+
+/**
+ * X takes up to 4 images or one animated GIF a tweet, never both (docs.x.com): in a tweet's
+ * images and in each thread part's, an animated GIF goes alone. A one-frame GIF is an image.
+ */
+async function gifsAlone(ctx: Ctx, refs: Ref[], ids: (string | null)[], known: Map<string, MediaInfo>): Promise<ErrorDetail[]> {
+  const parts = new Map<string, { path: string; id: string }[]>();
+  refs.forEach((r, i) => {
+    const part = r.path.startsWith("thread.") ? r.path.split(".").slice(0, 2).join(".") : "body";
+    const list = parts.get(part) ?? [];
+    if (!list.some((x) => x.id === ids[i])) list.push({ path: r.path, id: ids[i]! });
+    parts.set(part, list);
+  });
+  const crowded = [...parts.values()].filter((list) => list.length > 1).flat();
+  const frames = await countFrames(
+    ctx.db,
+    ctx.caller.userId,
+    crowded.map((x) => known.get(x.id)!),
+  );
+  return crowded
+    .filter((x) => (frames.get(x.id) ?? 1) > 1)
+    .map((x) => ({ path: x.path, message: "An animated GIF goes alone: a tweet carries up to 4 images or one animated GIF, not both (X's rule)" }));
 }
 
 /** The one spelling of a media address that drafts store (ids in lower case). */

@@ -45,7 +45,7 @@ export async function createDraft(ctx: Ctx, input: CreateDraftInput) {
   const userId = ctx.caller.userId;
   const seriesTopicId = input.series_topic_id;
   // Every media address must be the caller's own upload: checked before anything is written.
-  await checkMediaRefs(ctx, input);
+  await checkMediaRefs(ctx, input.type, input);
   const m = mediaAfter(ctx.ports.config().origin, input.type, input);
   const images = { imageUrl: m.imageUrl, imageUrls: m.imageUrls };
   return ctx.db.transaction(async (tx) => {

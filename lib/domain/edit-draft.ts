@@ -75,7 +75,7 @@ export async function updateDraft(ctx: Ctx, input: UpdateDraftInput) {
   const t = draftTable(input.type);
   // Every media address must be the caller's own upload of the right kind (read before the
   // transaction: PGlite has one connection, and the transaction holds it).
-  await checkMediaRefs(ctx, input);
+  await checkMediaRefs(ctx, input.type, input);
   return withApproval(ctx, async (tx) => {
     const draft = await loadOwn(tx, ctx, input.type, input.id);
     if (input.if_updated_at && new Date(input.if_updated_at).getTime() !== draft.updatedAt.getTime()) {

@@ -44,7 +44,8 @@ export function sniff(b: Uint8Array): MediaType | null {
   return null;
 }
 
-export type Processed = { data: Uint8Array; width: number | null; height: number | null; pages: number | null };
+/** `frames`: an image's (more than one: an animation); null for a PDF. */
+export type Processed = { data: Uint8Array; width: number | null; height: number | null; pages: number | null; frames: number | null };
 
 const SHARP_FORMAT: Record<(typeof IMAGE_TYPES)[number], "png" | "jpeg" | "gif" | "webp"> = {
   "image/png": "png",
@@ -99,7 +100,7 @@ async function processImage(input: Uint8Array, type: (typeof IMAGE_TYPES)[number
     const { data, info } = await out.timeout({ seconds: IMAGE_SECONDS }).toBuffer({ resolveWithObject: true });
     // For an animation, info.height is every frame stacked; a frame is pageHeight tall.
     const height = (info as { pageHeight?: number }).pageHeight ?? info.height;
-    return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height, pages: null };
+    return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height, pages: null, frames };
   } catch (e) {
     if (e instanceof AppError) throw e;
     // sharp's messages name the decoder's problem ("Input image exceeds pixel limit", ...).
@@ -154,7 +155,7 @@ async function processPdf(input: Uint8Array): Promise<Processed> {
   if (error) throw bad(error === "unreadable" ? "The PDF could not be read" : `The PDF could not be read (${error})`);
   if (!pages) throw bad("The PDF has no pages");
   if (pages > MAX_PDF_PAGES) throw bad(`The PDF has more than ${MAX_PDF_PAGES} pages; at most ${MAX_PDF_PAGES} are allowed`);
-  return { data: input, width: null, height: null, pages };
+  return { data: input, width: null, height: null, pages, frames: null };
 }
 
 /** Checks the bytes against the declared type and the limits, and cleans them for storage. */

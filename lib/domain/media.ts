@@ -89,6 +89,7 @@ export async function uploadMedia(ctx: Ctx, input: UploadMediaInput) {
         width: file.width,
         height: file.height,
         pages: file.pages,
+        frames: file.frames,
         data: file.data,
       })
       .returning({ id: media.id });
@@ -127,6 +128,7 @@ export type MediaInfo = {
   width: number | null;
   height: number | null;
   pages: number | null;
+  frames: number | null;
 };
 
 /** The user's media among `ids` (without their bytes), by id. */
@@ -143,10 +145,44 @@ export async function mediaInfo(db: Db, userId: string, ids: string[]): Promise<
       width: media.width,
       height: media.height,
       pages: media.pages,
+      frames: media.frames,
     })
     .from(media)
     .where(and(eq(media.userId, userId), inArray(media.id, wanted)));
   return new Map(rows.map((r) => [r.id, r]));
+}
+
+/**
+ * Each GIF's frames (more than one: an animation), counted from its bytes and kept when it was
+ * uploaded before frames were counted. Other images are one frame.
+ */
+export async function countFrames(db: Db, userId: string, list: MediaInfo[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const m of list) {
+    if (m.contentType !== "image/gif") continue;
+    if (m.frames !== null) {
+      out.set(m.id, m.frames);
+      continue;
+    }
+    const [row] = await db
+      .select({ data: media.data })
+      .from(media)
+      .where(and(eq(media.id, m.id), eq(media.userId, userId)));
+    if (!row) continue;
+    const { default: sharp } = await import("sharp");
+    const frames =
+      (
+        await sharp(row.data, { animated: true })
+          .metadata()
+          .catch(() => null)
+      )?.pages ?? 1;
+    await db
+      .update(media)
+      .set({ frames })
+      .where(and(eq(media.id, m.id), eq(media.userId, userId)));
+    out.set(m.id, frames);
+  }
+  return out;
 }
 
 /** What the owner's pages show beside an address: alt text, page count, file name. */

@@ -6,7 +6,9 @@ import { log } from "@/lib/log";
 import { errorFacts, newErrorId, redactSecrets } from "@/lib/redact";
 import { ports, type Ports } from "@/lib/ports";
 import { DuplicateRefusal, PublishError, platformOf, type Platform, type PlatformName } from "@/lib/platforms/types";
-import { postDrafts, tweetDrafts } from "@/drizzle/schema";
+import { network } from "@/lib/networks";
+import { formatInZone } from "@/lib/time";
+import { postDrafts, tweetDrafts, users } from "@/drizzle/schema";
 import { contentChangedReason } from "./content-hash";
 import { draftTable, type DraftType } from "./drafts";
 import { noteAttempts, triedBefore, type AttemptOutcome } from "./history";
@@ -25,7 +27,7 @@ type DraftRow = typeof postDrafts.$inferSelect | typeof tweetDrafts.$inferSelect
 export type Claimed = DraftRow & { type: DraftType };
 export type Outcome =
   | { status: "published"; platform: PlatformName; postId: string; url: string | null }
-  | { status: "retrying"; platform: PlatformName; reason: string; nextAttemptAt: Date }
+  | { status: "retrying"; platform: PlatformName; reason: string; nextAttemptAt: Date; restartWindow?: boolean }
   | { status: "failed" | "unknown"; platform: PlatformName; reason: string };
 
 /** Due and not yet too late: scheduled_for has passed and any retry backoff is over. */
@@ -150,8 +152,9 @@ export async function attempt(db: Db, c: Claimed, w: PublishPorts, target?: Prom
     // A retry told the text is already there may be seeing this very draft: a server error
     // (a 502 from a proxy, say) can hide a post that was created. Not "nothing was posted".
     if (e instanceof DuplicateRefusal && (await triedBefore(db, c.userId, c.type, c.id))) return { status: "unknown", platform, reason: mayHavePosted(e) };
-    const err = e instanceof PublishError ? new PublishError(e.kind, redactSecrets(e.message, 400), e.retryAt) : unexpected(e, c);
+    const err = e instanceof PublishError ? new PublishError(e.kind, redactSecrets(e.message, 400), e.retryAt, e.dailyCap) : unexpected(e, c);
     outcome = { status: err.kind === "retry" ? "failed" : err.kind, platform, reason: err.message };
+    if (err.dailyCap && err.retryAt) return afterDailyCap(db, c, w, platform, err.message, err.retryAt);
     if (err.kind === "retry") {
       const now = w.clock();
       const first = c.firstAttemptAt ?? now;
@@ -161,6 +164,26 @@ export async function attempt(db: Db, c: Claimed, w: PublishPorts, target?: Prom
     }
   }
   return outcome;
+}
+
+/**
+ * The network's daily cap is spent until `reset`, hours away: retrying at a short backoff
+ * would only burn attempts. The draft waits for the reset when that is still within its
+ * lateness window (counted from when it was due), with a window of its own from then on;
+ * otherwise it fails, saying when the network takes posts again in the owner's time zone.
+ */
+async function afterDailyCap(db: Db, c: Claimed, w: PublishPorts, platform: PlatformName, reason: string, reset: Date): Promise<Outcome> {
+  const started = c.firstAttemptAt ?? w.clock();
+  const due = c.scheduledFor && c.scheduledFor <= started ? c.scheduledFor : started;
+  if (reset.getTime() <= due.getTime() + w.config().SCHEDULE_MAX_LATENESS_SECONDS * 1000)
+    return { status: "retrying", platform, reason: `${reason} It is tried again when the cap resets.`, nextAttemptAt: reset, restartWindow: true };
+  const [u] = await db.select({ timezone: users.timezone }).from(users).where(eq(users.id, c.userId));
+  const name = network(platform).name;
+  return {
+    status: "failed",
+    platform,
+    reason: `${reason} ${name} allows posting again at ${formatInZone(reset, u?.timezone ?? "UTC")}; schedule it for then or later.`,
+  };
 }
 
 export function logOutcome(c: Claimed, o: Outcome) {
@@ -201,7 +224,14 @@ export async function record(db: Db, c: Claimed, o: Outcome, now: Date) {
     // Back to `scheduled` (publish_now's drafts too): the scheduler tries again when due.
     await db
       .update(t)
-      .set({ status: "scheduled", scheduledFor: c.scheduledFor ?? c.firstAttemptAt ?? now, nextAttemptAt: o.nextAttemptAt, failureReason: o.reason })
+      .set({
+        status: "scheduled",
+        scheduledFor: c.scheduledFor ?? c.firstAttemptAt ?? now,
+        nextAttemptAt: o.nextAttemptAt,
+        failureReason: o.reason,
+        // Waiting out a daily cap: the draft is due again at the reset, within its lateness window.
+        ...(o.restartWindow && { firstAttemptAt: null }),
+      })
       .where(and(eq(t.id, c.id), eq(t.status, "publishing")));
   } else {
     await db.update(t).set({ status: o.status, failureReason: o.reason, nextAttemptAt: null }).where(mine);

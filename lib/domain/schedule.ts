@@ -1,11 +1,14 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { config } from "@/lib/config";
 import { AppError, invalid, notFound } from "@/lib/errors";
-import { connectionProblem } from "@/lib/platforms";
+import { connectedAccount, connectionProblem, realConfigured } from "@/lib/platforms";
+import { needsOf, scopeProblem } from "@/lib/platforms/scopes";
 import { platformOf } from "@/lib/platforms/types";
+import { network } from "@/lib/networks";
+import type { Db } from "@/lib/db";
 import type { Ctx } from "./context";
 import { spendApproval, withApproval, type ExactAction } from "./confirmations";
-import { contentHashOf, contentOf } from "./content-hash";
+import { attachmentsOf, contentHashOf, contentOf } from "./content-hash";
 import { draftTable, label, loadOwn, type DraftType } from "./drafts";
 import { requirePublishableAt } from "./account-health";
 import { claimForNow, publishClaimed } from "./publishing";
@@ -46,6 +49,25 @@ async function requireConnection(ctx: Ctx, type: DraftType) {
   if (problem) throw new AppError("action_failed", problem, "Connect the account, then repeat the call.");
 }
 
+/**
+ * Content the connection has no permission to post (images on an X connection made without
+ * media.write) is refused now, never at its scheduled time.
+ */
+async function requirePermissions(db: Db, ctx: Ctx, type: DraftType, d: Row) {
+  const platform = platformOf(type);
+  if (!realConfigured(platform)) return; // the sandbox takes everything
+  const a = attachmentsOf(contentOf(d));
+  const media = a.image_urls.length > 0 || !!a.document || a.thread.some((p) => p.image_urls.length > 0);
+  const problem = scopeProblem(platform, (await connectedAccount(db, ctx.caller.userId, platform))?.scope, needsOf(media));
+  const { name } = network(platform);
+  if (problem)
+    throw new AppError(
+      "action_failed",
+      problem,
+      `Reconnect ${name} in Settings > Connections (signing in with ${name} again grants it), then repeat the call.`,
+    );
+}
+
 const action = (operation: string, args: Record<string, unknown>, type: DraftType, d: Row, scheduledFor: Date | null): ExactAction => ({
   operation,
   args,
@@ -67,6 +89,7 @@ export async function scheduleContent(ctx: Ctx, input: { type: DraftType; id: st
   const outcome = await withApproval(ctx, async (tx) => {
     const d = await loadOwn(tx, ctx, input.type, input.id);
     refuseFinal(d, input.type, "scheduled");
+    await requirePermissions(tx, ctx, input.type, d);
     // The approval covers the exact time (normalised, so +02:00 and Z spellings agree).
     const a = action("schedule_content", { type: input.type, id: d.id, scheduled_for: at.toISOString() }, input.type, d, at);
     await spendApproval(ctx, tx, a);
@@ -160,6 +183,7 @@ export async function publishNow(ctx: Ctx, input: { type: DraftType; id: string 
   const claimed = await withApproval(ctx, async (tx) => {
     const d = await loadOwn(tx, ctx, input.type, input.id);
     refuseFinal(d, input.type, "published");
+    await requirePermissions(tx, ctx, input.type, d);
     await spendApproval(ctx, tx, action("publish_now", { type: input.type, id: d.id }, input.type, d, d.scheduledFor));
     // The claim records the approved content's hash, as scheduling does, so both paths check alike.
     return claimForNow(tx, input.type, d.id, ctx.caller.userId, ctx.now(), contentHashOf(d));
@@ -175,7 +199,9 @@ export async function publishNow(ctx: Ctx, input: { type: DraftType; id: string 
     throw new AppError(
       "action_failed",
       `The platform could not take the post right now (${o.reason}); ${posted}.`,
-      `The service retries automatically (next at ${o.nextAttemptAt.toISOString()}, for up to 30 minutes); check its status with fetch_item. Do not call publish_now again.`,
+      o.restartWindow
+        ? `The service tries again at ${o.nextAttemptAt.toISOString()}, when the network's daily cap resets; check its status with fetch_item. Do not call publish_now again.`
+        : `The service retries automatically (next at ${o.nextAttemptAt.toISOString()}, for up to 30 minutes); check its status with fetch_item. Do not call publish_now again.`,
     );
   }
   if (o.status === "unknown") {

@@ -51,6 +51,19 @@ export function retryAt(res: Answer, now = Date.now()): Date | undefined {
   return undefined;
 }
 
+/**
+ * X's 24-hour caps (x-user-limit-24hour-*, x-app-limit-24hour-*; docs.x.com, rate limits): a
+ * 429 with one spent names when it resets, hours later. X sends no Retry-After.
+ */
+function dailyReset(res: Answer): Date | undefined {
+  for (const who of ["user", "app"]) {
+    const remaining = res.headers.get(`x-${who}-limit-24hour-remaining`);
+    const reset = Number(res.headers.get(`x-${who}-limit-24hour-reset`));
+    if (remaining === "0" && Number.isFinite(reset) && reset > 0) return new Date(reset * 1000);
+  }
+  return undefined;
+}
+
 /** A platform's error body, fit to show: bounded, and without any credential it echoes. */
 export async function errorText(res: Answer): Promise<string> {
   return redactSecrets((await res.text().catch(() => "")).slice(0, 2000), 200);
@@ -62,6 +75,8 @@ export async function errorText(res: Answer): Promise<string> {
  */
 export async function commonFailure(network: string, res: Answer): Promise<PublishError | null> {
   if (res.status === 429) {
+    const daily = dailyReset(res);
+    if (daily) return new PublishError("retry", `${network} allows no more posts today (its 24-hour cap is reached).`, daily, true);
     const at = retryAt(res);
     return new PublishError("retry", `${network} rate limit reached (429)${at ? `; it resets at ${at.toISOString()}` : ""}.`, at);
   }

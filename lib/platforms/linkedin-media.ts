@@ -1,5 +1,6 @@
 import { commonFailure, errorText, send } from "./http";
 import type { Progress } from "./parts";
+import { untilProcessed, type ProcessingState } from "./processing";
 import { DuplicateRefusal, PublishError, type MediaItem, type PublishRequest } from "./types";
 import type { Answer } from "./request";
 
@@ -7,8 +8,33 @@ const NET = "LinkedIn";
 /** LinkedIn's multi-image post: 2 to 20 images. */
 export const MAX_IMAGES = 20;
 
-/** A LinkedIn REST call: JSON in, with the version and Rest.li headers every /rest endpoint wants. */
-export type LinkedInRest = (path: string, body: unknown) => Promise<Answer>;
+/** A LinkedIn REST call with the version and Rest.li headers every /rest endpoint wants: a POST of `body` as JSON, or a GET without one. */
+export type LinkedInRest = (path: string, body?: unknown) => Promise<Answer>;
+
+/** The image formats LinkedIn takes (Images API); others are converted before upload. */
+const LINKEDIN_IMAGE_TYPES = new Set(["image/jpeg", "image/png", "image/gif"]);
+
+/**
+ * An image as LinkedIn takes it: JPG, PNG and GIF as they are; any other format (WebP)
+ * converted with sharp, an animation to GIF, a still with transparency to PNG, else to JPEG.
+ */
+async function linkedInImage(m: MediaItem, bytes: Uint8Array): Promise<{ bytes: Uint8Array; contentType: string }> {
+  if (LINKEDIN_IMAGE_TYPES.has(m.contentType)) return { bytes, contentType: m.contentType };
+  const { default: sharp } = await import("sharp");
+  const img = sharp(bytes, { animated: true });
+  const meta = await img.metadata();
+  const [out, contentType] =
+    (meta.pages ?? 1) > 1 ? [img.gif(), "image/gif"] : meta.hasAlpha ? [img.png(), "image/png"] : [img.jpeg({ quality: 90 }), "image/jpeg"];
+  const data = await out.toBuffer();
+  return { bytes: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), contentType };
+}
+
+/** LinkedIn's processing state of an uploaded document (Documents API: GET /rest/documents/{urn}). */
+function documentState(status: unknown): ProcessingState {
+  if (status === "AVAILABLE") return { state: "ready" };
+  if (status === "PROCESSING_FAILED") return { state: "failed", reason: "LinkedIn reported PROCESSING_FAILED" };
+  return { state: "processing" };
+}
 
 /** Why LinkedIn refused a request (`what`: "post", "image upload", ...), classified. */
 export async function linkedInRefusal(res: Answer, what: string): Promise<PublishError> {
@@ -54,17 +80,25 @@ export function linkedInMedia(rest: LinkedInRest, auth: (call: (token: string) =
     if (!urn || !value?.uploadUrl) throw new PublishError("retry", `LinkedIn answered the ${what} without an upload address or URN.`);
     if (!trustedUploadUrl(value.uploadUrl, api))
       throw new PublishError("failed", `LinkedIn gave an upload address outside linkedin.com for the ${kind}; it was not used.`);
-    const bytes = await m.bytes();
+    const file = kind === "image" ? await linkedInImage(m, await m.bytes()) : { bytes: await m.bytes(), contentType: m.contentType };
     const put = await auth((token) =>
       send(NET, value.uploadUrl!, {
         method: "PUT",
-        headers: { authorization: `Bearer ${token}`, "content-type": m.contentType },
-        body: bytes as Uint8Array<ArrayBuffer>,
+        headers: { authorization: `Bearer ${token}`, "content-type": file.contentType },
+        body: file.bytes as Uint8Array<ArrayBuffer>,
       }),
     );
     if (!put.ok) throw await linkedInRefusal(put, what);
     return urn;
   };
+
+  /** Waits until LinkedIn has processed the document: a post may name it only then. */
+  const documentReady = (urn: string) =>
+    untilProcessed(NET, "document", async () => {
+      const res = await rest(`/rest/documents/${encodeURIComponent(urn)}`);
+      if (!res.ok) throw await linkedInRefusal(res, "document's processing status");
+      return documentState(((await res.json().catch(() => null)) as { status?: unknown } | null)?.status);
+    });
 
   return {
     /** The post's `content`: one image, 2-20 images, or a document; null for text only. */
@@ -74,6 +108,7 @@ export function linkedInMedia(rest: LinkedInRest, auth: (call: (token: string) =
       if (req.document) {
         const doc = req.document;
         const id = await progress.media(doc.media, () => upload("document", doc.media));
+        await documentReady(id);
         return { media: { id, title: doc.title } };
       }
       if (!images.length) return null;

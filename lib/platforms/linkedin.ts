@@ -4,17 +4,32 @@ import { send } from "./http";
 import { linkedInMedia, linkedInRefusal, type LinkedInRest } from "./linkedin-media";
 import { linkedInVersions } from "./linkedin-version";
 import { postParts } from "./parts";
+import { probe } from "./probe";
+import { ENDPOINTS, requireScopes } from "./scopes";
 import { authorized, refreshGrant, type Account } from "./tokens";
 import { PublishError, type Platform, type PublishRequest } from "./types";
 
 const NET = "LinkedIn";
 
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const WORD = /[\p{L}\p{N}_]/u;
+
+/** Whether the `#` at `i` starts a hashtag: a letter or digit follows, and no word character precedes. */
+function startsHashtag(text: string, i: number): boolean {
+  const next = text.codePointAt(i + 1);
+  const before = i > 0 ? String.fromCodePoint(text.codePointAt(i - 1)!) : "";
+  return next !== undefined && LETTER_OR_DIGIT.test(String.fromCodePoint(next)) && !(before && WORD.test(before));
+}
+
 /**
- * LinkedIn's "little text" format: these characters must be backslash-escaped in
- * `commentary`, or LinkedIn silently cuts the post at the first one.
+ * LinkedIn's "little" text format (`commentary`): a reserved character must be
+ * backslash-escaped to read as itself, or LinkedIn cuts the post at the first one; `#word`
+ * is a hashtag. So every reserved character is escaped except a hashtag's `#` (`C#` and
+ * `page#anchor` stay text), and the post reads on LinkedIn exactly as the draft does,
+ * hashtags clickable (docs/platforms.md).
  */
 export function littleText(text: string): string {
-  return text.replace(/[\\|{}@[\]()<>#*_~]/g, (c) => `\\${c}`);
+  return text.replace(/[\\|{}@[\]()<>#*_~]/g, (c, i: number) => (c === "#" && startsHashtag(text, i) ? c : `\\${c}`));
 }
 
 function refresher() {
@@ -40,21 +55,27 @@ export function linkedin(acc: Account, db: Db): Platform {
   return {
     name: "pronet",
     kind: "linkedin",
+    probe: () =>
+      probe(NET, `${api}${ENDPOINTS.pronet.userinfo.path}`, authorized(db, acc, refresher, NET), async (res) => {
+        const who = ((await res.json().catch(() => null)) as { name?: string } | null)?.name;
+        return who ? `answered as ${who}` : "answered";
+      }),
     async publish(req: PublishRequest) {
+      requireScopes("pronet", acc, req);
       const auth = authorized(db, acc, refresher, NET);
       const versions = linkedInVersions(db, acc, req.now);
       const rest: LinkedInRest = (path, body) =>
         versions((version) =>
           auth((token) =>
             send(NET, `${api}${path}`, {
-              method: "POST",
+              method: body === undefined ? "GET" : "POST",
               headers: {
                 authorization: `Bearer ${token}`,
                 "linkedin-version": version,
                 "x-restli-protocol-version": "2.0.0",
-                "content-type": "application/json",
+                ...(body !== undefined && { "content-type": "application/json" }),
               },
-              body: JSON.stringify(body),
+              ...(body !== undefined && { body: JSON.stringify(body) }),
             }),
           ),
         );

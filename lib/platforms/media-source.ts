@@ -13,7 +13,7 @@ export async function loadMedia(db: Db, userId: string, ids: string[]): Promise<
   const out = new Map<string, MediaItem & { pages: number | null; filename: string | null }>();
   if (!unique.length) return out;
   const rows = await db
-    .select({ id: media.id, contentType: media.contentType, altText: media.altText, pages: media.pages, filename: media.filename })
+    .select({ id: media.id, contentType: media.contentType, altText: media.altText, pages: media.pages, frames: media.frames, filename: media.filename })
     .from(media)
     .where(and(eq(media.userId, userId), inArray(media.id, unique)));
   for (const r of rows) {

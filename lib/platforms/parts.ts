@@ -66,9 +66,9 @@ function at(e: PublishError, k: number, n: number): PublishError {
   // Still a duplicate refusal: publishing tells a retry's duplicate from a first one's.
   if (e instanceof DuplicateRefusal)
     return new DuplicateRefusal(k === 0 ? `part 1 of ${n}: ${e.said}` : `posted ${range(k)} of ${n}; part ${k + 1}: ${e.said}`);
-  if (k === 0) return new PublishError(e.kind, `part 1 of ${n} failed: ${e.message}`, e.retryAt);
+  if (k === 0) return new PublishError(e.kind, `part 1 of ${n} failed: ${e.message}`, e.retryAt, e.dailyCap);
   const resume = e.kind === "unknown" ? "" : ` Publishing again continues with part ${k + 1} and never re-posts ${range(k)}.`;
-  return new PublishError(e.kind, `posted ${range(k)} of ${n}; part ${k + 1} failed: ${e.message}${resume}`, e.retryAt);
+  return new PublishError(e.kind, `posted ${range(k)} of ${n}; part ${k + 1} failed: ${e.message}${resume}`, e.retryAt, e.dailyCap);
 }
 
 /**

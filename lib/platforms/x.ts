@@ -3,6 +3,9 @@ import { config } from "@/lib/config";
 import { commonFailure, errorText, send } from "./http";
 import { postParts } from "./parts";
 import { authorized, refreshGrant, type Account } from "./tokens";
+import { notePostAllowance } from "./allowance";
+import { probe } from "./probe";
+import { ENDPOINTS, requireScopes } from "./scopes";
 import { MAX_TWEET_IMAGES, xMedia } from "./x-media";
 import { DuplicateRefusal, PublishError, type Platform, type PublishRequest } from "./types";
 
@@ -30,7 +33,13 @@ export function x(acc: Account, db: Db): Platform {
   return {
     name: "micro",
     kind: "x",
+    probe: () =>
+      probe(NET, `${api}${ENDPOINTS.micro.me.path}`, authorized(db, acc, refresher, NET), async (res) => {
+        const who = ((await res.json().catch(() => null)) as { data?: { username?: string } } | null)?.data?.username;
+        return who ? `answered as @${who}` : "answered";
+      }),
     async publish(req: PublishRequest) {
+      requireScopes("micro", acc, req);
       // X access tokens live two hours: an expiring one is refreshed first.
       const auth = authorized(db, acc, refresher, NET);
       const upload = xMedia(api, auth);
@@ -39,6 +48,8 @@ export function x(acc: Account, db: Db): Platform {
         const part = req.parts[k];
         if (part.media.length > MAX_TWEET_IMAGES)
           throw new PublishError("failed", `A tweet carries at most ${MAX_TWEET_IMAGES} images (this one has ${part.media.length}).`);
+        if (part.media.length > 1 && part.media.some((m) => m.contentType === "image/gif" && (m.frames ?? 1) > 1))
+          throw new PublishError("failed", "A tweet carries up to 4 images or one animated GIF, not both.");
         const mediaIds: string[] = [];
         for (const m of part.media) mediaIds.push(await progress.media(m, () => upload(m, req.now)));
         const text = part.text.normalize("NFC");
@@ -54,6 +65,7 @@ export function x(acc: Account, db: Db): Platform {
           }),
         );
         if (res.status === 201 || res.ok) {
+          await notePostAllowance(db, acc, res);
           const body = (await res.json().catch(() => null)) as { data?: { id?: string } } | null;
           const id = body?.data?.id;
           // A tweet id is digits; anything else cannot be linked to or replied to (a thread's

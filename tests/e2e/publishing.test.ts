@@ -134,7 +134,8 @@ describe("scheduled publishing on a running server", () => {
       async () => (await status("post", post)).status === "published" && (await status("tweet", tweet)).status === "published",
       ta.getTime() - Date.now() + 10_000,
     );
-    const escaped = "Ship \\(small\\) changes \\#daily with \\@team: 2\\*2 \\[not\\] \\{a\\} \\<b\\> \\~c\\_d \\| e\\\\f";
+    // Little text: every reserved character escaped but a hashtag's #, so it reads as written.
+    const escaped = "Ship \\(small\\) changes #daily with \\@team: 2\\*2 \\[not\\] \\{a\\} \\<b\\> \\~c\\_d \\| e\\\\f";
     const li = fake.requests.filter((r) => r.route === "linkedin");
     expect(li).toHaveLength(1);
     expect(li[0].headers).toMatchObject({
@@ -179,7 +180,8 @@ describe("scheduled publishing on a running server", () => {
     expect(m.status).toBe("published");
     expect(Date.parse(/Published at (\S+) as/.exec(m.notes![0])![1])).toBeGreaterThanOrEqual(tb.getTime());
     await new Promise((r) => setTimeout(r, 1000)); // a few more polls: nothing else goes out
-    expect(fake.posts.linkedin).toEqual([escaped, "This one goes out later than first planned."]);
+    expect(fake.posts.linkedin).toEqual([text, "This one goes out later than first planned."]);
+    expect(fake.created.linkedin[0].rendered?.hashtags).toEqual(["daily"]);
     expect(fake.posts.x).toEqual([tweetText]);
     expect(fake.count("linkedin", "This one is taken back before its time.")).toBe(0);
     expect(await status("post", dropped)).toMatchObject({ status: "draft", scheduled_for: null });
