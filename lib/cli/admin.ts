@@ -5,6 +5,7 @@ import { AccountError, PLANS, allowPublishing, completeAccount, createUser, find
 import { decideApproval } from "@/lib/domain/confirmations";
 import type { Plan } from "@/drizzle/schema";
 import { isUuid } from "@/lib/ids";
+import { checkConnections } from "@/lib/platforms/check";
 
 // `npm run admin -- <command>` (contract section 9). One JSON object on stdout; errors on
 // stderr with a non-zero exit.
@@ -14,7 +15,8 @@ const USAGE = `Usage: npm run admin -- <command> [options]
   allow-publishing --email E [--off]
   complete-account --email E
   issue-token --email E [--app NAME] [--scope "email profile"] [--expires-in SECONDS]
-  approve --email E --id APPROVAL_ID [--deny]   (the owner's decision on a pending exact-action approval)`;
+  approve --email E --id APPROVAL_ID [--deny]   (the owner's decision on a pending exact-action approval)
+  check-connections --email E   (one harmless read on each connected network: reachable, scopes, expiry)`;
 
 const OPTIONS = {
   email: { type: "string" },
@@ -94,6 +96,12 @@ async function run(argv: string[]) {
       const ok = await decideApproval(d, user.id, id, decision);
       if (!ok) throw new AccountError("No pending, unexpired approval with that id for this user.");
       return { id: v.id, status: decision };
+    }
+    case "check-connections": {
+      const d = await open();
+      const user = await findUserByEmail(d, need(v.email, "email"));
+      if (!user) throw new AccountError(`No user with e-mail ${v.email}.`);
+      return { connections: await checkConnections(d, user.id) };
     }
     default:
       throw new UsageError(`Unknown command "${command}".`);

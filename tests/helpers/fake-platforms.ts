@@ -37,6 +37,7 @@ const signIn = (person: Person, issueRefreshToken: boolean): SignIn => ({
   authorizations: [],
   tokenRequests: [],
   errors: [],
+  withheld: [],
   issueRefreshToken,
   issued: [],
 });

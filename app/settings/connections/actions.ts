@@ -7,6 +7,8 @@ import { db } from "@/lib/db";
 import { disconnectPlatform, setAppTrustsForms, setPublishingAllowed } from "@/lib/domain/connections";
 import { KINDS, setNotificationSettings } from "@/lib/domain/notifications";
 import { revokeApp } from "@/lib/domain/tokens";
+import { checkConnections } from "@/lib/platforms/check";
+import type { CheckState } from "@/components/connection-check";
 
 const PAGE = "/settings/connections";
 
@@ -54,4 +56,9 @@ export async function saveNotifications(form: FormData) {
   await setNotificationSettings(await db(), userId, Object.fromEntries(KINDS.map((k) => [k, form.get(k) === "on"])) as Record<(typeof KINDS)[number], boolean>);
   revalidatePath(PAGE);
   redirect(`${PAGE}?done=notifications`);
+}
+
+export async function checkConnection(_prev: CheckState, form: FormData): Promise<CheckState> {
+  const userId = await owner(form);
+  return { checks: await checkConnections(await db(), userId) };
 }

@@ -10,7 +10,8 @@ import { OwnerShell } from "@/components/owner-shell";
 import { SwitchForm } from "@/components/switch-form";
 import { notificationSettingsOf } from "@/lib/domain/notifications";
 import { config } from "@/lib/config";
-import { connectPlatform, disconnectApp, removePlatform, saveNotifications, toggleAppTrust, togglePublishing } from "./actions";
+import { checkConnection, connectPlatform, disconnectApp, removePlatform, saveNotifications, toggleAppTrust, togglePublishing } from "./actions";
+import { ConnectionCheckForm } from "@/components/connection-check";
 import { FormOutcome } from "@/components/form-outcome";
 
 export const dynamic = "force-dynamic";
@@ -140,6 +141,20 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
                       {h.canRefresh ? "renews itself" : `cannot renew itself: reconnect ${name} before then`}
                     </p>
                   ) : null}
+                  {h?.missing.length ? (
+                    <p className="attention" role="note" aria-label={`${name} permissions`}>
+                      <strong>
+                        Reconnect {name} to post {h.toPost}.
+                      </strong>{" "}
+                      This connection was made without the permission {h.missing.join(", ")}; signing in with {name} again grants it.
+                    </p>
+                  ) : null}
+                  {h?.allowance ? (
+                    <p className="meta">
+                      {name} takes {h.allowance.remaining} more post{h.allowance.remaining === 1 ? "" : "s"} today (until{" "}
+                      {formatInZone(new Date(h.allowance.resetsAt), me.timezone)}).
+                    </p>
+                  ) : null}
                   {h?.notice ? (
                     <p className="attention" role="note" aria-label={`${name} notice`}>
                       {h.notice}
@@ -171,7 +186,7 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
                   ) : null}
                 </div>
                 <div className="actions">
-                  {canConnect && (acc.state !== "connected" || h?.expiring) ? (
+                  {canConnect && (acc.state !== "connected" || h?.expiring || h?.missing.length) ? (
                     <form action={connectPlatform}>
                       <input type="hidden" name="csrf" value={csrf} />
                       <input type="hidden" name="provider" value={acc.provider} />
@@ -194,6 +209,7 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
             );
           })}
         </ul>
+        {providers.linkedin || providers.x ? <ConnectionCheckForm action={checkConnection} csrf={csrf} timeZone={me.timezone} /> : null}
       </section>
 
       <section aria-labelledby="mail" className="card">

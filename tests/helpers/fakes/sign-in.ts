@@ -66,7 +66,7 @@ export async function signInRoutes(c: FakeContext) {
     )
       return refuse(route, res, "token: PKCE verifier does not match");
     const who = { ...s.person };
-    const scopes = code.scope.split(" ").filter(Boolean);
+    const scopes = code.scope.split(" ").filter((x) => x && !s.withheld.includes(x));
     const t = c.issue(route, scopes, who.sub, s.issueRefreshToken && (route === "linkedin" || scopes.includes("offline.access")));
     const out: Record<string, unknown> = {
       access_token: t.access,
@@ -86,7 +86,7 @@ export async function signInRoutes(c: FakeContext) {
         .setExpirationTime("1h")
         .sign(privateKey);
     }
-    s.issued.push({ access_token: t.access, refresh_token: t.refresh, scope: code.scope });
+    s.issued.push({ access_token: t.access, refresh_token: t.refresh, scope: scopes.join(" ") });
     json(res, 200, out);
   };
 

@@ -57,6 +57,8 @@ export type SignIn = {
   tokenRequests: { form: URLSearchParams; authorization?: string }[];
   /** Refused sign-in requests (must stay empty). */
   errors: string[];
+  /** Scopes the network leaves out of what it grants (an app not allowed them, or an older grant). */
+  withheld: string[];
   /** Whether token responses carry a refresh token (LinkedIn: only for approved partner apps). */
   issueRefreshToken: boolean;
   /** Tokens handed out so far, newest last. */

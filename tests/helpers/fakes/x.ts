@@ -186,7 +186,14 @@ export function xRoutes(c: FakeContext) {
     return true;
 
     /** A finished upload: GIFs (tweet_gif) are processed for a while; an animated GIF is one. */
-    async function newUpload(owner: string, bytes: Buffer, category: string, contentType: string, id = mediaId(), fail = queued === "processing_failed"): Promise<Upload | null> {
+    async function newUpload(
+      owner: string,
+      bytes: Buffer,
+      category: string,
+      contentType: string,
+      id = mediaId(),
+      fail = queued === "processing_failed",
+    ): Promise<Upload | null> {
       const moving = contentType === "image/gif" && (await animated(bytes));
       if (moving && category === "tweet_image") {
         c.bad(res, "X: an animated GIF uploaded as tweet_image (X takes animated GIFs as tweet_gif)", 400, INVALID("media_category"));

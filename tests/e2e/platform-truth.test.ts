@@ -1,0 +1,140 @@
+import type { Page } from "playwright-core";
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import { fakePlatformEnv, startFakePlatforms, type FakePlatforms } from "../helpers/fake-platforms";
+import { gif, png } from "../helpers/media";
+import { appInBrowser, axe, openSignedIn, press, screenshots } from "./browser";
+import { TestServer } from "./harness";
+
+// What a person meets with real-looking networks: LinkedIn and X connected in a browser on a
+// built server, against fakes that hold requests to X's OpenAPI document and LinkedIn's
+// documented rules; the connection checked; then an app publishes images, an animated GIF and
+// a post full of reserved characters and hashtags through the API, each approved by the owner.
+// Each goes out and reads as written, and no request departs from the contract.
+
+const srv = new TestServer();
+let fake: FakePlatforms;
+let token = "";
+const WRITER = { email: "writer@example.com", password: "correct horse battery" };
+
+const { newPage } = appInBrowser(srv, async () => {
+  fake = await startFakePlatforms();
+  fake.signIn.linkedin.person = { sub: "li-member-Wendy", name: "Wendy Linked", email: WRITER.email };
+  fake.signIn.x.person = { sub: "2244994945", name: "Wendy on X", username: "wendy_w" };
+  delete srv.env.REDIS_URL; // sign-in counters in this server's memory
+  Object.assign(srv.env, fakePlatformEnv(fake));
+  await srv.admin("create-user", "--email", WRITER.email, "--password", WRITER.password, "--name", "Wendy Writer", "--plan", "creator", "--allow-publishing");
+  token = JSON.parse((await srv.admin("issue-token", "--email", WRITER.email, "--app", "Publishing Assistant")).stdout).access_token;
+  return [fake];
+});
+
+const api = async (op: string, body: unknown) => srv.api(op, body, token);
+const accountRow = (page: Page, name: string) =>
+  page.locator("section[aria-labelledby=accounts] li", { has: page.locator("strong", { hasText: new RegExp(`^${name}$`) }) });
+
+/** The app's call, the owner's approval on its page, the app's call again. */
+async function approvedCall(page: Page, op: string, body: Record<string, unknown>) {
+  const first = await api(op, body);
+  expect(first.body.error?.code, JSON.stringify(first.body)).toBe("confirmation_required");
+  await page.goto(first.body.error.confirmation.url);
+  await press(page.getByRole("button", { name: "Approve" }));
+  await expect.poll(() => page.getByRole("status").textContent()).toMatch(/^Approved\./);
+  return api(op, body);
+}
+
+describe("publishing to X and LinkedIn connected in a browser", () => {
+  it("connects both, checks them, then an app's images, GIF and reserved characters go out as written", async () => {
+    const page = await newPage();
+    await openSignedIn(page, `${srv.origin}/settings/connections`, WRITER.email, WRITER.password);
+    for (const name of ["LinkedIn", "X"]) {
+      await accountRow(page, name)
+        .getByRole("button", { name: `Connect ${name}` })
+        .click();
+      await page.waitForURL(/\/settings\/connections$/);
+      await expect
+        .poll(() =>
+          accountRow(page, name)
+            .getByText(/^Connected as/)
+            .count(),
+        )
+        .toBe(1);
+    }
+    expect(fake.signIn.x.authorizations[0].get("scope")).toContain("media.write");
+    await page.getByRole("button", { name: "Check connections" }).click();
+    const report = page.getByRole("status", { name: "Connection check" });
+    await expect.poll(() => report.getByText("Reachable").count()).toBe(2);
+    expect(await report.getByText(/^Every permission publishing needs is granted/).count()).toBe(2);
+    expect(await report.getByText("GET /2/users/me answered as @wendy_w").count()).toBe(1);
+    await axe(page);
+    await screenshots(page, "connections-checked");
+
+    const upload = async (bytes: Buffer, content_type: string, alt_text: string) =>
+      (await api("upload_media", { data: bytes.toString("base64"), content_type, alt_text })).body as { url: string };
+    const photo = await upload(
+      await sharp({ create: { width: 32, height: 18, channels: 3, background: "#204060" } })
+        .webp()
+        .toBuffer(),
+      "image/webp",
+      "Build times by month",
+    );
+    const chart = await upload(await png(24, 16), "image/png", "Deploys per week");
+    const blink = await upload(await gif(), "image/gif", "A status light blinking green");
+    const text = `Boring deploys (really) are a feature: [notes] {v2} <3 *no* _drama_ ~ever~ @ops | a\\b.\nhttps://example.com/a_(b)_c\n#devops #SRE`;
+
+    const post = (await api("create_draft", { type: "post", body: text, image_urls: [photo.url] })).body;
+    const tweet = (await api("create_draft", { type: "tweet", body: "Two charts, one week.", image_urls: [chart.url, photo.url] })).body;
+    const gifTweet = (await api("create_draft", { type: "tweet", body: "Green again.", image_urls: [blink.url] })).body;
+    for (const [type, id] of [
+      ["post", post.id],
+      ["tweet", tweet.id],
+      ["tweet", gifTweet.id],
+    ]) {
+      const res = await approvedCall(page, "publish_now", { type, id });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+
+    const [li] = fake.created.linkedin;
+    expect(li.rendered).toMatchObject({ text, cut: false, hashtags: ["devops", "SRE"] });
+    const liImage = fake.uploads.get((li.body.content as { media: { id: string } }).media.id)!;
+    expect(liImage.contentType).toBe("image/jpeg"); // LinkedIn takes no WebP
+    const [images, moving] = fake.created.x;
+    const ids = (t: typeof images) => (t.body.media as { media_ids: string[] }).media_ids.map((m) => fake.uploads.get(m)!);
+    expect(ids(images).map((u) => [u.category, u.altText])).toEqual([
+      ["tweet_image", "Deploys per week"],
+      ["tweet_image", "Build times by month"],
+    ]);
+    expect(ids(moving).map((u) => [u.category, u.state, u.altText])).toEqual([["tweet_gif", "ready", "A status light blinking green"]]);
+    expect(fake.badRequests).toEqual([]);
+    expect(fake.refusals).toEqual([]);
+    await page.close();
+  }, 300_000);
+
+  it("an X connection granted without media.write says to reconnect, is refused images up front, and posts them once reconnected", async () => {
+    const page = await newPage();
+    await openSignedIn(page, `${srv.origin}/settings/connections`, WRITER.email, WRITER.password);
+    const x = accountRow(page, "X");
+    await x.getByRole("button", { name: "Disconnect" }).click();
+    await press(page.getByRole("dialog").getByRole("button", { name: "Disconnect" }));
+    await page.waitForURL(/done=account-disconnected/);
+    fake.signIn.x.withheld = ["media.write"]; // as connections made before it was asked for
+    await x.getByRole("button", { name: "Connect X" }).click();
+    const note = page.getByRole("note", { name: "X permissions" });
+    await expect.poll(() => note.count()).toBe(1);
+    expect(await note.textContent()).toContain("Reconnect X to post images.");
+    await axe(page);
+    await screenshots(page, "connections-reconnect-x");
+
+    const img = (await api("upload_media", { data: (await png(12, 12)).toString("base64"), content_type: "image/png" })).body as { url: string };
+    const tweet = (await api("create_draft", { type: "tweet", body: "A chart that waits for a reconnect.", image_urls: [img.url] })).body;
+    const refused = await api("schedule_content", { type: "tweet", id: tweet.id, scheduled_for: new Date(Date.now() + 20 * 60_000).toISOString() });
+    expect(refused.body.error).toMatchObject({ code: "action_failed", hint: expect.stringContaining("Reconnect X") });
+
+    fake.signIn.x.withheld = [];
+    await x.getByRole("button", { name: "Reconnect X" }).click();
+    await expect.poll(() => page.getByRole("note", { name: "X permissions" }).count()).toBe(0);
+    const res = await approvedCall(page, "publish_now", { type: "tweet", id: tweet.id });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(fake.badRequests).toEqual([]);
+    await page.close();
+  }, 300_000);
+});
