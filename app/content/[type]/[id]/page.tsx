@@ -10,11 +10,12 @@ import { ActionForm } from "@/components/action-form";
 import { OPERATION_WORDS, PLATFORM_NAMES, STATUS_TONE, STATUS_WORDS, formatInZone, pickerStart, zonedParts } from "@/components/format";
 import { Attachments } from "@/components/draft-media";
 import { History } from "@/components/history";
+import { ItemForm } from "@/components/item-form";
 import { attachmentUrls, mediaMeta } from "@/lib/domain/media";
 import { OwnerShell } from "@/components/owner-shell";
 import { PostPreview } from "@/components/post-preview";
 import { WhenPicker } from "@/components/when-picker";
-import { publish, remove, saveDraft, schedule, settle, unschedule } from "./actions";
+import { itemAction, remove, settle } from "./actions";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Draft · Contentio" };
@@ -25,6 +26,11 @@ const DONE: Record<string, string> = {
   rescheduled: "Rescheduled.",
   unscheduled: "Unscheduled: it is a draft again and will not be published.",
   published: "Published.",
+  // The text typed into the editor was saved first.
+  "saved-scheduled": "Saved and scheduled.",
+  "saved-rescheduled": "Saved and rescheduled.",
+  "saved-unscheduled": "Saved and unscheduled: it is a draft again and will not be published.",
+  "saved-published": "Saved and published.",
   "confirmed-posted": "Marked as published with the link you gave.",
   "confirmed-not-posted": "Marked as failed: it did not go out. You can publish it again.",
 };
@@ -170,64 +176,21 @@ export default async function ItemPage({
       ) : null}
 
       {editable ? (
-        <section className="card" aria-labelledby="edit-h">
-          <h2 id="edit-h">Edit</h2>
-          <ActionForm action={saveDraft.bind(null, type, id)} label="Save changes" labelClass="btn primary" className="stack">
-            {csrfInput}
-            <input type="hidden" name="updated_at" value={item.updated_at ?? ""} />
-            {type === "post" ? (
-              <div>
-                <label htmlFor="title">Title</label>
-                <input id="title" name="title" type="text" defaultValue={item.title} maxLength={200} aria-describedby="title-help" />
-                <span className="help" id="title-help">
-                  Only you see it; LinkedIn shows the text below.
-                </span>
-              </div>
-            ) : null}
-            <div>
-              <label htmlFor="body">Text</label>
-              <textarea id="body" name="body" defaultValue={item.body ?? ""} rows={8} required />
-            </div>
-          </ActionForm>
-        </section>
+        <ItemForm
+          action={itemAction.bind(null, type, id, me.timezone)}
+          hidden={{ csrf, updated_at: item.updated_at ?? "", shown }}
+          saved={{ ...(type === "post" && { title: item.title }), body: item.body ?? "" }}
+          titleHelp="Only you see it; LinkedIn shows the text below."
+          when={<WhenPicker date={initial.date} time={initial.time} today={zonedParts(new Date(), me.timezone).date} timeZone={me.timezone} />}
+          scheduled={status === "scheduled"}
+          publishQuestion={`Publish this ${what} to ${network}${handle ? ` (${handle})` : ""} now? It cannot be undone.`}
+        />
       ) : (
         <section aria-labelledby="text-h">
           <h2 id="text-h">Full text</h2>
           <div className="post-text">{item.body}</div>
         </section>
       )}
-
-      {editable ? (
-        <section className="card" aria-labelledby="when-h">
-          <h2 id="when-h">{status === "scheduled" ? "Reschedule" : "Schedule"}</h2>
-          <ActionForm
-            action={schedule.bind(null, type, id, me.timezone)}
-            label={status === "scheduled" ? "Reschedule" : "Schedule"}
-            labelClass="btn primary"
-            className="stack"
-          >
-            {csrfInput}
-            {shownInput}
-            <WhenPicker date={initial.date} time={initial.time} today={zonedParts(new Date(), me.timezone).date} timeZone={me.timezone} />
-          </ActionForm>
-          <div className="actions">
-            {status === "scheduled" ? (
-              <ActionForm action={unschedule.bind(null, type, id)} label="Unschedule" labelClass="btn">
-                {csrfInput}
-              </ActionForm>
-            ) : null}
-            <ActionForm
-              action={publish.bind(null, type, id)}
-              label="Publish now"
-              labelClass="btn"
-              confirm={{ question: `Publish this ${what} to ${network}${handle ? ` (${handle})` : ""} now? It cannot be undone.`, label: "Publish now" }}
-            >
-              {csrfInput}
-              {shownInput}
-            </ActionForm>
-          </div>
-        </section>
-      ) : null}
 
       <section aria-labelledby="history-h">
         <h2 id="history-h">History</h2>
