@@ -159,6 +159,9 @@ describe("an item's page", () => {
     await open("post", id);
     const preview = owner.getByRole("figure", { name: "Preview as LinkedIn shows it" });
     expect(await preview.textContent()).not.toContain("3. Write it down."); // folded after three lines
+    // LinkedIn is set up here: the page names it, and no sandbox.
+    expect(await owner.locator(".meta .badge").first().textContent()).toBe("LinkedIn");
+    expect(await owner.getByRole("note", { name: "Sandbox" }).count()).toBe(0);
     await axe(owner);
     await shoot(owner, "item");
     await preview.getByRole("button", { name: "…see more" }).click();
@@ -197,7 +200,10 @@ describe("an item's page", () => {
     await expect.poll(() => said().textContent()).toMatch(/^Unscheduled/);
     expect((await status("post", id)).status).toBe("draft");
 
-    await confirmIn("Publish now", "Publish now");
+    await owner.getByRole("button", { name: "Publish now", exact: true }).click();
+    expect(await owner.getByRole("dialog").textContent()).toContain("Publish this post to LinkedIn (Writer) now? It cannot be undone.");
+    await shoot(owner, "item-dialog");
+    await press(owner.getByRole("dialog").getByRole("button", { name: "Publish now", exact: true }));
     await expect.poll(() => said().textContent()).toBe("Published.");
     expect(fake.count("linkedin", "Four lessons from a year of shipping daily.")).toBe(1);
     expect(await owner.getByRole("link", { name: "see it on LinkedIn" }).getAttribute("href")).toMatch(/^https:\/\/www\.linkedin\.com\//);

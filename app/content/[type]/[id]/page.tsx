@@ -14,6 +14,8 @@ import { ItemForm } from "@/components/item-form";
 import { attachmentUrls, mediaMeta } from "@/lib/domain/media";
 import { OwnerShell } from "@/components/owner-shell";
 import { PostPreview } from "@/components/post-preview";
+import { SandboxNote } from "@/components/sandbox-note";
+import { destination, publishedTo } from "@/lib/platforms/destination";
 import { WhenPicker } from "@/components/when-picker";
 import { itemAction, remove, settle } from "./actions";
 
@@ -59,6 +61,7 @@ export default async function ItemPage({
   const [history, accounts, pending] = await Promise.all([draftHistory(d, me.id, type, id), platformAccounts(d, me.id), pendingApprovals(d, me.id)]);
   const network = PLATFORM_NAMES[type];
   const handle = accounts.find((a) => PLATFORM_NAMES[a.provider] === network)?.handle ?? null;
+  const dest = destination(type, handle);
   const waiting = pending.filter((p) => p.action.id === id);
   const csrf = csrfToken(me.id, `item:${id}`);
   const status = item.status;
@@ -92,10 +95,11 @@ export default async function ItemPage({
       </p>
       <h1>{item.title}</h1>
       <p className="meta">
-        <span className="badge net">{network}</span> <span className={`badge ${STATUS_TONE[status] ?? "net"}`}>{STATUS_WORDS[status] ?? status}</span>{" "}
+        <span className="badge net">{dest.badge}</span> <span className={`badge ${STATUS_TONE[status] ?? "net"}`}>{STATUS_WORDS[status] ?? status}</span>{" "}
         {at && (status === "scheduled" || status === "publishing") ? <>for {formatInZone(at, me.timezone)}</> : null}
         {status === "published" && record.publishedAt ? <>on {formatInZone(record.publishedAt, me.timezone)}</> : null}
       </p>
+      <SandboxNote dest={dest} type={type} />
       {done && DONE[done] ? (
         <p className="ok-box" role="status">
           {DONE[done]}
@@ -115,7 +119,7 @@ export default async function ItemPage({
 
       {status === "published" && record.platformUrl ? (
         <p className="ok-box">
-          It is live: <a href={record.platformUrl}>see it on {network}</a>
+          It is live: <a href={record.platformUrl}>see it {publishedTo(type, record.platformUrl).where}</a>
         </p>
       ) : null}
       {status === "failed" ? (
@@ -127,8 +131,8 @@ export default async function ItemPage({
         <section className="card" aria-labelledby="unknown-h">
           <h2 id="unknown-h">Did it go out?</h2>
           <p>
-            {network} did not confirm this {what}: {(record.failureReason ?? "no answer").replace(/\.$/, "")}. It may or may not be live. Check your {network}{" "}
-            account, then tell us what you found. It will not be posted again until you do.
+            This {what} was not confirmed {dest.where}: {(record.failureReason ?? "no answer").replace(/\.$/, "")}. It may or may not be live. Look for it{" "}
+            {dest.where}, then tell us what you found. It will not be posted again until you do.
           </p>
           <div className="inline-forms">
             <ActionForm action={settle.bind(null, type, id)} label="It went out" labelClass="btn primary" className="stack">
@@ -136,7 +140,7 @@ export default async function ItemPage({
               <input type="hidden" name="outcome" value="posted" />
               <div>
                 <label htmlFor="url">
-                  Link to the {what} on {network}
+                  Link to the {what} {dest.where}
                 </label>
                 <input
                   id="url"
@@ -180,10 +184,10 @@ export default async function ItemPage({
           action={itemAction.bind(null, type, id, me.timezone)}
           hidden={{ csrf, updated_at: item.updated_at ?? "", shown }}
           saved={{ ...(type === "post" && { title: item.title }), body: item.body ?? "" }}
-          titleHelp="Only you see it; LinkedIn shows the text below."
+          titleHelp="Only you see it; readers see only the text below."
           when={<WhenPicker date={initial.date} time={initial.time} today={zonedParts(new Date(), me.timezone).date} timeZone={me.timezone} />}
           scheduled={status === "scheduled"}
-          publishQuestion={`Publish this ${what} to ${network}${handle ? ` (${handle})` : ""} now? It cannot be undone.`}
+          publishQuestion={`Publish this ${what} to ${dest.account} now? It cannot be undone.`}
         />
       ) : (
         <section aria-labelledby="text-h">
