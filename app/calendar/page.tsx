@@ -3,8 +3,9 @@ import { requireOwner } from "@/lib/auth/session";
 import { db } from "@/lib/db";
 import { calendarItems, type CalendarItem } from "@/lib/domain/calendar";
 import { ownerContext } from "@/lib/domain/owner";
-import { PLATFORM_NAMES, STATUS_WORDS, formatTime, zonedParts, zonedToUtc } from "@/components/format";
+import { STATUS_WORDS, formatTime, zonedParts, zonedToUtc } from "@/components/format";
 import { OwnerShell } from "@/components/owner-shell";
+import { destinationBadges } from "@/lib/platforms/destination";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Calendar · Contentio" };
@@ -46,6 +47,7 @@ export default async function CalendarPage({ searchParams }: { searchParams: Pro
   const sp = await searchParams;
   const me = await requireOwner("/calendar", { complete: true });
   const tz = me.timezone;
+  const badge = destinationBadges();
   const view = sp.view === "week" ? "week" : "month";
   const today = zonedParts(new Date(), tz).date;
   // A day of years 1000 to 9998 only: the view reaches into the weeks around it, and
@@ -105,7 +107,7 @@ export default async function CalendarPage({ searchParams }: { searchParams: Pro
                     {list.map((i) => (
                       <li key={`${i.type}:${i.id}`} className={`cal-item ${i.status}`}>
                         <Link href={`/content/${i.type}/${i.id}`}>
-                          <span className="t">{formatTime(i.at, tz).replace(/ .*$/, "")}</span> {PLATFORM_NAMES[i.type]} · {i.title}
+                          <span className="t">{formatTime(i.at, tz).replace(/ .*$/, "")}</span> {badge[i.type]} · {i.title}
                         </Link>
                         <span className="s">{STATUS_WORDS[i.status] ?? i.status}</span>
                       </li>

@@ -4,8 +4,9 @@ import { lastChangedBy } from "@/lib/domain/history";
 import { draftsAwaitingApproval, ownerContext } from "@/lib/domain/owner";
 import { searchContent } from "@/lib/domain/search";
 import { AppError } from "@/lib/errors";
-import { PLATFORM_NAMES, STATUS_TONE, STATUS_WORDS, actorName, formatInZone, relative } from "@/components/format";
+import { STATUS_TONE, STATUS_WORDS, actorName, formatInZone, relative } from "@/components/format";
 import { OwnerShell } from "@/components/owner-shell";
+import { destinationBadges } from "@/lib/platforms/destination";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Content · Contentio" };
@@ -59,6 +60,7 @@ export default async function ContentPage({ searchParams }: { searchParams: Prom
     return `/content${s ? `?${s}` : ""}`;
   };
   const now = new Date();
+  const badge = destinationBadges();
 
   return (
     <OwnerShell email={me.email} userId={me.id} current="/content">
@@ -120,7 +122,7 @@ export default async function ContentPage({ searchParams }: { searchParams: Prom
                   <a href={`/content/${r.type}/${r.id}`}>{r.title}</a>
                 </h2>
                 <p className="meta">
-                  <span className="badge net">{PLATFORM_NAMES[r.type]}</span>{" "}
+                  <span className="badge net">{badge[r.type]}</span>{" "}
                   <span className={`badge ${STATUS_TONE[r.status] ?? "net"}`}>{STATUS_WORDS[r.status] ?? r.status}</span>{" "}
                   {waiting.includes(r.id) ? (
                     <>

@@ -60,6 +60,14 @@ class ApprovalNeeded {
   constructor(readonly action: ExactAction) {}
 }
 
+/** The owner's page acted on content other than what it showed: nothing is done. */
+export const changedSinceShown = (type: string) =>
+  new AppError(
+    "action_failed",
+    `This ${type} changed after the page showed it (an app may have edited it), so nothing was done.`,
+    "Reload the page, read what it says now, and try again.",
+  );
+
 /**
  * Uses up an approved, unexpired, unused approval of exactly this action, or ends the
  * transaction asking for one. Call it inside withApproval: the approval is spent only if the
@@ -69,13 +77,7 @@ export async function spendApproval(ctx: Ctx, tx: Db, a: ExactAction): Promise<v
   // Contract 4.6: what the owner does in the app's own pages is confirmed by the page, and
   // the page confirms only the content it showed.
   if (ctx.caller.inPerson) {
-    if (ctx.shown !== undefined && ctx.shown !== contentHashOf(a)) {
-      throw new AppError(
-        "action_failed",
-        `This ${a.type} changed after the page showed it (an app may have edited it), so nothing was done.`,
-        "Reload the page, read what it says now, and try again.",
-      );
-    }
+    if (ctx.shown !== undefined && ctx.shown !== contentHashOf(a)) throw changedSinceShown(a.type);
     return;
   }
   // The switch as it is now, not as the call found it: an approved call runs again on the

@@ -72,6 +72,14 @@ function editAction(input: UpdateDraftInput, d: Row, next: DraftContent): ExactA
 }
 
 export async function updateDraft(ctx: Ctx, input: UpdateDraftInput) {
+  return (await editDraft(ctx, input)).out;
+}
+
+/**
+ * updateDraft, also giving the hash of the content it saved: the owner's page schedules or
+ * publishes right after saving, and must act on that content and on nothing an app changed since.
+ */
+export async function editDraft(ctx: Ctx, input: UpdateDraftInput) {
   const t = draftTable(input.type);
   // Every media address must be the caller's own upload of the right kind (read before the
   // transaction: PGlite has one connection, and the transaction holds it).
@@ -123,7 +131,7 @@ export async function updateDraft(ctx: Ctx, input: UpdateDraftInput) {
       .where(eq(t.id, draft.id))
       .returning();
     await draftUpdated(tx, ctx, input.type, row);
-    return {
+    const out = {
       id: row.id,
       type: input.type,
       title: row.title,
@@ -132,5 +140,6 @@ export async function updateDraft(ctx: Ctx, input: UpdateDraftInput) {
       scheduled_for: iso(row.scheduledFor),
       updated_at: row.updatedAt.toISOString(),
     };
+    return { out, contentHash: contentHashOf(row) };
   });
 }

@@ -6,6 +6,7 @@ import { log } from "@/lib/log";
 import { mailServer } from "@/lib/mail-server";
 import { errorFacts } from "@/lib/redact";
 import { NETWORK_NAMES } from "@/lib/networks";
+import { destination } from "@/lib/platforms/destination";
 import {
   approvals,
   authAccounts,
@@ -66,7 +67,7 @@ async function findEvents(db: Db, now: Date): Promise<Event[]> {
       // The owner saying "it did not go out" is not news to the owner.
       if (r.status === "failed" && r.reason?.startsWith("you checked")) continue;
       const link = `${origin}/content/${type}/${r.id}`;
-      const net = NETWORK_NAMES[type];
+      const dest = destination(type);
       out.push({
         userId: r.userId,
         kind: r.status as "failed" | "unknown",
@@ -74,12 +75,12 @@ async function findEvents(db: Db, now: Date): Promise<Event[]> {
         mail: () =>
           r.status === "failed"
             ? {
-                subject: `A ${net} ${type} failed to publish: ${r.title}`,
-                text: `“${r.title}” was not published to ${net}.\n\nReason: ${r.reason ?? "none recorded"}\n\nNothing was posted. You can fix it and publish it again here:\n${link}\n`,
+                subject: `A ${type} failed to publish ${dest.where}: ${r.title}`,
+                text: `“${r.title}” was not published to ${dest.name}.\n\nReason: ${r.reason ?? "none recorded"}\n\nNothing was posted. You can fix it and publish it again here:\n${link}\n`,
               }
             : {
-                subject: `Did your ${net} ${type} go out? ${r.title}`,
-                text: `${net} did not confirm “${r.title}”: ${r.reason ?? "no answer"}\n\nIt may or may not be live, and it will not be posted again on its own. Check your ${net} account, then tell Contentio what you found:\n${link}\n`,
+                subject: `Did your ${type} go out ${dest.where}? ${r.title}`,
+                text: `“${r.title}” was not confirmed ${dest.where}: ${r.reason ?? "no answer"}\n\nIt may or may not be live, and it will not be posted again on its own. Look for it ${dest.where}, then tell Contentio what you found:\n${link}\n`,
               },
       });
     }
@@ -100,13 +101,14 @@ async function findEvents(db: Db, now: Date): Promise<Event[]> {
     .limit(500);
   for (const a of asks) {
     const link = `${origin}/confirm/${a.id}`;
+    const where = a.action.type === "post" || a.action.type === "tweet" ? ` ${destination(a.action.type).where}` : "";
     out.push({
       userId: a.userId,
       kind: "approval",
       key: `approval:${a.id}`,
       mail: (u) => ({
         subject: `${a.app} asks for your approval: ${OP[a.operation] ?? a.operation} “${a.action.title}”`,
-        text: `${a.app} wants to ${OP[a.operation] ?? a.operation} the ${NETWORK_NAMES[a.action.type] ?? ""} ${a.action.type} “${a.action.title}”${a.action.scheduled_for ? ` at ${when(new Date(a.action.scheduled_for), u.timezone)}` : ""}.\n\nApprove or deny it here (the request expires ${when(a.expiresAt, u.timezone)}):\n${link}\n`,
+        text: `${a.app} wants to ${OP[a.operation] ?? a.operation} the ${a.action.type} “${a.action.title}”${where}${a.action.scheduled_for ? ` at ${when(new Date(a.action.scheduled_for), u.timezone)}` : ""}.\n\nApprove or deny it here (the request expires ${when(a.expiresAt, u.timezone)}):\n${link}\n`,
       }),
     });
   }

@@ -15,7 +15,8 @@ import {
   type WaitState,
 } from "@/lib/domain/elicitations";
 import type { Confirmation } from "@/lib/errors";
-import { NETWORK_NAMES } from "@/lib/networks";
+import { networkOfDraft } from "@/lib/networks";
+import { destination } from "@/lib/platforms/destination";
 import { formatInZone, formatUtc } from "@/lib/time";
 import { attachmentLines, proposedAttachmentLines } from "./attachments";
 import { cancelCall } from "./in-flight";
@@ -53,15 +54,16 @@ const VERBS: Record<string, string> = {
 export async function confirmationForm(db: Db, caller: Caller, c: Confirmation) {
   const a = c.action;
   const shown = await approvalToShow(db, caller.userId, c.id);
-  const platform = NETWORK_NAMES[a.type] ?? a.type;
-  const provider = a.type === "tweet" ? "twitter" : "linkedin";
+  const type = a.type === "tweet" ? "tweet" : "post";
+  const provider = networkOfDraft(type).provider;
   const handle = (await platformAccounts(db, caller.userId)).find((p) => p.provider === provider && p.state !== "not_connected")?.handle;
+  const dest = destination(type, handle);
   const verb = VERBS[a.operation] ?? a.operation;
   const at = actsAt(a);
   const when = at ? `${formatInZone(new Date(at), caller.timezone)}${caller.timezone === "UTC" ? "" : ` (${formatUtc(new Date(at))})`}` : "now";
   const lines = [
-    `${caller.appName} wants to ${verb} this ${platform} ${a.type}.`,
-    `Account: ${platform}${handle ? ` ${handle}` : " (not connected: the built-in sandbox)"}`,
+    `${caller.appName} wants to ${verb} this ${a.type}.`,
+    `Account: ${dest.account}`,
     `When: ${when}`,
     `Title: ${a.title}`,
     "",
@@ -81,7 +83,7 @@ export async function confirmationForm(db: Db, caller: Caller, c: Confirmation) 
   }
   lines.push(
     "",
-    `This acts on your real account${a.operation === "delete_draft" || a.operation === "publish_now" ? " and cannot be undone" : ""}. Approve this exact action?`,
+    `This acts on ${dest.sandbox ? "the sandbox, not a real account" : "your real account"}${a.operation === "delete_draft" || a.operation === "publish_now" ? " and cannot be undone" : ""}. Approve this exact action?`,
   );
   return {
     message: lines.join("\n"),

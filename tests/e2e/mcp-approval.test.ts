@@ -41,7 +41,7 @@ describe("confirming over MCP", () => {
       // What a client does: show the link; the person opens it and decides there.
       void (async () => {
         page = await signedIn(p.url!);
-        await expect.poll(() => page!.getByRole("heading", { level: 1 }).textContent()).toMatch(/Desk Assistant wants to publish this post to LinkedIn now/);
+        await expect.poll(() => page!.getByRole("heading", { level: 1 }).textContent()).toMatch(/Desk Assistant wants to publish this post to the sandbox now/);
         await press(page.getByRole("button", { name: "Approve" }));
       })();
       return { action: "accept" };
@@ -70,7 +70,7 @@ describe("confirming over MCP", () => {
       // The person opens the link and decides there; the client retries meanwhile.
       void (async () => {
         page = await signedIn(p.url!);
-        await expect.poll(() => page!.getByRole("heading", { level: 1 }).textContent()).toMatch(/Desk Assistant wants to publish this post to LinkedIn now/);
+        await expect.poll(() => page!.getByRole("heading", { level: 1 }).textContent()).toMatch(/Desk Assistant wants to publish this post to the sandbox now/);
         await press(page.getByRole("button", { name: "Approve" }));
       })();
       return { action: "accept" };

@@ -1,5 +1,6 @@
 import http from "node:http";
 import * as oauth from "oauth4webapi";
+import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { appInBrowser, axe, press, pressWithKeys, screenshots, signIn } from "./browser";
 import { TestServer, freePort } from "./harness";
@@ -84,7 +85,7 @@ describe("the owner's pages", () => {
     await expect.poll(() => page.getByRole("link", { name: /Test Assistant wants to delete this draft/ }).count()).toBe(1);
     await shoot(page, "connections");
     await page.goto(url);
-    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Test Assistant wants to delete this LinkedIn post draft");
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Test Assistant wants to delete this post draft");
     expect(await page.locator(".post-text").textContent()).toBe("Boring deploys are a feature.\n(Really.)");
     // The tweet that goes with the post is named too.
     expect(await page.getByRole("heading", { name: "Its tweets are deleted with it" }).count()).toBe(1);
@@ -157,7 +158,7 @@ describe("the owner's pages", () => {
     expect(asked.status).toBe(403);
     expect(asked.body.error.code).toBe("confirmation_required");
     await page.goto(asked.body.error.confirmation.url);
-    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Test Assistant wants to change this scheduled post on LinkedIn");
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Test Assistant wants to change this scheduled post in the sandbox");
     const current = page.getByRole("region", { name: "Current" });
     const proposed = page.getByRole("region", { name: "Proposed" });
     expect(await current.locator(".post-text").textContent()).toBe("Hello\n\nWe ship on Monday.");
@@ -309,6 +310,67 @@ describe("the owner's pages", () => {
     }
   }, 120_000);
 
+  it("without app credentials, the pages call the sandbox the sandbox, never LinkedIn or X, and say how to connect the network", async () => {
+    // What would tell the owner that a post goes to a network: "to LinkedIn", "on X".
+    const sentTo = async (page: Page) => (await page.locator("body").innerText()).match(/\b(to|on) (LinkedIn|X)\b/g) ?? [];
+    const page = await newPage();
+    await page.goto(`${srv.origin}/signin?callbackUrl=%2Fcontent`);
+    await signIn(page, "owner@example.com", ownerPassword);
+    await page.waitForURL(/\/content$/);
+    const post = (await srv.api("create_draft", { type: "post", body: "Where does this one go?" }, cliToken)).body.id;
+    const tweet = (await srv.api("create_draft", { type: "tweet", body: "And this tweet?" }, cliToken)).body.id;
+
+    await page.goto(`${srv.origin}/content/post/${post}`);
+    expect(await page.locator(".meta .badge").first().textContent()).toBe("Sandbox post");
+    const note = page.getByRole("note", { name: "Sandbox" });
+    expect(await note.textContent()).toMatch(/no LinkedIn app set up, so posts go to its built-in sandbox.*LINKEDIN_CLIENT_ID.*LINKEDIN_CLIENT_SECRET/);
+    expect(await note.getByRole("link", { name: "Settings > Connections" }).getAttribute("href")).toBe("/settings/connections");
+    expect(await sentTo(page)).toEqual([]);
+    await axe(page);
+    await shoot(page, "item-sandbox");
+    await page.getByRole("button", { name: "Publish now", exact: true }).click();
+    const dialog = page.getByRole("dialog");
+    expect(await dialog.textContent()).toContain(
+      "Publish this post to the sandbox (LinkedIn is not set up: posts stay in this service) now? It cannot be undone.",
+    );
+    await shoot(page, "item-sandbox-dialog");
+    await press(dialog.getByRole("button", { name: "Publish now" }));
+    await expect.poll(() => page.getByRole("status").textContent()).toBe("Published.");
+    expect(await page.getByRole("link", { name: "see it in the sandbox" }).getAttribute("href")).toMatch(new RegExp(`^${srv.origin}/sandbox/pronet/`));
+    expect(await sentTo(page)).toEqual([]);
+    await shoot(page, "item-sandbox-published");
+
+    await page.goto(`${srv.origin}/content/tweet/${tweet}`);
+    expect(await page.locator(".meta .badge").first().textContent()).toBe("Sandbox tweet");
+    expect(await page.getByRole("note", { name: "Sandbox" }).textContent()).toMatch(/no X app set up, so tweets go to its built-in sandbox.*X_CLIENT_ID/);
+    await page.getByRole("button", { name: "Publish now", exact: true }).click();
+    expect(await page.getByRole("dialog").textContent()).toContain("Publish this tweet to the sandbox (X is not set up: tweets stay in this service) now?");
+    await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
+
+    // The list, the calendar and an app's approval request name the sandbox too.
+    const at = new Date(Date.now() + 2 * 86_400_000).toISOString();
+    const asked = await srv.api("schedule_content", { type: "tweet", id: tweet, scheduled_for: at }, cliToken);
+    await page.goto(asked.body.error.confirmation.url);
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Test Assistant wants to schedule this tweet in the sandbox");
+    expect(
+      await page
+        .locator("dt", { hasText: /^Platform$/ })
+        .locator("xpath=following-sibling::dd[1]")
+        .textContent(),
+    ).toMatch(/^the sandbox \(X is not set up: tweets stay in this service\)/);
+    expect(await sentTo(page)).toEqual([]);
+    await press(page.getByRole("button", { name: "Approve" }));
+    await expect.poll(() => page.getByRole("status").textContent()).toMatch(/^Approved\./);
+    expect((await srv.api("schedule_content", { type: "tweet", id: tweet, scheduled_for: at }, cliToken)).status).toBe(200);
+    await page.goto(`${srv.origin}/content`);
+    const row = page.getByRole("list", { name: "Drafts" }).locator(":scope > li").filter({ hasText: "And this tweet?" });
+    expect(await row.locator(".badge").first().textContent()).toBe("Sandbox tweet");
+    await page.goto(`${srv.origin}/calendar?view=month&d=${at.slice(0, 10)}`);
+    expect(await page.getByRole("link", { name: /And this tweet\?/ }).textContent()).toMatch(/Sandbox tweet · And this tweet\?/);
+    expect(await sentTo(page)).toEqual([]);
+    await page.close();
+  }, 120_000);
+
   it("the owner publishes from an item's page; the sandbox post links back to that page for its owner only", async () => {
     const draft = await srv.api("create_draft", { type: "post", body: "Sandbox round trip." }, cliToken);
     const page = await newPage();
@@ -320,7 +382,7 @@ describe("the owner's pages", () => {
     await page.getByRole("button", { name: "Publish now", exact: true }).click();
     await press(page.getByRole("dialog").getByRole("button", { name: "Publish now" }));
     await expect.poll(() => page.getByRole("status").textContent()).toBe("Published.");
-    await page.getByRole("link", { name: "see it on LinkedIn" }).click();
+    await page.getByRole("link", { name: "see it in the sandbox" }).click();
     await page.waitForURL(/\/sandbox\/pronet\//);
     const sandboxUrl = page.url();
     await page.getByRole("link", { name: "Open its page in your content" }).click();

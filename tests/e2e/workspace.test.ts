@@ -159,6 +159,9 @@ describe("an item's page", () => {
     await open("post", id);
     const preview = owner.getByRole("figure", { name: "Preview as LinkedIn shows it" });
     expect(await preview.textContent()).not.toContain("3. Write it down."); // folded after three lines
+    // LinkedIn is set up here: the page names it, and no sandbox.
+    expect(await owner.locator(".meta .badge").first().textContent()).toBe("LinkedIn");
+    expect(await owner.getByRole("note", { name: "Sandbox" }).count()).toBe(0);
     await axe(owner);
     await shoot(owner, "item");
     await preview.getByRole("button", { name: "…see more" }).click();
@@ -197,7 +200,10 @@ describe("an item's page", () => {
     await expect.poll(() => said().textContent()).toMatch(/^Unscheduled/);
     expect((await status("post", id)).status).toBe("draft");
 
-    await confirmIn("Publish now", "Publish now");
+    await owner.getByRole("button", { name: "Publish now", exact: true }).click();
+    expect(await owner.getByRole("dialog").textContent()).toContain("Publish this post to LinkedIn (Writer) now? It cannot be undone.");
+    await shoot(owner, "item-dialog");
+    await press(owner.getByRole("dialog").getByRole("button", { name: "Publish now", exact: true }));
     await expect.poll(() => said().textContent()).toBe("Published.");
     expect(fake.count("linkedin", "Four lessons from a year of shipping daily.")).toBe(1);
     expect(await owner.getByRole("link", { name: "see it on LinkedIn" }).getAttribute("href")).toMatch(/^https:\/\/www\.linkedin\.com\//);
@@ -226,6 +232,83 @@ describe("an item's page", () => {
     await confirmIn("Publish now", "Publish now");
     await expect.poll(() => said().textContent()).toBe("Published.");
     expect(fake.count("linkedin", "What the app slipped in afterwards.")).toBe(1);
+  }, 120_000);
+
+  it("schedules the text typed into the editor, not the text saved before, and the post goes out with it", async () => {
+    const id = await created("post", "The text an app wrote first.");
+    await open("post", id);
+    const typed = "The owner's own words, typed and scheduled at once.";
+    await owner.getByLabel("Text").fill(typed);
+    // The next whole minute far enough ahead, so the scheduler posts it while the test waits.
+    const at = new Date(Math.ceil((Date.now() + 20_000) / 60_000) * 60_000);
+    await pickDate(at.toLocaleDateString("en-CA", { timeZone: ZONE }));
+    await owner.getByLabel("Time").fill(at.toLocaleTimeString("en-GB", { timeZone: ZONE, hour: "2-digit", minute: "2-digit" }));
+    await owner.getByRole("button", { name: "Schedule", exact: true }).click();
+    await expect.poll(() => said().count()).toBe(1);
+    expect(await status("post", id)).toMatchObject({ status: "scheduled", body: typed, scheduled_for: at.toISOString() });
+    expect(await said().textContent()).toBe("Saved and scheduled.");
+    expect(await owner.getByLabel("Text").inputValue()).toBe(typed);
+    // What the owner typed is what they approved: the scheduler posts it, and nothing else.
+    await expect.poll(() => fake.count("linkedin", typed), { timeout: 100_000, interval: 1000 }).toBe(1);
+    expect(fake.count("linkedin", "The text an app wrote first.")).toBe(0);
+    await expect.poll(async () => (await status("post", id)).status).toBe("published");
+  }, 150_000);
+
+  it("publishes now the text typed into the editor", async () => {
+    const id = await created("post", "Yesterday's wording.");
+    await open("post", id);
+    await owner.getByLabel("Text").fill("Today's wording, typed and published at once.");
+    await confirmIn("Publish now", "Publish now");
+    await expect.poll(() => said().count()).toBe(1);
+    expect(fake.count("linkedin", "Yesterday's wording.")).toBe(0);
+    expect(fake.count("linkedin", "Today's wording, typed and published at once.")).toBe(1);
+    expect(await status("post", id)).toMatchObject({ status: "published", body: "Today's wording, typed and published at once." });
+    expect(await said().textContent()).toBe("Saved and published.");
+  }, 120_000);
+
+  it("keeps typed text that cannot be scheduled on the page, and asks before leaving it unsaved", async () => {
+    const id = await created("post", "Saved words.");
+    await open("post", id);
+    // Over LinkedIn's 3,000: refused as the Save form refuses it; nothing saved or scheduled.
+    const long = "y".repeat(3001);
+    await owner.getByLabel("Text").fill(long);
+    await owner.getByRole("button", { name: "Schedule", exact: true }).click();
+    await expect.poll(() => owner.locator("p.error-box[role=alert]").first().textContent()).toMatch(/3000/);
+    expect(await status("post", id)).toMatchObject({ status: "draft", body: "Saved words." });
+    expect(await owner.getByLabel("Text").inputValue()).toBe(long);
+
+    // Leaving asks first (a link of the navigation or of the page, a reload); staying keeps the text.
+    const asked: string[] = [];
+    owner.on("dialog", (d) => {
+      asked.push(d.type());
+      void d.dismiss();
+    });
+    await owner.getByRole("link", { name: "Calendar" }).click();
+    await owner.getByRole("link", { name: "← All content" }).click();
+    await owner.evaluate(() => location.reload());
+    await expect.poll(() => asked).toEqual(["confirm", "confirm", "beforeunload"]);
+    owner.removeAllListeners("dialog");
+    expect(owner.url()).toBe(`${srv.origin}/content/post/${id}`);
+    expect(await owner.getByLabel("Text").inputValue()).toBe(long);
+
+    // A valid text with a time already past: the text is saved, the schedule refused, and the
+    // page, now showing the saved text, schedules it at a valid time.
+    await owner.getByLabel("Text").fill("Words worth keeping.");
+    await pickDate(new Date().toLocaleDateString("en-CA", { timeZone: ZONE }));
+    await owner.getByLabel("Time").fill("00:00");
+    await owner.getByRole("button", { name: "Schedule", exact: true }).click();
+    await expect.poll(() => owner.locator("p.error-box[role=alert]").first().textContent()).toMatch(/^Your text was saved, but it was not scheduled: .*future/);
+    expect(await status("post", id)).toMatchObject({ status: "draft", body: "Words worth keeping." });
+    expect(await owner.getByLabel("Text").inputValue()).toBe("Words worth keeping.");
+    await pickDate(new Date(Date.now() + 2 * 86400_000).toLocaleDateString("en-CA", { timeZone: ZONE }));
+    await owner.getByLabel("Time").fill("09:00");
+    await owner.getByRole("button", { name: "Schedule", exact: true }).click();
+    await expect.poll(() => said().textContent()).toBe("Scheduled.");
+    expect(await owner.locator("p.error-box[role=alert]").count()).toBe(0);
+    expect(await status("post", id)).toMatchObject({ status: "scheduled", body: "Words worth keeping." });
+    // Saved, the page lets the owner go without asking.
+    await owner.getByRole("link", { name: "← All content" }).click();
+    await owner.waitForURL(/\/content$/);
   }, 120_000);
 
   it("shows X's weighted count, and deletes only after the dialog", async () => {

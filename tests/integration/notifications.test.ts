@@ -56,7 +56,10 @@ describe("e-mail notifications", () => {
     expect(await notifyOwners(await db())).toBe(4);
     expect(smtp.mails.map((m) => m.to)).toEqual([[u.email], [u.email], [u.email], [u.email]]);
     const all = smtp.mails.map((_, i) => text(i)).join("\n----\n");
-    expect(all).toContain(`was not published to LinkedIn.`);
+    // No app credentials here: the drafts went to the sandbox, and the mails say so.
+    expect(all).toContain(`was not published to the sandbox.`);
+    expect(all).toContain(`was not confirmed in the sandbox`);
+    for (const mail of all.split("\n----\n").filter((m) => !m.includes("Reconnect LinkedIn"))) expect(mail).not.toMatch(/\b(to|on) (LinkedIn|X)\b/);
     expect(all).toContain(`${config().origin}/content/post/${failed.id}`);
     expect(all).toContain(`${config().origin}/content/tweet/${unknown.id}`);
     expect(all).toContain("It may or may not be live");

@@ -124,8 +124,9 @@ describe("a form in the client's window, for an app the owner trusts", () => {
     expect(asked[0].mode ?? "form").toBe("form");
     expect(Object.keys(asked[0].requestedSchema!.properties)).toEqual(["confirm"]);
     expect(asked[0].message).toContain("Second paragraph with the details.");
-    expect(asked[0].message).toContain("LinkedIn");
-    expect(asked[0].message).toContain("sandbox");
+    // No LinkedIn app is set up here: the post goes to the sandbox, and the form says so.
+    expect(asked[0].message).toContain("Account: the sandbox (LinkedIn is not set up: posts stay in this service)");
+    expect(asked[0].message).toContain("This acts on the sandbox, not a real account.");
     expect(asked[0].message).toContain(at.getUTCFullYear().toString());
     expect(asked[0].message).toMatch(/UTC/);
     // Used up: the same call needs a new approval.

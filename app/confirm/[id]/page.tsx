@@ -9,6 +9,9 @@ import { Attachments } from "@/components/draft-media";
 import { attachmentUrls, mediaMeta } from "@/lib/domain/media";
 import { DeliberateButton } from "@/components/deliberate-button";
 import { OwnerShell } from "@/components/owner-shell";
+import { SandboxNote } from "@/components/sandbox-note";
+import type { DraftType } from "@/lib/networks";
+import { destination, type Destination } from "@/lib/platforms/destination";
 import { decide } from "./actions";
 
 export const dynamic = "force-dynamic";
@@ -16,12 +19,11 @@ export const metadata = { title: "Approve an action · Contentio" };
 
 const IRREVERSIBLE = new Set(["delete_draft", "publish_now"]);
 
-function headline(app: string, op: string, type: string, platform: string) {
-  const what = type === "tweet" ? "tweet" : "post";
-  if (op === "publish_now") return `${app} wants to publish this ${what} to ${platform} now`;
-  if (op === "schedule_content") return `${app} wants to schedule this ${what} on ${platform}`;
-  if (op === "delete_draft") return `${app} wants to delete this ${platform} ${what} draft`;
-  if (op === "update_draft") return `${app} wants to change this scheduled ${what} on ${platform}`;
+function headline(app: string, op: string, type: DraftType, dest: Destination) {
+  if (op === "publish_now") return `${app} wants to publish this ${type} to ${dest.name} now`;
+  if (op === "schedule_content") return `${app} wants to schedule this ${type} ${dest.where}`;
+  if (op === "delete_draft") return `${app} wants to delete this ${type} draft`;
+  if (op === "update_draft") return `${app} wants to change this scheduled ${type} ${dest.where}`;
   return `${app} wants to run ${op}`;
 }
 
@@ -49,8 +51,9 @@ export default async function ConfirmPage({
     );
   }
   const now = new Date();
-  const platform = PLATFORM_NAMES[a.action.type] ?? a.action.type;
-  const handle = (await platformAccounts(d, me.id)).find((p) => PLATFORM_NAMES[p.provider] === platform)?.handle;
+  const type: DraftType = a.action.type === "tweet" ? "tweet" : "post";
+  const handle = (await platformAccounts(d, me.id)).find((p) => PLATFORM_NAMES[p.provider] === PLATFORM_NAMES[type])?.handle;
+  const dest = destination(type, handle);
   const expired = a.expiresAt <= now;
   const expiry = `${formatTime(a.expiresAt, me.timezone)}${me.timezone === "UTC" ? "" : ` (${formatTime(a.expiresAt, "UTC")})`}`;
   const open = a.status === "pending" && !expired && !a.appRevoked;
@@ -87,7 +90,7 @@ export default async function ConfirmPage({
 
   return (
     <OwnerShell email={me.email} userId={me.id} wide={!!edit}>
-      <h1>{headline(a.appName, a.operation, a.action.type, platform)}</h1>
+      <h1>{headline(a.appName, a.operation, type, dest)}</h1>
       {status ? (
         <p className={status.tone === "ok" ? "ok-box" : "error-box"} role={status.tone === "ok" ? "status" : "alert"}>
           {status.text}
@@ -106,8 +109,8 @@ export default async function ConfirmPage({
           </dd>
           <dt>Platform</dt>
           <dd>
-            {platform}
-            {handle ? ` (${handle})` : ""}
+            {dest.account}
+            <SandboxNote dest={dest} type={type} />
           </dd>
           {edit ? null : (
             <>

@@ -13,6 +13,7 @@ import { config } from "@/lib/config";
 import { checkConnection, connectPlatform, disconnectApp, removePlatform, saveNotifications, toggleAppTrust, togglePublishing } from "./actions";
 import { ConnectionCheckForm } from "@/components/connection-check";
 import { FormOutcome } from "@/components/form-outcome";
+import { destinationBadges } from "@/lib/platforms/destination";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Connections · Contentio" };
@@ -45,6 +46,7 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
   const csrf = csrfToken(me.id, "connections");
   const providers = configuredProviders();
   const now = new Date();
+  const badge = destinationBadges();
   return (
     <OwnerShell email={me.email} userId={me.id} current="/settings/connections">
       <h1>Connections</h1>
@@ -251,7 +253,7 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
                   </a>
                   <p className="meta">
                     <AppOrigin app={p} /> {p.selfRegistered || p.appFrom ? "· " : null}
-                    {PLATFORM_NAMES[p.action.type] ?? p.action.type} · expires at {formatTime(p.expiresAt, me.timezone)}
+                    {badge[p.action.type] ?? p.action.type} · expires at {formatTime(p.expiresAt, me.timezone)}
                   </p>
                 </div>
               </li>

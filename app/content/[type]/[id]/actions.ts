@@ -4,17 +4,15 @@ import { redirect } from "next/navigation";
 import { ownerAction } from "@/lib/auth/owner-action";
 import { db } from "@/lib/db";
 import { deleteDraft, type DraftType } from "@/lib/domain/drafts";
-import { updateDraft } from "@/lib/domain/edit-draft";
-import { forget, noteByCaller } from "@/lib/domain/history";
+import { forget } from "@/lib/domain/history";
 import { getProfile } from "@/lib/domain/onboarding";
-import { ownerContext, ownerDraft, resolveUnknown } from "@/lib/domain/owner";
-import { publishNow, scheduleContent, unscheduleContent } from "@/lib/domain/schedule";
+import { ownerContext, resolveUnknown } from "@/lib/domain/owner";
 import type { Ctx } from "@/lib/domain/context";
 import { AppError } from "@/lib/errors";
-import { parseInput } from "@/lib/operations/execute";
-import { updateDraftOp } from "@/lib/operations/update-draft";
 import { zonedToUtc } from "@/components/format";
 import type { ActionState } from "@/components/action-form";
+import type { ItemState } from "@/components/item-form";
+import { publishIt, saveTyped, scheduleAt, text, unscheduleIt } from "./steps";
 
 // The owner's actions on one draft. Each re-reads the session and checks the form's CSRF
 // token, then runs the same domain function as the API with the owner in person as caller:
@@ -31,6 +29,9 @@ const asOwner = (type: DraftType, id: string, form: FormData) =>
     return ownerContext(await db(), { id: userId, ...profile });
   });
 
+// A field problem says which; anything else in the API's message and hint.
+const refusal = (e: AppError) => (e.details?.length ? e.details.map((d) => `${d.message}.`).join(" ") : [e.message, e.hint].filter(Boolean).join(" "));
+
 /** Runs one action; a refusal comes back in the API's words, success reloads the page. */
 async function act(type: DraftType, id: string, form: FormData, run: (ctx: Ctx) => Promise<string>): Promise<ActionState> {
   if (type !== "post" && type !== "tweet") return { error: "Unknown kind of draft." };
@@ -40,72 +41,50 @@ async function act(type: DraftType, id: string, form: FormData, run: (ctx: Ctx) 
   try {
     to = await run(ctx);
   } catch (e) {
-    // A field problem says which; anything else in the API's message and hint.
-    if (e instanceof AppError)
-      return { error: e.details?.length ? e.details.map((d) => `${d.message}.`).join(" ") : [e.message, e.hint].filter(Boolean).join(" ") };
+    if (e instanceof AppError) return { error: refusal(e) };
     throw e;
   }
   revalidatePath(page(type, id));
   redirect(to);
 }
 
-const text = (form: FormData, k: string) => String(form.get(k) ?? "");
-
 // Publishing, scheduling and deleting act on the content the page showed (its hash, in the
 // form) and on nothing else: a form without it acts on nothing.
 const asShown = (ctx: Ctx, form: FormData): Ctx => ({ ...ctx, shown: text(form, "shown") });
 
-export async function saveDraft(type: DraftType, id: string, _prev: ActionState, form: FormData): Promise<ActionState> {
-  return act(type, id, form, async (ctx) => {
-    const body = text(form, "body").replace(/\r\n/g, "\n");
-    const title = type === "post" ? text(form, "title").trim() : undefined;
-    if (!body.trim()) throw new AppError("invalid_request", "The text cannot be empty.");
-    // Checked as an app's update_draft is (lengths, X's count), then the same domain function.
-    const input = parseInput(updateDraftOp, {
-      type,
-      id,
-      body,
-      ...(title && { title }),
-      ...(text(form, "updated_at") && { if_updated_at: text(form, "updated_at") }),
-    });
-    await updateDraft(ctx, input);
-    await noteByCaller(ctx, { type, id, kind: "edited", detail: { fields: title ? "title, body" : "body" } });
-    return `${page(type, id)}?done=saved`;
-  });
-}
+type Intent = "save" | "schedule" | "unschedule" | "publish";
+const INTENTS: Intent[] = ["save", "schedule", "unschedule", "publish"];
+/** How a refused step reads after the typed text was saved ("it was not scheduled"). */
+const NOT_DONE: Record<Intent, string> = { save: "saved", schedule: "scheduled", unschedule: "unscheduled", publish: "published" };
 
-export async function schedule(type: DraftType, id: string, timeZone: string, _prev: ActionState, form: FormData): Promise<ActionState> {
-  return act(type, id, form, async (ctx) => {
-    const at = zonedToUtc(text(form, "date"), text(form, "time"), timeZone);
-    if (!at) throw new AppError("invalid_request", "Choose a date and a time.");
-    const out = await scheduleContent(asShown(ctx, form), { type, id, scheduled_for: at.toISOString() });
-    await noteByCaller(ctx, { type, id, kind: "scheduled", detail: { scheduled_for: out.scheduled_for } });
-    return `${page(type, id)}?done=${out.rescheduled ? "rescheduled" : "scheduled"}`;
-  });
-}
-
-export async function unschedule(type: DraftType, id: string, _prev: ActionState, form: FormData): Promise<ActionState> {
-  return act(type, id, form, async (ctx) => {
-    const out = await unscheduleContent(ctx, { type, id });
-    if (out.unscheduled) await noteByCaller(ctx, { type, id, kind: "unscheduled", detail: { previous_scheduled_for: out.previous_scheduled_for } });
-    return `${page(type, id)}?done=unscheduled`;
-  });
-}
-
-export async function publish(type: DraftType, id: string, _prev: ActionState, form: FormData): Promise<ActionState> {
-  return act(type, id, form, async (ctx) => {
-    const before = (await ownerDraft(ctx, type, id))?.record.claimedAt?.getTime();
+/**
+ * The item page's one form: the text as typed and the button pressed. Whatever the owner typed
+ * is saved first, so scheduling or publishing never acts on older text than the editor shows,
+ * and what goes out is the content the owner saved (its hash is what they approve). A refusal
+ * comes back with the typed text, which stays on the page.
+ */
+export async function itemAction(type: DraftType, id: string, timeZone: string, _prev: ItemState, form: FormData): Promise<ItemState> {
+  const intent = INTENTS.find((i) => i === form.get("intent")) ?? "save";
+  const refused = await act(type, id, form, async (ctx) => {
+    // Checked before anything is saved.
+    const at = intent === "schedule" ? zonedToUtc(text(form, "date"), text(form, "time"), timeZone) : null;
+    if (intent === "schedule" && !at) throw new AppError("invalid_request", "Choose a date and a time.");
+    const { saved, shown } = await saveTyped(ctx, type, id, form);
+    const now = { ...ctx, shown };
+    let done = "saved";
     try {
-      await publishNow(asShown(ctx, form), { type, id });
-      return `${page(type, id)}?done=published`;
+      if (intent === "schedule") done = await scheduleAt(now, type, id, at!);
+      if (intent === "unschedule") done = await unscheduleIt(now, type, id);
+      if (intent === "publish") done = await publishIt(now, type, id);
     } catch (e) {
-      // The draft was claimed and the platform called (now unknown, failed, or back to
-      // scheduled for a retry): the page itself shows what happened and what to do next.
-      const after = await ownerDraft(ctx, type, id);
-      if (e instanceof AppError && after && after.record.claimedAt?.getTime() !== before) return `${page(type, id)}?done=publish-${after.item.status}`;
-      throw e;
+      if (!saved || !(e instanceof AppError)) throw e;
+      // The page must show the saved text and act on it next time.
+      revalidatePath(page(type, id));
+      throw new AppError(e.code, `Your text was saved, but it was not ${NOT_DONE[intent]}: ${refusal(e)}`);
     }
+    return `${page(type, id)}?done=${saved && intent !== "save" && !done.startsWith("publish-") ? `saved-${done}` : done}`;
   });
+  return refused && { ...refused, intent, typed: { title: text(form, "title"), body: text(form, "body"), basedOn: text(form, "updated_at") } };
 }
 
 export async function remove(type: DraftType, id: string, _prev: ActionState, form: FormData): Promise<ActionState> {

@@ -10,11 +10,14 @@ import { ActionForm } from "@/components/action-form";
 import { OPERATION_WORDS, PLATFORM_NAMES, STATUS_TONE, STATUS_WORDS, formatInZone, pickerStart, zonedParts } from "@/components/format";
 import { Attachments } from "@/components/draft-media";
 import { History } from "@/components/history";
+import { ItemForm } from "@/components/item-form";
 import { attachmentUrls, mediaMeta } from "@/lib/domain/media";
 import { OwnerShell } from "@/components/owner-shell";
 import { PostPreview } from "@/components/post-preview";
+import { SandboxNote } from "@/components/sandbox-note";
+import { destination, publishedTo } from "@/lib/platforms/destination";
 import { WhenPicker } from "@/components/when-picker";
-import { publish, remove, saveDraft, schedule, settle, unschedule } from "./actions";
+import { itemAction, remove, settle } from "./actions";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Draft · Contentio" };
@@ -25,6 +28,11 @@ const DONE: Record<string, string> = {
   rescheduled: "Rescheduled.",
   unscheduled: "Unscheduled: it is a draft again and will not be published.",
   published: "Published.",
+  // The text typed into the editor was saved first.
+  "saved-scheduled": "Saved and scheduled.",
+  "saved-rescheduled": "Saved and rescheduled.",
+  "saved-unscheduled": "Saved and unscheduled: it is a draft again and will not be published.",
+  "saved-published": "Saved and published.",
   "confirmed-posted": "Marked as published with the link you gave.",
   "confirmed-not-posted": "Marked as failed: it did not go out. You can publish it again.",
 };
@@ -53,6 +61,7 @@ export default async function ItemPage({
   const [history, accounts, pending] = await Promise.all([draftHistory(d, me.id, type, id), platformAccounts(d, me.id), pendingApprovals(d, me.id)]);
   const network = PLATFORM_NAMES[type];
   const handle = accounts.find((a) => PLATFORM_NAMES[a.provider] === network)?.handle ?? null;
+  const dest = destination(type, handle);
   const waiting = pending.filter((p) => p.action.id === id);
   const csrf = csrfToken(me.id, `item:${id}`);
   const status = item.status;
@@ -86,10 +95,11 @@ export default async function ItemPage({
       </p>
       <h1>{item.title}</h1>
       <p className="meta">
-        <span className="badge net">{network}</span> <span className={`badge ${STATUS_TONE[status] ?? "net"}`}>{STATUS_WORDS[status] ?? status}</span>{" "}
+        <span className="badge net">{dest.badge}</span> <span className={`badge ${STATUS_TONE[status] ?? "net"}`}>{STATUS_WORDS[status] ?? status}</span>{" "}
         {at && (status === "scheduled" || status === "publishing") ? <>for {formatInZone(at, me.timezone)}</> : null}
         {status === "published" && record.publishedAt ? <>on {formatInZone(record.publishedAt, me.timezone)}</> : null}
       </p>
+      <SandboxNote dest={dest} type={type} />
       {done && DONE[done] ? (
         <p className="ok-box" role="status">
           {DONE[done]}
@@ -109,7 +119,7 @@ export default async function ItemPage({
 
       {status === "published" && record.platformUrl ? (
         <p className="ok-box">
-          It is live: <a href={record.platformUrl}>see it on {network}</a>
+          It is live: <a href={record.platformUrl}>see it {publishedTo(type, record.platformUrl).where}</a>
         </p>
       ) : null}
       {status === "failed" ? (
@@ -121,8 +131,8 @@ export default async function ItemPage({
         <section className="card" aria-labelledby="unknown-h">
           <h2 id="unknown-h">Did it go out?</h2>
           <p>
-            {network} did not confirm this {what}: {(record.failureReason ?? "no answer").replace(/\.$/, "")}. It may or may not be live. Check your {network}{" "}
-            account, then tell us what you found. It will not be posted again until you do.
+            This {what} was not confirmed {dest.where}: {(record.failureReason ?? "no answer").replace(/\.$/, "")}. It may or may not be live. Look for it{" "}
+            {dest.where}, then tell us what you found. It will not be posted again until you do.
           </p>
           <div className="inline-forms">
             <ActionForm action={settle.bind(null, type, id)} label="It went out" labelClass="btn primary" className="stack">
@@ -130,7 +140,7 @@ export default async function ItemPage({
               <input type="hidden" name="outcome" value="posted" />
               <div>
                 <label htmlFor="url">
-                  Link to the {what} on {network}
+                  Link to the {what} {dest.where}
                 </label>
                 <input
                   id="url"
@@ -170,64 +180,21 @@ export default async function ItemPage({
       ) : null}
 
       {editable ? (
-        <section className="card" aria-labelledby="edit-h">
-          <h2 id="edit-h">Edit</h2>
-          <ActionForm action={saveDraft.bind(null, type, id)} label="Save changes" labelClass="btn primary" className="stack">
-            {csrfInput}
-            <input type="hidden" name="updated_at" value={item.updated_at ?? ""} />
-            {type === "post" ? (
-              <div>
-                <label htmlFor="title">Title</label>
-                <input id="title" name="title" type="text" defaultValue={item.title} maxLength={200} aria-describedby="title-help" />
-                <span className="help" id="title-help">
-                  Only you see it; LinkedIn shows the text below.
-                </span>
-              </div>
-            ) : null}
-            <div>
-              <label htmlFor="body">Text</label>
-              <textarea id="body" name="body" defaultValue={item.body ?? ""} rows={8} required />
-            </div>
-          </ActionForm>
-        </section>
+        <ItemForm
+          action={itemAction.bind(null, type, id, me.timezone)}
+          hidden={{ csrf, updated_at: item.updated_at ?? "", shown }}
+          saved={{ ...(type === "post" && { title: item.title }), body: item.body ?? "" }}
+          titleHelp="Only you see it; readers see only the text below."
+          when={<WhenPicker date={initial.date} time={initial.time} today={zonedParts(new Date(), me.timezone).date} timeZone={me.timezone} />}
+          scheduled={status === "scheduled"}
+          publishQuestion={`Publish this ${what} to ${dest.account} now? It cannot be undone.`}
+        />
       ) : (
         <section aria-labelledby="text-h">
           <h2 id="text-h">Full text</h2>
           <div className="post-text">{item.body}</div>
         </section>
       )}
-
-      {editable ? (
-        <section className="card" aria-labelledby="when-h">
-          <h2 id="when-h">{status === "scheduled" ? "Reschedule" : "Schedule"}</h2>
-          <ActionForm
-            action={schedule.bind(null, type, id, me.timezone)}
-            label={status === "scheduled" ? "Reschedule" : "Schedule"}
-            labelClass="btn primary"
-            className="stack"
-          >
-            {csrfInput}
-            {shownInput}
-            <WhenPicker date={initial.date} time={initial.time} today={zonedParts(new Date(), me.timezone).date} timeZone={me.timezone} />
-          </ActionForm>
-          <div className="actions">
-            {status === "scheduled" ? (
-              <ActionForm action={unschedule.bind(null, type, id)} label="Unschedule" labelClass="btn">
-                {csrfInput}
-              </ActionForm>
-            ) : null}
-            <ActionForm
-              action={publish.bind(null, type, id)}
-              label="Publish now"
-              labelClass="btn"
-              confirm={{ question: `Publish this ${what} to ${network}${handle ? ` (${handle})` : ""} now? It cannot be undone.`, label: "Publish now" }}
-            >
-              {csrfInput}
-              {shownInput}
-            </ActionForm>
-          </div>
-        </section>
-      ) : null}
 
       <section aria-labelledby="history-h">
         <h2 id="history-h">History</h2>

@@ -1,0 +1,99 @@
+"use client";
+import { useActionState, useId, useRef, type ReactNode } from "react";
+import type { ActionState } from "./action-form";
+import { ConfirmDialog } from "./confirm-dialog";
+import { useUnsavedGuard } from "./unsaved-guard";
+
+/** A refusal, with the button pressed and the text as it was typed (and the version it was typed on). */
+export type ItemState = (NonNullable<ActionState> & { intent?: string; typed?: { title: string; body: string; basedOn: string } }) | null;
+
+type Props = {
+  action: (prev: ItemState, form: FormData) => Promise<ItemState>;
+  /** The form's CSRF token, the draft's updated_at and the hash of the content the page shows. */
+  hidden: { csrf: string; updated_at: string; shown: string };
+  /** The draft as saved: its title (posts only) and text. */
+  saved: { title?: string; body: string };
+  titleHelp?: string;
+  when: ReactNode;
+  scheduled: boolean;
+  publishQuestion: string;
+};
+
+/**
+ * An item's editor and its actions as one form: Save, Schedule, Unschedule and Publish now all
+ * send the text as typed, and the server saves it before acting. A refusal keeps the typed
+ * text (React resets a form after its action: the text returns as its default value), and
+ * leaving with unsaved text asks first.
+ */
+export function ItemForm({ action, hidden, saved, titleHelp, when, scheduled, publishQuestion }: Props) {
+  const [state, run, pending] = useActionState(action, null);
+  const form = useRef<HTMLFormElement>(null);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const qid = useId();
+  // Typed text comes back only while the draft is the version it was typed on.
+  const typed = state?.typed?.basedOn === hidden.updated_at ? state.typed : null;
+  useUnsavedGuard(() => {
+    const f = form.current?.elements;
+    const title = f?.namedItem("title");
+    const body = f?.namedItem("body");
+    const titleChanged = title instanceof HTMLInputElement && !!title.value.trim() && title.value.trim() !== saved.title;
+    return titleChanged || (body instanceof HTMLTextAreaElement && body.value !== saved.body);
+  });
+  const refused = (where: "edit" | "when") =>
+    state?.error && (state.intent === "save") === (where === "edit") ? (
+      <p className="error-box" role="alert">
+        {state.error}
+      </p>
+    ) : null;
+
+  return (
+    <form ref={form} action={run} aria-busy={pending}>
+      {Object.entries(hidden).map(([k, v]) => (
+        <input key={k} type="hidden" name={k} value={v} />
+      ))}
+      <section className="card stack" aria-labelledby="edit-h">
+        <h2 id="edit-h">Edit</h2>
+        {saved.title !== undefined ? (
+          <div>
+            <label htmlFor="title">Title</label>
+            <input id="title" name="title" type="text" defaultValue={typed?.title ?? saved.title} maxLength={200} aria-describedby="title-help" />
+            <span className="help" id="title-help">
+              {titleHelp}
+            </span>
+          </div>
+        ) : null}
+        <div>
+          <label htmlFor="body">Text</label>
+          <textarea id="body" name="body" defaultValue={typed?.body ?? saved.body} rows={8} required aria-describedby="body-help" />
+          <span className="help" id="body-help">
+            Schedule and Publish now save this text first.
+          </span>
+        </div>
+        {refused("edit")}
+        <button type="submit" name="intent" value="save" className="btn primary" disabled={pending}>
+          Save changes
+        </button>
+      </section>
+
+      <section className="card stack" aria-labelledby="when-h">
+        <h2 id="when-h">{scheduled ? "Reschedule" : "Schedule"}</h2>
+        {when}
+        {refused("when")}
+        <button type="submit" name="intent" value="schedule" className="btn primary" disabled={pending}>
+          {scheduled ? "Reschedule" : "Schedule"}
+        </button>
+        <div className="actions">
+          {scheduled ? (
+            <button type="submit" name="intent" value="unschedule" className="btn" disabled={pending}>
+              Unschedule
+            </button>
+          ) : null}
+          <button type="button" className="btn" onClick={() => dialog.current?.showModal()} disabled={pending}>
+            Publish now
+          </button>
+          <ConfirmDialog dialogRef={dialog} id={qid} question={publishQuestion} confirmLabel="Publish now" submit={{ name: "intent", value: "publish" }} />
+        </div>
+      </section>
+    </form>
+  );
+}
