@@ -107,6 +107,15 @@ describe("publishing to X and LinkedIn connected in a browser", () => {
     expect(fake.badRequests).toEqual([]);
     expect(fake.refusals).toEqual([]);
     await page.close();
+
+    // The same check from the command line (with the server stopped: PGlite's files are its).
+    if (!process.env.DATABASE_URL) await srv.stop();
+    const cli = JSON.parse((await srv.admin("check-connections", "--email", WRITER.email)).stdout);
+    if (!process.env.DATABASE_URL) await srv.start();
+    expect(cli.connections.map((c: { network: string; reachable: boolean; missing: string[] }) => [c.network, c.reachable, c.missing])).toEqual([
+      ["LinkedIn", true, []],
+      ["X", true, []],
+    ]);
   }, 300_000);
 
   it("an X connection granted without media.write says to reconnect, is refused images up front, and posts them once reconnected", async () => {
