@@ -62,11 +62,21 @@ export class TestServer {
    * Stopped again, so that admin commands can run on the embedded database before start().
    */
   async firstStart(): Promise<{ ownerPassword: string }> {
-    // The password is printed on stdout, the "database ready" log line on stderr: two pipes
-    // with no order between them, so wait for the password itself.
-    const out = await this.start(/password: \S+\n/);
+    // Where the password is goes to stdout, the "database ready" log line to stderr: two pipes
+    // with no order between them, so wait for the line itself.
+    await this.start(/password: in \S+/);
     await this.stop();
-    return { ownerPassword: /password: (\S+)/.exec(out)?.[1] ?? "" };
+    return { ownerPassword: this.ownerPassword() };
+  }
+
+  /** The password the first start wrote to DATA_DIR. */
+  ownerPassword() {
+    return fs.readFileSync(this.ownerPasswordFile, "utf8").trim();
+  }
+
+  /** The file the first start wrote the owner's password to. */
+  get ownerPasswordFile() {
+    return path.join(this.dataDir, "owner-password");
   }
 
   async stop() {
