@@ -18,6 +18,8 @@ const ROOT = process.cwd();
 export class TestServer {
   port = 0;
   env: NodeJS.ProcessEnv = { ...process.env };
+  /** Everything the server has written to stdout and stderr, across its starts. */
+  output = "";
   private dataDir = "";
   private db?: TempDatabase;
   private proc?: ChildProcess;
@@ -44,8 +46,12 @@ export class TestServer {
     const proc = spawn(process.execPath, [path.join(ROOT, "server.mjs")], { cwd: ROOT, env: this.env, stdio: ["ignore", "pipe", "pipe"] });
     this.proc = proc;
     let out = "";
-    proc.stdout!.on("data", (d) => (out += d));
-    proc.stderr!.on("data", (d) => (out += d));
+    const take = (d: Buffer) => {
+      out += d;
+      this.output += d;
+    };
+    proc.stdout!.on("data", take);
+    proc.stderr!.on("data", take);
     return new Promise((resolve, reject) => {
       const deadline = Date.now() + 30_000;
       const poll = () => {
