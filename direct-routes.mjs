@@ -86,6 +86,7 @@ async function guarded(res, run) {
   try {
     await run();
   } catch (e) {
+    // The redacting log (instrumentation.ts): a database error's parameters never reach stderr.
     console.error(e);
     if (!res.headersSent) res.writeHead(500).end();
     else res.destroy();

@@ -56,6 +56,7 @@ function toNext(req, res) {
   const done = nextRequest();
   const closed = new Promise((resolve) => res.once("close", resolve));
   const handled = handle(req, res).catch((e) => {
+    // The redacting log by now (instrumentation.ts ran in prepare()): never the raw error.
     console.error(e);
     if (!res.headersSent) res.writeHead(500).end();
   });

@@ -7,9 +7,10 @@ import { randomUUID } from "node:crypto";
 const REPLACEMENTS: [RegExp, string][] = [
   // Authorization schemes followed by their credential.
   [/\b(Bearer|Basic|Token|OAuth)(\s+)[^\s"',;}&]+/gi, "$1$2[redacted]"],
-  // key=value, key: value and "key": "value" for anything named like a credential.
+  // key=value, key: value and "key": "value" for anything named like a credential. The name's
+  // parts are bounded: unbounded, a long run of such names backtracks without end.
   [
-    /(\b[\w-]*(?:token|secret|password|passwd|api[_-]?key|authorization|code_verifier|assertion|signature)[\w-]*)(["']?\s*[:=]\s*["']?)[^\s"'&,;}]+/gi,
+    /(\b[\w-]{0,64}(?:token|secret|password|passwd|api[_-]?key|authorization|code_verifier|assertion|signature)[\w-]{0,64})(["']?\s*[:=]\s*["']?)[^\s"'&,;}]+/gi,
     "$1$2[redacted]",
   ],
   // This service's own tokens, wherever they appear.
@@ -24,17 +25,28 @@ const REPLACEMENTS: [RegExp, string][] = [
  * whole; any lone one becomes U+FFFD): it is stored, and PostgreSQL refuses NUL and half emoji.
  */
 export function redactSecrets(text: string, max = 200): string {
-  let out = text
+  // Only the start is read: the result is short, and the patterns' cost grows with the input.
+  const read = Math.max(4_000, max * 10);
+  const cut = text.length > read;
+  let out = (cut ? withoutCutRun(text.slice(0, isHighSurrogate(text.charCodeAt(read - 1)) ? read - 1 : read)) : text)
     .toWellFormed()
     .replace(/[\s\u0000-\u001f\u007f]+/g, " ") // NUL and other controls too: PostgreSQL text refuses NUL
     .trim();
   for (const [re, to] of REPLACEMENTS) out = out.replace(re, to);
-  if (out.length <= max) return out;
+  if (!cut && out.length <= max) return out;
+  if (out.length < max) return `${out}…`;
   const end = isHighSurrogate(out.charCodeAt(max - 2)) ? max - 2 : max - 1;
   return `${out.slice(0, end).trimEnd()}…`;
 }
 
 const isHighSurrogate = (unit: number) => unit >= 0xd800 && unit <= 0xdbff;
+
+/** `text` without its last run of word characters: the cut may have left the start of a token, too short to look like one. */
+function withoutCutRun(text: string): string {
+  let end = text.length;
+  while (end > 0 && /[\w-]/.test(text[end - 1])) end--;
+  return text.slice(0, end);
+}
 
 /** An id that ties a generic message shown to people to the log line with the details. */
 export const newErrorId = () => randomUUID();

@@ -1,5 +1,7 @@
+import fs from "node:fs/promises";
+import path from "node:path";
 import { config } from "@/lib/config";
-import { database } from "@/lib/db";
+import { database, type Db } from "@/lib/db";
 import { keepTidy } from "@/lib/db/housekeeping";
 import { keepStatistics } from "@/lib/db/statistics";
 import { ensureOwner } from "@/lib/domain/accounts";
@@ -10,14 +12,7 @@ export async function startup() {
   const c = config();
   try {
     const { db, kind } = await database();
-    const owner = await ensureOwner(db, c.OWNER_EMAIL);
-    if (owner) {
-      // Printed once, on the first start only; it is stored only as a hash.
-      process.stdout.write(
-        `\n  Owner account created (creator plan):\n    e-mail:   ${owner.email}\n    password: ${owner.password}\n` +
-          `  Get an API token:  npm run admin -- issue-token --email ${owner.email}\n\n`,
-      );
-    }
+    await createOwner(db, c.OWNER_EMAIL, path.join(path.resolve(c.DATA_DIR), OWNER_PASSWORD_FILE));
     log("info", "database ready", { kind, origin: c.origin });
   } catch (e) {
     // Keep serving: requests answer 503 until the database can be reached.
@@ -39,4 +34,37 @@ export async function startup() {
     const { startScheduler } = await import("@/lib/scheduler");
     startScheduler({ global: true });
   }
+}
+
+export const OWNER_PASSWORD_FILE = "owner-password";
+
+/** The owner on an empty database, its password written to `file` and only the file's place printed. */
+export async function createOwner(db: Db, email: string, file: string) {
+  let unwritable: unknown;
+  const keep = (password: string) =>
+    keepOwnerPassword(file, password).catch((e) => {
+      unwritable = e;
+      throw e;
+    });
+  const owner = await ensureOwner(db, email, keep).catch((e) => {
+    if (unwritable === undefined) throw e;
+    log("error", "owner not created: its password could not be written", { file, ...errorFacts(unwritable) });
+    return null;
+  });
+  if (!owner) return;
+  // Where the password is, never the password: output ends up in collected logs.
+  process.stdout.write(
+    `\n  Owner account created (creator plan):\n    e-mail:   ${owner.email}\n    password: in ${file} (readable by this user only)\n` +
+      `  Get an API token:  npm run admin -- issue-token --email ${owner.email}\n\n`,
+  );
+}
+
+/**
+ * The new owner's password, in a file only this user may read. A file left from an earlier
+ * database goes first: created afresh, it cannot be a link elsewhere or keep looser rights.
+ */
+async function keepOwnerPassword(file: string, password: string) {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  await fs.rm(file, { force: true });
+  await fs.writeFile(file, `${password}\n`, { flag: "wx", mode: 0o600 });
 }

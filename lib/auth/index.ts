@@ -14,6 +14,7 @@ import { mailServer } from "@/lib/mail-server";
 import { signInScopes } from "@/lib/platforms/scopes";
 import { takeSignInAttempt } from "@/lib/ratelimit/sign-in";
 import { authAccounts, authSessions, authVerificationTokens, users } from "@/drizzle/schema";
+import { authLogger } from "./log";
 import { DEVICE_COOKIE, passwordSignIn } from "./password-sign-in";
 import { safeReturnUrl } from "./return-path";
 import { authSecret } from "./secret";
@@ -89,6 +90,7 @@ async function authConfig(): Promise<NextAuthConfig> {
     }),
     providers,
     secret: authSecret(),
+    logger: authLogger,
     // No trustHost: the URL is pinned above, and without the pin next-auth refuses requests
     // (in production) instead of taking the host from the request.
     session: { strategy: "jwt", maxAge: 30 * 24 * 3600 },

@@ -6,21 +6,24 @@ import { decideApproval } from "@/lib/domain/confirmations";
 import type { Plan } from "@/drizzle/schema";
 import { isUuid } from "@/lib/ids";
 import { checkConnections } from "@/lib/platforms/check";
+import { PasswordInputError, readPassword } from "./password";
 
 // `npm run admin -- <command>` (contract section 9). One JSON object on stdout; errors on
 // stderr with a non-zero exit.
 const USAGE = `Usage: npm run admin -- <command> [options]
-  create-user --email E --password P [--name N] [--plan plus|premium|creator|none] [--incomplete] [--allow-publishing]
+  create-user --email E [--password-stdin] [--name N] [--plan plus|premium|creator|none] [--incomplete] [--allow-publishing]
   set-plan --email E --plan plus|premium|creator|none
   allow-publishing --email E [--off]
   complete-account --email E
   issue-token --email E [--app NAME] [--scope "email profile"] [--expires-in SECONDS]
   approve --email E --id APPROVAL_ID [--deny]   (the owner's decision on a pending exact-action approval)
-  check-connections --email E   (one harmless read on each connected network: reachable, scopes, expiry)`;
+  check-connections --email E   (one harmless read on each connected network: reachable, scopes, expiry)
+create-user asks for the password in a terminal; --password-stdin reads it from standard input instead.`;
 
 const OPTIONS = {
   email: { type: "string" },
   password: { type: "string" },
+  "password-stdin": { type: "boolean" },
   name: { type: "string" },
   plan: { type: "string" },
   incomplete: { type: "boolean" },
@@ -56,15 +59,19 @@ async function run(argv: string[]) {
   if (!command || positionals.length > 1) throw new UsageError("Give exactly one command.");
   const open = async () => (await (opened = database())).db;
   switch (command) {
-    case "create-user":
+    case "create-user": {
+      const email = need(v.email, "email");
+      const chosen = plan(v.plan);
+      const password = await readPassword(v);
       return createUser(await open(), {
-        email: need(v.email, "email"),
-        password: need(v.password, "password"),
+        email,
+        password,
         name: v.name,
-        plan: plan(v.plan),
+        plan: chosen,
         complete: !v.incomplete,
         publishingAllowed: v["allow-publishing"] ?? false,
       });
+    }
     case "set-plan":
       return setPlan(await open(), need(v.email, "email"), need(plan(v.plan), "plan"));
     case "allow-publishing":
@@ -114,7 +121,7 @@ async function main() {
     const out = await run(process.argv.slice(2));
     process.stdout.write(JSON.stringify(out) + "\n");
   } catch (e) {
-    code = e instanceof UsageError || (e as { code?: string }).code?.startsWith("ERR_PARSE_ARGS") ? 2 : 1;
+    code = e instanceof UsageError || e instanceof PasswordInputError || (e as { code?: string }).code?.startsWith("ERR_PARSE_ARGS") ? 2 : 1;
     const msg = e instanceof Error ? e.message : String(e);
     process.stderr.write(`${msg}\n${code === 2 ? `\n${USAGE}\n` : ""}`);
   }

@@ -81,13 +81,18 @@ export async function issueCommandLineToken(db: Db, opts: { email: string; appNa
 }
 
 /**
- * On the first start against an empty database: one owner on the creator plan with a
- * random password, returned so the caller can print it once. Nothing else is seeded.
+ * On the first start against an empty database: one owner on the creator plan with a random
+ * password, handed to `keep` before the account commits (a password that could not be kept
+ * would lock the owner out, so then there is no account and the next start tries again).
+ * Nothing else is seeded.
  */
-export async function ensureOwner(db: Db, email: string): Promise<{ email: string; password: string } | null> {
-  const [{ count }] = await db.select({ count: sql<number>`count(*)::int` }).from(users);
-  if (count > 0) return null;
-  const password = randomBytes(12).toString("base64url");
-  await createUser(db, { email, password, name: "Owner", plan: "creator", complete: true });
-  return { email, password };
+export async function ensureOwner(db: Db, email: string, keep: (password: string) => Promise<void>): Promise<{ email: string } | null> {
+  return db.transaction(async (tx) => {
+    const [{ count }] = await tx.select({ count: sql<number>`count(*)::int` }).from(users);
+    if (count > 0) return null;
+    const password = randomBytes(12).toString("base64url");
+    const user = await createUser(tx, { email, password, name: "Owner", plan: "creator", complete: true });
+    await keep(password);
+    return { email: user.email };
+  });
 }

@@ -17,10 +17,16 @@ export const bodyNotReceived = () =>
   new AppError("invalid_request", "The request body did not arrive whole: the connection failed while it was being read.", "Send the request again.");
 
 /**
+ * Past `at` bytes (declared or read) a body is read on only if `admit()` lets it; `admit()`
+ * throws otherwise, and the rest is not read (large-bodies.ts).
+ */
+export type BodyGate = { at: number; admit(): void };
+
+/**
  * Reads a JSON request body: the content type, the cap (256 KiB unless the operation allows
  * more; streamed, never buffered past it), the syntax.
  */
-export async function readJsonBody(req: ApiRequest, maxBytes = MAX_BODY_BYTES): Promise<unknown> {
+export async function readJsonBody(req: ApiRequest, maxBytes = MAX_BODY_BYTES, gate?: BodyGate): Promise<unknown> {
   const [type, ...params] = (req.header("content-type") ?? "").split(";").map((p) => p.trim().toLowerCase());
   if (type !== "application/json") {
     throw invalid(
@@ -38,7 +44,7 @@ export async function readJsonBody(req: ApiRequest, maxBytes = MAX_BODY_BYTES): 
   if (charset && !["utf-8", "utf8", "us-ascii"].includes(charset)) {
     throw invalid([{ path: "Content-Type", message: `The charset must be utf-8, not ${charset}` }], "JSON bodies are UTF-8.");
   }
-  const bytes = await req.body(maxBytes);
+  const bytes = await req.body(maxBytes, gate);
   if (!bytes) throw tooLarge(maxBytes);
   let text: string;
   try {
@@ -64,12 +70,27 @@ export async function readJsonBody(req: ApiRequest, maxBytes = MAX_BODY_BYTES): 
  * The body's bytes, or null when it is larger than `maxBytes`: a declared length over the
  * cap is refused unread, and otherwise reading stops at the first chunk past it, so a
  * client can never make the server hold more than the cap (plus one chunk) in memory.
+ * With a `gate`, reading goes past its size only if `admit()` lets it; what `admit()` throws
+ * is thrown, and the rest is not read.
  */
-export async function readCapped(req: Request, maxBytes: number): Promise<Uint8Array | null> {
+export async function readCapped(req: Request, maxBytes: number, gate?: BodyGate): Promise<Uint8Array | null> {
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > maxBytes) {
     await req.body?.cancel().catch(() => {});
     return null;
+  }
+  const admit = async (cancel: () => Promise<unknown> | undefined) => {
+    try {
+      gate!.admit();
+    } catch (e) {
+      await cancel()?.catch(() => {});
+      throw e;
+    }
+  };
+  let admitted = !gate;
+  if (gate && declared > gate.at) {
+    await admit(() => req.body?.cancel());
+    admitted = true;
   }
   if (!req.body) return new Uint8Array();
   const reader = req.body.getReader();
@@ -84,6 +105,10 @@ export async function readCapped(req: Request, maxBytes: number): Promise<Uint8A
     if (size > maxBytes) {
       await reader.cancel().catch(() => {});
       return null;
+    }
+    if (!admitted && size > gate!.at) {
+      await admit(() => reader.cancel());
+      admitted = true;
     }
     chunks.push(value);
   }

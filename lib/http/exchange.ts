@@ -1,4 +1,4 @@
-import { readCapped } from "./body";
+import { readCapped, type BodyGate } from "./body";
 
 /**
  * An API request as the operation handler reads it: its method, a header by (lower-case)
@@ -13,15 +13,16 @@ export type ApiRequest = {
    * The body's bytes, or null when it is larger than `maxBytes`: a declared length over the
    * cap is refused unread, and reading stops at the first chunk past it. Throws body.ts's
    * `bodyNotReceived()` (400 invalid_request) when the connection fails before the body is whole.
+   * Past a `gate`'s size it reads on only if the gate admits it (else its error is thrown).
    */
-  body(maxBytes: number): Promise<Uint8Array | null>;
+  body(maxBytes: number, gate?: BodyGate): Promise<Uint8Array | null>;
 };
 
 /** An API answer: JSON text, its status and its headers. */
 export type ApiAnswer = { status: number; headers: Record<string, string>; body: string };
 
 export function fromWebRequest(req: Request): ApiRequest {
-  return { method: req.method, header: (name) => req.headers.get(name), body: (maxBytes) => readCapped(req, maxBytes) };
+  return { method: req.method, header: (name) => req.headers.get(name), body: (maxBytes, gate) => readCapped(req, maxBytes, gate) };
 }
 
 export const toWebResponse = (answer: ApiAnswer) => new Response(answer.body, { status: answer.status, headers: answer.headers });

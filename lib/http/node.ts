@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { bodyNotReceived } from "./body";
+import { bodyNotReceived, type BodyGate } from "./body";
 import type { ApiAnswer, ApiRequest } from "./exchange";
 
 // `npm start` hands API calls to the operation handler straight from Node's request
@@ -14,7 +14,7 @@ export function fromNodeRequest(req: IncomingMessage): ApiRequest {
       const value = req.headers[name];
       return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
     },
-    body: (maxBytes) => readBody(req, maxBytes),
+    body: (maxBytes, gate) => readBody(req, maxBytes, gate),
   };
 }
 
@@ -23,11 +23,22 @@ export function fromNodeRequest(req: IncomingMessage): ApiRequest {
  * reading stops at the first chunk past it. What is left is read and dropped, so the answer
  * still arrives on an open connection (server.requestTimeout bounds a client that never stops).
  */
-function readBody(req: IncomingMessage, maxBytes: number): Promise<Uint8Array | null> {
+function readBody(req: IncomingMessage, maxBytes: number, gate?: BodyGate): Promise<Uint8Array | null> {
   const drop = () => void req.resume();
-  if (Number(req.headers["content-length"] ?? "0") > maxBytes) {
+  const declared = Number(req.headers["content-length"] ?? "0");
+  if (declared > maxBytes) {
     drop();
     return Promise.resolve(null);
+  }
+  let admitted = !gate;
+  if (gate && declared > gate.at) {
+    try {
+      gate.admit();
+    } catch (e) {
+      drop();
+      return Promise.reject(e);
+    }
+    admitted = true;
   }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -35,6 +46,16 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Uint8Array | 
     const settle = () => req.off("data", onData).off("end", onEnd).off("error", onError);
     const onData = (chunk: Buffer) => {
       size += chunk.byteLength;
+      if (!admitted && size > gate!.at && size <= maxBytes) {
+        try {
+          gate!.admit();
+          admitted = true;
+        } catch (e) {
+          settle();
+          drop();
+          return reject(e);
+        }
+      }
       if (size <= maxBytes) return void chunks.push(chunk);
       settle();
       drop();

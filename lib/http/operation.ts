@@ -5,7 +5,8 @@ import { runOperation } from "@/lib/operations/run";
 import { findOperation } from "@/lib/operations/registry";
 import type { RateDecision } from "@/lib/ratelimit";
 import { authenticateBearer, resourceMetadataUrl, wwwAuthenticate } from "./auth";
-import { readJsonBody } from "./body";
+import { MAX_BODY_BYTES, readJsonBody } from "./body";
+import { largeBodyGate } from "./large-bodies";
 import { errorBody, statusOf, toAppError } from "@/lib/errors/present";
 import { fromWebRequest, toWebResponse, type ApiAnswer, type ApiRequest } from "./exchange";
 import { rateLimitHeaders } from "./rate-headers";
@@ -27,12 +28,18 @@ export async function answerOperation(req: ApiRequest, name: string): Promise<Ap
       throw new AppError("method_not_allowed", `Operations accept only POST, not ${req.method}.`, `Send POST ${config().baseUrl}/${op.name} with a JSON body.`);
     }
     const caller = await authenticateBearer(req.header("authorization"), config().baseUrl);
-    const result = await runOperation(caller, op, () => readJsonBody(req, op.maxBodyBytes), {
-      requestId,
-      idempotencyKey: req.header("idempotency-key") ?? undefined,
-      onRate: (rate: RateDecision) => Object.assign(headers, rateLimitHeaders(rate)),
-    });
-    return { status: 200, headers, body: JSON.stringify(result) };
+    // A body past the usual cap (an upload's) takes one of the few places for such bodies until answered.
+    const gate = (op.maxBodyBytes ?? 0) > MAX_BODY_BYTES ? largeBodyGate(caller.userId) : undefined;
+    try {
+      const result = await runOperation(caller, op, () => readJsonBody(req, op.maxBodyBytes, gate), {
+        requestId,
+        idempotencyKey: req.header("idempotency-key") ?? undefined,
+        onRate: (rate: RateDecision) => Object.assign(headers, rateLimitHeaders(rate)),
+      });
+      return { status: 200, headers, body: JSON.stringify(result) };
+    } finally {
+      gate?.release();
+    }
   } catch (e) {
     const err = toAppError(e, requestId);
     if (err instanceof Unauthorized) headers["WWW-Authenticate"] = wwwAuthenticate(err, resourceMetadataUrl("/api/v1"));

@@ -5,6 +5,7 @@ import { authenticateBearer, resourceMetadataUrl, wwwAuthenticate } from "@/lib/
 import { Unauthorized } from "@/lib/errors";
 import { errorBody, statusOf, toAppError } from "@/lib/errors/present";
 import { MAX_BODY_BYTES, readCapped, UTF8 } from "@/lib/http/body";
+import { largeBodyGate, TooManyLargeBodies } from "@/lib/http/large-bodies";
 import { consumeRequest, type RateDecision } from "@/lib/ratelimit";
 import { prepaid } from "@/lib/operations/run";
 import { bodyLimitOf, MAX_MCP_BODY_BYTES } from "./body-limit";
@@ -57,6 +58,12 @@ function finish(res: Response, origin: string | null, extra: Record<string, stri
 const rpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}, id: unknown = null) =>
   Response.json({ jsonrpc: "2.0", error: { code, message }, id }, { status, headers });
 
+/** 503 with Retry-After: too many large bodies are being read (large-bodies.ts); nothing was read past the usual cap. */
+const busy = () =>
+  rpcError(503, -32000, "Temporarily unavailable: too many large requests are being received; this one was not read. Retry in 5 seconds.", {
+    "Retry-After": "5",
+  });
+
 /** 429 with Retry-After, answering the request's id once its body was read. */
 const tooMany = (rate: RateDecision, id: unknown = null) =>
   rpcError(429, -32000, `Too many requests: wait ${rate.retryAfter} seconds.`, { "Retry-After": String(rate.retryAfter) }, id);
@@ -83,6 +90,7 @@ export async function handleMcp(req: Request): Promise<Response> {
     return finish(rpcError(405, -32000, "Method not allowed: send JSON-RPC messages with POST (no server-initiated stream).", { Allow: "POST" }), origin);
   }
   const requestId = randomUUID();
+  let gate: ReturnType<typeof largeBodyGate> | undefined;
   try {
     const caller = await authenticateBearer(req.headers.get("authorization"), config().mcpUrl);
     // Every message counts against the caller's budget (tool calls in their operation, with
@@ -93,8 +101,10 @@ export async function handleMcp(req: Request): Promise<Response> {
     const rate = await consumeRequest(caller.userId, caller.plan);
     const paid = prepaid(rate);
     // Read up to the largest cap of any tool (each message's own cap is checked once parsed);
-    // a caller out of budget only up to the usual cap: a larger body is refused unread.
-    const bytes = await readCapped(req, rate.allowed ? MAX_MCP_BODY_BYTES : MAX_BODY_BYTES);
+    // a caller out of budget only up to the usual cap: a larger body is refused unread. Past the
+    // usual cap a body takes one of the few places for large bodies until it is answered.
+    if (rate.allowed) gate = largeBodyGate(caller.userId);
+    const bytes = await readCapped(req, rate.allowed ? MAX_MCP_BODY_BYTES : MAX_BODY_BYTES, gate);
     if (!bytes) return finish(rate.allowed ? rpcError(413, -32600, "Request body too large.") : tooMany(rate), origin);
     let body: unknown;
     try {
@@ -122,9 +132,12 @@ export async function handleMcp(req: Request): Promise<Response> {
     if ("error" in legacy) return finish(rpcError(404, -32001, "Session not found: initialize again.", {}, requestIdOf(body)), origin);
     return finish(legacy.response, origin, legacy.sessionHeader ? { "Mcp-Session-Id": legacy.sessionHeader } : {});
   } catch (e) {
+    if (e instanceof TooManyLargeBodies) return finish(busy(), origin);
     const err = toAppError(e, requestId);
     const headers: Record<string, string> = { "X-Request-Id": requestId };
     if (err instanceof Unauthorized) headers["WWW-Authenticate"] = wwwAuthenticate(err, resourceMetadataUrl("/mcp"));
     return finish(Response.json(errorBody(err), { status: statusOf(err), headers }), origin);
+  } finally {
+    gate?.release();
   }
 }

@@ -18,6 +18,8 @@ const ROOT = process.cwd();
 export class TestServer {
   port = 0;
   env: NodeJS.ProcessEnv = { ...process.env };
+  /** Everything the server has written to stdout and stderr, across its starts. */
+  output = "";
   private dataDir = "";
   private db?: TempDatabase;
   private proc?: ChildProcess;
@@ -44,8 +46,12 @@ export class TestServer {
     const proc = spawn(process.execPath, [path.join(ROOT, "server.mjs")], { cwd: ROOT, env: this.env, stdio: ["ignore", "pipe", "pipe"] });
     this.proc = proc;
     let out = "";
-    proc.stdout!.on("data", (d) => (out += d));
-    proc.stderr!.on("data", (d) => (out += d));
+    const take = (d: Buffer) => {
+      out += d;
+      this.output += d;
+    };
+    proc.stdout!.on("data", take);
+    proc.stderr!.on("data", take);
     return new Promise((resolve, reject) => {
       const deadline = Date.now() + 30_000;
       const poll = () => {
@@ -62,11 +68,21 @@ export class TestServer {
    * Stopped again, so that admin commands can run on the embedded database before start().
    */
   async firstStart(): Promise<{ ownerPassword: string }> {
-    // The password is printed on stdout, the "database ready" log line on stderr: two pipes
-    // with no order between them, so wait for the password itself.
-    const out = await this.start(/password: \S+\n/);
+    // Where the password is goes to stdout, the "database ready" log line to stderr: two pipes
+    // with no order between them, so wait for the line itself.
+    await this.start(/password: in \S+/);
     await this.stop();
-    return { ownerPassword: /password: (\S+)/.exec(out)?.[1] ?? "" };
+    return { ownerPassword: this.ownerPassword() };
+  }
+
+  /** The password the first start wrote to DATA_DIR. */
+  ownerPassword() {
+    return fs.readFileSync(this.ownerPasswordFile, "utf8").trim();
+  }
+
+  /** The file the first start wrote the owner's password to. */
+  get ownerPasswordFile() {
+    return path.join(this.dataDir, "owner-password");
   }
 
   async stop() {

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import http from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,11 +17,14 @@ describe("the service started as the README says", () => {
   let ownerPassword = "";
   const api = (op: string, body: unknown) => server.api(op, body, token);
 
-  it("prints the owner's e-mail and password once on the first start", async () => {
-    const out = await server.start(/password: \S+\n/);
+  it("prints the owner's e-mail and where its password is once on the first start, never the password", async () => {
+    const out = await server.start(/password: in \S+/);
     expect(out).toContain("e-mail:   owner@example.com");
-    ownerPassword = /password: (\S+)/.exec(out)?.[1] ?? "";
+    expect(out).toContain(`password: in ${server.ownerPasswordFile}`);
+    ownerPassword = server.ownerPassword();
     expect(ownerPassword.length).toBeGreaterThanOrEqual(12);
+    expect(out).not.toContain(ownerPassword);
+    expect(fs.statSync(server.ownerPasswordFile).mode & 0o777).toBe(0o600);
     const list = await fetch(`${server.origin}/api/v1`).then((r) => r.json());
     expect(list.operations.map((o: { name: string }) => o.name)).toContain("fetch_item");
   });

@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -6,6 +6,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, useDatabase as installDatabase } from "@/lib/db";
+import { verifyPassword } from "@/lib/domain/owner-auth";
 import { hashToken } from "@/lib/domain/tokens";
 import { tokens } from "@/drizzle/schema";
 import { call, expectError } from "../helpers/api";
@@ -18,12 +19,53 @@ const TSX = path.join(ROOT, "node_modules/.bin/tsx"); // what `npx tsx` resolves
 type Run = { code: number; stdout: string; stderr: string; json: () => any };
 
 function admin(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> {
+  return adminWithInput(env, "", ...args);
+}
+
+/** The command with `input` on its standard input (a pipe, not a terminal). */
+function adminWithInput(env: NodeJS.ProcessEnv, input: string, ...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(TSX, ["lib/cli/admin.ts", ...args], { cwd: ROOT, env, timeout: 90_000 }, (err, stdout, stderr) => {
+    const child = execFile(TSX, ["lib/cli/admin.ts", ...args], { cwd: ROOT, env, timeout: 90_000 }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === "number" ? err.code : -1) : 0;
       resolve({ code, stdout, stderr, json: () => JSON.parse(stdout) });
     });
+    child.stdin!.end(input);
   });
+}
+
+/**
+ * The command in a terminal (util-linux `script` gives it one), answering each prompt with
+ * `answers` once it shows: what the terminal displayed, and the exit code.
+ */
+function adminInTerminal(env: NodeJS.ProcessEnv, answers: [RegExp, string][], ...args: string[]): Promise<{ code: number | null; shown: string }> {
+  const command = [TSX, "lib/cli/admin.ts", ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
+  const child = spawn("script", ["-qec", command, "/dev/null"], { cwd: ROOT, env, stdio: ["pipe", "pipe", "pipe"] });
+  let shown = "";
+  const pending = [...answers];
+  const onOutput = (d: Buffer) => {
+    shown += d;
+    while (pending.length && pending[0][0].test(shown)) child.stdin.write(pending.shift()![1]);
+  };
+  child.stdout.on("data", onOutput);
+  child.stderr.on("data", onOutput);
+  const timer = setTimeout(() => child.kill(), 90_000);
+  return new Promise((resolve) =>
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, shown });
+    }),
+  );
+}
+
+/** Whether `password` signs `email` in. */
+async function signsIn(email: string, password: string, open: () => Promise<{ db: Parameters<typeof verifyPassword>[0]; close: () => Promise<void> }>) {
+  const d = await open();
+  try {
+    return (await verifyPassword(d.db, email, password)) !== null;
+  } finally {
+    await d.close();
+    installDatabase(undefined);
+  }
 }
 
 function ok(r: Run) {
@@ -66,10 +108,12 @@ describe.each(MODES)("npm run admin against $name", ({ url }) => {
   }
 
   it("creates and changes accounts and issues a token that works against the API", { timeout: 180_000 }, async () => {
-    const created = ok(await admin(env(), "create-user", "--email", email.toUpperCase(), "--password", "pw-123456", "--plan", "none", "--incomplete"));
+    const created = ok(
+      await adminWithInput(env(), "pw-123456\n", "create-user", "--email", email.toUpperCase(), "--password-stdin", "--plan", "none", "--incomplete"),
+    );
     expect(created).toMatchObject({ id: expect.any(String), email, plan: "none" });
 
-    const dup = await admin(env(), "create-user", "--email", email, "--password", "other");
+    const dup = await adminWithInput(env(), "other\n", "create-user", "--email", email, "--password-stdin");
     expect(dup.code).not.toBe(0);
     expect(dup.stderr).toContain("already exists");
     expect(dup.stdout).toBe("");
@@ -105,6 +149,59 @@ describe.each(MODES)("npm run admin against $name", ({ url }) => {
       await d.close();
       installDatabase(undefined);
     }
+  });
+
+  it("takes a new user's password from standard input or a terminal prompt, never needing it on the command line", { timeout: 240_000 }, async () => {
+    const piped = `piped-${email}`;
+    // One final line break is the end of the line, not part of the password.
+    ok(await adminWithInput(env(), "from stdin pw\n", "create-user", "--email", piped, "--password-stdin"));
+    expect(await signsIn(piped, "from stdin pw", openSame)).toBe(true);
+
+    // Neither a flag nor a terminal: refused with the usage, and no account.
+    const none = await admin(env(), "create-user", "--email", `none-${email}`);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/--password-stdin[\s\S]*Usage:/);
+    const empty = await adminWithInput(env(), "\n", "create-user", "--email", `none-${email}`, "--password-stdin");
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain("The password is empty.");
+    const both = await adminWithInput(env(), "x\n", "create-user", "--email", `none-${email}`, "--password", "x", "--password-stdin");
+    expect(both.code).toBe(2);
+    expect(await signsIn(`none-${email}`, "x", openSame)).toBe(false);
+
+    // In a terminal it asks twice without showing what is typed.
+    const typed = `typed-${email}`;
+    const asked = await adminInTerminal(
+      env(),
+      [
+        [/Password: $/, "hidden words 1\r"],
+        [/Repeat it: $/, "hidden words 1\r"],
+      ],
+      "create-user",
+      "--email",
+      typed,
+    );
+    expect(asked.code, asked.shown).toBe(0);
+    expect(asked.shown).toContain(`"email":"${typed}"`);
+    expect(asked.shown).not.toContain("hidden words");
+    expect(await signsIn(typed, "hidden words 1", openSame)).toBe(true);
+    const differ = await adminInTerminal(
+      env(),
+      [
+        [/Password: $/, "one\r"],
+        [/Repeat it: $/, "two\r"],
+      ],
+      "create-user",
+      "--email",
+      `differ-${email}`,
+    );
+    expect(differ.code).toBe(2);
+    expect(differ.shown).toContain("The two passwords differ.");
+
+    // The old flag still works, with a warning that it shows the password.
+    const flagged = await admin(env(), "create-user", "--email", `flag-${email}`, "--password", "flag pw");
+    expect(flagged.code, flagged.stderr).toBe(0);
+    expect(flagged.stderr).toMatch(/^Warning: --password shows the password/);
+    expect(await signsIn(`flag-${email}`, "flag pw", openSame)).toBe(true);
   });
 
   it.runIf(!url)("refuses an unknown command or plan with the usage on stderr", { timeout: 120_000 }, async () => {
