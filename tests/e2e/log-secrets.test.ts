@@ -16,11 +16,8 @@ let li: FakeOAuth;
 let ownerPassword = "";
 
 const app = appInBrowser(srv, async () => {
-  li = await startFakeOAuth(
-    "linkedin",
-    { clientId: "li-app", clientSecret: "li-secret" },
-    { sub: "li-member-Lena42", name: "Lena Linked", email: "lena@example.com" },
-  );
+  // A partner app, so that a refresh token is issued too and its absence from the output shows.
+  li = await startFakeOAuth("linkedin", { sub: "li-member-Lena42", name: "Lena Linked", email: "lena@example.com" }, { linkedinPartner: true });
   // Sign-in counters in this server's memory (a shared Redis would keep other runs' counts).
   delete srv.env.REDIS_URL;
   Object.assign(srv.env, { LINKEDIN_CLIENT_ID: "li-app", LINKEDIN_CLIENT_SECRET: "li-secret", LINKEDIN_OAUTH_URL: li.url, LINKEDIN_API_URL: li.url });
