@@ -7,6 +7,7 @@
 //   N: the connection's address is appended to X-Forwarded-For, and the app reads the
 //      address the Nth proxy saw (lib/http/client-address.ts).
 import http from "node:http";
+import { bodyLimits } from "./body-limits.mjs";
 import { directRoute } from "./direct-routes.mjs";
 import { settleMemory } from "./memory.mjs";
 import { trackNextContext } from "./next-context.mjs";
@@ -62,14 +63,19 @@ function toNext(req, res) {
   void Promise.all([handled, closed]).finally(done);
 }
 
+const origin = (env.APP_URL || `http://localhost:${port}`).replace(/\/+$/, "");
+// Whatever Next answers has its body capped first (body-limits.mjs).
+const refusesBody = bodyLimits(origin);
+const toNextCapped = (req, res) => refusesBody(req, res) || toNext(req, res);
+
 // The API and MCP routes' own handlers, without Next's pipeline (direct-routes.mjs). Their
 // request URL is the configured origin's, never one a client's Host header picks.
-const direct = directRoute(import.meta.dirname, env.APP_URL || `http://localhost:${port}`, toNext);
+const direct = directRoute(import.meta.dirname, origin, toNextCapped);
 
 const server = http.createServer((req, res) => {
   sawRequest();
   settleForwarding(req);
-  if (!direct(req, res)) toNext(req, res);
+  if (!direct(req, res)) toNextCapped(req, res);
 });
 server.listen(port, host, () => console.log(`Contentio listening on http://${host ?? "localhost"}:${port}`));
 
