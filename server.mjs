@@ -21,10 +21,16 @@ const { default: next } = await import("next");
 
 const env = process.env;
 const port = Number(env.PORT || 3000);
-const host = env.HOST || undefined; // all interfaces, like `next start`
+// Without APP_URL the service takes itself for a loopback one (loopback webhook targets
+// allowed, INNGEST_DEV's guard skipped: lib/config.ts), so it then listens on loopback only.
+// With it, every interface unless HOST says otherwise, like `next start`.
+const host = env.HOST || (env.APP_URL ? undefined : "127.0.0.1");
 const trustProxy = env.TRUST_PROXY ? Number(env.TRUST_PROXY) : 0;
 if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`PORT must be a port number, not ${env.PORT}`);
 if (!Number.isInteger(trustProxy) || trustProxy < 0 || trustProxy > 10) fail(`TRUST_PROXY must be a whole number from 0 to 10, not ${env.TRUST_PROXY}`);
+if (!env.APP_URL && !/^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i.test(host)) {
+  fail(`HOST=${host} listens beyond this machine: set APP_URL to the address its clients use (without it the service takes itself for a loopback one)`);
+}
 
 function fail(message) {
   console.error(`Invalid configuration: ${message}`);
@@ -77,7 +83,8 @@ const server = http.createServer((req, res) => {
   settleForwarding(req);
   if (!direct(req, res)) toNextCapped(req, res);
 });
-server.listen(port, host, () => console.log(`Contentio listening on http://${host ?? "localhost"}:${port}`));
+const listening = env.APP_URL ? `http://${host ?? "localhost"}:${port}` : `http://localhost:${port} (this machine only: set APP_URL to serve others)`;
+server.listen(port, host, () => console.log(`Contentio listening on ${listening}`));
 
 // Like `next start`: finish the requests in flight, then exit (which also releases the
 // embedded database's lock file).
