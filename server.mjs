@@ -7,6 +7,7 @@
 //   N: the connection's address is appended to X-Forwarded-For, and the app reads the
 //      address the Nth proxy saw (lib/http/client-address.ts).
 import http from "node:http";
+import { bodyLimits } from "./body-limits.mjs";
 import { directRoute } from "./direct-routes.mjs";
 import { settleMemory } from "./memory.mjs";
 import { trackNextContext } from "./next-context.mjs";
@@ -20,10 +21,20 @@ const { default: next } = await import("next");
 
 const env = process.env;
 const port = Number(env.PORT || 3000);
-const host = env.HOST || undefined; // all interfaces, like `next start`
+// Without APP_URL the service takes itself for a loopback one (loopback webhook targets
+// allowed, INNGEST_DEV's guard skipped: lib/config.ts), so it then listens on loopback only.
+// With it, every interface unless HOST says otherwise, like `next start`.
+const host = env.HOST || (env.APP_URL ? undefined : "127.0.0.1");
 const trustProxy = env.TRUST_PROXY ? Number(env.TRUST_PROXY) : 0;
+const keepAlive = env.KEEP_ALIVE_TIMEOUT_SECONDS ? Number(env.KEEP_ALIVE_TIMEOUT_SECONDS) : 65;
 if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`PORT must be a port number, not ${env.PORT}`);
 if (!Number.isInteger(trustProxy) || trustProxy < 0 || trustProxy > 10) fail(`TRUST_PROXY must be a whole number from 0 to 10, not ${env.TRUST_PROXY}`);
+if (!Number.isInteger(keepAlive) || keepAlive < 1 || keepAlive > 7200) {
+  fail(`KEEP_ALIVE_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 7200, not ${env.KEEP_ALIVE_TIMEOUT_SECONDS}`);
+}
+if (!env.APP_URL && !/^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i.test(host)) {
+  fail(`HOST=${host} listens beyond this machine: set APP_URL to the address its clients use (without it the service takes itself for a loopback one)`);
+}
 
 function fail(message) {
   console.error(`Invalid configuration: ${message}`);
@@ -63,16 +74,30 @@ function toNext(req, res) {
   void Promise.all([handled, closed]).finally(done);
 }
 
+const origin = (env.APP_URL || `http://localhost:${port}`).replace(/\/+$/, "");
+// Whatever Next answers has its body capped first (body-limits.mjs).
+const refusesBody = bodyLimits(origin);
+const toNextCapped = (req, res) => refusesBody(req, res) || toNext(req, res);
+
 // The API and MCP routes' own handlers, without Next's pipeline (direct-routes.mjs). Their
 // request URL is the configured origin's, never one a client's Host header picks.
-const direct = directRoute(import.meta.dirname, env.APP_URL || `http://localhost:${port}`, toNext);
+const direct = directRoute(import.meta.dirname, origin, toNextCapped);
 
 const server = http.createServer((req, res) => {
   sawRequest();
   settleForwarding(req);
-  if (!direct(req, res)) toNext(req, res);
+  if (!direct(req, res)) toNextCapped(req, res);
 });
-server.listen(port, host, () => console.log(`Contentio listening on http://${host ?? "localhost"}:${port}`));
+// An idle connection is kept longer than a reverse proxy keeps its own (Node's default is
+// shorter than most load balancers'): one that closed first would have the proxy reuse a dead
+// connection and answer 502. Headers may take a moment longer than that, and a whole request
+// no less.
+server.keepAliveTimeout = keepAlive * 1000;
+server.headersTimeout = server.keepAliveTimeout + 1000;
+server.requestTimeout = Math.max(server.requestTimeout, server.headersTimeout);
+
+const listening = env.APP_URL ? `http://${host ?? "localhost"}:${port}` : `http://localhost:${port} (this machine only: set APP_URL to serve others)`;
+server.listen(port, host, () => console.log(`Contentio listening on ${listening}`));
 
 // Like `next start`: finish the requests in flight, then exit (which also releases the
 // embedded database's lock file).

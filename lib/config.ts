@@ -25,6 +25,9 @@ const Env = z
     // X-Forwarded-* header is believed anywhere, and a client's address is the connection's.
     // N: the address is the Nth entry from the right of X-Forwarded-For.
     TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+    // How long `npm start` keeps an idle connection (server.mjs reads it): longer than any
+    // reverse proxy in front keeps its own, or the proxy reuses closed ones (502s).
+    KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(7200).default(65),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
     // The owner's sign-in (next-auth). Without AUTH_SECRET one is kept in DATA_DIR/auth-secret.
     AUTH_SECRET: z.string().min(16).optional(),

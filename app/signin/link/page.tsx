@@ -6,10 +6,11 @@ export const metadata = { title: "Sign in with your link · Contentio" };
 
 // Where an e-mailed sign-in link lands: it names the account and signs in only when asked to
 // here (lib/auth/email-link.ts), so a link someone else sent this browser to does nothing.
-export default async function SignInLinkPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+export default async function SignInLinkPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const sp = await searchParams;
-  const email = sp.email ?? "";
-  const token = sp.token ?? "";
+  // A parameter given twice (an array here) makes the link incomplete, as the callback refuses it.
+  const email = typeof sp.email === "string" ? sp.email : "";
+  const token = typeof sp.token === "string" ? sp.token : "";
   if (!email || !token) {
     return (
       <OwnerShell narrow>
