@@ -1,6 +1,7 @@
 import { index, pgTable, text } from "drizzle-orm/pg-core";
 import { at, createdAt, id, jsonb } from "./columns";
-import { userRef, appRef } from "./owner-columns";
+import { appRef } from "./connected-apps";
+import { userRef } from "./owner-columns";
 
 /**
  * For an edit of a scheduled draft: the content it would have after the edit (attachments:

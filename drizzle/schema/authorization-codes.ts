@@ -1,7 +1,8 @@
 import { index, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { at, createdAt, id, jsonb } from "./columns";
 import { oauthClients } from "./oauth-clients";
-import { userRef, appRef } from "./owner-columns";
+import { appRef } from "./connected-apps";
+import { userRef } from "./owner-columns";
 
 // OAuth authorization codes: stored hashed, single use, short-lived, bound to the PKCE
 // challenge, the exact redirect URI and the grant (connected app) they were issued for.

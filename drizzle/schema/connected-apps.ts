@@ -25,3 +25,9 @@ export const connectedApps = pgTable(
   // By client: housekeeping finds clients no grant names, and deleting one cascades here.
   (t) => [index("connected_apps_user_idx").on(t.userId), index("connected_apps_client_idx").on(t.clientId)],
 );
+
+/** For what an app did: its connected app (disconnecting cascades, as deleting the user does). */
+export const appRef = () =>
+  uuid("app_id")
+    .notNull()
+    .references(() => connectedApps.id, { onDelete: "cascade" });

@@ -1,7 +1,8 @@
 import { index, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { approvals } from "./approvals";
 import { at, createdAt, id, jsonb } from "./columns";
-import { userRef, appRef } from "./owner-columns";
+import { appRef } from "./connected-apps";
+import { userRef } from "./owner-columns";
 
 export type ElicitationMode = "form" | "url";
 export type ElicitationStatus = "open" | "answered" | "cancelled" | "closed";

@@ -1,6 +1,7 @@
 import { index, integer, pgTable, text } from "drizzle-orm/pg-core";
 import { at, createdAt, id, jsonb, updatedAt } from "./columns";
-import { userRef, appRef } from "./owner-columns";
+import { appRef } from "./connected-apps";
+import { userRef } from "./owner-columns";
 
 export type McpTaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
 

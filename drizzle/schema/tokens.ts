@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import { index, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { at, createdAt, id, jsonb } from "./columns";
-import { userRef, appRef } from "./owner-columns";
+import { appRef } from "./connected-apps";
+import { userRef } from "./owner-columns";
 
 export type TokenKind = "access" | "refresh";
 

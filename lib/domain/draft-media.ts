@@ -5,7 +5,7 @@ import { MAX_TWEET_IMAGES } from "@/lib/platforms/x-media";
 import type { ThreadPart } from "@/drizzle/schema";
 import type { DraftContent } from "./content-hash";
 import type { Ctx } from "./context";
-import type { DraftType } from "./drafts";
+import type { DraftType } from "@/lib/networks";
 import { countFrames, mediaInfo, type MediaInfo } from "./media";
 import { isImageType, PDF_TYPE } from "./media-files";
 

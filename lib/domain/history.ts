@@ -5,7 +5,10 @@ import { approvals, connectedApps, draftEvents, oauthClients, tweetDrafts, type 
 import { errorFacts } from "@/lib/redact";
 import { publishOutcomes } from "@/lib/webhooks/domain-events";
 import type { Ctx } from "./context";
-import type { DraftType } from "./drafts";
+import type { DraftType } from "@/lib/networks";
+import type { AttemptOutcome } from "./outcomes";
+
+export type { AttemptOutcome };
 import { jsonText } from "@/drizzle/schema/columns";
 
 // The story of each draft for its owner (item page, "last changed by" in the list). Written
@@ -79,16 +82,6 @@ export async function noteOperation(ctx: Ctx, op: string, args: R, result: unkno
       return;
   }
 }
-
-/** A publish attempt's outcome (publish_now, the scheduler, Inngest). */
-export type AttemptOutcome = {
-  userId: string;
-  type: DraftType;
-  id: string;
-  status: "published" | "failed" | "unknown" | "retrying";
-  url?: string | null;
-  reason?: string;
-};
 
 export async function noteAttempts(db: Db, outcomes: AttemptOutcome[]) {
   // Their webhook events, on the same handle: callers record outcomes in a transaction

@@ -6,7 +6,7 @@ import { storedMediaId } from "@/lib/media-url";
 import { loadMedia } from "@/lib/platforms/media-source";
 import { PublishError, type PublishProgress, type PublishRequest } from "@/lib/platforms/types";
 import { draftTable } from "./drafts";
-import type { Claimed } from "./publishing";
+import type { Claimed } from "./outcomes";
 
 // What goes out for a claimed draft, built from the claimed row (exactly what was approved):
 // its parts (body, then thread parts), their media, a post's document, and what an earlier

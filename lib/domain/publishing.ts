@@ -11,7 +11,10 @@ import { formatInZone } from "@/lib/time";
 import { postDrafts, tweetDrafts, users } from "@/drizzle/schema";
 import { contentChangedReason } from "./content-hash";
 import { draftTable, type DraftType } from "./drafts";
-import { noteAttempts, triedBefore, type AttemptOutcome } from "./history";
+import { noteAttempts, triedBefore } from "./history";
+import type { AttemptOutcome, Claimed, Outcome } from "./outcomes";
+
+export type { Claimed, Outcome };
 import { publishRequest } from "./publishing-request";
 import { holdTopic, markTopicPublished } from "./series";
 
@@ -21,14 +24,6 @@ import { holdTopic, markTopicPublished } from "./series";
 
 export const RETRY_WINDOW_MS = 30 * 60 * 1000;
 export const TYPES: DraftType[] = ["post", "tweet"];
-
-/** A claimed row of either draft table (they share every column publishing reads). */
-type DraftRow = typeof postDrafts.$inferSelect | typeof tweetDrafts.$inferSelect;
-export type Claimed = DraftRow & { type: DraftType };
-export type Outcome =
-  | { status: "published"; platform: PlatformName; postId: string; url: string | null }
-  | { status: "retrying"; platform: PlatformName; reason: string; nextAttemptAt: Date; restartWindow?: boolean }
-  | { status: "failed" | "unknown"; platform: PlatformName; reason: string };
 
 /** Due and not yet too late: scheduled_for has passed and any retry backoff is over. */
 function dueWhere(type: DraftType, now: Date, c: Config) {

@@ -1,5 +1,7 @@
 import { AppError, invalid } from "@/lib/errors";
-import type { ApiRequest } from "./exchange";
+import type { ApiRequest, BodyGate } from "./request";
+
+export type { BodyGate };
 
 export const MAX_BODY_BYTES = 256 * 1024;
 /** Decodes UTF-8 and throws on bytes that are not (a plain TextDecoder would make them U+FFFD). */
@@ -15,12 +17,6 @@ const tooLarge = (max: number) =>
  */
 export const bodyNotReceived = () =>
   new AppError("invalid_request", "The request body did not arrive whole: the connection failed while it was being read.", "Send the request again.");
-
-/**
- * Past `at` bytes (declared or read) a body is read on only if `admit()` lets it; `admit()`
- * throws otherwise, and the rest is not read (large-bodies.ts).
- */
-export type BodyGate = { at: number; admit(): void };
 
 /**
  * Reads a JSON request body: the content type, the cap (256 KiB unless the operation allows

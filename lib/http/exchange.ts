@@ -1,25 +1,7 @@
-import { readCapped, type BodyGate } from "./body";
+import { readCapped } from "./body";
+import type { ApiAnswer, ApiRequest } from "./request";
 
-/**
- * An API request as the operation handler reads it: its method, a header by (lower-case)
- * name, and its body up to a cap. Made from a web Request (the route file, `next dev`, the
- * tests) or straight from Node's request (`npm start`, lib/http/node.ts), which spares a web
- * Request, its Headers, a body stream and a Response: about 40 % of a fetch_item's CPU.
- */
-export type ApiRequest = {
-  method: string;
-  header(name: string): string | null;
-  /**
-   * The body's bytes, or null when it is larger than `maxBytes`: a declared length over the
-   * cap is refused unread, and reading stops at the first chunk past it. Throws body.ts's
-   * `bodyNotReceived()` (400 invalid_request) when the connection fails before the body is whole.
-   * Past a `gate`'s size it reads on only if the gate admits it (else its error is thrown).
-   */
-  body(maxBytes: number, gate?: BodyGate): Promise<Uint8Array | null>;
-};
-
-/** An API answer: JSON text, its status and its headers. */
-export type ApiAnswer = { status: number; headers: Record<string, string>; body: string };
+export type { ApiAnswer, ApiRequest };
 
 export function fromWebRequest(req: Request): ApiRequest {
   return { method: req.method, header: (name) => req.headers.get(name), body: (maxBytes, gate) => readCapped(req, maxBytes, gate) };

@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db";
 import type { Ctx } from "@/lib/domain/context";
-import type { AttemptOutcome } from "@/lib/domain/history";
+import type { AttemptOutcome } from "@/lib/domain/outcomes";
 import { platformOf } from "@/lib/platforms/types";
 import { emit, emitMany, type Emitted } from "./emit";
 import type { Actor, EventData } from "./events";
