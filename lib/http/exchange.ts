@@ -4,7 +4,8 @@ import { readCapped, type BodyGate } from "./body";
  * An API request as the operation handler reads it: its method, a header by (lower-case)
  * name, and its body up to a cap. Made from a web Request (the route file, `next dev`, the
  * tests) or straight from Node's request (`npm start`, lib/http/node.ts), which spares a web
- * Request, its Headers, a body stream and a Response: about 40 % of a fetch_item's CPU.
+ * Request, its Headers, a body stream and a Response: a large share of a fetch_item's CPU
+ * (docs/performance.md, "The request path").
  */
 export type ApiRequest = {
   method: string;
