@@ -1,14 +1,14 @@
 // The API and MCP endpoints without Next's request pipeline, for `npm start` (server.mjs).
 //
-// A small read through Next costs about 1 ms of CPU in routing, request adaptation and
-// response handling before the route's own code runs, as much as the whole answer costs
-// without it. These two routes need none of it (no pages, no middleware, no cookies, no
+// A small read through Next pays for routing, request adaptation and response handling
+// before the route's own code runs, more than the whole answer costs without it
+// (docs/performance.md, "The request path"). These two routes need none of it (no pages, no middleware, no cookies, no
 // caching), so server.mjs hands them to the very handler functions their route files export,
 // taken from Next's build of those files: one door, nothing restated, the same module
 // instances Next itself uses for every other route. The API's route file also exports
 // `direct`, the same operation handler reading Node's request and writing Node's response:
-// without a web Request, its Headers, a body stream and a Response for each call, a
-// fetch_item takes about 40 % less CPU (ARCHITECTURE.md, Performance). MCP's handler gets a web Request (the SDK's transport reads
+// building a web Request, its Headers, a body stream and a Response for each call cost a
+// large share of a small read's CPU (docs/performance.md). MCP's handler gets a web Request (the SDK's transport reads
 // one). `next dev` keeps going through the route files. Anything these patterns do not match
 // goes to Next unchanged.
 import { createRequire } from "node:module";
@@ -96,9 +96,9 @@ async function guarded(res, run) {
 /**
  * A web Request whose `signal` is the connection's. Given to the constructor instead, a signal
  * is followed through a WeakRef and a FinalizationRegistry, which V8's young-generation
- * collector treats as strong: every request then carried about 3 KB into the old generation,
- * and under load the server ran a full collection every 1.5 s and scavenges of 2-4 ms
- * (ARCHITECTURE.md, Performance).
+ * collector treats as strong: every request then carried garbage into the old generation,
+ * and under load the server ran frequent full collections and longer scavenges
+ * (docs/performance.md, "The request path").
  */
 class DirectRequest extends Request {
   #signal;

@@ -1,12 +1,12 @@
 // Next's request context switched on only while Next serves something, for `npm start`
-// (server.mjs; ARCHITECTURE.md, Performance). Next keeps each request's context in
+// (server.mjs; measured in docs/performance.md). Next keeps each request's context in
 // AsyncLocalStorage instances, and so does the React it bundles (one for a page's server
 // render, one for its HTML). On Node 20 an enabled instance runs a hook on every promise the
 // process makes, whoever makes it, and an instance stays enabled once used. So once Next had
 // served anything (a page, the operation list, OpenAPI), every API and MCP call paid for that
-// hook on each of its promises: about a tenth of a REST call's CPU and more of an MCP call's,
-// although server.mjs hands those routes to their handlers outside Next and they never read
-// its context. Here Next's instances are disabled once no request of Next's own has been in
+// hook on each of its promises, a noticeable share of a REST call's CPU and more of an MCP
+// call's, although server.mjs hands those routes to their handlers outside Next and they
+// never read its context. Here Next's instances are disabled once no request of Next's own has been in
 // flight for GRACE_MS, which turns the hook off; Next's next request turns them on again,
 // since `run()` enables its instance before the request makes its first promise.
 import asyncHooks from "node:async_hooks";

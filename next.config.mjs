@@ -1,13 +1,13 @@
 // @ts-check
 // JavaScript, not TypeScript: `npm start` loads this file at every start, and a .ts config
-// makes Next load its native compiler (swc, ~100 MB binary) just to read it.
+// makes Next load its native compiler (swc, a large binary, much of it resident) just to read it.
 
 /** @type {import("next").NextConfig} */
 const config = {
   // Loaded by Node, not bundled. drizzle-orm among them so that there is one copy of it: bundled,
   // the build held several (one per layer of Next's), so the columns of a query were never
   // instances of the classes drizzle checked them against while mapping its rows, and each
-  // check fell back to walking the class chain (about 40 a fetch_item).
+  // check fell back to walking the class chain (dozens a fetch_item; docs/performance.md).
   serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "drizzle-orm", "ioredis", "postgres", "undici"],
   poweredByHeader: false,
   // Next loads every page and route at start by default; most are rarely used (the owner's

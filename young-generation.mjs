@@ -1,10 +1,10 @@
-// V8's young generation sized to the traffic, for `npm start` (server.mjs; ARCHITECTURE.md,
-// Performance). V8 doubles the young generation whenever much of it survives a collection,
+// V8's young generation sized to the traffic, for `npm start` (server.mjs; measured in
+// docs/performance.md). V8 doubles the young generation whenever much of it survives a collection,
 // up to 32 MB, which start-up (the app being loaded) and the first requests (each route
 // loaded on first use) both do. It shrinks it again only in a full collection that finds
 // little allocated since the previous collection, 5 s or more before: its memory reducer gets
-// there 8-30 s after traffic stops, so an idle server held about 30 MB it did not use (80 MB
-// more after sustained load). Here the young generation may grow only while requests come at
+// there only well after traffic stops, so an idle server held memory it did not use, more so
+// after sustained load. Here the young generation may grow only while requests come at
 // 50 a second or more, where a small one would cost CPU (collections of objects still in
 // use). When such traffic stops, a young collection marks the end of what it allocated, and
 // a full collection 5.5 s later gives back what it grew.

@@ -8,8 +8,9 @@ import { freshStore, tempDir } from "./servers";
 // postgres.js, 10 connections, so queries are pipelined on busy connections) for
 // BENCH_DRIVER_S seconds; query pairs a second and CPU per pair are printed per 5-second
 // window. Unpatched, postgres.js's busy-connection queue kept every dead slot and each
-// removal scanned them all, so the later windows were several times slower than the first
-// (patches/postgres+*.patch; tests/integration/driver-queue.test.ts).
+// removal scanned them all, so the later windows were much slower than the first
+// (patches/postgres+*.patch, patches/README.md; tests/integration/driver-queue.test.ts;
+// figures in docs/performance.md).
 const SECONDS = Number(process.env.BENCH_DRIVER_S ?? 30);
 const WINDOW_S = 5;
 

@@ -74,7 +74,7 @@ export async function benchLimiter(pgAdmin: string, durationS: number, pairs: nu
         const s = sides[name];
         // Each side warms up again first: the side that waited through the other's run (its
         // young generation given back: young-generation.mjs) would otherwise start its run
-        // colder than one that ran just before, and whichever ran second read about 8 % slower.
+        // colder than one that ran just before, and whichever ran second read measurably slower.
         await run(s.target, { connections: 50, duration: 3 });
         const before = await counted(s.userId);
         got[name] = await measureSide(s, durationS, redis);

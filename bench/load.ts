@@ -27,8 +27,9 @@ export type Measurement = { throughput: Phase; fixedRate: Phase; fixedRateRuns: 
 /**
  * How many `-R 200` runs R2 takes the median of, per server. One run's p99 is the 20th
  * slowest of 2,000 answers: a single stall of the machine (the load generator, PostgreSQL and
- * the server share two cores) sets it, so one run read the bare server at 2 ms and the next
- * at 9 ms. The quality plan asks for medians of several runs.
+ * the server share two cores) sets it, so consecutive runs of the same server can read
+ * several times apart (docs/performance.md). The quality plan asks for medians of several
+ * runs.
  */
 export const R2_RUNS = Math.max(1, Math.floor(Number(process.env.BENCH_R2_RUNS) || 5));
 

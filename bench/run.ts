@@ -15,8 +15,9 @@ import { nextRunIndex, printStartTable, printTable, writeJson, type ModeResult }
 import { freePort, freshStore, seed, startBare, startWhole, tempDir, type Mode, type Server } from "./servers";
 import { printSummary, summaryRows, type Parts } from "./summary";
 
-// `npm run bench` with no arguments: every figure of the quality plan but the soak (about 25
-// minutes), each part's table, then one table of them all, each beside its goal (summary.ts).
+// `npm run bench` with no arguments: every figure of the quality plan but the soak (a long
+// run: docs/performance.md), each part's table, then one table of them all, each beside its
+// goal (summary.ts).
 // `npm run bench -- pglite postgres` (either or both): R1 (throughput ratio), R2 (p99 at 200
 // req/s) and R7 (peak RSS) of fetch_item, whole stack against a bare node:http server, and R3
 // (MCP tools/call against REST on the same server). They also give R8 (start to the first

@@ -60,7 +60,7 @@ export type SoakResult = {
  * a new draft that is then edited (its id carried in the connection's context). The search
  * word is in every draft the soak writes, so with statistics each search reads the few most
  * recent of them. A word in only one item reads every draft the soak wrote (the planner
- * estimates it in 0.5 % of them and walks the caller's items: ARCHITECTURE.md, Performance).
+ * estimates it in 0.5 % of them and walks the caller's items: docs/performance.md, "Search").
  * Without statistics any search would read them all: the server gathers them as its tables
  * grow (lib/db/statistics.ts), also where autovacuum is off.
  */

@@ -15,8 +15,8 @@ export type StartFigures = {
   idleRssMb: number;
   /**
    * The same after `settleS` seconds idle: V8's memory reducer returns memory to the system
-   * only some time after the traffic stops (20-60 s here), so this is what an idle
-   * server holds.
+   * only well after the traffic stops (docs/performance.md, "Memory and start-up"), so this
+   * is what an idle server holds.
    */
   settledRssMb: number;
 };

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { originIsLoopback } from "@/lib/outbound-address";
 
-// Every environment variable the service reads, parsed once. The README's table mirrors this.
+// Every environment variable the service reads, parsed once. docs/configuration.md's table mirrors this.
 const Env = z
   .object({
     PORT: z.coerce.number().int().min(1).max(65535).default(3000),

@@ -9,8 +9,8 @@ export type Compiled = { text: string[]; params: Array<{ name: string } | { valu
 /**
  * `query`, written with `sql.placeholder()` for what changes between calls, built into text
  * once. drizzle builds a query from its parts on every call; for a large statement (search's
- * union of five tables) that walk cost about 0.1 ms, while binding the built text to new
- * values costs a third of it.
+ * union of five tables) that walk costs several times what binding the built text to new
+ * values does (docs/performance.md, "Search").
  */
 export function compile(query: SQL): Compiled {
   const built = dialect.sqlToQuery(query);

@@ -28,7 +28,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string | null
   const release = opts.dataDir ? acquireDataDirLock(opts.dataDir) : () => {};
   try {
     // One process, one user of the data: PostgreSQL's default 128 MB of shared buffers only
-    // inflates the server's memory (by about 125 MB); the files stay in the OS page cache.
+    // inflates the server's memory (docs/performance.md); the files stay in the OS page cache.
     // Prepared statements (pglite-statements.ts) are still planned for their actual values
     // every time, as PGlite's unnamed ones were: a plan made once for any value would serve a
     // search for a common word as it served a rare one. Planning a point lookup costs little.

@@ -3,7 +3,7 @@ import type { Db } from "./index";
 /**
  * `build(db)` once per database (or transaction) object, then the same value: for prepared
  * queries, which drizzle otherwise builds from its query builder on every call (for a
- * 30-column select, about a quarter of a fetch_item's CPU on PostgreSQL).
+ * select of a draft's many columns, a large share of a fetch_item's CPU: docs/performance.md).
  */
 export function perDatabase<T>(build: (db: Db) => T): (db: Db) => T {
   const built = new WeakMap<Db, T>();

@@ -4,10 +4,10 @@ import { withPreparedSelects } from "./pglite-statements";
 
 // drizzle's PGlite driver hands PGlite its own type parsers with every query: timestamps,
 // dates, intervals and their arrays stay text, which drizzle then maps itself. PGlite answers
-// a query that brings parsers by copying its whole table of type parsers (about 320 entries,
-// one per type and array type in the catalog) into a new object and looking every column up
-// in that copy: measured alone, a small query took twice the CPU (0.55 against 0.3 ms); in
-// the service, about 5 % of a fetch_item (3.9 -> 3.75 ms of CPU in process).
+// a query that brings parsers by copying its whole table of type parsers (one per type and
+// array type in the catalog) into a new object and looking every column up in that copy,
+// which made a small query cost far more CPU than the query itself (docs/performance.md,
+// "The database").
 // Installed once when the database opens instead (over the array parsers PGlite derives from
 // the catalog as it opens), the same parsers give the same values, and queries that bring
 // exactly these are passed on without them.

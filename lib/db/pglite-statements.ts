@@ -5,9 +5,9 @@ const { serialize } = protocol;
 
 // PGlite runs every query as an unnamed statement: parse, describe, bind, describe, execute
 // and sync, six separate calls into WebAssembly, and the statement is parsed, analysed and
-// planned each time; for a point lookup that is most of its cost (a fetch_item's query: about
-// 1.2-1.5 ms of CPU, 0.6-0.8 ms prepared). PostgreSQL's own clients (postgres.js, node-postgres) keep
-// a named prepared statement per query text instead, and so does this for the embedded
+// planned each time; for a point lookup that is most of its cost (docs/performance.md, "The
+// database"). PostgreSQL's own clients (postgres.js, node-postgres) keep a named prepared
+// statement per query text instead, and so does this for the embedded
 // database's plain SELECTs outside transactions: the first run parses and describes the
 // statement once under a name, every later run binds, describes the portal, executes and
 // syncs in one call. PostgreSQL replans a named statement when the tables under it change;

@@ -5,13 +5,13 @@ import { rowsOf } from "./rows";
 
 // The planner chooses between walking a user's items in recency order and reading a word's
 // matches through its text-search index by how common the word is: without statistics it
-// guesses every word is rare, and a search for a common word reads all its matches (about a
-// second with 100,000 items). PGlite has no autovacuum, and a PostgreSQL may run without it,
+// guesses every word is rare, and a search for a common word reads all its matches, which
+// is slow in a large store. PGlite has no autovacuum, and a PostgreSQL may run without it,
 // so the service gathers statistics itself for the tables that have grown since their last
 // (or first) ANALYZE. On a PostgreSQL whose autovacuum analyzes at 10 % of change, the
 // service's 50 % rule finds nothing to do.
 
-/** Tables smaller than this are read whole quickly, and ANALYZE grows PGlite's memory for good (about 25 MB). */
+/** Tables smaller than this are read whole quickly, and ANALYZE grows PGlite's memory for good (docs/performance.md). */
 export const STATISTICS_FROM_BYTES = 2 * 1024 * 1024;
 /** A table is analyzed again once it has grown by half since its last ANALYZE. */
 const GROWTH = 1.5;
@@ -30,8 +30,8 @@ async function grownTables(d: Database): Promise<string[]> {
 
 /**
  * Analyzes the tables that have grown enough since their last statistics; answers their
- * names. On PGlite, which runs every query on the server's own thread, with a small sample
- * (0.5-1.5 s for 100,000 items, against 2-3 s at the default): enough for the planner's choice.
+ * names. On PGlite, which runs every query on the server's own thread, with a small sample: a
+ * shorter pause than the default's, and enough for the planner's choice (docs/performance.md).
  */
 export async function refreshStatistics(d: Database): Promise<string[]> {
   const tables = await grownTables(d);

@@ -109,7 +109,7 @@ async function processImage(input: Uint8Array, type: (typeof IMAGE_TYPES)[number
   }
 }
 
-/** How long a PDF may take to read; a real one of 20 MB and 300 pages takes well under a second. */
+/** How long a PDF may take to read: far longer than a real one of the largest allowed size needs. */
 const PDF_READ_MS = 10_000;
 /** The reading thread's heap; the bytes being read are outside it, and a decoded stream is capped. */
 const PDF_HEAP_MB = 256;

@@ -53,8 +53,8 @@ const SOURCES: Record<ItemType, Source> = {
 /**
  * How many of the most recent matches, of all types together, are ranked by relevance. The
  * walk reads about RANKED / (share of items matching) rows, a random page read each, and
- * ranks RANKED: with 100,000 items, 50 cost PGlite about 0.1 ms more than 30 per search and
- * 100 about 0.2 ms (ARCHITECTURE.md, Performance).
+ * ranks RANKED: a larger window costs every search a little more (docs/performance.md,
+ * "Search").
  */
 export const RANKED = 50;
 
@@ -120,7 +120,7 @@ export async function searchContent(ctx: Ctx, input: SearchInput) {
 type Shape = { types: ItemType[]; query: boolean; status: boolean; pillar: boolean; statuses: number | null; ids: number; numbered: boolean };
 
 // Built once per shape (compiled.ts): the text is the same for every search of a shape, and
-// building it from drizzle's parts was about 7 % of a search's CPU. At most MAX_SHAPES kept
+// building it from drizzle's parts was a visible share of a search's CPU. At most MAX_SHAPES kept
 // (the owner's "Needs attention" varies with the number of waiting drafts).
 const MAX_SHAPES = 200;
 const statements = new Map<string, Compiled>();
@@ -140,9 +140,9 @@ const value = (name: string) => sql.placeholder(name);
 /**
  * One walk over all the types' items in recency order: each table's (user_id, updated_at)
  * index read backwards, merged (a Merge Append), stopping after `take` matches. So a query
- * reads about `take` matching rows however many items match: with 100,000 items a common word
- * matches tens of thousands, and ranking them all took 0.1-0.3 s on PostgreSQL and seconds on
- * PGlite. Relevance orders the RANKED most recent matches (all of them when there are fewer);
+ * reads about `take` matching rows however many items match: in a large store a common word
+ * matches tens of thousands of items, and ranking them all was far too slow, on PGlite most
+ * of all (docs/performance.md, "Search"). Relevance orders the RANKED most recent matches (all of them when there are fewer);
  * older matches follow, most recent first. A rare word takes the GIN indexes instead (the
  * planner's choice). The conditions stand outside the union so that the planner puts them
  * into every branch and still sees each branch's index order: written inside the branches,

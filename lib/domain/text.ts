@@ -6,8 +6,9 @@ export const FETCH_BODY_LIMIT = 6000;
 /**
  * Characters a tweet (or a thread's part) may have to be weighed at all: X counts at most 280,
  * a link as 23 however long, so this leaves room for long links. Weighing is the costly part:
- * twitter-text's link matching takes about 125 ms for 3,000 characters such as "ａ.ａ.ａ.",
- * and a thread has up to 25 parts; at 1,000 characters it takes about 15.
+ * twitter-text's link matching grows steeply with the length of text such as "ａ.ａ.ａ.", and a
+ * thread has up to 25 parts; this cap keeps weighing them all short (docs/performance.md,
+ * "Text").
  */
 export const MAX_TWEET_CHARS = 1000;
 
@@ -26,8 +27,8 @@ const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
 /**
  * `text` if it has at most `max` characters (code points: a surrogate pair is never split),
  * else its first `max - 1` and an ellipsis. Walks only as far as the cut: previews are taken
- * of every row of a page, and splitting whole bodies into characters cost a search about a
- * seventh of its CPU.
+ * of every row of a page, and splitting whole bodies into characters was a visible share of
+ * a search's CPU.
  */
 export function cut(text: string, max: number): string {
   if (text.length <= max) return text; // UTF-16 units: never fewer than the code points
@@ -52,7 +53,7 @@ export function deriveTitle(body: string): string {
 /**
  * A short preview: every run of whitespace one space, at most `max` characters. The pattern
  * matches only what changes (runs, and single whitespace other than a space): `/\s+/g`
- * matched every space of a body and took about 30 times as long.
+ * matched every space of a body and took many times as long.
  */
 export function preview(body: string | null, max = 120): string {
   return cut((body ?? "").replace(/\s\s+|[^\S ]/g, " ").trim(), max);

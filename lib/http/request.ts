@@ -11,7 +11,8 @@ export type BodyGate = { at: number; admit(): void };
  * An API request as the operation handler reads it: its method, a header by (lower-case)
  * name, and its body up to a cap. Made from a web Request (the route file, `next dev`, the
  * tests) or straight from Node's request (`npm start`, lib/http/node.ts), which spares a web
- * Request, its Headers, a body stream and a Response, a large part of a small call's CPU.
+ * Request, its Headers, a body stream and a Response: a large share of a fetch_item's CPU
+ * (docs/performance.md, "The request path").
  */
 export type ApiRequest = {
   method: string;

@@ -3,10 +3,10 @@ import type { Dispatcher } from "undici";
 // The platforms' HTTP client: undici's dispatcher (the engine under Node's fetch) answered
 // through a small handler, not fetch or node:http. A scheduler pass makes thousands of calls
 // at once, and each call's CPU bounds how fast a backlog drains: fetch (its WHATWG streams, a
-// cloned request, a transferable abort signal) cost more than twice node:http's, and
-// node:http (its ClientRequest and IncomingMessage stream) 0.22-0.24 ms a call against
-// 0.13-0.14 here when the answer has a body (an X post's; LinkedIn's has none, and there the
-// two are equal). The answer is read whole into a small object with the part of Response
+// cloned request, a transferable abort signal) cost the most, and node:http (its
+// ClientRequest and IncomingMessage stream) clearly more than this when the answer has a body
+// (an X post's; LinkedIn's has none, and there the two are equal). Measured in
+// docs/performance.md, "Scheduler". The answer is read whole into a small object with the part of Response
 // adapters use. Redirects are not followed (a platform's API answers where it is asked); no
 // accept-encoding is sent, so bodies arrive as they are.
 

@@ -2,7 +2,7 @@ import { dataVersion } from "@/lib/db/data-version";
 
 // Passes that would find nothing are not run. One read says when work next comes due (a
 // draft's time, a stuck claim's limit, a webhook's retry); a pass runs only once that moment
-// has come, so an idle loop costs that one read instead of a pass's dozen statements. (A pass
+// has come, so an idle loop costs that one read instead of a whole pass's statements. (A pass
 // writes even when it finds nothing, and that write would wake the other loop below.)
 // On the embedded database every write goes through this process and moves its data version
 // (lib/db/data-version.ts): while it stands still, the last read still holds and is not

@@ -14,7 +14,7 @@ import { TestServer } from "../e2e/harness";
 // included: the app's own authentication and DNS-rebinding checks answer.
 //
 // Scenarios that need the suite's fixture tools, resources and prompts (test_simple_text,
-// test://static-text, ...) cannot apply to this server; README.md lists them and why.
+// test://static-text, ...) cannot apply to this server; docs/mcp.md lists them and why.
 const run = promisify(execFile);
 const srv = new TestServer();
 let front: http.Server;
