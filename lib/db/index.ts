@@ -9,8 +9,12 @@ export type Database = { db: Db; kind: "pglite" | "postgres"; close: () => Promi
 
 const MIGRATIONS = path.join(process.cwd(), "drizzle", "migrations");
 
-/** Opens PostgreSQL when a URL is given, else embedded PGlite (in `dataDir`, or in memory). */
-export async function openDatabase(opts: { url?: string; dataDir?: string | null }): Promise<Database> {
+/**
+ * Opens PostgreSQL when a URL is given, else embedded PGlite (in `dataDir`, or in memory). An
+ * in-memory one may start from `from`, a dump of an embedded database (the tests' migrated
+ * template): migrations then find nothing left to do.
+ */
+export async function openDatabase(opts: { url?: string; dataDir?: string | null; from?: Blob }): Promise<Database> {
   if (opts.url) {
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");
@@ -33,7 +37,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string | null
     // every time, as PGlite's unnamed ones were: a plan made once for any value would serve a
     // search for a common word as it served a rare one. Planning a point lookup costs little.
     const options = { startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB", "-c", "plan_cache_mode=force_custom_plan"] };
-    const client = embeddedClient(opts.dataDir ? await PGlite.create(opts.dataDir, options) : await PGlite.create(options));
+    const client = embeddedClient(opts.dataDir ? await PGlite.create(opts.dataDir, options) : await PGlite.create({ ...options, loadDataDir: opts.from }));
     const db = drizzle(client, { schema }) as unknown as Db;
     await migrate(db as never, { migrationsFolder: MIGRATIONS });
     return {

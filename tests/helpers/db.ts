@@ -1,11 +1,12 @@
 import { afterAll, beforeAll } from "vitest";
 import { openDatabase, useDatabase, type Database } from "@/lib/db";
+import { migratedTemplate } from "./pglite-template";
 import { tempDatabase, type TempDatabase } from "./temp-database";
 
 /**
  * Each test file gets a database of its own: a fresh PostgreSQL database when DATABASE_URL
- * is set (the suite runs against the real server), else an in-memory PGlite. Migrations run
- * exactly as at server start.
+ * is set (the suite runs against the real server), else an in-memory PGlite started from a
+ * migrated template (pglite-template.ts). Migrations run exactly as at server start.
  */
 export function withDatabase(): { current: () => Database } {
   let database: Database | undefined;
@@ -16,7 +17,7 @@ export function withDatabase(): { current: () => Database } {
       temp = await tempDatabase(url);
       database = await openDatabase({ url: temp.url });
     } else {
-      database = await openDatabase({ dataDir: null });
+      database = await openDatabase({ dataDir: null, from: await migratedTemplate() });
     }
     useDatabase(database);
   });
