@@ -1,15 +1,43 @@
-import path from "node:path";
-import { defineConfig } from "vitest/config";
+import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
+
+// One `npm test` covers both databases: every test runs on the embedded defaults (PGlite, the
+// in-process rate limiter), and with DATABASE_URL set the tests that touch a database run once
+// more against that PostgreSQL (and REDIS_URL's Redis). Tests that touch no database run once.
+
+/** Test files that open no database and start no server: the same on either. */
+const WITHOUT_DATABASE = [
+  "tests/integration/client-address.test.ts",
+  "tests/integration/compiled.test.ts",
+  "tests/integration/direct-routes.test.ts",
+  "tests/integration/driver-queue.test.ts",
+  "tests/integration/mail-tls.test.ts",
+  "tests/integration/media-url.test.ts",
+  "tests/integration/next-context.test.ts",
+  "tests/integration/passes.test.ts",
+  "tests/integration/platform-request.test.ts",
+  "tests/integration/redact.test.ts",
+  "tests/integration/return-path.test.ts",
+  "tests/integration/text-cut.test.ts",
+  "tests/oauth/fetch-document.test.ts",
+];
+
+const ALL = ["tests/**/*.test.ts"];
+
+const projects: TestProjectInlineConfiguration[] = [{ extends: true, test: { name: "embedded", include: ALL, setupFiles: ["tests/setup/embedded.ts"] } }];
+if (process.env.DATABASE_URL) projects.push({ extends: true, test: { name: "postgres", include: ALL, exclude: WITHOUT_DATABASE } });
 
 export default defineConfig({
   resolve: { alias: { "@": import.meta.dirname } },
   test: {
-    include: ["tests/**/*.test.ts"],
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Generous per-user limits except where a test checks the limiter itself.
     env: { RATE_LIMIT_SCALE: "100", LOG_LEVEL: "silent", APP_URL: "http://localhost:3000", AUTH_SECRET: "test-only-secret-not-for-production-0123456789" },
     pool: "forks",
+    // Most of a test file's time is spent waiting (servers, browsers, timers): two files at once
+    // on a machine of two cores keep both busy (docs/performance.md, "The test suite").
+    maxWorkers: Number(process.env.TEST_WORKERS || 2),
+    projects,
   },
 });

@@ -34,7 +34,7 @@ export function withFakePlatforms(config: Record<string, string> = {}): Platform
   let restore = () => {};
   beforeAll(async () => {
     fake = await startFakePlatforms();
-    restore = reconfigure({ ...fakePlatformEnv(fake), PUBLISH_TIMEOUT_MS: "400", ...config });
+    restore = reconfigure({ ...fakePlatformEnv(fake), PUBLISH_TIMEOUT_MS: "2000", ...config });
   });
   afterAll(async () => {
     restore();

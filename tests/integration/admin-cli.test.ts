@@ -74,8 +74,8 @@ function ok(r: Run) {
   return r.json();
 }
 
-const MODES = [{ name: "embedded PGlite", url: undefined as string | undefined }];
-if (process.env.DATABASE_URL) MODES.push({ name: "PostgreSQL", url: process.env.DATABASE_URL });
+// The embedded project runs it on PGlite, the postgres project on PostgreSQL (vitest.config.ts).
+const MODES = [process.env.DATABASE_URL ? { name: "PostgreSQL", url: process.env.DATABASE_URL } : { name: "embedded PGlite", url: undefined as string | undefined }];
 
 describe.each(MODES)("npm run admin against $name", ({ url }) => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "contentio-cli-"));
