@@ -75,7 +75,9 @@ function ok(r: Run) {
 }
 
 // The embedded project runs it on PGlite, the postgres project on PostgreSQL (vitest.config.ts).
-const MODES = [process.env.DATABASE_URL ? { name: "PostgreSQL", url: process.env.DATABASE_URL } : { name: "embedded PGlite", url: undefined as string | undefined }];
+const MODES = [
+  process.env.DATABASE_URL ? { name: "PostgreSQL", url: process.env.DATABASE_URL } : { name: "embedded PGlite", url: undefined as string | undefined },
+];
 
 describe.each(MODES)("npm run admin against $name", ({ url }) => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "contentio-cli-"));
