@@ -1,5 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
+import { log } from "@/lib/log";
+import { errorFacts } from "@/lib/redact";
 import { authAccounts } from "@/drizzle/schema";
 import type { Account } from "./tokens";
 import type { Answer } from "./request";
@@ -28,9 +30,14 @@ export async function notePostAllowance(db: Db, acc: Account, res: Answer) {
   if (!a) return;
   const known = acc.postAllowance;
   if (known && known.resetsAt === a.resetsAt && Math.abs(known.remaining - a.remaining) < 5 && a.remaining > 10) return;
-  await db
-    .update(authAccounts)
-    .set({ postAllowance: a })
-    .where(and(eq(authAccounts.provider, acc.provider), eq(authAccounts.providerAccountId, acc.providerAccountId)));
-  acc.postAllowance = a;
+  // Said after a post went out: a failure to keep it must not turn that post into an error.
+  try {
+    await db
+      .update(authAccounts)
+      .set({ postAllowance: a })
+      .where(and(eq(authAccounts.provider, acc.provider), eq(authAccounts.providerAccountId, acc.providerAccountId)));
+    acc.postAllowance = a;
+  } catch (e) {
+    log("warn", "the network's daily allowance was not stored", errorFacts(e));
+  }
 }
