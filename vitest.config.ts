@@ -32,6 +32,9 @@ export default defineConfig({
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // A page or a server answering a poll can be slow while other files run: a poll waits up
+    // to 10 s (vitest's default is 1 s), and passes as soon as it holds.
+    expect: { poll: { timeout: 10_000 } },
     // Generous per-user limits except where a test checks the limiter itself.
     env: { RATE_LIMIT_SCALE: "100", LOG_LEVEL: "silent", APP_URL: "http://localhost:3000", AUTH_SECRET: "test-only-secret-not-for-production-0123456789" },
     pool: "forks",

@@ -6,6 +6,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { ensureBuild } from "../helpers/build";
 import { freePort } from "../helpers/net";
+import { migratedTemplate } from "../helpers/pglite-template";
 import { tempDatabase, type TempDatabase } from "../helpers/temp-database";
 
 export { freePort };
@@ -14,6 +15,7 @@ export { freePort };
 // database when DATABASE_URL is set), as in server.test.ts, for browser tests.
 const run = promisify(execFile);
 const ROOT = process.cwd();
+const TSX = path.join(ROOT, "node_modules/.bin/tsx"); // what `npx tsx` runs, without npm's start-up
 
 export class TestServer {
   port = 0;
@@ -38,6 +40,10 @@ export class TestServer {
     if (process.env.DATABASE_URL) {
       this.db = await tempDatabase(process.env.DATABASE_URL, "contentio_owner");
       this.env.DATABASE_URL = this.db.url;
+    } else {
+      // The embedded database starts migrated, as a server's first start would leave it.
+      const { PGlite } = await import("@electric-sql/pglite");
+      await (await PGlite.create(this.dataDir, { loadDataDir: await migratedTemplate() })).close();
     }
   }
 
@@ -94,12 +100,12 @@ export class TestServer {
   }
 
   admin(...args: string[]) {
-    return run("npx", ["tsx", "lib/cli/admin.ts", ...args], { cwd: ROOT, env: this.env, timeout: 60_000 });
+    return run(TSX, ["lib/cli/admin.ts", ...args], { cwd: ROOT, env: this.env, timeout: 60_000 });
   }
 
   /** Stores a user's LinkedIn and X connections as sign-in would have (tests/helpers/seed-accounts.ts). */
   seedAccounts(email: string, accounts: Record<string, unknown>[]) {
-    return run("npx", ["tsx", "tests/helpers/seed-accounts.ts", JSON.stringify({ email, accounts })], { cwd: ROOT, env: this.env, timeout: 60_000 });
+    return run(TSX, ["tests/helpers/seed-accounts.ts", JSON.stringify({ email, accounts })], { cwd: ROOT, env: this.env, timeout: 60_000 });
   }
 
   async teardown() {
