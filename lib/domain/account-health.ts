@@ -3,7 +3,7 @@ import type { Db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { connectionState, networkOfDraft, NETWORKS } from "@/lib/networks";
 import { connectedAccount, realConfigured } from "@/lib/platforms";
-import { missingScopes } from "@/lib/platforms/scopes";
+import { missingScopes } from "@/lib/networks/scopes";
 import type { Ctx } from "./context";
 import { draftTable, type DraftType } from "./drafts";
 

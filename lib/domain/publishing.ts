@@ -5,7 +5,7 @@ import { momentOf } from "@/lib/db/rows";
 import { log } from "@/lib/log";
 import { errorFacts, newErrorId, redactSecrets } from "@/lib/redact";
 import { ports, type Ports } from "@/lib/ports";
-import { DuplicateRefusal, PublishError, platformOf, type Platform, type PlatformName } from "@/lib/platforms/types";
+import { DuplicateRefusal, PublishError, platformOf, type Platform, type PlatformName } from "@/lib/networks/platform";
 import { network } from "@/lib/networks";
 import { formatInZone } from "@/lib/time";
 import { postDrafts, tweetDrafts, users } from "@/drizzle/schema";
