@@ -1,12 +1,12 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import type { Ports } from "@/lib/ports";
 import { log } from "@/lib/log";
 import { storedMediaId } from "@/lib/media-url";
 import { PublishError, type MediaItem, type PublishProgress, type PublishRequest } from "@/lib/networks/platform";
 import { media } from "@/drizzle/schema";
 import { draftTable } from "./drafts";
 import type { Claimed } from "./outcomes";
+import type { Ports } from "./ports";
 
 // What goes out for a claimed draft, built from the claimed row (exactly what was approved):
 // its parts (body, then thread parts), their media, a post's document, and what an earlier
