@@ -3,6 +3,7 @@ import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import type { DraftType, PlatformName } from "@/lib/networks";
 import type { Platform } from "@/lib/networks/platform";
+import type { authAccounts } from "@/drizzle/schema";
 
 // The outside world as the domain sees it: configuration, the clock, the networks, the
 // publishing engine's events, the writing model and the webhook sender. Declared here, by the
@@ -19,6 +20,22 @@ export type Events = {
   deleted: (d: DraftRef) => Promise<void>;
 };
 
+/** A user's stored connection to a network (auth_accounts), as sign-in and token refreshes keep it. */
+export type StoredConnection = typeof authAccounts.$inferSelect;
+
+/**
+ * The networks, as the domain asks about them. What follows from the stored connection alone
+ * (its state, the permissions it lacks) is pure: lib/networks and lib/networks/scopes.
+ */
+export type Platforms = {
+  /** Whether this deployment has the network's app credentials; without them the built-in sandbox stands in. */
+  configured: (name: PlatformName) => boolean;
+  /** The user's stored connection to the network, or null. */
+  connection: (db: Db, userId: string, name: PlatformName) => Promise<StoredConnection | null>;
+  /** The network a user's draft goes to: the real one when configured (refused without a usable connection), else the sandbox. */
+  open: (db: Db, userId: string, name: PlatformName) => Promise<Platform>;
+};
+
 export type SendRequest = { url: string; headers: Record<string, string>; body: string; timeoutMs: number };
 /** `status` null: no HTTP answer (refused, timeout, network); `error` a short plain summary. */
 export type SendResult = { status: number | null; error: string | null };
@@ -27,8 +44,7 @@ export type WebhookSender = (r: SendRequest) => Promise<SendResult>;
 export type Ports = {
   config: () => Config;
   clock: () => Date;
-  /** The network a user's draft goes to (the real one when configured, else the sandbox). */
-  platforms: (db: Db, userId: string, name: PlatformName) => Promise<Platform>;
+  platforms: Platforms;
   events: Events;
   model: () => LanguageModel;
   /** Where webhook deliveries leave the service (SSRF checks included); tests pass a fake or a resolver. */

@@ -140,7 +140,7 @@ export async function attempt(db: Db, c: Claimed, w: PublishPorts, target?: Prom
   if (changed) return { status: "failed", platform, reason: changed };
   let outcome: Outcome;
   try {
-    const p = await (target ?? w.platforms(db, c.userId, platform));
+    const p = await (target ?? w.platforms.open(db, c.userId, platform));
     // Part by part: what an earlier attempt posted (publish_progress) is not sent again.
     const res = await p.publish(await publishRequest(db, c, w));
     outcome = { status: "published", platform, postId: res.postId, url: res.url };

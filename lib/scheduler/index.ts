@@ -82,7 +82,7 @@ export async function runDue(
     const key = account(c);
     const now = clock().getTime();
     let t = targets.get(key);
-    if (!t || now - t.at > TARGET_FRESH_MS) targets.set(key, (t = { at: now, platform: p.platforms(db, c.userId, platformOf(c.type)) }));
+    if (!t || now - t.at > TARGET_FRESH_MS) targets.set(key, (t = { at: now, platform: p.platforms.open(db, c.userId, platformOf(c.type)) }));
     return t.platform;
   };
 

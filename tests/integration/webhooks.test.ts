@@ -252,7 +252,7 @@ describe("events", () => {
         throw new PublishError("unknown", "no answer within 20 s; it may have been posted");
       },
     };
-    replacePorts({ platforms: async () => timesOut });
+    replacePorts({ platforms: { ...ports().platforms, open: async () => timesOut } });
     expect((await approved(u, "publish_now", { type: "post", id: d3.id })).status).toBe(422);
     replacePorts();
     // draft.deleted
