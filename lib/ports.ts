@@ -1,11 +1,12 @@
 import { model } from "@/lib/ai";
 import { config } from "@/lib/config";
+import { smtpMailer } from "@/lib/mail";
 import type { Ports } from "@/lib/domain/ports";
 import { connectedAccount, platformFor, realConfigured } from "@/lib/platforms";
 import { announceDeleted, announceScheduled, announceUnscheduled } from "@/lib/scheduler/events";
 import { httpSender } from "@/lib/webhooks/sender";
 
-export type { Events, Platforms, Ports } from "@/lib/domain/ports";
+export type { Events, Mail, Mailer, Platforms, Ports } from "@/lib/domain/ports";
 
 // The composition root: the domain declares the ports it needs (lib/domain/ports.ts), and
 // here each gets its real adapter, once. The domain never imports this file: every Ctx
@@ -19,6 +20,7 @@ export function defaultPorts(): Ports {
     platforms: { configured: realConfigured, connection: connectedAccount, open: platformFor },
     events: { scheduled: announceScheduled, unscheduled: announceUnscheduled, deleted: announceDeleted },
     model,
+    mail: smtpMailer(),
     webhooks: { send: httpSender() },
   };
 }

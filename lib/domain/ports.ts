@@ -6,7 +6,7 @@ import type { Platform } from "@/lib/networks/platform";
 import type { authAccounts } from "@/drizzle/schema";
 
 // The outside world as the domain sees it: configuration, the clock, the networks, the
-// publishing engine's events, the writing model and the webhook sender. Declared here, by the
+// publishing engine's events, the writing model, mail and the webhook sender. Declared here, by the
 // domain that uses them; lib/ports.ts (the composition root) plugs the real adapters in once,
 // and every Ctx carries them, so that a test passes fakes instead of reaching for process.env
 // or a module's singleton.
@@ -36,6 +36,16 @@ export type Platforms = {
   open: (db: Db, userId: string, name: PlatformName) => Promise<Platform>;
 };
 
+/** An e-mail to one person, in plain text. */
+export type Mail = { to: string; subject: string; text: string };
+
+/** E-mail to the owner (lib/mail: SMTP when SMTP_URL is set). */
+export type Mailer = {
+  /** Whether mail can go out at all; without it the notification sweeps are not run. */
+  configured: () => boolean;
+  send: (m: Mail) => Promise<void>;
+};
+
 export type SendRequest = { url: string; headers: Record<string, string>; body: string; timeoutMs: number };
 /** `status` null: no HTTP answer (refused, timeout, network); `error` a short plain summary. */
 export type SendResult = { status: number | null; error: string | null };
@@ -47,6 +57,7 @@ export type Ports = {
   platforms: Platforms;
   events: Events;
   model: () => LanguageModel;
+  mail: Mailer;
   /** Where webhook deliveries leave the service (SSRF checks included); tests pass a fake or a resolver. */
   webhooks: { send: WebhookSender };
 };

@@ -112,7 +112,7 @@ export async function runDue(
   await flush();
   if (failure) throw failure;
   // E-mails about what this and earlier passes found (only with SMTP_URL; never throws).
-  await notifyOwnersSometimes(db);
+  await notifyOwnersSometimes(db, p);
   return r;
 }
 
@@ -155,7 +155,7 @@ export function startScheduler(opts: { db?: () => Promise<Db>; pollMs?: number; 
       const d = await getDb();
       const next = () => nextWork(d, config());
       if (quiet && !(await quiet.due(d, next))) {
-        await notifyOwnersSometimes(d);
+        await notifyOwnersSometimes(d, ports());
         return quiet.wait(pollMs);
       }
       const r = await runDue(d, { clock: opts.clock });

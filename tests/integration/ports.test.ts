@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import type { Platform, PublishRequest } from "@/lib/platforms/types";
+import { PublishError, type Platform, type PublishRequest } from "@/lib/platforms/types";
 import { defaultPorts, ports, replacePorts, type Events } from "@/lib/ports";
 import { runDue } from "@/lib/scheduler";
-import type { StoredConnection } from "@/lib/domain/ports";
+import type { Mail, StoredConnection } from "@/lib/domain/ports";
 import { call, expectError, makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { withConfig } from "../helpers/env";
@@ -114,6 +114,31 @@ describe("ports on the context", () => {
     expectError(now, 422, "action_failed");
     expect(now.body.error.message).toBe("The LinkedIn connection needs renewing. The owner can reconnect it in Settings > Connections.");
     expect((await call("get_profile_context", {}, { token: u.token })).body.connected_accounts[0]).toMatchObject({ connected: false, ready_to_publish: false });
+  });
+
+  it("the scheduler's pass tells the owner of a failure through the mail port", async () => {
+    const mails: Mail[] = [];
+    replacePorts({
+      platforms: {
+        ...defaultPorts().platforms,
+        open: async () => {
+          throw new PublishError("failed", "the fake network refused it");
+        },
+      },
+      mail: { configured: () => true, send: async (m) => void mails.push(m) },
+    });
+    const u = await makeUser({ publishing: true });
+    const d = await draft(u, "post", "Refused by the fake network");
+    const at = inSeconds(60);
+    expect((await approved(u, "schedule_content", { type: "post", id: d.id, scheduled_for: at.toISOString() })).status).toBe(200);
+    expect(await runDue(await db(), { clock: () => new Date(at.getTime() + 1000) })).toMatchObject({ failed: 1 });
+    expect(mails.filter((m) => m.to === u.email)).toEqual([
+      {
+        to: u.email,
+        subject: "A post failed to publish in the sandbox: Refused by the fake network",
+        text: expect.stringContaining("Reason: the fake network refused it"),
+      },
+    ]);
   });
 
   it("the composition root gives the real ports back", () => {
