@@ -5,8 +5,9 @@ import type { Ports } from "@/lib/domain/ports";
 import { connectedAccount, platformFor, realConfigured } from "@/lib/platforms";
 import { announceDeleted, announceScheduled, announceUnscheduled } from "@/lib/scheduler/events";
 import { httpSender } from "@/lib/webhooks/sender";
+import { mediaWorkers } from "@/lib/workers";
 
-export type { Events, Mail, Mailer, Platforms, Ports } from "@/lib/domain/ports";
+export type { Events, Mail, Mailer, Platforms, Ports, Workers } from "@/lib/domain/ports";
 
 // The composition root: the domain declares the ports it needs (lib/domain/ports.ts), and
 // here each gets its real adapter, once. The domain never imports this file: every Ctx
@@ -21,6 +22,7 @@ export function defaultPorts(): Ports {
     events: { scheduled: announceScheduled, unscheduled: announceUnscheduled, deleted: announceDeleted },
     model,
     mail: smtpMailer(),
+    workers: mediaWorkers(),
     webhooks: { send: httpSender() },
   };
 }

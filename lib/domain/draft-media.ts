@@ -84,8 +84,7 @@ async function gifsAlone(ctx: Ctx, refs: Ref[], ids: (string | null)[], known: M
   });
   const crowded = [...parts.values()].filter((list) => list.length > 1).flat();
   const frames = await countFrames(
-    ctx.db,
-    ctx.caller.userId,
+    ctx,
     crowded.map((x) => known.get(x.id)!),
   );
   return crowded

@@ -6,7 +6,8 @@ import type { Platform } from "@/lib/networks/platform";
 import type { authAccounts } from "@/drizzle/schema";
 
 // The outside world as the domain sees it: configuration, the clock, the networks, the
-// publishing engine's events, the writing model, mail and the webhook sender. Declared here, by the
+// publishing engine's events, the writing model, mail, the work on uploads and the webhook
+// sender. Declared here, by the
 // domain that uses them; lib/ports.ts (the composition root) plugs the real adapters in once,
 // and every Ctx carries them, so that a test passes fakes instead of reaching for process.env
 // or a module's singleton.
@@ -46,6 +47,28 @@ export type Mailer = {
   send: (m: Mail) => Promise<void>;
 };
 
+/** The image formats uploads keep, as sharp names them. */
+export type ImageFormat = "png" | "jpeg" | "gif" | "webp";
+
+/** An image encoded again in its own format, or the bytes were another format (nothing encoded). */
+export type ImageWork = { kind: "image"; data: Uint8Array; width: number; height: number; frames: number } | { kind: "other"; format: string | null };
+
+/** A PDF's page count, or why it could not be read (`error`: "unreadable" or a reason). */
+export type PdfPages = { pages?: number; error?: string; encrypted?: boolean };
+
+/**
+ * The heavy work on uploaded bytes, off the request's thread (lib/workers): images through
+ * sharp on libuv's pool, PDFs on a thread of their own. The domain decides what is accepted.
+ */
+export type Workers = {
+  /** Decodes an image and encodes it again in `format`, without metadata; throws when unreadable. */
+  image: (input: Uint8Array, format: ImageFormat, limits: { pixels: number; seconds: number }) => Promise<ImageWork>;
+  /** Counts a PDF's pages (to just past `max`) on a thread stopped after `ms`, its heap capped at `heapMb`. */
+  pdfPages: (input: Uint8Array, limits: { max: number; ms: number; heapMb: number }) => Promise<PdfPages>;
+  /** An image's frames (more than one: an animation), or null when they cannot be told. */
+  frames: (input: Uint8Array) => Promise<number | null>;
+};
+
 export type SendRequest = { url: string; headers: Record<string, string>; body: string; timeoutMs: number };
 /** `status` null: no HTTP answer (refused, timeout, network); `error` a short plain summary. */
 export type SendResult = { status: number | null; error: string | null };
@@ -58,6 +81,7 @@ export type Ports = {
   events: Events;
   model: () => LanguageModel;
   mail: Mailer;
+  workers: Workers;
   /** Where webhook deliveries leave the service (SSRF checks included); tests pass a fake or a resolver. */
   webhooks: { send: WebhookSender };
 };

@@ -141,6 +141,31 @@ describe("ports on the context", () => {
     ]);
   });
 
+  it("upload_media has the bytes worked on through the workers port, and decides on its answers", async () => {
+    const asked: string[] = [];
+    const clean = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+    replacePorts({
+      workers: {
+        image: async (_input, format, limits) => {
+          asked.push(`${format} within ${limits.pixels} pixels`);
+          return format === "png" ? { kind: "image", data: clean, width: 3, height: 2, frames: 1 } : { kind: "other", format: "tiff" };
+        },
+        pdfPages: async (_input, limits) => (asked.push(`pdf up to ${limits.max} pages`), { pages: 7 }),
+        frames: async () => null,
+      },
+    });
+    const u = await makeUser();
+    const upload = (bytes: number[], content_type: string) =>
+      call("upload_media", { data: Buffer.from(bytes).toString("base64"), content_type }, { token: u.token });
+    const png = await upload([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0], "image/png");
+    expect(png.body).toMatchObject({ content_type: "image/png", bytes: clean.length, width: 3, height: 2, pages: null });
+    const jpeg = await upload([0xff, 0xd8, 0xff, 0], "image/jpeg");
+    expectError(jpeg, 400, "invalid_request");
+    expect(JSON.stringify(jpeg.body)).toContain("The bytes are a tiff image, not image/jpeg");
+    expect((await upload([...Buffer.from("%PDF-1.7 ")], "application/pdf")).body).toMatchObject({ pages: 7, width: null });
+    expect(asked).toEqual(["png within 50000000 pixels", "jpeg within 50000000 pixels", "pdf up to 300 pages"]);
+  });
+
   it("the composition root gives the real ports back", () => {
     replacePorts({ clock: () => new Date(0) });
     expect(ports().clock().getTime()).toBe(0);
