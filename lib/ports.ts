@@ -1,4 +1,4 @@
-import { model } from "@/lib/ai";
+import { writer } from "@/lib/ai";
 import { config } from "@/lib/config";
 import { smtpMailer } from "@/lib/mail";
 import type { Ports } from "@/lib/domain/ports";
@@ -7,7 +7,7 @@ import { announceDeleted, announceScheduled, announceUnscheduled } from "@/lib/s
 import { httpSender } from "@/lib/webhooks/sender";
 import { mediaWorkers } from "@/lib/workers";
 
-export type { Events, Mail, Mailer, Platforms, Ports, Workers } from "@/lib/domain/ports";
+export type { Events, Mail, Mailer, Platforms, Ports, Workers, Writer } from "@/lib/domain/ports";
 
 // The composition root: the domain declares the ports it needs (lib/domain/ports.ts), and
 // here each gets its real adapter, once. The domain never imports this file: every Ctx
@@ -20,7 +20,7 @@ export function defaultPorts(): Ports {
     clock: () => new Date(),
     platforms: { configured: realConfigured, connection: connectedAccount, open: platformFor },
     events: { scheduled: announceScheduled, unscheduled: announceUnscheduled, deleted: announceDeleted },
-    model,
+    model: writer(),
     mail: smtpMailer(),
     workers: mediaWorkers(),
     webhooks: { send: httpSender() },

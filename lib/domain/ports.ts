@@ -1,4 +1,3 @@
-import type { LanguageModel } from "ai";
 import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import type { DraftType, PlatformName } from "@/lib/networks";
@@ -69,6 +68,38 @@ export type Workers = {
   frames: (input: Uint8Array) => Promise<number | null>;
 };
 
+/** The author's voice profile, as the writing model is given it. */
+export type Voice = {
+  summary: string | null;
+  tone: string[];
+  samplePosts: string[];
+  niche: string | null;
+  traits: string[];
+};
+
+/** What to write: a post, a tweet or a thread, in the author's voice. */
+export type Brief = {
+  format: "post" | "tweet";
+  voice: Voice;
+  topic?: string;
+  instructions?: string;
+  pillar?: string;
+  /** A post draft to condense into a tweet. */
+  sourcePost?: string;
+  /** A tweet thread of this many parts (2 to 25) instead of one tweet. */
+  parts?: number;
+};
+
+/**
+ * The writing model (lib/ai: any OpenAI-compatible server, else the offline composer). What
+ * it returns always fits the network's limit; a model that fails or is given up on throws.
+ */
+export type Writer = {
+  write: (brief: Brief, signal?: AbortSignal) => Promise<string>;
+  /** A thread of `brief.parts` tweets (at least 2). */
+  writeThread: (brief: Brief & { parts: number }, signal?: AbortSignal) => Promise<string[]>;
+};
+
 export type SendRequest = { url: string; headers: Record<string, string>; body: string; timeoutMs: number };
 /** `status` null: no HTTP answer (refused, timeout, network); `error` a short plain summary. */
 export type SendResult = { status: number | null; error: string | null };
@@ -79,7 +110,7 @@ export type Ports = {
   clock: () => Date;
   platforms: Platforms;
   events: Events;
-  model: () => LanguageModel;
+  model: Writer;
   mail: Mailer;
   workers: Workers;
   /** Where webhook deliveries leave the service (SSRF checks included); tests pass a fake or a resolver. */
