@@ -147,7 +147,7 @@ describe("endpoints", () => {
 
   it("an app that points the owner's endpoint elsewhere or re-keys it answers for it: its disconnect pauses it, and only the owner resumes it", async () => {
     const u = await makeUser();
-    const owner = ownerContext(await db(), { id: u.id, ...(await getProfile(await db(), u.id))! });
+    const owner = ownerContext(await db(), { id: u.id, ...(await getProfile(await db(), u.id))! }, ports());
     const events = ["draft.created"] as const;
     const pointed = await manageWebhooks(owner, { action: "create", url: `${rx.url}/owners-receiver`, events: [...events] });
     const rekeyed = await manageWebhooks(owner, { action: "create", url: `${rx.url}/owners-other-receiver`, events: [...events] });
