@@ -1,5 +1,6 @@
 import { db } from "@/lib/db";
 import { publishDueDraft } from "@/lib/domain/publishing";
+import { ports } from "@/lib/ports";
 import { runDue } from "@/lib/scheduler";
 import { announceConnections } from "@/lib/webhooks/connection-events";
 import { deliverDue, pruneOld } from "@/lib/webhooks/deliver";
@@ -27,7 +28,7 @@ export const publishScheduled = client.createFunction(
     // Checked, not cast: a malformed event fails here instead of reaching the database.
     const data = ScheduledData.parse(event.data);
     await step.sleepUntil("wait-until-due", data.scheduled_for);
-    return step.run("publish", async () => publishDueDraft(await db(), data.type, data.id));
+    return step.run("publish", async () => publishDueDraft(await db(), data.type, data.id, ports()));
   },
 );
 

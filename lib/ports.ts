@@ -1,41 +1,28 @@
-import type { LanguageModel } from "ai";
-import { model } from "@/lib/ai";
-import { config, type Config } from "@/lib/config";
-import type { Db } from "@/lib/db";
-import { platformFor, type Platform, type PlatformName } from "@/lib/platforms";
+import { writer } from "@/lib/ai";
+import { config } from "@/lib/config";
+import { smtpMailer } from "@/lib/mail";
+import type { Ports } from "@/lib/domain/ports";
+import { connectedAccount, platformFor, realConfigured } from "@/lib/platforms";
 import { announceDeleted, announceScheduled, announceUnscheduled } from "@/lib/scheduler/events";
-import { httpSender, type WebhookSender } from "@/lib/webhooks/sender";
+import { httpSender } from "@/lib/webhooks/sender";
+import { mediaWorkers } from "@/lib/workers";
 
-// The outside world as the domain sees it: configuration, the clock, the networks, the
-// publishing engine's events, the writing model and the webhook sender. Built in one place
-// (defaultPorts), carried on every Ctx and handed to the scheduler, so that a test passes
-// fakes instead of reaching for process.env or a module's singleton.
+export type { Events, Mail, Mailer, Platforms, Ports, Workers, Writer } from "@/lib/domain/ports";
 
-export type Events = {
-  scheduled: typeof announceScheduled;
-  unscheduled: typeof announceUnscheduled;
-  deleted: typeof announceDeleted;
-};
+// The composition root: the domain declares the ports it needs (lib/domain/ports.ts), and
+// here each gets its real adapter, once. The domain never imports this file: every Ctx
+// carries the ports, and the background passes (scheduler, Inngest, webhooks) are handed them.
 
-export type Ports = {
-  config: () => Config;
-  clock: () => Date;
-  /** The network a user's draft goes to (the real one when configured, else the sandbox). */
-  platforms: (db: Db, userId: string, name: PlatformName) => Promise<Platform>;
-  events: Events;
-  model: () => LanguageModel;
-  /** Where webhook deliveries leave the service (SSRF checks included); tests pass a fake or a resolver. */
-  webhooks: { send: WebhookSender };
-};
-
-/** The composition root: the real ports, reading configuration when asked (tests change it). */
+/** The real ports, reading configuration when asked (tests change it). */
 export function defaultPorts(): Ports {
   return {
     config,
     clock: () => new Date(),
-    platforms: platformFor,
+    platforms: { configured: realConfigured, connection: connectedAccount, open: platformFor },
     events: { scheduled: announceScheduled, unscheduled: announceUnscheduled, deleted: announceDeleted },
-    model,
+    model: writer(),
+    mail: smtpMailer(),
+    workers: mediaWorkers(),
     webhooks: { send: httpSender() },
   };
 }

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { requireOwner } from "@/lib/auth/session";
 import { db } from "@/lib/db";
+import { ports } from "@/lib/ports";
 import { getAnalytics } from "@/lib/domain/analytics";
 import { ownerContext } from "@/lib/domain/owner";
 import { Bars } from "@/components/charts";
@@ -74,7 +75,7 @@ const bars = (rows: [string, number][]) => rows.map(([label, value]) => ({ label
 
 export default async function AnalyticsPage() {
   const me = await requireOwner("/analytics", { complete: true });
-  const a = (await getAnalytics(ownerContext(await db(), me), { area: "overview" })) as unknown as A;
+  const a = (await getAnalytics(ownerContext(await db(), me, ports()), { area: "overview" })) as unknown as A;
   const p = a.pipeline;
   const c = a.consistency;
   const cr = a.credits;

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { requireOwner } from "@/lib/auth/session";
 import { db } from "@/lib/db";
+import { ports } from "@/lib/ports";
 import { calendarItems, type CalendarItem } from "@/lib/domain/calendar";
 import { ownerContext } from "@/lib/domain/owner";
 import { STATUS_WORDS, formatTime, zonedParts, zonedToUtc } from "@/components/format";
@@ -57,7 +58,7 @@ export default async function CalendarPage({ searchParams }: { searchParams: Pro
   const days = Array.from({ length: r.days }, (_, i) => addDays(r.first, i));
   const from = zonedToUtc(r.first, "00:00", tz)!;
   const to = zonedToUtc(addDays(r.first, r.days), "00:00", tz)!;
-  const items = await calendarItems(ownerContext(await db(), me), from, to);
+  const items = await calendarItems(ownerContext(await db(), me, ports()), from, to);
   const byDay = new Map<string, CalendarItem[]>();
   for (const i of items) {
     const k = zonedParts(i.at, tz).date;

@@ -1,5 +1,6 @@
 import { requireOwner } from "@/lib/auth/session";
 import { db } from "@/lib/db";
+import { ports } from "@/lib/ports";
 import { lastChangedBy } from "@/lib/domain/history";
 import { draftsAwaitingApproval, ownerContext } from "@/lib/domain/owner";
 import { searchContent } from "@/lib/domain/search";
@@ -28,7 +29,7 @@ export default async function ContentPage({ searchParams }: { searchParams: Prom
   const sp = await searchParams;
   const me = await requireOwner("/content", { complete: true });
   const d = await db();
-  const ctx = ownerContext(d, me);
+  const ctx = ownerContext(d, me, ports());
   const tab = TABS.find((t) => t[0] === sp.status) ?? TABS[0];
   const network: "post" | "tweet" | "" = sp.network === "post" || sp.network === "tweet" ? sp.network : "";
   const q = (sp.q ?? "").slice(0, 200);

@@ -1,6 +1,7 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import type { LanguageModel } from "ai";
 import { config } from "@/lib/config";
+import type { Writer } from "@/lib/domain/ports";
 import { AppError, cancelled } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { errorFacts } from "@/lib/redact";
@@ -12,7 +13,7 @@ import { buildPrompt, THREAD_SEPARATOR, type Brief } from "./prompts";
 export type { Brief, Voice } from "./prompts";
 
 /**
- * The model from configuration (the default ports' `model`): any OpenAI-compatible
+ * The model from configuration (the default model port writes with it): any OpenAI-compatible
  * chat-completions server when OPENAI_API_KEY is set, else the offline composer. Both go
  * through generateText, so the code path (prompt, limits, retries, refunds) is the same.
  */
@@ -96,4 +97,12 @@ export async function writeThread(m: LanguageModel, b: Brief & { parts: number }
     if (parts.length >= 2) return parts;
   }
   throw new AppError("temporarily_unavailable", "The writing model did not return a thread.", "Nothing was charged. Retry in a minute.");
+}
+
+/**
+ * The model port: writes through `m()`, asked at each call (the default reads the
+ * configuration then: tests change it, and a test passes a fixed model instead).
+ */
+export function writer(m: () => LanguageModel = model): Writer {
+  return { write: (b, signal) => write(m(), b, signal), writeThread: (b, signal) => writeThread(m(), b, signal) };
 }

@@ -2,25 +2,9 @@
 // (topic, instructions, source post, even the profile) is passed as JSON-encoded data inside
 // tagged blocks, so it cannot close a block or pose as a rule: the system text says so.
 
-export type Voice = {
-  summary: string | null;
-  tone: string[];
-  samplePosts: string[];
-  niche: string | null;
-  traits: string[];
-};
+import type { Brief, Voice } from "@/lib/domain/ports";
 
-export type Brief = {
-  format: "post" | "tweet";
-  voice: Voice;
-  topic?: string;
-  instructions?: string;
-  pillar?: string;
-  /** A post draft to condense into a tweet. */
-  sourcePost?: string;
-  /** A tweet thread of this many parts (2 to 25) instead of one tweet. */
-  parts?: number;
-};
+export type { Brief, Voice }; // the model port's, as the domain declares it
 
 /** Between the tweets of a thread in the model's answer: a line of its own. */
 export const THREAD_SEPARATOR = "---";

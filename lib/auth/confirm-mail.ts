@@ -1,5 +1,5 @@
 import { config } from "@/lib/config";
-import { mailServer } from "@/lib/mail-server";
+import { mailServer } from "@/lib/mail/server";
 
 // Anyone can sign up with someone else's address. If its owner then opened the confirmation
 // link, the password the stranger chose would open an account the owner believes is theirs

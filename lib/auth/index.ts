@@ -10,7 +10,7 @@ import { db } from "@/lib/db";
 import { dropUnconfirmedPassword } from "@/lib/domain/email-verification";
 import { storePlatformTokens } from "@/lib/domain/owner-auth";
 import { clientAddress } from "@/lib/http/client-address";
-import { mailServer } from "@/lib/mail-server";
+import { mailServer } from "@/lib/mail/server";
 import { signInScopes } from "@/lib/platforms/scopes";
 import { takeSignInAttempt } from "@/lib/ratelimit/sign-in";
 import { authAccounts, authSessions, authVerificationTokens, users } from "@/drizzle/schema";

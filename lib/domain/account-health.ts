@@ -1,10 +1,10 @@
 import { and, asc, eq, gte } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { connectionState, networkOfDraft, NETWORKS } from "@/lib/networks";
-import { connectedAccount, realConfigured } from "@/lib/platforms";
-import { missingScopes } from "@/lib/platforms/scopes";
+import { connectionProblemOf, connectionState, networkOfDraft, NETWORKS, type PlatformName } from "@/lib/networks";
+import { missingScopes } from "@/lib/networks/scopes";
 import type { Ctx } from "./context";
+import type { Ports, StoredConnection } from "./ports";
 import { draftTable, type DraftType } from "./drafts";
 
 // How long each LinkedIn/X connection can still publish (connectionState: LinkedIn gives
@@ -17,10 +17,10 @@ export const WARN_BEFORE_MS = 7 * 86400_000;
  * Settings > Connections: each connected account's expiry, what is at risk from 7 days
  * before, and any notice publishing left about the connection.
  */
-export async function accountHealth(db: Db, userId: string, now = new Date()) {
+export async function accountHealth(db: Db, userId: string, p: Pick<Ports, "platforms">, now = new Date()) {
   const out = [];
   for (const { platform, draftType: type, provider } of NETWORKS) {
-    const acc = await connectedAccount(db, userId, platform);
+    const acc = await p.platforms.connection(db, userId, platform);
     if (!acc) continue;
     const { until } = connectionState(acc, now);
     const t = draftTable(type);
@@ -60,11 +60,23 @@ export async function accountHealth(db: Db, userId: string, now = new Date()) {
   return out;
 }
 
+/**
+ * Why the caller cannot publish to this network right now, or null. The sandbox is always
+ * there; a real network needs a connection that can publish (`known`: one already read).
+ */
+export async function publishingProblem(ctx: Ctx, platform: PlatformName, known?: StoredConnection | null): Promise<string | null> {
+  const { platforms } = ctx.ports;
+  if (!platforms.configured(platform)) return null;
+  const acc = known !== undefined ? known : await platforms.connection(ctx.db, ctx.caller.userId, platform);
+  return connectionProblemOf(platform, acc, ctx.now());
+}
+
 /** schedule_content: a time after which the connection can no longer publish is refused. */
 export async function requirePublishableAt(ctx: Ctx, type: DraftType, at: Date) {
   const { platform, name } = networkOfDraft(type);
-  if (!realConfigured(platform)) return; // the sandbox never expires
-  const { until } = connectionState(await connectedAccount(ctx.db, ctx.caller.userId, platform), ctx.now());
+  const { platforms } = ctx.ports;
+  if (!platforms.configured(platform)) return; // the sandbox never expires
+  const { until } = connectionState(await platforms.connection(ctx.db, ctx.caller.userId, platform), ctx.now());
   if (!until || at.getTime() < until.getTime()) return;
   throw new AppError(
     "action_failed",

@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db";
-import type { Ports } from "@/lib/ports";
+import type { Ports } from "./ports";
 import type { Plan } from "@/drizzle/schema";
 
 export type Permission = "content:read" | "content:write" | "content:publish" | "analytics:read";

@@ -1,11 +1,9 @@
 import { invalid, type ErrorDetail } from "@/lib/errors";
 import { mediaIdFromUrl, mediaUrl } from "@/lib/media-url";
-import { MAX_IMAGES as MAX_LINKEDIN_IMAGES } from "@/lib/platforms/linkedin-media";
-import { MAX_TWEET_IMAGES } from "@/lib/platforms/x-media";
 import type { ThreadPart } from "@/drizzle/schema";
 import type { DraftContent } from "./content-hash";
 import type { Ctx } from "./context";
-import type { DraftType } from "@/lib/networks";
+import { MAX_LINKEDIN_IMAGES, MAX_TWEET_IMAGES, type DraftType } from "@/lib/networks";
 import { countFrames, mediaInfo, type MediaInfo } from "./media";
 import { isImageType, PDF_TYPE } from "./media-files";
 
@@ -86,8 +84,7 @@ async function gifsAlone(ctx: Ctx, refs: Ref[], ids: (string | null)[], known: M
   });
   const crowded = [...parts.values()].filter((list) => list.length > 1).flat();
   const frames = await countFrames(
-    ctx.db,
-    ctx.caller.userId,
+    ctx,
     crowded.map((x) => known.get(x.id)!),
   );
   return crowded

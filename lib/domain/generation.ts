@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
-import { write, writeThread, type Voice } from "@/lib/ai";
 import { notFound } from "@/lib/errors";
 import { ideas, postDrafts, seriesTopics, tweetDrafts, users } from "@/drizzle/schema";
 import type { Ctx } from "./context";
+import type { Voice } from "./ports";
 import { withDebit } from "./allowances";
 import { startTopic } from "./series";
 import { holdParentPost } from "./drafts";
@@ -41,11 +41,7 @@ export async function generatePost(ctx: Ctx, input: GeneratePostInput) {
   await checkTopic(ctx, input.series_topic_id);
   const voice = await voiceOf(ctx);
   return withDebit(ctx, "generate_post", async () => {
-    const body = await write(
-      ctx.ports.model(),
-      { format: "post", voice, topic: input.topic, instructions: input.instructions, pillar: input.pillar },
-      ctx.signal,
-    );
+    const body = await ctx.ports.model.write({ format: "post", voice, topic: input.topic, instructions: input.instructions, pillar: input.pillar }, ctx.signal);
     const title = deriveTitle(body);
     if (!input.save_as_draft) {
       await stillWanted(ctx.db, ctx); // nor is the text handed to a disconnected app
@@ -100,8 +96,8 @@ export async function generateTweet(ctx: Ctx, input: GenerateTweetInput) {
       instructions: input.instructions,
     };
     const [text, ...later] = input.as_thread
-      ? await writeThread(ctx.ports.model(), { ...brief, parts: input.parts ?? THREAD_PARTS_DEFAULT }, ctx.signal)
-      : [await write(ctx.ports.model(), brief, ctx.signal)];
+      ? await ctx.ports.model.writeThread({ ...brief, parts: input.parts ?? THREAD_PARTS_DEFAULT }, ctx.signal)
+      : [await ctx.ports.model.write(brief, ctx.signal)];
     const thread = later.map((t) => ({ text: t, image_urls: [] as string[] }));
     const untrusted = source?.untrustedSource ? `Condensed from a post draft holding text from: ${source.untrustedSource}` : null;
     const draftId = await ctx.db.transaction(async (tx) => {

@@ -1,12 +1,11 @@
-import path from "node:path";
-import { Worker } from "node:worker_threads";
 import { Admission } from "@/lib/admission";
 import { AppError, invalid } from "@/lib/errors";
+import type { ImageFormat, ImageWork, Workers } from "./ports";
 
 // What upload_media accepts, and how the bytes are checked and cleaned before they are
-// stored. Pure functions of the bytes: no database, no request. sharp (libvips) is imported
-// on the first upload only, and pdf-lib only by the thread that reads a PDF: every route
-// imports this file (through the operation registry) and most processes never see an upload.
+// stored: no database, no request. The work on the bytes is the workers port's (lib/workers:
+// sharp re-encodes an image, a thread of its own counts a PDF's pages); what is accepted,
+// the limits, how many run at once and the words of a refusal are decided here.
 
 export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
 export const PDF_TYPE = "application/pdf";
@@ -47,7 +46,7 @@ export function sniff(b: Uint8Array): MediaType | null {
 /** `frames`: an image's (more than one: an animation); null for a PDF. */
 export type Processed = { data: Uint8Array; width: number | null; height: number | null; pages: number | null; frames: number | null };
 
-const SHARP_FORMAT: Record<(typeof IMAGE_TYPES)[number], "png" | "jpeg" | "gif" | "webp"> = {
+const SHARP_FORMAT: Record<(typeof IMAGE_TYPES)[number], ImageFormat> = {
   "image/png": "png",
   "image/jpeg": "jpeg",
   "image/gif": "gif",
@@ -73,40 +72,21 @@ const busy = () =>
 export const mediaWork = { image: new Admission(2, 4, busy), pdf: new Admission(1, 4, busy) };
 
 /**
- * Decodes and re-encodes an image in its own format. sharp writes no metadata unless asked,
- * so EXIF (GPS position, camera, owner), XMP and comments are gone; the EXIF orientation is
- * applied to the pixels first so the picture still stands the right way up. GIF and WebP
- * animations stay animated (every frame is re-encoded).
+ * Decodes and re-encodes an image in its own format (the workers port): EXIF (GPS position,
+ * camera, owner), XMP and comments are gone, the orientation is applied to the pixels, and
+ * GIF and WebP animations stay animated.
  */
-async function processImage(input: Uint8Array, type: (typeof IMAGE_TYPES)[number]): Promise<Processed> {
-  const format = SHARP_FORMAT[type];
-  const animated = format === "gif" || format === "webp";
-  const { default: sharp } = await import("sharp");
-  const open = () => sharp(input, { animated, limitInputPixels: MAX_IMAGE_PIXELS, failOn: "error" });
+async function processImage(input: Uint8Array, type: (typeof IMAGE_TYPES)[number], workers: Workers): Promise<Processed> {
+  let work: ImageWork;
   try {
-    const meta = await open().metadata();
-    if (meta.format !== format) throw bad(`The bytes are a ${meta.format ?? "unknown"} image, not ${type}`);
-    const frames = meta.pages ?? 1;
-    // Auto-orientation only for still images: an animation carries no EXIF orientation.
-    const img = frames > 1 ? open() : open().rotate();
-    const out =
-      format === "png"
-        ? img.png({ compressionLevel: 9 })
-        : format === "jpeg"
-          ? img.jpeg({ quality: 90, mozjpeg: true })
-          : format === "gif"
-            ? img.gif()
-            : img.webp({ quality: 90 });
-    const { data, info } = await out.timeout({ seconds: IMAGE_SECONDS }).toBuffer({ resolveWithObject: true });
-    // For an animation, info.height is every frame stacked; a frame is pageHeight tall.
-    const height = (info as { pageHeight?: number }).pageHeight ?? info.height;
-    return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height, pages: null, frames };
+    work = await workers.image(input, SHARP_FORMAT[type], { pixels: MAX_IMAGE_PIXELS, seconds: IMAGE_SECONDS });
   } catch (e) {
-    if (e instanceof AppError) throw e;
     // sharp's messages name the decoder's problem ("Input image exceeds pixel limit", ...).
     const why = e instanceof Error ? e.message.split("\n")[0].slice(0, 200) : "unreadable";
     throw bad(`The image could not be read (${why})`);
   }
+  if (work.kind === "other") throw bad(`The bytes are a ${work.format ?? "unknown"} image, not ${type}`);
+  return { data: work.data, width: work.width, height: work.height, pages: null, frames: work.frames };
 }
 
 /** How long a PDF may take to read: far longer than a real one of the largest allowed size needs. */
@@ -114,33 +94,9 @@ const PDF_READ_MS = 10_000;
 /** The reading thread's heap; the bytes being read are outside it, and a decoded stream is capped. */
 const PDF_HEAP_MB = 256;
 
-type PdfAnswer = { pages?: number; error?: string; encrypted?: boolean };
-
 /** One PDF is read at a time (mediaWork.pdf): a hostile file then holds at most one core, for at most PDF_READ_MS. */
-const readPdf = (input: Uint8Array) => mediaWork.pdf.run(() => readOnThread(input));
-
-/** pdf-pages.worker.cjs on a thread of its own, stopped at the deadline; answers once the thread is gone. */
-function readOnThread(input: Uint8Array): Promise<PdfAnswer> {
-  return new Promise<PdfAnswer>((resolve) => {
-    const worker = new Worker(path.join(process.cwd(), "lib", "domain", "pdf-pages.worker.cjs"), {
-      workerData: { bytes: input, max: MAX_PDF_PAGES },
-      resourceLimits: { maxOldGenerationSizeMb: PDF_HEAP_MB },
-    });
-    let answered = false;
-    const end = (answer: PdfAnswer) => {
-      if (answered) return; // the first answer counts: the thread exits after it
-      answered = true;
-      clearTimeout(timer);
-      const done = () => resolve(answer);
-      worker.terminate().then(done, done);
-    };
-    const timer = setTimeout(() => end({ error: `reading it took more than ${PDF_READ_MS / 1000} seconds` }), PDF_READ_MS);
-    worker.once("message", end);
-    // Out of memory, say: the file is refused, the server goes on.
-    worker.once("error", () => end({ error: "unreadable" }));
-    worker.once("exit", () => end({ error: "unreadable" }));
-  });
-}
+const readPdf = (input: Uint8Array, workers: Workers) =>
+  mediaWork.pdf.run(() => workers.pdfPages(input, { max: MAX_PDF_PAGES, ms: PDF_READ_MS, heapMb: PDF_HEAP_MB }));
 
 /**
  * Counts a PDF's pages with pdf-lib, on a thread of its own (pdf-pages.worker.cjs). Encrypted
@@ -149,8 +105,8 @@ function readOnThread(input: Uint8Array): Promise<PdfAnswer> {
  * stop decoding a stream at 64 MB: a few kilobytes of deflated zeros would otherwise take
  * gigabytes, outside the thread's capped heap.
  */
-async function processPdf(input: Uint8Array): Promise<Processed> {
-  const { pages, error, encrypted } = await readPdf(input);
+async function processPdf(input: Uint8Array, workers: Workers): Promise<Processed> {
+  const { pages, error, encrypted } = await readPdf(input, workers);
   if (encrypted) throw bad("The PDF is encrypted (password-protected); upload an unprotected copy");
   if (error) throw bad(error === "unreadable" ? "The PDF could not be read" : `The PDF could not be read (${error})`);
   if (!pages) throw bad("The PDF has no pages");
@@ -159,7 +115,7 @@ async function processPdf(input: Uint8Array): Promise<Processed> {
 }
 
 /** Checks the bytes against the declared type and the limits, and cleans them for storage. */
-export async function processUpload(bytes: Uint8Array, declared: MediaType): Promise<Processed> {
+export async function processUpload(bytes: Uint8Array, declared: MediaType, workers: Workers): Promise<Processed> {
   const max = declared === PDF_TYPE ? MAX_PDF_BYTES : MAX_IMAGE_BYTES;
   if (bytes.length === 0) throw bad("The file is empty");
   if (bytes.length > max) throw bad(`The file is ${bytes.length} bytes; a ${declared} file may be at most ${max / MB} MB`);
@@ -167,8 +123,8 @@ export async function processUpload(bytes: Uint8Array, declared: MediaType): Pro
   if (actual !== declared) {
     throw bad(actual ? `The bytes are ${actual}, not ${declared}: declare the right content_type` : `The bytes are not a ${declared} file`);
   }
-  if (declared === PDF_TYPE) return processPdf(bytes);
-  const out = await mediaWork.image.run(() => processImage(bytes, declared as (typeof IMAGE_TYPES)[number]));
+  if (declared === PDF_TYPE) return processPdf(bytes, workers);
+  const out = await mediaWork.image.run(() => processImage(bytes, declared as (typeof IMAGE_TYPES)[number], workers));
   if (out.data.length > MAX_IMAGE_BYTES) throw bad(`Re-encoded, the image is larger than ${MAX_IMAGE_BYTES / MB} MB; upload a smaller one`);
   return out;
 }

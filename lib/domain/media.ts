@@ -68,7 +68,7 @@ export async function uploadMedia(ctx: Ctx, input: UploadMediaInput) {
   if (before >= limit) throw doesNotFit(ctx, 0, before, limit);
   // The schema checked that data is base64; the decoded bytes are checked here.
   const raw = Buffer.from(input.data, "base64");
-  const file = await processUpload(new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength), input.content_type);
+  const file = await processUpload(new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength), input.content_type, ctx.ports.workers);
   const row = await ctx.db.transaction(async (tx) => {
     // One upload of a user at a time (the user's row is the lock), so two uploads cannot
     // both fit into the last free space.
@@ -156,7 +156,9 @@ export async function mediaInfo(db: Db, userId: string, ids: string[]): Promise<
  * Each GIF's frames (more than one: an animation), counted from its bytes and kept when it was
  * uploaded before frames were counted. Other images are one frame.
  */
-export async function countFrames(db: Db, userId: string, list: MediaInfo[]): Promise<Map<string, number>> {
+export async function countFrames(ctx: Ctx, list: MediaInfo[]): Promise<Map<string, number>> {
+  const { db } = ctx;
+  const userId = ctx.caller.userId;
   const out = new Map<string, number>();
   for (const m of list) {
     if (m.contentType !== "image/gif") continue;
@@ -169,13 +171,7 @@ export async function countFrames(db: Db, userId: string, list: MediaInfo[]): Pr
       .from(media)
       .where(and(eq(media.id, m.id), eq(media.userId, userId)));
     if (!row) continue;
-    const { default: sharp } = await import("sharp");
-    const frames =
-      (
-        await sharp(row.data, { animated: true })
-          .metadata()
-          .catch(() => null)
-      )?.pages ?? 1;
+    const frames = (await ctx.ports.workers.frames(row.data)) ?? 1;
     await db
       .update(media)
       .set({ frames })

@@ -1,12 +1,9 @@
 import { and, eq, gt, inArray, isNotNull, isNull, lte, sql } from "drizzle-orm";
-import type { Transporter } from "nodemailer";
-import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { log } from "@/lib/log";
-import { mailServer } from "@/lib/mail-server";
 import { errorFacts } from "@/lib/redact";
-import { NETWORK_NAMES } from "@/lib/networks";
-import { destination } from "@/lib/platforms/destination";
+import { NETWORK_NAMES, networkOfDraft } from "@/lib/networks";
+import { describeDestination } from "@/lib/networks/destination";
 import {
   approvals,
   authAccounts,
@@ -20,13 +17,15 @@ import {
   type NotificationKind,
 } from "@/drizzle/schema";
 import { draftTable, type DraftType } from "./drafts";
+import type { Mail, Ports } from "./ports";
 
-// E-mails to the owner when SMTP_URL is set: a post failed, a post's outcome is unknown, an
+// E-mails to the owner when mail is set up (the mail port: SMTP_URL): a post failed, a post's outcome is unknown, an
 // app asks for approval, a connection that cannot renew itself expires within 7 days. A
 // sweep finds the events (so sweeps, retries and several processes all count) and a row of
 // notifications_sent per event makes each go out once.
 
-export type Mail = { to: string; subject: string; text: string };
+/** What the sweeps use: the origin for links, whether the sandbox stands in, and mail. */
+export type NotifyPorts = Pick<Ports, "config" | "platforms" | "mail">;
 export type Settings = Record<NotificationKind, boolean>;
 export const KINDS: NotificationKind[] = ["failed", "unknown", "approval", "expiring"];
 
@@ -49,8 +48,9 @@ export async function setNotificationSettings(db: Db, userId: string, s: Setting
 
 type Event = { userId: string; kind: NotificationKind; key: string; mail: (u: { timezone: string }) => Omit<Mail, "to"> };
 
-async function findEvents(db: Db, now: Date): Promise<Event[]> {
-  const origin = config().origin;
+async function findEvents(db: Db, p: NotifyPorts, now: Date): Promise<Event[]> {
+  const origin = p.config().origin;
+  const destination = (type: DraftType) => describeDestination(type, !p.platforms.configured(networkOfDraft(type).platform));
   const out: Event[] = [];
   const since = new Date(now.getTime() - DAY_MS);
   for (const type of ["post", "tweet"] as DraftType[]) {
@@ -157,20 +157,12 @@ async function findEvents(db: Db, now: Date): Promise<Event[]> {
   return out;
 }
 
-// nodemailer is loaded only when mail goes out (the scheduler imports this file in every process).
-let transport: Transporter | undefined;
-const send = async (m: Mail) => {
-  const { default: nodemailer } = await import("nodemailer");
-  transport ??= nodemailer.createTransport(mailServer(config().SMTP_URL!));
-  await transport.sendMail({ from: config().EMAIL_FROM, ...m });
-};
-
-/** One sweep: finds new events, claims each once, e-mails the owner. Never throws. */
-export async function notifyOwners(db: Db, now = new Date(), deliver: (m: Mail) => Promise<void> = send): Promise<number> {
-  if (!config().SMTP_URL) return 0;
+/** One sweep: finds new events, claims each once, e-mails the owner (the mail port). Never throws. */
+export async function notifyOwners(db: Db, p: NotifyPorts, now = new Date()): Promise<number> {
+  if (!p.mail.configured()) return 0;
   let sent = 0;
   try {
-    const events = await findEvents(db, now);
+    const events = await findEvents(db, p, now);
     if (!events.length) return 0;
     const ids = [...new Set(events.map((e) => e.userId))];
     const people = await db
@@ -190,7 +182,7 @@ export async function notifyOwners(db: Db, now = new Date(), deliver: (m: Mail) 
         .returning({ k: notificationsSent.eventKey });
       if (!claimed.length) continue;
       try {
-        await deliver({ to: u.email, ...e.mail(u) });
+        await p.mail.send({ to: u.email, ...e.mail(u) });
         sent++;
       } catch (err) {
         // Not sent: forget the claim so a later sweep tries again.
@@ -207,8 +199,8 @@ export async function notifyOwners(db: Db, now = new Date(), deliver: (m: Mail) 
 const NOTIFY_EVERY_MS = 5000;
 let last = 0;
 /** From the publishing engines' passes: at most one sweep every few seconds per process. */
-export async function notifyOwnersSometimes(db: Db) {
-  if (!config().SMTP_URL || Date.now() - last < NOTIFY_EVERY_MS) return;
+export async function notifyOwnersSometimes(db: Db, p: NotifyPorts) {
+  if (!p.mail.configured() || Date.now() - last < NOTIFY_EVERY_MS) return;
   last = Date.now();
-  await notifyOwners(db);
+  await notifyOwners(db, p);
 }

@@ -2,8 +2,8 @@ import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { AppError, invalid } from "@/lib/errors";
 import { approvals, postDrafts, tweetDrafts } from "@/drizzle/schema";
-import { ports } from "@/lib/ports";
 import type { Ctx } from "./context";
+import type { Ports } from "./ports";
 import { draftTable, label, loadOwn, type DraftType } from "./drafts";
 import { noteByCaller } from "./history";
 import { contentHashOf } from "./content-hash";
@@ -18,9 +18,11 @@ import { publishOutcomes } from "@/lib/webhooks/domain-events";
 
 type Profile = NonNullable<Awaited<ReturnType<typeof getProfile>>> & { id: string };
 
-/** Only for server actions and pages that checked the session (and CSRF, for changes). */
-export function ownerContext(db: Db, me: Profile): Ctx {
-  const p = ports();
+/**
+ * Only for server actions and pages that checked the session (and CSRF, for changes). They
+ * run outside any API request, so they hand in the process's ports themselves.
+ */
+export function ownerContext(db: Db, me: Profile, p: Ports): Ctx {
   return {
     db,
     now: p.clock,

@@ -1,8 +1,9 @@
 import { eq } from "drizzle-orm";
 import { notFound } from "@/lib/errors";
-import { connectedAccount, connectionProblem, type PlatformName } from "@/lib/platforms";
+import type { PlatformName } from "@/lib/networks";
 import { users } from "@/drizzle/schema";
 import type { Ctx } from "./context";
+import { publishingProblem } from "./account-health";
 import { remaining } from "./allowances";
 
 const PLATFORMS: PlatformName[] = ["pronet", "micro"];
@@ -20,12 +21,12 @@ export async function getProfileContext(ctx: Ctx) {
   const withProfile = ctx.caller.scopes.includes("profile");
   const connected_accounts = await Promise.all(
     PLATFORMS.map(async (platform) => {
-      const acc = await connectedAccount(ctx.db, uid, platform);
+      const acc = await ctx.ports.platforms.connection(ctx.db, uid, platform);
       return {
         platform,
         handle: acc?.handle ?? null,
         connected: !!acc && acc.status === "connected",
-        ready_to_publish: (await connectionProblem(ctx.db, uid, platform)) === null,
+        ready_to_publish: (await publishingProblem(ctx, platform, acc)) === null,
       };
     }),
   );

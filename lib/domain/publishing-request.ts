@@ -1,12 +1,12 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import type { Ports } from "@/lib/ports";
 import { log } from "@/lib/log";
 import { storedMediaId } from "@/lib/media-url";
-import { loadMedia } from "@/lib/platforms/media-source";
-import { PublishError, type PublishProgress, type PublishRequest } from "@/lib/platforms/types";
+import { PublishError, type MediaItem, type PublishProgress, type PublishRequest } from "@/lib/networks/platform";
+import { media } from "@/drizzle/schema";
 import { draftTable } from "./drafts";
 import type { Claimed } from "./outcomes";
+import type { Ports } from "./ports";
 
 // What goes out for a claimed draft, built from the claimed row (exactly what was approved):
 // its parts (body, then thread parts), their media, a post's document, and what an earlier
@@ -29,6 +29,38 @@ function mediaIds(c: Claimed, urls: string[]): string[] {
     else log("warn", "publish: media URL is not a stored medium; not sent", { draft: c.id, type: c.type });
   }
   return ids;
+}
+
+/**
+ * The owner's stored media (table `media`) as platforms take them: the description now, the
+ * bytes only when an adapter uploads them. Scoped by user: another user's id is missing.
+ * A medium deleted since it was attached fails the publish (what was approved cannot go out).
+ */
+async function loadMedia(db: Db, userId: string, ids: string[]): Promise<Map<string, MediaItem & { pages: number | null; filename: string | null }>> {
+  const unique = [...new Set(ids)];
+  const out = new Map<string, MediaItem & { pages: number | null; filename: string | null }>();
+  if (!unique.length) return out;
+  const rows = await db
+    .select({ id: media.id, contentType: media.contentType, altText: media.altText, pages: media.pages, frames: media.frames, filename: media.filename })
+    .from(media)
+    .where(and(eq(media.userId, userId), inArray(media.id, unique)));
+  for (const r of rows) {
+    out.set(r.id, {
+      ...r,
+      bytes: async () => {
+        const [row] = await db
+          .select({ data: media.data })
+          .from(media)
+          .where(and(eq(media.userId, userId), eq(media.id, r.id)));
+        if (!row) throw new PublishError("failed", `The medium ${r.id} was deleted while it was being published.`);
+        return row.data;
+      },
+    });
+  }
+  const missing = unique.filter((id) => !out.has(id));
+  if (missing.length)
+    throw new PublishError("failed", `The draft names media that no longer exist (${missing.join(", ")}); remove them from the draft or upload them again.`);
+  return out;
 }
 
 export async function publishRequest(db: Db, c: Claimed, w: Pick<Ports, "clock">): Promise<PublishRequest> {

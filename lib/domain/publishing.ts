@@ -4,8 +4,8 @@ import type { Db } from "@/lib/db";
 import { momentOf } from "@/lib/db/rows";
 import { log } from "@/lib/log";
 import { errorFacts, newErrorId, redactSecrets } from "@/lib/redact";
-import { ports, type Ports } from "@/lib/ports";
-import { DuplicateRefusal, PublishError, platformOf, type Platform, type PlatformName } from "@/lib/platforms/types";
+import type { Ports } from "./ports";
+import { DuplicateRefusal, PublishError, platformOf, type Platform, type PlatformName } from "@/lib/networks/platform";
 import { network } from "@/lib/networks";
 import { formatInZone } from "@/lib/time";
 import { postDrafts, tweetDrafts, users } from "@/drizzle/schema";
@@ -139,7 +139,7 @@ export async function attempt(db: Db, c: Claimed, w: PublishPorts, target?: Prom
   if (changed) return { status: "failed", platform, reason: changed };
   let outcome: Outcome;
   try {
-    const p = await (target ?? w.platforms(db, c.userId, platform));
+    const p = await (target ?? w.platforms.open(db, c.userId, platform));
     // Part by part: what an earlier attempt posted (publish_progress) is not sent again.
     const res = await p.publish(await publishRequest(db, c, w));
     outcome = { status: "published", platform, postId: res.postId, url: res.url };
@@ -191,7 +191,7 @@ export function logOutcome(c: Claimed, o: Outcome) {
 }
 
 /** Calls the platform for a claimed draft and records what happened. Never throws. */
-export async function publishClaimed(db: Db, c: Claimed, w: PublishPorts = ports()): Promise<Outcome> {
+export async function publishClaimed(db: Db, c: Claimed, w: PublishPorts): Promise<Outcome> {
   const outcome = await attempt(db, c, w);
   await db.transaction((tx) => record(tx, c, outcome, w.clock())); // the outcome and its webhook event in one transaction
   logOutcome(c, outcome);
@@ -307,8 +307,8 @@ export async function nextWork(db: Db, c: Config): Promise<Date | null> {
   );
 }
 
-/** The Inngest path: publishes one draft if it is (still) due at this moment, else nothing. */
-export async function publishDueDraft(db: Db, type: DraftType, id: string, w: PublishPorts = ports()) {
+/** The Inngest path (handed the process's ports): publishes one draft if it is (still) due at this moment, else nothing. */
+export async function publishDueDraft(db: Db, type: DraftType, id: string, w: PublishPorts) {
   const now = w.clock();
   const [row] = await claim(db, type, and(eq(draftTable(type).id, id), dueWhere(type, now, w.config())), now);
   if (!row) return { status: "not_due" as const };

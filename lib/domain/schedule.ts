@@ -1,16 +1,14 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { config } from "@/lib/config";
 import { AppError, invalid, notFound } from "@/lib/errors";
-import { connectedAccount, connectionProblem, realConfigured } from "@/lib/platforms";
-import { needsOf, scopeProblem } from "@/lib/platforms/scopes";
-import { platformOf } from "@/lib/platforms/types";
+import { needsOf, scopeProblem } from "@/lib/networks/scopes";
+import { platformOf } from "@/lib/networks/platform";
 import { network } from "@/lib/networks";
 import type { Db } from "@/lib/db";
 import type { Ctx } from "./context";
 import { spendApproval, withApproval, type ExactAction } from "./confirmations";
 import { attachmentsOf, contentHashOf, contentOf } from "./content-hash";
 import { draftTable, label, loadOwn, type DraftType } from "./drafts";
-import { requirePublishableAt } from "./account-health";
+import { publishingProblem, requirePublishableAt } from "./account-health";
 import { claimForNow, publishClaimed } from "./publishing";
 import { iso } from "./text";
 import { draftScheduled, draftUnscheduled } from "@/lib/webhooks/domain-events";
@@ -45,7 +43,7 @@ function refuseFinal(d: Row, type: DraftType, what: string) {
 }
 
 async function requireConnection(ctx: Ctx, type: DraftType) {
-  const problem = await connectionProblem(ctx.db, ctx.caller.userId, platformOf(type));
+  const problem = await publishingProblem(ctx, platformOf(type));
   if (problem) throw new AppError("action_failed", problem, "Connect the account, then repeat the call.");
 }
 
@@ -55,10 +53,11 @@ async function requireConnection(ctx: Ctx, type: DraftType) {
  */
 async function requirePermissions(db: Db, ctx: Ctx, type: DraftType, d: Row) {
   const platform = platformOf(type);
-  if (!realConfigured(platform)) return; // the sandbox takes everything
+  const { platforms } = ctx.ports;
+  if (!platforms.configured(platform)) return; // the sandbox takes everything
   const a = attachmentsOf(contentOf(d));
   const media = a.image_urls.length > 0 || !!a.document || a.thread.some((p) => p.image_urls.length > 0);
-  const problem = scopeProblem(platform, (await connectedAccount(db, ctx.caller.userId, platform))?.scope, needsOf(media));
+  const problem = scopeProblem(platform, (await platforms.connection(db, ctx.caller.userId, platform))?.scope, needsOf(media));
   const { name } = network(platform);
   if (problem)
     throw new AppError(

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, gte, lt, or } from "drizzle-orm";
 import { invalid } from "@/lib/errors";
 import { decodeCursor, encodeCursor, timeOf } from "./cursor";
-import { platformOf, type PlatformName } from "@/lib/platforms/types";
+import { platformOf, type PlatformName } from "@/lib/networks/platform";
 import type { Ctx } from "./context";
 import { draftTable, type DraftType } from "./drafts";
 import { preview } from "./text";

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { authAccounts } from "@/drizzle/schema";
-import { connectionState, network } from "@/lib/networks";
+import { connectionProblemOf, network } from "@/lib/networks";
 import { linkedin } from "./linkedin";
 import type { Account } from "./tokens";
 import { sandbox } from "./sandbox";
@@ -32,12 +32,7 @@ export async function connectedAccount(db: Db, userId: string, name: PlatformNam
  */
 export async function connectionProblem(db: Db, userId: string, name: PlatformName, known?: Account | null, now = new Date()): Promise<string | null> {
   if (!realConfigured(name)) return null;
-  const acc = known !== undefined ? known : await connectedAccount(db, userId, name);
-  const { state } = connectionState(acc, now);
-  const n = network(name).name;
-  if (state === "not_connected") return `No ${n} account is connected. The owner can connect one in Settings > Connections.`;
-  if (state === "needs_reconnect") return `The ${n} connection needs renewing. The owner can reconnect it in Settings > Connections.`;
-  return null;
+  return connectionProblemOf(name, known !== undefined ? known : await connectedAccount(db, userId, name), now);
 }
 
 /** The platform a user's draft goes to: the real network when configured, else the sandbox. */

@@ -1,3 +1,4 @@
+import { MAX_LINKEDIN_IMAGES } from "@/lib/networks";
 import { commonFailure, errorText, send } from "./http";
 import type { Progress } from "./parts";
 import { untilProcessed, type ProcessingState } from "./processing";
@@ -5,8 +6,6 @@ import { DuplicateRefusal, PublishError, type MediaItem, type PublishRequest } f
 import type { Answer } from "./request";
 
 const NET = "LinkedIn";
-/** LinkedIn's multi-image post: 2 to 20 images. */
-export const MAX_IMAGES = 20;
 
 /** A LinkedIn REST call with the version and Rest.li headers every /rest endpoint wants: a POST of `body` as JSON, or a GET without one. */
 export type LinkedInRest = (path: string, body?: unknown) => Promise<Answer>;
@@ -112,7 +111,8 @@ export function linkedInMedia(rest: LinkedInRest, auth: (call: (token: string) =
         return { media: { id, title: doc.title } };
       }
       if (!images.length) return null;
-      if (images.length > MAX_IMAGES) throw new PublishError("failed", `A LinkedIn post carries at most ${MAX_IMAGES} images (this one has ${images.length}).`);
+      if (images.length > MAX_LINKEDIN_IMAGES)
+        throw new PublishError("failed", `A LinkedIn post carries at most ${MAX_LINKEDIN_IMAGES} images (this one has ${images.length}).`);
       const list = [];
       for (const m of images) {
         const id = await progress.media(m, () => upload("image", m));

@@ -11,7 +11,6 @@ import type { Answer } from "./request";
 // POST /2/media/metadata. A tweet carries up to 4 images, or one animated GIF.
 
 const NET = "X";
-export const MAX_TWEET_IMAGES = 4;
 const ALT_MAX = 1000;
 /** Bytes per appended segment (X takes segments of up to 5 MB). */
 const SEGMENT_BYTES = 4 * 1024 * 1024;

@@ -1,12 +1,13 @@
 import type { Db } from "@/lib/db";
 import { config } from "@/lib/config";
+import { MAX_TWEET_IMAGES } from "@/lib/networks";
 import { commonFailure, errorText, send } from "./http";
 import { postParts } from "./parts";
 import { authorized, refreshGrant, type Account } from "./tokens";
 import { notePostAllowance } from "./allowance";
 import { probe } from "./probe";
 import { ENDPOINTS, requireScopes } from "./scopes";
-import { MAX_TWEET_IMAGES, xMedia } from "./x-media";
+import { xMedia } from "./x-media";
 import { DuplicateRefusal, PublishError, type Platform, type PublishRequest } from "./types";
 
 const NET = "X";

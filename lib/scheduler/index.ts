@@ -82,7 +82,7 @@ export async function runDue(
     const key = account(c);
     const now = clock().getTime();
     let t = targets.get(key);
-    if (!t || now - t.at > TARGET_FRESH_MS) targets.set(key, (t = { at: now, platform: p.platforms(db, c.userId, platformOf(c.type)) }));
+    if (!t || now - t.at > TARGET_FRESH_MS) targets.set(key, (t = { at: now, platform: p.platforms.open(db, c.userId, platformOf(c.type)) }));
     return t.platform;
   };
 
@@ -112,7 +112,7 @@ export async function runDue(
   await flush();
   if (failure) throw failure;
   // E-mails about what this and earlier passes found (only with SMTP_URL; never throws).
-  await notifyOwnersSometimes(db);
+  await notifyOwnersSometimes(db, p);
   return r;
 }
 
@@ -155,7 +155,7 @@ export function startScheduler(opts: { db?: () => Promise<Db>; pollMs?: number; 
       const d = await getDb();
       const next = () => nextWork(d, config());
       if (quiet && !(await quiet.due(d, next))) {
-        await notifyOwnersSometimes(d);
+        await notifyOwnersSometimes(d, ports());
         return quiet.wait(pollMs);
       }
       const r = await runDue(d, { clock: opts.clock });

@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db";
 import type { Ctx } from "@/lib/domain/context";
 import type { AttemptOutcome } from "@/lib/domain/outcomes";
-import { platformOf } from "@/lib/platforms/types";
+import { platformOf } from "@/lib/networks/platform";
 import { emit, emitMany, type Emitted } from "./emit";
 import type { Actor, EventData } from "./events";
 

@@ -2,6 +2,7 @@ import http from "node:http";
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { config } from "@/lib/config";
+import type { SendRequest, SendResult, WebhookSender } from "@/lib/domain/ports";
 import { addressAllowed, originIsLoopback } from "@/lib/outbound-address";
 import { checkWebhookUrl } from "./address";
 import { dnsResolve, type Resolve } from "@/lib/outbound-resolve";
@@ -12,10 +13,7 @@ import { dnsResolve, type Resolve } from "@/lib/outbound-resolve";
 // address between the check and the connection. Redirects are never followed, and at most
 // 64 KiB of the answer is read (and never stored or shown: only its status is kept).
 
-export type SendRequest = { url: string; headers: Record<string, string>; body: string; timeoutMs: number };
-/** `status` null: no HTTP answer (refused, timeout, network); `error` a short plain summary. */
-export type SendResult = { status: number | null; error: string | null };
-export type WebhookSender = (r: SendRequest) => Promise<SendResult>;
+export type { SendRequest, SendResult, WebhookSender }; // the webhooks port, as the domain declares it
 
 const MAX_BODY = 64 * 1024;
 export function httpSender(opts: { resolve?: Resolve; origin?: () => string } = {}): WebhookSender {

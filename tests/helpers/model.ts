@@ -1,6 +1,6 @@
 import { MockLanguageModelV3 } from "ai/test";
 
-/** A writing model that always answers `text` (the model is a port; this is its test double). */
+/** A language model that always answers `text`: the model port writes with it in tests (`writer(() => fixedModel(text))`). */
 export const fixedModel = (text: string) =>
   new MockLanguageModelV3({
     doGenerate: async () => ({

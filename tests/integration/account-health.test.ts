@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { ports } from "@/lib/ports";
 import { accountHealth } from "@/lib/domain/account-health";
 import { platformAccounts } from "@/lib/domain/connections";
 import { authAccounts, postDrafts } from "@/drizzle/schema";
@@ -62,7 +63,7 @@ describe("a connection's expiry", () => {
   it("warns from 7 days before expiry and names the scheduled posts at risk", async () => {
     const u = await makeUser({ publishing: true });
     await connect(u, 30, null);
-    let [li] = await accountHealth(await db(), u.id);
+    let [li] = await accountHealth(await db(), u.id, ports());
     expect(li).toMatchObject({ provider: "linkedin", canRefresh: false, expiring: false });
     const early = await draft(u, "post", "Before the expiry");
     const after = await draft(u, "post", "After the expiry");
@@ -70,11 +71,11 @@ describe("a connection's expiry", () => {
     await set(early.id, inSeconds(2 * DAY));
     await set(after.id, inSeconds(6 * DAY)); // scheduled while the connection still renewed itself
     await connect(u, 5, null);
-    [li] = await accountHealth(await db(), u.id);
+    [li] = await accountHealth(await db(), u.id, ports());
     expect(li.expiring).toBe(true);
     expect(li.atRisk.map((p) => p.title)).toEqual(["After the expiry"]);
     await connect(u, 5, "refresh");
-    [li] = await accountHealth(await db(), u.id);
+    [li] = await accountHealth(await db(), u.id, ports());
     expect(li).toMatchObject({ canRefresh: true, until: null, expiring: false, atRisk: [] });
   });
 

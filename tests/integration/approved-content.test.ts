@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
+import { ports } from "@/lib/ports";
 import { issueCommandLineToken } from "@/lib/domain/accounts";
 import { decideApproval } from "@/lib/domain/confirmations";
 import { publishDueDraft } from "@/lib/domain/publishing";
@@ -165,7 +166,7 @@ describe("the publisher posts only the approved content", () => {
     const { id } = await scheduledHello(u, inSeconds(60), "tweet");
     const due = new Date(Date.now() - 1000);
     await (await db()).update(tweetDrafts).set({ imageUrl: IMG, scheduledFor: due }).where(eq(tweetDrafts.id, id));
-    expect(await publishDueDraft(await db(), "tweet", id)).toMatchObject({ status: "failed" });
+    expect(await publishDueDraft(await db(), "tweet", id, ports())).toMatchObject({ status: "failed" });
     expect(await sandboxCount(id)).toBe(0);
     expect((await row("tweet", id)).failureReason).toMatch(/content changed after the owner approved it/);
   });

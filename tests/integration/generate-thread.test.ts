@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { splitThread } from "@/lib/ai";
+import { splitThread, writer } from "@/lib/ai";
 import { db } from "@/lib/db";
 import { tweetWeight } from "@/lib/domain/text";
 import { fetchItemOp } from "@/lib/operations/fetch-item";
@@ -61,7 +61,7 @@ describe("generate_tweet as a thread", () => {
 
   it("takes the model's parts, fitted to X's limit; a model that ignores the separator is cut at sentences", async () => {
     const u = await voiced();
-    replacePorts({ model: () => fixedModel(`First part, the hook.\n---\n${"Long ".repeat(80)}\n---\nLast part.\n---\nOne too many.`) });
+    replacePorts({ model: writer(() => fixedModel(`First part, the hook.\n---\n${"Long ".repeat(80)}\n---\nLast part.\n---\nOne too many.`)) });
     const res = expectOk(await call("generate_tweet", { topic: "Anything", as_thread: true, parts: 3 }, { token: u.token }), generateTweetOp.output);
     expect([res.text, ...res.thread]).toHaveLength(3);
     expect(res.text).toBe("First part, the hook.");

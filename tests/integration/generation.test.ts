@@ -13,6 +13,7 @@ import { generateTweetOp } from "@/lib/operations/generate-tweet";
 import { allowancePeriods, creditEvents, ideas, postDrafts, tweetDrafts, users } from "@/drizzle/schema";
 import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
+import { writer } from "@/lib/ai";
 import { fixedModel } from "../helpers/model";
 import { reconfigure } from "../helpers/env";
 
@@ -110,7 +111,7 @@ describe("limits", () => {
     ];
     for (const t of texts) {
       expect(tweetWeight(t)).toBeGreaterThan(280);
-      replacePorts({ model: () => fixedModel(t) });
+      replacePorts({ model: writer(() => fixedModel(t)) });
       const res = expectOk(await call("generate_tweet", { topic: "anything" }, { token: u.token }), generateTweetOp.output);
       expect(tweetWeight(res.text)).toBeLessThanOrEqual(280);
       expect(tweetWeight(res.text)).toBeGreaterThan(200); // trimmed, not gutted
@@ -121,7 +122,7 @@ describe("limits", () => {
 
   it("keeps a generated post within 3000 characters", async () => {
     const u = await voiced();
-    replacePorts({ model: () => fixedModel("A long sentence about builds. ".repeat(200)) });
+    replacePorts({ model: writer(() => fixedModel("A long sentence about builds. ".repeat(200))) });
     const res = expectOk(await call("generate_post", { topic: "builds" }, { token: u.token }), generatePostOp.output);
     expect(res.body.length).toBeLessThanOrEqual(3000);
     expect(res.body.length).toBeGreaterThan(2500);
@@ -165,7 +166,7 @@ describe("allowances", () => {
         throw new Error("model down");
       },
     });
-    replacePorts({ model: () => down });
+    replacePorts({ model: writer(() => down) });
     expectError(await call("generate_post", { topic: "Will fail" }, { token: u.token }), 503, "temporarily_unavailable");
     expect(await usage(u)).toMatchObject({ postsUsed: 0, creditsUsed: 0 });
     const events = await (
@@ -185,13 +186,15 @@ describe("allowances", () => {
 function modelThatFirst(meanwhile: () => Promise<unknown>, text: string) {
   const answer = fixedModel(text);
   replacePorts({
-    model: () =>
-      new MockLanguageModelV3({
-        doGenerate: async (options) => {
-          await meanwhile();
-          return answer.doGenerate(options);
-        },
-      }),
+    model: writer(
+      () =>
+        new MockLanguageModelV3({
+          doGenerate: async (options) => {
+            await meanwhile();
+            return answer.doGenerate(options);
+          },
+        }),
+    ),
   });
 }
 

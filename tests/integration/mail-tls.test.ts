@@ -1,7 +1,7 @@
 import os from "node:os";
 import { describe, expect, it } from "vitest";
 import { sendConfirmationMail } from "@/lib/auth/confirm-mail";
-import { mailServer } from "@/lib/mail-server";
+import { mailServer } from "@/lib/mail/server";
 import { configured } from "../helpers/env";
 import { startSmtpCapture } from "../helpers/smtp-capture";
 

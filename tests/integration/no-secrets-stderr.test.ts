@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { authLogger } from "@/lib/auth/log";
 import { logRequestError, routeConsoleThroughLog } from "@/lib/console";
 import { db } from "@/lib/db";
+import { ports } from "@/lib/ports";
 import { getProfile } from "@/lib/domain/onboarding";
 import { ownerContext } from "@/lib/domain/owner";
 import { storePlatformTokens } from "@/lib/domain/owner-auth";
@@ -107,7 +108,7 @@ describe("a database failure while creating a webhook", () => {
 
   beforeAll(async () => {
     const u = await makeUser();
-    const ctx = await ownerContext(await db(), { id: u.id, ...(await getProfile(await db(), u.id))! });
+    const ctx = await ownerContext(await db(), { id: u.id, ...(await getProfile(await db(), u.id))! }, ports());
     error = await failing("webhook_endpoints", "insert", () =>
       manageWebhooks(ctx, { action: "create", url: "https://hooks.example.com/in", events: ["webhook.test"] } as never),
     );

@@ -5,6 +5,7 @@ import { db } from "@/lib/db";
 import { draftTable } from "@/lib/domain/drafts";
 import { noteAttempts } from "@/lib/domain/history";
 import { notifyOwners, setNotificationSettings } from "@/lib/domain/notifications";
+import { ports } from "@/lib/ports";
 import { authAccounts } from "@/drizzle/schema";
 import { call, makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
@@ -53,7 +54,7 @@ describe("e-mail notifications", () => {
       expires_at: Math.floor(Date.now() / 1000) + 3 * 86400,
     });
 
-    expect(await notifyOwners(await db())).toBe(4);
+    expect(await notifyOwners(await db(), ports())).toBe(4);
     expect(smtp.mails.map((m) => m.to)).toEqual([[u.email], [u.email], [u.email], [u.email]]);
     const all = smtp.mails.map((_, i) => text(i)).join("\n----\n");
     // No app credentials here: the drafts went to the sandbox, and the mails say so.
@@ -69,15 +70,15 @@ describe("e-mail notifications", () => {
     expect(smtp.mails.every((m) => m.raw.includes("From: Contentio"))).toBe(true);
 
     // Once per event: another sweep sends nothing; a new failure of the same draft is news.
-    expect(await notifyOwners(await db())).toBe(0);
+    expect(await notifyOwners(await db(), ports())).toBe(0);
     await setStatus("post", failed.id, "failed", "LinkedIn refused it again.");
-    expect(await notifyOwners(await db())).toBe(1);
+    expect(await notifyOwners(await db(), ports())).toBe(1);
 
     // The owner turned approval requests off: a new one sends nothing; failures still do.
     await setNotificationSettings(await db(), u.id, { failed: true, unknown: true, approval: false, expiring: true });
     const other = await draft(u, "post", "Another ask");
     await call("delete_draft", { type: "post", id: other.id }, { token: u.token });
-    expect(await notifyOwners(await db())).toBe(0);
+    expect(await notifyOwners(await db(), ports())).toBe(0);
     expect(smtp.mails.length).toBe(5);
   });
 
@@ -85,6 +86,6 @@ describe("e-mail notifications", () => {
     const u = await makeUser();
     const d = await draft(u);
     await setStatus("post", d.id, "failed", "refused");
-    expect(await configured({ SMTP_URL: undefined }, async () => notifyOwners(await db()))).toBe(0);
+    expect(await configured({ SMTP_URL: undefined }, async () => notifyOwners(await db(), ports()))).toBe(0);
   });
 });

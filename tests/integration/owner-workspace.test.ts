@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { ports } from "@/lib/ports";
 import { contentHashOf } from "@/lib/domain/content-hash";
 import { deleteDraft, draftTable } from "@/lib/domain/drafts";
 import { draftHistory, lastChangedBy } from "@/lib/domain/history";
@@ -16,7 +17,7 @@ import { approved, draft, inSeconds, row, sandboxCount } from "../helpers/publis
 // confirmed by the page (no approval row, no switch for apps), and the drafts' history.
 withDatabase();
 
-const owner = async (u: TestUser) => ownerContext(await db(), { id: u.id, ...(await getProfile(await db(), u.id))! });
+const owner = async (u: TestUser) => ownerContext(await db(), { id: u.id, ...(await getProfile(await db(), u.id))! }, ports());
 const setStatus = async (type: "post" | "tweet", id: string, status: "unknown" | "failed", reason = "the connection broke after sending") => {
   const t = draftTable(type);
   await (await db()).update(t).set({ status, failureReason: reason }).where(eq(t.id, id));

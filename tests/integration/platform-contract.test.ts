@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { ports } from "@/lib/ports";
 import { accountHealth } from "@/lib/domain/account-health";
 import { storePlatformTokens } from "@/lib/domain/owner-auth";
 import { checkConnections } from "@/lib/platforms/check";
@@ -184,7 +185,7 @@ describe("a connection made before media.write was asked for", () => {
     }
     expect(fake().mediaRequests.length + fake().requests.length).toBe(requests); // nothing was sent
     expect((await row("tweet", id)).status).toBe("draft");
-    const [h] = (await accountHealth(await db(), u.id)).filter((a) => a.provider === "twitter");
+    const [h] = (await accountHealth(await db(), u.id, ports())).filter((a) => a.provider === "twitter");
     expect(h).toMatchObject({ missing: ["media.write"], toPost: "images" });
 
     // Text alone needs no media.write.
@@ -254,7 +255,7 @@ describe("X's 24-hour cap", () => {
     const { u } = await publisher();
     fake().xDailyRemaining = 7;
     expect((await publishNow(u, "tweet", await tweetWith(u, []))).status).toBe(200);
-    const [h] = (await accountHealth(await db(), u.id)).filter((a) => a.provider === "twitter");
+    const [h] = (await accountHealth(await db(), u.id, ports())).filter((a) => a.provider === "twitter");
     expect(h.allowance).toMatchObject({ limit: 100, remaining: 6 });
     fake().xDailyRemaining = 100_000;
   });
@@ -321,7 +322,7 @@ describe("LinkedIn content as LinkedIn reads it", () => {
     const { accountId } = await connect(u, "linkedin");
     const ends = Math.floor(Date.now() / 1000) + 6 * 86400;
     await (await db()).update(authAccounts).set({ refresh_token: null, expires_at: ends }).where(eq(authAccounts.providerAccountId, accountId));
-    const [h] = await accountHealth(await db(), u.id);
+    const [h] = await accountHealth(await db(), u.id, ports());
     expect(h).toMatchObject({ provider: "linkedin", canRefresh: false, expiring: true, until: new Date(ends * 1000) });
   });
 });

@@ -4,6 +4,7 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
+import { ports } from "@/lib/ports";
 import { accountHealth } from "@/lib/domain/account-health";
 import { draftTable } from "@/lib/domain/drafts";
 import { mediaUrl } from "@/lib/media-url";
@@ -388,13 +389,13 @@ describe("LinkedIn-Version", () => {
       expect(images.map((r) => r.headers["linkedin-version"]).slice(-2)).toEqual(["202301", computed]);
       const sent = platforms.fake.requests.filter((r) => (r.body as { author?: string })?.author === author);
       expect(sent.map((r) => r.headers["linkedin-version"])).toEqual([computed]);
-      const [li] = await accountHealth(await db(), u.id);
+      const [li] = await accountHealth(await db(), u.id, ports());
       expect(li.notice).toMatch(/LINKEDIN_VERSION is set to 202301, which LinkedIn no longer accepts/);
 
       back();
       const d2 = await draft(u, "post", `Current version ${randomUUID()}`);
       expect((await publishNow(u, "post", d2.id)).status).toBe(200);
-      expect((await accountHealth(await db(), u.id))[0].notice).toBeNull();
+      expect((await accountHealth(await db(), u.id, ports()))[0].notice).toBeNull();
     } finally {
       back();
     }

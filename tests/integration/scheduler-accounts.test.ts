@@ -33,7 +33,7 @@ describe("scheduler: calls per account", () => {
     const running = new Map<string, number>();
     const most = new Map<string, number>();
     const order: string[] = [];
-    const platforms = async (_db: unknown, userId: string, name: PlatformName): Promise<Platform> => ({
+    const open = async (_db: unknown, userId: string, name: PlatformName): Promise<Platform> => ({
       name,
       kind: "counting",
       probe: async () => ({ reachable: true, detail: "" }),
@@ -46,7 +46,7 @@ describe("scheduler: calls per account", () => {
         return { postId: randomUUID(), url: null };
       },
     });
-    const r = await runDue(await db(), { ports: { ...ports(), platforms }, batch: 40, concurrency: 10, perAccount: 3 });
+    const r = await runDue(await db(), { ports: { ...ports(), platforms: { ...ports().platforms, open } }, batch: 40, concurrency: 10, perAccount: 3 });
     expect(r.published).toBe(33);
     expect(most.get(big.id)).toBe(3);
     expect(most.get(small.id)).toBeLessThanOrEqual(3);
@@ -63,7 +63,7 @@ describe("scheduler: calls per account", () => {
     await due(slow.id, 2);
     let posted!: () => void;
     const out = new Promise<void>((r) => (posted = r));
-    const platforms = async (_db: unknown, userId: string, name: PlatformName): Promise<Platform> => ({
+    const open = async (_db: unknown, userId: string, name: PlatformName): Promise<Platform> => ({
       name,
       kind: "counting",
       probe: async () => ({ reachable: true, detail: "" }),
@@ -73,7 +73,7 @@ describe("scheduler: calls per account", () => {
         return { postId: randomUUID(), url: null };
       },
     });
-    const pass = runDue(await db(), { ports: { ...ports(), platforms }, batch: 10, concurrency: 4, perAccount: 1 });
+    const pass = runDue(await db(), { ports: { ...ports(), platforms: { ...ports().platforms, open } }, batch: 10, concurrency: 4, perAccount: 1 });
     await out;
     // Held in memory until the pass ends (6 s), a crash would leave it to the stuck sweep as
     // unknown, and the owner could be led to post it again.
@@ -100,7 +100,7 @@ describe("scheduler: calls per account", () => {
     let connected = "@old";
     const postedAs: string[] = [];
     // Each call takes 3 s of the pass's clock; after the first, the owner connects another account.
-    const platforms = async (_db: unknown, _userId: string, name: PlatformName): Promise<Platform> => {
+    const open = async (_db: unknown, _userId: string, name: PlatformName): Promise<Platform> => {
       const as = connected;
       return {
         name,
@@ -114,7 +114,13 @@ describe("scheduler: calls per account", () => {
         },
       };
     };
-    const r = await runDue(await db(), { ports: { ...ports(), platforms }, clock: () => new Date(now), batch: 4, concurrency: 1, perAccount: 1 });
+    const r = await runDue(await db(), {
+      ports: { ...ports(), platforms: { ...ports().platforms, open } },
+      clock: () => new Date(now),
+      batch: 4,
+      concurrency: 1,
+      perAccount: 1,
+    });
     expect(r.published).toBe(4);
     // Looked up at 0 s and again at 6 s (more than 5 s on).
     expect(postedAs).toEqual(["@old", "@old", "@new", "@new"]);
@@ -128,7 +134,7 @@ describe("scheduler: calls per account", () => {
     // third draft, queued behind two calls of the same account, has waited 80 % of it.
     let now = Date.now();
     const posted: string[] = [];
-    const platforms = async (_db: unknown, _userId: string, name: PlatformName): Promise<Platform> => ({
+    const open = async (_db: unknown, _userId: string, name: PlatformName): Promise<Platform> => ({
       name,
       kind: "counting",
       probe: async () => ({ reachable: true, detail: "" }),
@@ -138,7 +144,13 @@ describe("scheduler: calls per account", () => {
         return { postId: randomUUID(), url: null };
       },
     });
-    const r = await runDue(await db(), { ports: { ...ports(), platforms }, clock: () => new Date(now), batch: 3, concurrency: 3, perAccount: 1 });
+    const r = await runDue(await db(), {
+      ports: { ...ports(), platforms: { ...ports().platforms, open } },
+      clock: () => new Date(now),
+      batch: 3,
+      concurrency: 3,
+      perAccount: 1,
+    });
     expect(r.published).toBe(2);
     expect(r.retrying).toBe(1);
     expect(posted).toHaveLength(2);

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db, type Db } from "@/lib/db";
+import { ports } from "@/lib/ports";
 import { getProfile } from "@/lib/domain/onboarding";
 import { ownerContext, resolveUnknown } from "@/lib/domain/owner";
 import { record } from "@/lib/domain/publishing";
@@ -218,7 +219,7 @@ describe.skipIf(!process.env.DATABASE_URL)("a series edited while one of its top
         .set({ status: settle ? "unknown" : "publishing" })
         .where(eq(postDrafts.id, draft.id));
       const [row] = await d.select().from(postDrafts).where(eq(postDrafts.id, draft.id));
-      const owner = await ownerContext(d, { id: u.id, ...(await getProfile(d, u.id))! });
+      const owner = await ownerContext(d, { id: u.id, ...(await getProfile(d, u.id))! }, ports());
       // remove_topic: the topic's delete sets the draft's series_topic_id to null, a write to its row.
       await whileSeriesEdited(
         created.series.id,

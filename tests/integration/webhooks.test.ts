@@ -6,7 +6,8 @@ import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { config } from "@/lib/config";
 import { issueCommandLineToken } from "@/lib/domain/accounts";
-import { notifyOwners, type Mail } from "@/lib/domain/notifications";
+import { notifyOwners } from "@/lib/domain/notifications";
+import type { Mail } from "@/lib/domain/ports";
 import { DISCONNECTED_APP_ENDPOINT, revokeApp } from "@/lib/domain/tokens";
 import { db } from "@/lib/db";
 import { openApiDocument } from "@/lib/discovery/openapi";
@@ -27,7 +28,6 @@ import { EVENT_DATA, envelopeSchema, SUBSCRIBABLE, type EventType } from "@/lib/
 import { authAccounts, webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "@/drizzle/schema";
 import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
-import { configured } from "../helpers/env";
 import { approved, draft } from "../helpers/publishing";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
 
@@ -147,7 +147,7 @@ describe("endpoints", () => {
 
   it("an app that points the owner's endpoint elsewhere or re-keys it answers for it: its disconnect pauses it, and only the owner resumes it", async () => {
     const u = await makeUser();
-    const owner = ownerContext(await db(), { id: u.id, ...(await getProfile(await db(), u.id))! });
+    const owner = ownerContext(await db(), { id: u.id, ...(await getProfile(await db(), u.id))! }, ports());
     const events = ["draft.created"] as const;
     const pointed = await manageWebhooks(owner, { action: "create", url: `${rx.url}/owners-receiver`, events: [...events] });
     const rekeyed = await manageWebhooks(owner, { action: "create", url: `${rx.url}/owners-other-receiver`, events: [...events] });
@@ -252,7 +252,7 @@ describe("events", () => {
         throw new PublishError("unknown", "no answer within 20 s; it may have been posted");
       },
     };
-    replacePorts({ platforms: async () => timesOut });
+    replacePorts({ platforms: { ...ports().platforms, open: async () => timesOut } });
     expect((await approved(u, "publish_now", { type: "post", id: d3.id })).status).toBe(422);
     replacePorts();
     // draft.deleted
@@ -414,15 +414,14 @@ describe("delivery", () => {
     expect(ep.pausedReason).toMatch(/failed for 3 days/);
     const [log] = await deliveryLog(await db(), u.id, h.id);
     expect(log.status).toBe("failed");
-    // The owner is told by e-mail (with SMTP_URL), once.
-    await configured({ SMTP_URL: "smtp://127.0.0.1:9" }, async () => {
-      const mails: Mail[] = [];
-      await notifyOwners(await db(), new Date(), async (m) => void mails.push(m));
-      await notifyOwners(await db(), new Date(), async (m) => void mails.push(m));
-      const mine = mails.filter((m) => m.to === u.email && /^Webhooks to 127\.0\.0\.1:\d+ are paused$/.test(m.subject));
-      expect(mine).toHaveLength(1);
-      expect(mine[0].text).toContain("/settings/webhooks");
-    });
+    // The owner is told by e-mail (the mail port), once.
+    const mails: Mail[] = [];
+    const mail = { configured: () => true, send: async (m: Mail) => void mails.push(m) };
+    await notifyOwners(await db(), replacedPorts({ mail }), new Date());
+    await notifyOwners(await db(), replacedPorts({ mail }), new Date());
+    const mine = mails.filter((m) => m.to === u.email && /^Webhooks to 127\.0\.0\.1:\d+ are paused$/.test(m.subject));
+    expect(mine).toHaveLength(1);
+    expect(mine[0].text).toContain("/settings/webhooks");
     // Nothing more is sent to a paused endpoint.
     const before = rx.on("/down").length;
     await draft(u);

@@ -10,6 +10,7 @@ import { allowancePeriods, mcpTasks, postDrafts, users } from "@/drizzle/schema"
 import { call, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { inProcessFetch, postLegacy, rpc2026, type Rpc } from "../helpers/mcp";
+import { writer } from "@/lib/ai";
 import { fixedModel } from "../helpers/model";
 import { withRealLimits } from "../helpers/rate-limit";
 
@@ -214,14 +215,16 @@ describe("tasks (io.modelcontextprotocol/tasks)", () => {
       const released = new Promise<void>((r) => (release = r));
       const answer = fixedModel("Remote work runs on writing things down.");
       replacePorts({
-        model: () =>
-          new MockLanguageModelV3({
-            doGenerate: async (options) => {
-              started();
-              await released;
-              return answer.doGenerate(options);
-            },
-          }),
+        model: writer(
+          () =>
+            new MockLanguageModelV3({
+              doGenerate: async (options) => {
+                started();
+                await released;
+                return answer.doGenerate(options);
+              },
+            }),
+        ),
       });
       return { began, release };
     }

@@ -10,6 +10,7 @@ import { OwnerShell } from "@/components/owner-shell";
 import { SwitchForm } from "@/components/switch-form";
 import { notificationSettingsOf } from "@/lib/domain/notifications";
 import { config } from "@/lib/config";
+import { ports } from "@/lib/ports";
 import { checkConnection, connectPlatform, disconnectApp, removePlatform, saveNotifications, toggleAppTrust, togglePublishing } from "./actions";
 import { ConnectionCheckForm } from "@/components/connection-check";
 import { FormOutcome } from "@/components/form-outcome";
@@ -40,7 +41,7 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
     listConnectedApps(d, me.id),
     platformAccounts(d, me.id),
     pendingApprovals(d, me.id),
-    accountHealth(d, me.id),
+    accountHealth(d, me.id, ports()),
   ]);
   const notify = await notificationSettingsOf(d, me.id);
   const csrf = csrfToken(me.id, "connections");

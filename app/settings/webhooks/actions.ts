@@ -3,6 +3,7 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { ownerAction } from "@/lib/auth/owner-action";
 import { db } from "@/lib/db";
+import { ports } from "@/lib/ports";
 import type { Ctx } from "@/lib/domain/context";
 import { getProfile } from "@/lib/domain/onboarding";
 import { ownerContext } from "@/lib/domain/owner";
@@ -23,7 +24,7 @@ const asOwner = (form: FormData) =>
   ownerAction<Ctx | null>(form, { page: PAGE, purpose: "webhooks", expired: () => null }, async (userId) => {
     const profile = await getProfile(await db(), userId);
     if (!profile) redirect("/signin");
-    return ownerContext(await db(), { id: userId, ...profile });
+    return ownerContext(await db(), { id: userId, ...profile }, ports());
   });
 
 const text = (form: FormData, k: string) => String(form.get(k) ?? "").trim();

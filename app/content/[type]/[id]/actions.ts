@@ -3,6 +3,7 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { ownerAction } from "@/lib/auth/owner-action";
 import { db } from "@/lib/db";
+import { ports } from "@/lib/ports";
 import { deleteDraft, type DraftType } from "@/lib/domain/drafts";
 import { forget } from "@/lib/domain/history";
 import { getProfile } from "@/lib/domain/onboarding";
@@ -26,7 +27,7 @@ const asOwner = (type: DraftType, id: string, form: FormData) =>
   ownerAction<Ctx | ActionState>(form, { page: page(type, id), purpose: `item:${id}`, expired }, async (userId) => {
     const profile = await getProfile(await db(), userId);
     if (!profile) redirect("/signin");
-    return ownerContext(await db(), { id: userId, ...profile });
+    return ownerContext(await db(), { id: userId, ...profile }, ports());
   });
 
 // A field problem says which; anything else in the API's message and hint.

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { csrfToken, requireOwner } from "@/lib/auth/session";
 import { db } from "@/lib/db";
+import { ports } from "@/lib/ports";
 import { pendingApprovals, platformAccounts } from "@/lib/domain/connections";
 import { draftHistory } from "@/lib/domain/history";
 import { ownerContext, ownerDraft } from "@/lib/domain/owner";
@@ -55,7 +56,7 @@ export default async function ItemPage({
   if (type !== "post" && type !== "tweet") notFound();
   const me = await requireOwner(`/content/${type}/${id}`, { complete: true });
   const d = await db();
-  const found = await ownerDraft(ownerContext(d, me), type, id);
+  const found = await ownerDraft(ownerContext(d, me, ports()), type, id);
   if (!found) notFound();
   const { item, record, shown } = found;
   const [history, accounts, pending] = await Promise.all([draftHistory(d, me.id, type, id), platformAccounts(d, me.id), pendingApprovals(d, me.id)]);

@@ -1,5 +1,5 @@
 "use strict";
-// Counts a PDF's pages on a thread of its own (lib/domain/media-files.ts runs it), so that a
+// Counts a PDF's pages on a thread of its own (lib/workers/pdf.ts runs it), so that a
 // hostile file cannot hold up the server: the thread is stopped at a deadline and its heap is
 // capped. Plain CommonJS, loaded by path at run time: it is not part of the app's bundle.
 const { parentPort, workerData } = require("node:worker_threads");

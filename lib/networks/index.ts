@@ -1,6 +1,7 @@
 // The two networks, named one way everywhere: the API's platform (pronet, micro), the draft
 // type that goes there (post, tweet), next-auth's provider id of its connection (linkedin,
-// twitter) and the name people read (LinkedIn, X).
+// twitter) and the name people read (LinkedIn, X); and the limits of theirs that both the
+// adapters and the domain's drafts keep. Pure: the domain imports it, as the adapters do.
 
 export type PlatformName = "pronet" | "micro";
 export type DraftType = "post" | "tweet";
@@ -19,6 +20,11 @@ export const NETWORK_NAMES: Record<string, string> = Object.fromEntries(
     [n.provider, n.name],
   ]),
 );
+
+/** LinkedIn's multi-image post: 2 to 20 images. */
+export const MAX_LINKEDIN_IMAGES = 20;
+/** X: a tweet carries up to 4 images, or one animated GIF. */
+export const MAX_TWEET_IMAGES = 4;
 
 const find = <K extends keyof Network>(key: K, value: Network[K]): Network => NETWORKS.find((n) => n[key] === value)!;
 export const network = (platform: PlatformName) => find("platform", platform);
@@ -44,4 +50,17 @@ export function connectionState(acc: ConnectionFacts | null | undefined, now: Da
   const until = acc.refresh_token || acc.expires_at === null ? null : new Date(acc.expires_at * 1000);
   const usable = acc.status === "connected" && !(until && until.getTime() <= now.getTime());
   return { state: usable ? "connected" : "needs_reconnect", until };
+}
+
+/**
+ * Why a connection cannot publish to the real network, as the owner's pages, an API error and
+ * a failed draft's reason all say it, or null. (Without the network's app credentials the
+ * sandbox stands in, and no connection is needed: callers ask only for a real network.)
+ */
+export function connectionProblemOf(platform: PlatformName, acc: ConnectionFacts | null | undefined, now: Date): string | null {
+  const { state } = connectionState(acc, now);
+  const n = network(platform).name;
+  if (state === "not_connected") return `No ${n} account is connected. The owner can connect one in Settings > Connections.`;
+  if (state === "needs_reconnect") return `The ${n} connection needs renewing. The owner can reconnect it in Settings > Connections.`;
+  return null;
 }

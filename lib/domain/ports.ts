@@ -1,0 +1,118 @@
+import type { Config } from "@/lib/config";
+import type { Db } from "@/lib/db";
+import type { DraftType, PlatformName } from "@/lib/networks";
+import type { Platform } from "@/lib/networks/platform";
+import type { authAccounts } from "@/drizzle/schema";
+
+// The outside world as the domain sees it: configuration, the clock, the networks, the
+// publishing engine's events, the writing model, mail, the work on uploads and the webhook
+// sender. Declared here, by the
+// domain that uses them; lib/ports.ts (the composition root) plugs the real adapters in once,
+// and every Ctx carries them, so that a test passes fakes instead of reaching for process.env
+// or a module's singleton.
+
+type DraftRef = { type: DraftType; id: string; userId: string };
+
+/** Schedule changes, told to the publishing engine (Inngest, when configured). */
+export type Events = {
+  scheduled: (d: DraftRef & { scheduledFor: Date; previous: Date | null; version: number }) => Promise<void>;
+  unscheduled: (d: DraftRef & { scheduledFor: Date; version: number }) => Promise<void>;
+  deleted: (d: DraftRef) => Promise<void>;
+};
+
+/** A user's stored connection to a network (auth_accounts), as sign-in and token refreshes keep it. */
+export type StoredConnection = typeof authAccounts.$inferSelect;
+
+/**
+ * The networks, as the domain asks about them. What follows from the stored connection alone
+ * (its state, the permissions it lacks) is pure: lib/networks and lib/networks/scopes.
+ */
+export type Platforms = {
+  /** Whether this deployment has the network's app credentials; without them the built-in sandbox stands in. */
+  configured: (name: PlatformName) => boolean;
+  /** The user's stored connection to the network, or null. */
+  connection: (db: Db, userId: string, name: PlatformName) => Promise<StoredConnection | null>;
+  /** The network a user's draft goes to: the real one when configured (refused without a usable connection), else the sandbox. */
+  open: (db: Db, userId: string, name: PlatformName) => Promise<Platform>;
+};
+
+/** An e-mail to one person, in plain text. */
+export type Mail = { to: string; subject: string; text: string };
+
+/** E-mail to the owner (lib/mail: SMTP when SMTP_URL is set). */
+export type Mailer = {
+  /** Whether mail can go out at all; without it the notification sweeps are not run. */
+  configured: () => boolean;
+  send: (m: Mail) => Promise<void>;
+};
+
+/** The image formats uploads keep, as sharp names them. */
+export type ImageFormat = "png" | "jpeg" | "gif" | "webp";
+
+/** An image encoded again in its own format, or the bytes were another format (nothing encoded). */
+export type ImageWork = { kind: "image"; data: Uint8Array; width: number; height: number; frames: number } | { kind: "other"; format: string | null };
+
+/** A PDF's page count, or why it could not be read (`error`: "unreadable" or a reason). */
+export type PdfPages = { pages?: number; error?: string; encrypted?: boolean };
+
+/**
+ * The heavy work on uploaded bytes, off the request's thread (lib/workers): images through
+ * sharp on libuv's pool, PDFs on a thread of their own. The domain decides what is accepted.
+ */
+export type Workers = {
+  /** Decodes an image and encodes it again in `format`, without metadata; throws when unreadable. */
+  image: (input: Uint8Array, format: ImageFormat, limits: { pixels: number; seconds: number }) => Promise<ImageWork>;
+  /** Counts a PDF's pages (to just past `max`) on a thread stopped after `ms`, its heap capped at `heapMb`. */
+  pdfPages: (input: Uint8Array, limits: { max: number; ms: number; heapMb: number }) => Promise<PdfPages>;
+  /** An image's frames (more than one: an animation), or null when they cannot be told. */
+  frames: (input: Uint8Array) => Promise<number | null>;
+};
+
+/** The author's voice profile, as the writing model is given it. */
+export type Voice = {
+  summary: string | null;
+  tone: string[];
+  samplePosts: string[];
+  niche: string | null;
+  traits: string[];
+};
+
+/** What to write: a post, a tweet or a thread, in the author's voice. */
+export type Brief = {
+  format: "post" | "tweet";
+  voice: Voice;
+  topic?: string;
+  instructions?: string;
+  pillar?: string;
+  /** A post draft to condense into a tweet. */
+  sourcePost?: string;
+  /** A tweet thread of this many parts (2 to 25) instead of one tweet. */
+  parts?: number;
+};
+
+/**
+ * The writing model (lib/ai: any OpenAI-compatible server, else the offline composer). What
+ * it returns always fits the network's limit; a model that fails or is given up on throws.
+ */
+export type Writer = {
+  write: (brief: Brief, signal?: AbortSignal) => Promise<string>;
+  /** A thread of `brief.parts` tweets (at least 2). */
+  writeThread: (brief: Brief & { parts: number }, signal?: AbortSignal) => Promise<string[]>;
+};
+
+export type SendRequest = { url: string; headers: Record<string, string>; body: string; timeoutMs: number };
+/** `status` null: no HTTP answer (refused, timeout, network); `error` a short plain summary. */
+export type SendResult = { status: number | null; error: string | null };
+export type WebhookSender = (r: SendRequest) => Promise<SendResult>;
+
+export type Ports = {
+  config: () => Config;
+  clock: () => Date;
+  platforms: Platforms;
+  events: Events;
+  model: Writer;
+  mail: Mailer;
+  workers: Workers;
+  /** Where webhook deliveries leave the service (SSRF checks included); tests pass a fake or a resolver. */
+  webhooks: { send: WebhookSender };
+};
