@@ -79,9 +79,8 @@ const origin = (env.APP_URL || `http://localhost:${port}`).replace(/\/+$/, "");
 const refusesBody = bodyLimits(origin);
 const toNextCapped = (req, res) => refusesBody(req, res) || toNext(req, res);
 
-// The API and MCP routes' own handlers, without Next's pipeline (direct-routes.mjs). Their
-// request URL is the configured origin's, never one a client's Host header picks.
-const direct = directRoute(import.meta.dirname, origin, toNextCapped);
+// The API and MCP routes' own handlers, without Next's pipeline (direct-routes.mjs).
+const direct = directRoute(import.meta.dirname, toNextCapped);
 
 const server = http.createServer((req, res) => {
   sawRequest();

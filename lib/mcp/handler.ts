@@ -4,7 +4,7 @@ import { config } from "@/lib/config";
 import { authenticateBearer, resourceMetadataUrl, wwwAuthenticate } from "@/lib/http/auth";
 import { Unauthorized } from "@/lib/errors";
 import { errorBody, statusOf, toAppError } from "@/lib/errors/present";
-import { MAX_BODY_BYTES, readCapped, UTF8 } from "@/lib/http/body";
+import { MAX_BODY_BYTES, readCappedBody, UTF8, webBody, type BodySource } from "@/lib/http/body";
 import { largeBodyGate, TooManyLargeBodies } from "@/lib/http/large-bodies";
 import { consumeRequest, type RateDecision } from "@/lib/ratelimit";
 import { prepaid } from "@/lib/operations/run";
@@ -80,9 +80,10 @@ type Message = { method?: string; params?: { name?: unknown } };
  * `{mcp_url}`: Streamable HTTP for every protocol version. The front (Origin, token, body,
  * rate limit) is the same for all; then a 2026-07-28 request (one carrying the `_meta`
  * envelope) goes to the SDK's per-request handler, any other to the 2025-era leg. Both build
- * the same server (server.ts), so tools, schemas, refusals and the budget are one.
+ * the same server (server.ts), so tools, schemas, refusals and the budget are one. The body
+ * is read from `source`: the Request's own, or Node's request under `npm start` (serveAsWeb).
  */
-export async function handleMcp(req: Request): Promise<Response> {
+export async function handleMcp(req: Request, source: BodySource = webBody(req)): Promise<Response> {
   const origin = req.headers.get("origin");
   if (!requestAllowed(req)) return rpcError(403, -32000, "Forbidden: this Host or Origin may not call the MCP server.");
   if (req.method === "OPTIONS") return finish(new Response(null, { status: 204 }), origin);
@@ -104,7 +105,7 @@ export async function handleMcp(req: Request): Promise<Response> {
     // a caller out of budget only up to the usual cap: a larger body is refused unread. Past the
     // usual cap a body takes one of the few places for large bodies until it is answered.
     if (rate.allowed) gate = largeBodyGate(caller.userId);
-    const bytes = await readCapped(req, rate.allowed ? MAX_MCP_BODY_BYTES : MAX_BODY_BYTES, gate);
+    const bytes = await readCappedBody(source, rate.allowed ? MAX_MCP_BODY_BYTES : MAX_BODY_BYTES, gate);
     if (!bytes) return finish(rate.allowed ? rpcError(413, -32600, "Request body too large.") : tooMany(rate), origin);
     let body: unknown;
     try {
