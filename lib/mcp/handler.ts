@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { isLegacyRequest } from "@modelcontextprotocol/server";
+import { isLoopbackHost, originIsLoopback } from "@/lib/address-policy.mjs";
 import { config } from "@/lib/config";
 import { authenticateBearer, resourceMetadataUrl, wwwAuthenticate } from "@/lib/http/auth";
 import { Unauthorized } from "@/lib/errors";
@@ -21,24 +22,29 @@ const CORS = {
   "Access-Control-Max-Age": "86400",
 };
 
-const LOOPBACK = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
+/** The host name of a Host header (`name[:port]`, `[v6][:port]`), lower-case; null for anything else. */
+const hostOf = (header: string) => /^(\[[0-9a-f:.]+\]|[^:/@[\]]+)(?::\d+)?$/i.exec(header)?.[1].toLowerCase() ?? null;
 
 /**
  * DNS-rebinding protection. Browsers may call only from the service's own origin, one listed
- * in MCP_ALLOWED_ORIGINS, or (for a service on a loopback address) another loopback origin;
- * a service on a loopback address also refuses any Host that is not loopback.
+ * in MCP_ALLOWED_ORIGINS, or (for a service on loopback) another loopback origin; a service
+ * on loopback also refuses any Host that is not loopback. Loopback is the address policy's
+ * (lib/address-policy.mjs).
  */
 function requestAllowed(req: Request): boolean {
   const c = config();
   const own = new URL(c.origin);
-  const local = LOOPBACK.test(own.host);
-  const host = req.headers.get("host");
-  if (local && host && !LOOPBACK.test(host)) return false;
+  const local = originIsLoopback(c.origin);
+  const header = req.headers.get("host");
+  if (local && header) {
+    const host = hostOf(header);
+    if (!host || !isLoopbackHost(host)) return false;
+  }
   const origin = req.headers.get("origin");
   if (!origin) return true; // not a browser: DNS rebinding needs one
   if (origin === own.origin || c.MCP_ALLOWED_ORIGINS.includes(origin)) return true;
   try {
-    return local && LOOPBACK.test(new URL(origin).host);
+    return local && originIsLoopback(origin);
   } catch {
     return false;
   }

@@ -2,7 +2,7 @@ import http from "node:http";
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { config } from "@/lib/config";
-import { addressAllowed, originIsLoopback } from "@/lib/outbound-address";
+import { addressAllowed, bare, originIsLoopback } from "@/lib/address-policy.mjs";
 import { checkWebhookUrl } from "./address";
 import { dnsResolve, type Resolve } from "@/lib/outbound-resolve";
 
@@ -29,7 +29,7 @@ export function httpSender(opts: { resolve?: Resolve; origin?: () => string } = 
     } catch {
       return { status: null, error: "refused: the URL is not allowed (https only, no private addresses)" };
     }
-    const host = u.hostname.replace(/^\[|\]$/g, "");
+    const host = bare(u.hostname);
     // The timeout covers the whole send, the name's resolution included.
     const deadline = Date.now() + r.timeoutMs;
     let addresses: { address: string; family: number }[];
