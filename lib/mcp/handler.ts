@@ -7,8 +7,8 @@ import { Unauthorized } from "@/lib/errors";
 import { errorBody, statusOf, toAppError } from "@/lib/errors/present";
 import { MAX_BODY_BYTES, readCappedBody, UTF8, webBody, type BodySource } from "@/lib/http/body";
 import { largeBodyGate, TooManyLargeBodies } from "@/lib/http/large-bodies";
-import { consumeRequest, type RateDecision } from "@/lib/ratelimit";
-import { prepaid } from "@/lib/operations/run";
+import type { RateDecision } from "@/lib/ratelimit";
+import { charge, chargeMessages, prepaid } from "@/lib/operations/budget";
 import { bodyLimitOf, MAX_MCP_BODY_BYTES } from "./body-limit";
 import { serveLegacy } from "./legacy";
 import { serveModern } from "./modern";
@@ -100,12 +100,8 @@ export async function handleMcp(req: Request, source: BodySource = webBody(req))
   let gate: ReturnType<typeof largeBodyGate> | undefined;
   try {
     const caller = await authenticateBearer(req.headers.get("authorization"), config().mcpUrl);
-    // Every message counts against the caller's budget (tool calls in their operation, with
-    // REST's), answers and notifications included: none of them is free to flood. The request
-    // pays one point before its body is read, so a body refused as too large or unreadable
-    // still counts. That point is the first message's: a tool call takes it in its operation
-    // (prepaid), where a refusal is a tool error the model can read.
-    const rate = await consumeRequest(caller.userId, caller.plan);
+    // The request pays for its first message before its body is read (budget.ts says why).
+    const rate = await charge(caller);
     const paid = prepaid(rate);
     // Read up to the largest cap of any tool (each message's own cap is checked once parsed);
     // a caller out of budget only up to the usual cap: a larger body is refused unread. Past the
@@ -122,15 +118,9 @@ export async function handleMcp(req: Request, source: BodySource = webBody(req))
     const messages = (Array.isArray(body) ? body : [body]) as Message[];
     if (bytes.byteLength > bodyLimitOf(messages)) return finish(rpcError(413, -32600, "Request body too large."), origin);
     if (messages.length > MAX_BATCH) return finish(rpcError(400, -32600, `Too many messages in one request (at most ${MAX_BATCH}).`), origin);
-    const others = messages.filter((m) => m?.method !== "tools/call").length;
-    // Without a tool call (nothing then takes the prepaid point), the request's point was the
-    // first other message's.
-    const noToolCall = others === messages.length;
-    if (noToolCall && !rate.allowed) return finish(tooMany(rate, requestIdOf(body)), origin);
-    for (let i = noToolCall ? 1 : 0; i < others; i++) {
-      const more = await consumeRequest(caller.userId, caller.plan);
-      if (!more.allowed) return finish(tooMany(more, requestIdOf(body)), origin);
-    }
+    // The other messages' points; tool calls pay in their operation.
+    const refused = await chargeMessages(caller, rate, messages);
+    if (refused) return finish(tooMany(refused, requestIdOf(body)), origin);
     // The body was read here once: the SDK is handed it parsed (it then never reads the request's).
     if (!(await isLegacyRequest(req, body, { maxRequestBodySize: MAX_MCP_BODY_BYTES }))) {
       return finish(await serveModern(req, body, caller, requestId, paid), origin);
