@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { config } from "@/lib/config";
 import { db, type Db } from "@/lib/db";
-import { isDatabaseUnavailable } from "@/lib/errors/present";
+import { isDatabaseUnavailable, resourceMetadataUrl } from "@/lib/errors/present";
 import { log } from "@/lib/log";
 import { errorFacts } from "@/lib/redact";
 import { authenticate } from "@/lib/domain/tokens";
@@ -9,7 +9,7 @@ import { mediaInfo, mediaPart, safeFilename } from "@/lib/domain/media";
 import { PDF_TYPE, type MediaType } from "@/lib/domain/media-files";
 import type { Caller } from "@/lib/domain/context";
 import { charge } from "@/lib/operations/budget";
-import { bearerToken, resourceMetadataUrl } from "./auth";
+import { bearerToken } from "./auth";
 import { rateLimitHeaders } from "./rate-headers";
 
 // `{origin}/media/{id}`: an uploaded file, to its owner only: the signed-in owner in the

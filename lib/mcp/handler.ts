@@ -2,9 +2,8 @@ import { randomUUID } from "node:crypto";
 import { isLegacyRequest } from "@modelcontextprotocol/server";
 import { isLoopbackHost, originIsLoopback } from "@/lib/address-policy.mjs";
 import { config } from "@/lib/config";
-import { authenticateBearer, resourceMetadataUrl, wwwAuthenticate } from "@/lib/http/auth";
-import { Unauthorized } from "@/lib/errors";
-import { errorBody, statusOf, toAppError } from "@/lib/errors/present";
+import { authenticateBearer } from "@/lib/http/auth";
+import { presentError, type ErrorAnswer } from "@/lib/errors/present";
 import { MAX_BODY_BYTES, readCappedBody, UTF8, webBody, type BodySource } from "@/lib/http/body";
 import { largeBodyGate, TooManyLargeBodies } from "@/lib/http/large-bodies";
 import type { RateDecision } from "@/lib/ratelimit";
@@ -64,11 +63,14 @@ function finish(res: Response, origin: string | null, extra: Record<string, stri
 const rpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}, id: unknown = null) =>
   Response.json({ jsonrpc: "2.0", error: { code, message }, id }, { status, headers });
 
-/** 503 with Retry-After: too many large bodies are being read (large-bodies.ts); nothing was read past the usual cap. */
-const busy = () =>
-  rpcError(503, -32000, "Temporarily unavailable: too many large requests are being received; this one was not read. Retry in 5 seconds.", {
-    "Retry-After": "5",
-  });
+/** Too many large bodies are being read (large-bodies.ts), as a JSON-RPC error; nothing was read past the usual cap. */
+const busy = (answer: ErrorAnswer) =>
+  rpcError(
+    answer.status,
+    -32000,
+    "Temporarily unavailable: too many large requests are being received; this one was not read. Retry in 5 seconds.",
+    answer.headers,
+  );
 
 /** 429 with Retry-After, answering the request's id once its body was read. */
 const tooMany = (rate: RateDecision, id: unknown = null) =>
@@ -129,11 +131,9 @@ export async function handleMcp(req: Request, source: BodySource = webBody(req))
     if ("error" in legacy) return finish(rpcError(404, -32001, "Session not found: initialize again.", {}, requestIdOf(body)), origin);
     return finish(legacy.response, origin, legacy.sessionHeader ? { "Mcp-Session-Id": legacy.sessionHeader } : {});
   } catch (e) {
-    if (e instanceof TooManyLargeBodies) return finish(busy(), origin);
-    const err = toAppError(e, requestId);
-    const headers: Record<string, string> = { "X-Request-Id": requestId };
-    if (err instanceof Unauthorized) headers["WWW-Authenticate"] = wwwAuthenticate(err, resourceMetadataUrl("/mcp"));
-    return finish(Response.json(errorBody(err), { status: statusOf(err), headers }), origin);
+    const answer = presentError(e, requestId, "/mcp");
+    if (e instanceof TooManyLargeBodies) return finish(busy(answer), origin);
+    return finish(Response.json(answer.body, { status: answer.status, headers: { "X-Request-Id": requestId, ...answer.headers } }), origin);
   } finally {
     gate?.release();
   }

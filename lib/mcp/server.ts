@@ -1,7 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type InputRequiredResult, type ServerContext } from "@modelcontextprotocol/server";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
 import type { Caller } from "@/lib/domain/context";
-import { toAppError } from "@/lib/errors/present";
 import { findOperation } from "@/lib/operations/registry";
 import { pay, prepaid, type Prepaid } from "@/lib/operations/budget";
 import { runOperation } from "@/lib/operations/run";
@@ -112,7 +111,7 @@ export function createMcpServer(c: McpServerContext): Server {
       if (e instanceof InputRequired) return e.result;
       // A refused requestState is a protocol error (-32602), not a tool result.
       if (e instanceof ProtocolError) throw e;
-      return errorResult(toAppError(e, c.requestId));
+      return errorResult(e, c.requestId);
     }
   });
   return server;
