@@ -4,12 +4,15 @@
 // that an answer left unread, to keep the connection: before any sign-in, a few connections
 // streaming hundreds of megabytes would hold the one process that also publishes and delivers
 // webhooks. The API's operations and MCP (direct-routes.mjs) read theirs with caps and error
-// shapes of their own (lib/http/body.ts) and are not capped here.
+// shapes of their own (lib/http/body.ts, the one body reader) and are not capped here.
 //
-// The rule of lib/http/body.ts: a declared length over the cap is refused unread; a body
-// without one is counted as it arrives and refused at the first chunk past the cap. A refusal
-// is a 413 in the route's error shape (unless an answer went out already), after which nothing
-// more is read and the connection closes.
+// This is not a second reader: it keeps no bytes and hands none to anyone; it counts the
+// chunks on their way to readers it does not control (Next's, next-auth's, Inngest's), which
+// body.ts's reader cannot be put in front of, and it runs in the front server, which cannot
+// import TypeScript. It follows body.ts's rule: a declared length over the cap is refused
+// unread; a body without one is counted as it arrives and refused at the first chunk past the
+// cap. A refusal is a 413 in the route's error shape (unless an answer went out already),
+// after which nothing more is read and the connection closes.
 import http from "node:http";
 
 const KiB = 1024;

@@ -8,6 +8,7 @@
 //      address the Nth proxy saw (lib/http/client-address.ts).
 import http from "node:http";
 import { bodyLimits } from "./body-limits.mjs";
+import { isLoopbackListenAddress } from "./lib/address-policy.mjs";
 import { directRoute } from "./direct-routes.mjs";
 import { settleMemory } from "./memory.mjs";
 import { trackNextContext } from "./next-context.mjs";
@@ -32,7 +33,7 @@ if (!Number.isInteger(trustProxy) || trustProxy < 0 || trustProxy > 10) fail(`TR
 if (!Number.isInteger(keepAlive) || keepAlive < 1 || keepAlive > 7200) {
   fail(`KEEP_ALIVE_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 7200, not ${env.KEEP_ALIVE_TIMEOUT_SECONDS}`);
 }
-if (!env.APP_URL && !/^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i.test(host)) {
+if (!env.APP_URL && !isLoopbackListenAddress(host)) {
   fail(`HOST=${host} listens beyond this machine: set APP_URL to the address its clients use (without it the service takes itself for a loopback one)`);
 }
 
@@ -79,9 +80,8 @@ const origin = (env.APP_URL || `http://localhost:${port}`).replace(/\/+$/, "");
 const refusesBody = bodyLimits(origin);
 const toNextCapped = (req, res) => refusesBody(req, res) || toNext(req, res);
 
-// The API and MCP routes' own handlers, without Next's pipeline (direct-routes.mjs). Their
-// request URL is the configured origin's, never one a client's Host header picks.
-const direct = directRoute(import.meta.dirname, origin, toNextCapped);
+// The API and MCP routes' own handlers, without Next's pipeline (direct-routes.mjs).
+const direct = directRoute(import.meta.dirname, toNextCapped);
 
 const server = http.createServer((req, res) => {
   sawRequest();

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { originIsLoopback } from "@/lib/outbound-address";
+import { originIsLoopback } from "@/lib/address-policy.mjs";
 
 // Every environment variable the service reads, parsed once. docs/configuration.md's table mirrors this.
 const Env = z

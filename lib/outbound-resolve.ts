@@ -1,12 +1,8 @@
 import { Resolver } from "node:dns/promises";
+import { isLoopbackName, LOOPBACK_ADDRESSES } from "@/lib/address-policy.mjs";
 
 /** Every address of a name, injectable for tests. */
 export type Resolve = (host: string) => Promise<{ address: string; family: number }[]>;
-
-const LOOPBACK = [
-  { address: "127.0.0.1", family: 4 },
-  { address: "::1", family: 6 },
-];
 
 /**
  * A receiver's name, resolved by asking DNS (c-ares, on the event loop) rather than through
@@ -22,7 +18,7 @@ export function dnsResolve(servers?: string[]): Resolve {
   if (servers) resolver.setServers(servers);
   return async (host) => {
     const name = host.toLowerCase().replace(/\.$/, "");
-    if (name === "localhost" || name.endsWith(".localhost")) return LOOPBACK;
+    if (isLoopbackName(name)) return [...LOOPBACK_ADDRESSES];
     const [v4, v6] = await Promise.allSettled([resolver.resolve4(name), resolver.resolve6(name)]);
     const found = [
       ...(v4.status === "fulfilled" ? v4.value.map((address) => ({ address, family: 4 })) : []),

@@ -1,5 +1,5 @@
 import { config } from "@/lib/config";
-import { AppError, ERROR_STATUS, type ErrorCode } from "./index";
+import { AppError, ERROR_STATUS, Unauthorized, type ErrorCode } from "./index";
 import { log } from "@/lib/log";
 import { errorFacts } from "@/lib/redact";
 
@@ -80,3 +80,31 @@ export function errorBody(e: AppError) {
 }
 
 export const statusOf = (e: AppError) => ERROR_STATUS[e.code];
+
+/** The protected-resource metadata URL (RFC 9728) of a resource served at `path`. */
+export const resourceMetadataUrl = (path: string) => `${config().origin}/.well-known/oauth-protected-resource${path}`;
+
+/** `WWW-Authenticate` for a 401: where to sign in, and invalid_token when a token was sent. */
+export function wwwAuthenticate(e: Unauthorized, metadataUrl: string) {
+  return `Bearer resource_metadata="${metadataUrl}"${e.invalidToken ? `, error="invalid_token", error_description="${e.message}"` : ""}`;
+}
+
+/** An error as an answer: the AppError it became, its status, its body and the headers it calls for. */
+export type ErrorAnswer = { error: AppError; status: number; body: ReturnType<typeof errorBody>; headers: Record<string, string> };
+
+/**
+ * The one error presenter, for REST and MCP alike: any thrown value as the AppError it stands
+ * for (anything unexpected logged with the request id and answered internal_error), its
+ * status, its body, and the headers the error itself calls for: on a 401, WWW-Authenticate
+ * naming the metadata of `resource` (the path of the API or of MCP; no header without it), and
+ * Retry-After on a 503. REST sends it as it is; MCP sends it from its front, turns it into a
+ * JSON-RPC error where its protocol has one, and inside a tool call sends the body as the
+ * tool's error result.
+ */
+export function presentError(e: unknown, requestId: string, resource?: string): ErrorAnswer {
+  const error = toAppError(e, requestId);
+  const headers: Record<string, string> = {};
+  if (error instanceof Unauthorized && resource) headers["WWW-Authenticate"] = wwwAuthenticate(error, resourceMetadataUrl(resource));
+  if (error.code === "temporarily_unavailable") headers["Retry-After"] = "5";
+  return { error, status: statusOf(error), body: errorBody(error), headers };
+}

@@ -4,14 +4,6 @@ import type { Caller } from "@/lib/domain/context";
 import { authenticate } from "@/lib/domain/tokens";
 import { Unauthorized } from "@/lib/errors";
 
-/** The protected-resource metadata URL (RFC 9728) of a resource served at `path`. */
-export const resourceMetadataUrl = (path: string) => `${config().origin}/.well-known/oauth-protected-resource${path}`;
-
-/** `WWW-Authenticate` for a 401: where to sign in, and invalid_token when a token was sent. */
-export function wwwAuthenticate(e: Unauthorized, metadataUrl: string) {
-  return `Bearer resource_metadata="${metadataUrl}"${e.invalidToken ? `, error="invalid_token", error_description="${e.message}"` : ""}`;
-}
-
 const REASONS = {
   invalid: "The access token is not valid.",
   expired: "The access token has expired.",

@@ -63,56 +63,81 @@ export async function readJsonBody(req: ApiRequest, maxBytes = MAX_BODY_BYTES, g
 }
 
 /**
- * The body's bytes, or null when it is larger than `maxBytes`: a declared length over the
- * cap is refused unread, and otherwise reading stops at the first chunk past it, so a
- * client can never make the server hold more than the cap (plus one chunk) in memory.
- * With a `gate`, reading goes past its size only if `admit()` lets it; what `admit()` throws
- * is thrown, and the rest is not read.
+ * A request body as the one reader below takes it, whatever carries it: a web Request's
+ * stream (the route files, `next dev`, the tests: `webBody`) or Node's own request
+ * (`npm start`: `nodeBody` in node.ts). Only how chunks arrive and how reading stops differ;
+ * the cap, the large-body gate and the failures are the reader's, written once.
  */
-export async function readCapped(req: Request, maxBytes: number, gate?: BodyGate): Promise<Uint8Array | null> {
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) {
-    await req.body?.cancel().catch(() => {});
-    return null;
-  }
-  const admit = async (cancel: () => Promise<unknown> | undefined) => {
-    try {
-      gate!.admit();
-    } catch (e) {
-      await cancel()?.catch(() => {});
-      throw e;
-    }
-  };
-  let admitted = !gate;
-  if (gate && declared > gate.at) {
-    await admit(() => req.body?.cancel());
-    admitted = true;
-  }
-  if (!req.body) return new Uint8Array();
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read().catch(() => {
-      throw bodyNotReceived();
+export type BodySource = {
+  /** Content-Length as sent (0 without one). */
+  declared: number;
+  /** Hands each chunk to `chunk` as it arrives until it returns false, then calls `end`, or `error` when the connection fails. */
+  feed(on: { chunk(bytes: Uint8Array): boolean; end(): void; error(): void }): void;
+  /** Reads no further and drops the rest; settled once it is dropped. */
+  stop(): Promise<unknown> | void;
+};
+
+/**
+ * The one reader of a request body: its bytes, or null when it is larger than `maxBytes`. A
+ * declared length over the cap is refused unread, and otherwise reading stops at the first
+ * chunk past it, so a client can never make the server hold more than the cap (plus one
+ * chunk) in memory. With a `gate`, reading goes past its size only if `admit()` lets it; what
+ * `admit()` throws is thrown, and the rest is not read. A connection that fails before the
+ * body is whole throws `bodyNotReceived()`.
+ */
+export function readCappedBody(body: BodySource, maxBytes: number, gate?: BodyGate): Promise<Uint8Array | null> {
+  return new Promise((resolve, reject) => {
+    // Settles only once the rest is dropped (a web stream's cancel is awaited).
+    const stop = (settle: () => void) => void Promise.resolve(body.stop()).then(settle, settle);
+    if (body.declared > maxBytes) return stop(() => resolve(null));
+    let admitted = !gate;
+    const admit = (): boolean => {
+      try {
+        gate!.admit();
+      } catch (e) {
+        stop(() => reject(e));
+        return false;
+      }
+      return (admitted = true);
+    };
+    if (gate && body.declared > gate.at && !admit()) return;
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    body.feed({
+      chunk(bytes) {
+        size += bytes.byteLength;
+        if (size > maxBytes) {
+          stop(() => resolve(null));
+          return false;
+        }
+        if (!admitted && size > gate!.at && !admit()) return false;
+        chunks.push(bytes);
+        return true;
+      },
+      end: () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)),
+      error: () => reject(bodyNotReceived()),
     });
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      return null;
-    }
-    if (!admitted && size > gate!.at) {
-      await admit(() => reader.cancel());
-      admitted = true;
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
+  });
 }
+
+/** A web Request's body for the reader: its stream, read a chunk at a time and cancelled when reading stops. */
+export function webBody(req: Request): BodySource {
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  return {
+    declared: Number(req.headers.get("content-length") ?? "0"),
+    feed(on) {
+      if (!req.body) return on.end();
+      const r = (reader = req.body.getReader());
+      const next = (): void =>
+        void r.read().then(
+          ({ done, value }) => (done ? on.end() : on.chunk(value) && next()),
+          () => on.error(),
+        );
+      next();
+    },
+    stop: () => (reader ? reader.cancel() : req.body?.cancel()),
+  };
+}
+
+/** A web Request's body through the one reader (readCappedBody). */
+export const readCapped = (req: Request, maxBytes: number, gate?: BodyGate) => readCappedBody(webBody(req), maxBytes, gate);

@@ -1,15 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { AppError } from "@/lib/errors";
 import { config } from "@/lib/config";
-import { errorBody } from "@/lib/errors/present";
+import { presentError } from "@/lib/errors/present";
 
 /** 405 in the API's error shape for discovery documents, which answer only `allow`. */
 export function methodNotAllowed(allow: string) {
-  return () =>
-    Response.json(
-      errorBody(new AppError("method_not_allowed", `This address answers only ${allow}.`, `Operations are POST ${config().baseUrl}/{operation}.`)),
-      { status: 405, headers: { Allow: allow, "X-Request-Id": randomUUID() } },
-    );
+  return () => {
+    const requestId = randomUUID();
+    const error = new AppError("method_not_allowed", `This address answers only ${allow}.`, `Operations are POST ${config().baseUrl}/{operation}.`);
+    const answer = presentError(error, requestId);
+    return Response.json(answer.body, { status: answer.status, headers: { Allow: allow, "X-Request-Id": requestId } });
+  };
 }
 
 // Well-known documents are public and read from browsers: CORS for GET and preflight.

@@ -1,15 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { config } from "@/lib/config";
 import { db, type Db } from "@/lib/db";
-import { isDatabaseUnavailable } from "@/lib/errors/present";
+import { isDatabaseUnavailable, resourceMetadataUrl } from "@/lib/errors/present";
 import { log } from "@/lib/log";
 import { errorFacts } from "@/lib/redact";
 import { authenticate } from "@/lib/domain/tokens";
 import { mediaInfo, mediaPart, safeFilename } from "@/lib/domain/media";
 import { PDF_TYPE, type MediaType } from "@/lib/domain/media-files";
 import type { Caller } from "@/lib/domain/context";
-import { consumeRequest } from "@/lib/ratelimit";
-import { bearerToken, resourceMetadataUrl } from "./auth";
+import { charge } from "@/lib/operations/budget";
+import { bearerToken } from "./auth";
 import { rateLimitHeaders } from "./rate-headers";
 
 // `{origin}/media/{id}`: an uploaded file, to its owner only: the signed-in owner in the
@@ -88,7 +88,7 @@ export async function mediaAnswer(req: Request, id: string, sessionUser: () => P
   // An app pays for each file it fetches (up to 20 MB read and held a time) from the budget
   // its calls share; the owner's own browser, showing their pages, does not.
   if (caller) {
-    const rate = await consumeRequest(caller.userId, caller.plan);
+    const rate = await charge(caller);
     if (!rate.allowed) return plain(429, `Too many requests: wait ${rate.retryAfter} seconds.`, rateLimitHeaders(rate));
   }
   // HEAD is answered from the description alone: the bytes are read for GET only, as sent.

@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { config } from "@/lib/config";
-import { AppError, Unauthorized } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { runOperation } from "@/lib/operations/run";
 import { findOperation } from "@/lib/operations/registry";
 import type { RateDecision } from "@/lib/ratelimit";
-import { authenticateBearer, resourceMetadataUrl, wwwAuthenticate } from "./auth";
+import { authenticateBearer } from "./auth";
 import { MAX_BODY_BYTES, readJsonBody } from "./body";
 import { largeBodyGate } from "./large-bodies";
-import { errorBody, statusOf, toAppError } from "@/lib/errors/present";
+import { presentError } from "@/lib/errors/present";
 import { fromWebRequest, toWebResponse, type ApiAnswer, type ApiRequest } from "./exchange";
 import { rateLimitHeaders } from "./rate-headers";
 
@@ -41,10 +41,8 @@ export async function answerOperation(req: ApiRequest, name: string): Promise<Ap
       gate?.release();
     }
   } catch (e) {
-    const err = toAppError(e, requestId);
-    if (err instanceof Unauthorized) headers["WWW-Authenticate"] = wwwAuthenticate(err, resourceMetadataUrl("/api/v1"));
-    if (err.code === "temporarily_unavailable") headers["Retry-After"] = "5";
-    return { status: statusOf(err), headers, body: JSON.stringify(errorBody(err)) };
+    const answer = presentError(e, requestId, "/api/v1");
+    return { status: answer.status, headers: { ...headers, ...answer.headers }, body: JSON.stringify(answer.body) };
   }
 }
 
@@ -55,11 +53,11 @@ export async function handleOperation(req: Request, name: string): Promise<Respo
 
 /** Any other address under the API: 404 not_found in the same error shape. */
 export function notFoundResponse(): Response {
-  const err = new AppError(
-    "not_found",
-    "There is no API endpoint at this address.",
-    `The API lives at ${config().baseUrl}; GET it for the list of operations.`,
+  const requestId = randomUUID();
+  const answer = presentError(
+    new AppError("not_found", "There is no API endpoint at this address.", `The API lives at ${config().baseUrl}; GET it for the list of operations.`),
+    requestId,
   );
-  const headers = { "X-Request-Id": randomUUID(), "Content-Type": "application/json; charset=utf-8" };
-  return toWebResponse({ status: 404, headers, body: JSON.stringify(errorBody(err)) });
+  const headers = { "X-Request-Id": requestId, "Content-Type": "application/json; charset=utf-8" };
+  return toWebResponse({ status: answer.status, headers, body: JSON.stringify(answer.body) });
 }

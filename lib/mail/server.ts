@@ -1,4 +1,4 @@
-import { originIsLoopback } from "@/lib/outbound-address";
+import { originIsLoopback } from "@/lib/address-policy.mjs";
 
 /**
  * SMTP_URL as the mail transports get it. Over `smtp://` to another machine, STARTTLS is

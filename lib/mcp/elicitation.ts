@@ -16,6 +16,7 @@ import {
 } from "@/lib/domain/elicitations";
 import type { Confirmation } from "@/lib/errors";
 import { networkOfDraft } from "@/lib/networks";
+import { findOperation } from "@/lib/operations/registry";
 import { destination } from "@/lib/platforms/destination";
 import { formatInZone, formatUtc } from "@/lib/time";
 import { attachmentLines, proposedAttachmentLines } from "./attachments";
@@ -43,12 +44,8 @@ export async function approvalMode(db: Db, caller: Caller, session: McpSession):
   return session.url ? "url" : null;
 }
 
-const VERBS: Record<string, string> = {
-  delete_draft: "delete",
-  publish_now: "publish now",
-  schedule_content: "schedule",
-  update_draft: "change the content of the scheduled",
-};
+/** How the action's operation asks for approval (its definition's `approval`); its name when it says nothing. */
+const approvalOf = (c: Confirmation) => findOperation(c.action.operation)?.approval ?? { verb: c.action.operation };
 
 /** The form: everything the owner would see on the approval page, not only a title. */
 export async function confirmationForm(db: Db, caller: Caller, c: Confirmation) {
@@ -58,7 +55,7 @@ export async function confirmationForm(db: Db, caller: Caller, c: Confirmation) 
   const provider = networkOfDraft(type).provider;
   const handle = (await platformAccounts(db, caller.userId)).find((p) => p.provider === provider && p.state !== "not_connected")?.handle;
   const dest = destination(type, handle);
-  const verb = VERBS[a.operation] ?? a.operation;
+  const { verb, irreversible } = approvalOf(c);
   const at = actsAt(a);
   const when = at ? `${formatInZone(new Date(at), caller.timezone)}${caller.timezone === "UTC" ? "" : ` (${formatUtc(new Date(at))})`}` : "now";
   const lines = [
@@ -83,7 +80,7 @@ export async function confirmationForm(db: Db, caller: Caller, c: Confirmation) 
   }
   lines.push(
     "",
-    `This acts on ${dest.sandbox ? "the sandbox, not a real account" : "your real account"}${a.operation === "delete_draft" || a.operation === "publish_now" ? " and cannot be undone" : ""}. Approve this exact action?`,
+    `This acts on ${dest.sandbox ? "the sandbox, not a real account" : "your real account"}${irreversible ? " and cannot be undone" : ""}. Approve this exact action?`,
   );
   return {
     message: lines.join("\n"),
@@ -99,7 +96,7 @@ const urlRequest = (c: Confirmation, elicitationId: string, appName: string) => 
   mode: "url" as const,
   elicitationId,
   url: c.url,
-  message: `${appName} asks to ${VERBS[c.action.operation] ?? c.action.operation} the ${c.action.type} "${c.action.title}". Open this page of your Contentio account to see the exact action and approve or deny it.`,
+  message: `${appName} asks to ${approvalOf(c).verb} the ${c.action.type} "${c.action.title}". Open this page of your Contentio account to see the exact action and approve or deny it.`,
 });
 
 export type WaitContext = {

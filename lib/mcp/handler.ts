@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { isLegacyRequest } from "@modelcontextprotocol/server";
+import { isLoopbackHost, originIsLoopback } from "@/lib/address-policy.mjs";
 import { config } from "@/lib/config";
-import { authenticateBearer, resourceMetadataUrl, wwwAuthenticate } from "@/lib/http/auth";
-import { Unauthorized } from "@/lib/errors";
-import { errorBody, statusOf, toAppError } from "@/lib/errors/present";
-import { MAX_BODY_BYTES, readCapped, UTF8 } from "@/lib/http/body";
+import { authenticateBearer } from "@/lib/http/auth";
+import { presentError, type ErrorAnswer } from "@/lib/errors/present";
+import { MAX_BODY_BYTES, readCappedBody, UTF8, webBody, type BodySource } from "@/lib/http/body";
 import { largeBodyGate, TooManyLargeBodies } from "@/lib/http/large-bodies";
-import { consumeRequest, type RateDecision } from "@/lib/ratelimit";
-import { prepaid } from "@/lib/operations/run";
+import type { RateDecision } from "@/lib/ratelimit";
+import { charge, chargeMessages, prepaid } from "@/lib/operations/budget";
 import { bodyLimitOf, MAX_MCP_BODY_BYTES } from "./body-limit";
 import { serveLegacy } from "./legacy";
 import { serveModern } from "./modern";
@@ -21,24 +21,29 @@ const CORS = {
   "Access-Control-Max-Age": "86400",
 };
 
-const LOOPBACK = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
+/** The host name of a Host header (`name[:port]`, `[v6][:port]`), lower-case; null for anything else. */
+const hostOf = (header: string) => /^(\[[0-9a-f:.]+\]|[^:/@[\]]+)(?::\d+)?$/i.exec(header)?.[1].toLowerCase() ?? null;
 
 /**
  * DNS-rebinding protection. Browsers may call only from the service's own origin, one listed
- * in MCP_ALLOWED_ORIGINS, or (for a service on a loopback address) another loopback origin;
- * a service on a loopback address also refuses any Host that is not loopback.
+ * in MCP_ALLOWED_ORIGINS, or (for a service on loopback) another loopback origin; a service
+ * on loopback also refuses any Host that is not loopback. Loopback is the address policy's
+ * (lib/address-policy.mjs).
  */
 function requestAllowed(req: Request): boolean {
   const c = config();
   const own = new URL(c.origin);
-  const local = LOOPBACK.test(own.host);
-  const host = req.headers.get("host");
-  if (local && host && !LOOPBACK.test(host)) return false;
+  const local = originIsLoopback(c.origin);
+  const header = req.headers.get("host");
+  if (local && header) {
+    const host = hostOf(header);
+    if (!host || !isLoopbackHost(host)) return false;
+  }
   const origin = req.headers.get("origin");
   if (!origin) return true; // not a browser: DNS rebinding needs one
   if (origin === own.origin || c.MCP_ALLOWED_ORIGINS.includes(origin)) return true;
   try {
-    return local && LOOPBACK.test(new URL(origin).host);
+    return local && originIsLoopback(origin);
   } catch {
     return false;
   }
@@ -58,11 +63,14 @@ function finish(res: Response, origin: string | null, extra: Record<string, stri
 const rpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}, id: unknown = null) =>
   Response.json({ jsonrpc: "2.0", error: { code, message }, id }, { status, headers });
 
-/** 503 with Retry-After: too many large bodies are being read (large-bodies.ts); nothing was read past the usual cap. */
-const busy = () =>
-  rpcError(503, -32000, "Temporarily unavailable: too many large requests are being received; this one was not read. Retry in 5 seconds.", {
-    "Retry-After": "5",
-  });
+/** Too many large bodies are being read (large-bodies.ts), as a JSON-RPC error; nothing was read past the usual cap. */
+const busy = (answer: ErrorAnswer) =>
+  rpcError(
+    answer.status,
+    -32000,
+    "Temporarily unavailable: too many large requests are being received; this one was not read. Retry in 5 seconds.",
+    answer.headers,
+  );
 
 /** 429 with Retry-After, answering the request's id once its body was read. */
 const tooMany = (rate: RateDecision, id: unknown = null) =>
@@ -80,9 +88,10 @@ type Message = { method?: string; params?: { name?: unknown } };
  * `{mcp_url}`: Streamable HTTP for every protocol version. The front (Origin, token, body,
  * rate limit) is the same for all; then a 2026-07-28 request (one carrying the `_meta`
  * envelope) goes to the SDK's per-request handler, any other to the 2025-era leg. Both build
- * the same server (server.ts), so tools, schemas, refusals and the budget are one.
+ * the same server (server.ts), so tools, schemas, refusals and the budget are one. The body
+ * is read from `source`: the Request's own, or Node's request under `npm start` (serveAsWeb).
  */
-export async function handleMcp(req: Request): Promise<Response> {
+export async function handleMcp(req: Request, source: BodySource = webBody(req)): Promise<Response> {
   const origin = req.headers.get("origin");
   if (!requestAllowed(req)) return rpcError(403, -32000, "Forbidden: this Host or Origin may not call the MCP server.");
   if (req.method === "OPTIONS") return finish(new Response(null, { status: 204 }), origin);
@@ -93,18 +102,14 @@ export async function handleMcp(req: Request): Promise<Response> {
   let gate: ReturnType<typeof largeBodyGate> | undefined;
   try {
     const caller = await authenticateBearer(req.headers.get("authorization"), config().mcpUrl);
-    // Every message counts against the caller's budget (tool calls in their operation, with
-    // REST's), answers and notifications included: none of them is free to flood. The request
-    // pays one point before its body is read, so a body refused as too large or unreadable
-    // still counts. That point is the first message's: a tool call takes it in its operation
-    // (prepaid), where a refusal is a tool error the model can read.
-    const rate = await consumeRequest(caller.userId, caller.plan);
+    // The request pays for its first message before its body is read (budget.ts says why).
+    const rate = await charge(caller);
     const paid = prepaid(rate);
     // Read up to the largest cap of any tool (each message's own cap is checked once parsed);
     // a caller out of budget only up to the usual cap: a larger body is refused unread. Past the
     // usual cap a body takes one of the few places for large bodies until it is answered.
     if (rate.allowed) gate = largeBodyGate(caller.userId);
-    const bytes = await readCapped(req, rate.allowed ? MAX_MCP_BODY_BYTES : MAX_BODY_BYTES, gate);
+    const bytes = await readCappedBody(source, rate.allowed ? MAX_MCP_BODY_BYTES : MAX_BODY_BYTES, gate);
     if (!bytes) return finish(rate.allowed ? rpcError(413, -32600, "Request body too large.") : tooMany(rate), origin);
     let body: unknown;
     try {
@@ -115,15 +120,9 @@ export async function handleMcp(req: Request): Promise<Response> {
     const messages = (Array.isArray(body) ? body : [body]) as Message[];
     if (bytes.byteLength > bodyLimitOf(messages)) return finish(rpcError(413, -32600, "Request body too large."), origin);
     if (messages.length > MAX_BATCH) return finish(rpcError(400, -32600, `Too many messages in one request (at most ${MAX_BATCH}).`), origin);
-    const others = messages.filter((m) => m?.method !== "tools/call").length;
-    // Without a tool call (nothing then takes the prepaid point), the request's point was the
-    // first other message's.
-    const noToolCall = others === messages.length;
-    if (noToolCall && !rate.allowed) return finish(tooMany(rate, requestIdOf(body)), origin);
-    for (let i = noToolCall ? 1 : 0; i < others; i++) {
-      const more = await consumeRequest(caller.userId, caller.plan);
-      if (!more.allowed) return finish(tooMany(more, requestIdOf(body)), origin);
-    }
+    // The other messages' points; tool calls pay in their operation.
+    const refused = await chargeMessages(caller, rate, messages);
+    if (refused) return finish(tooMany(refused, requestIdOf(body)), origin);
     // The body was read here once: the SDK is handed it parsed (it then never reads the request's).
     if (!(await isLegacyRequest(req, body, { maxRequestBodySize: MAX_MCP_BODY_BYTES }))) {
       return finish(await serveModern(req, body, caller, requestId, paid), origin);
@@ -132,11 +131,9 @@ export async function handleMcp(req: Request): Promise<Response> {
     if ("error" in legacy) return finish(rpcError(404, -32001, "Session not found: initialize again.", {}, requestIdOf(body)), origin);
     return finish(legacy.response, origin, legacy.sessionHeader ? { "Mcp-Session-Id": legacy.sessionHeader } : {});
   } catch (e) {
-    if (e instanceof TooManyLargeBodies) return finish(busy(), origin);
-    const err = toAppError(e, requestId);
-    const headers: Record<string, string> = { "X-Request-Id": requestId };
-    if (err instanceof Unauthorized) headers["WWW-Authenticate"] = wwwAuthenticate(err, resourceMetadataUrl("/mcp"));
-    return finish(Response.json(errorBody(err), { status: statusOf(err), headers }), origin);
+    const answer = presentError(e, requestId, "/mcp");
+    if (e instanceof TooManyLargeBodies) return finish(busy(answer), origin);
+    return finish(Response.json(answer.body, { status: answer.status, headers: { "X-Request-Id": requestId, ...answer.headers } }), origin);
   } finally {
     gate?.release();
   }

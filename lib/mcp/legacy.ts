@@ -1,7 +1,7 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { db } from "@/lib/db";
 import type { Caller } from "@/lib/domain/context";
-import type { Prepaid } from "@/lib/operations/run";
+import type { Prepaid } from "@/lib/operations/budget";
 import { isResponseBatch, recordAnswers, recordCancellations } from "./elicitation";
 import { createMcpServer } from "./server";
 import { createSession, declaredModes, NO_SESSION, readSessionId, type McpSession } from "./session";

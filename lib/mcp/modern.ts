@@ -1,6 +1,6 @@
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import type { Caller } from "@/lib/domain/context";
-import type { Prepaid } from "@/lib/operations/run";
+import type { Prepaid } from "@/lib/operations/budget";
 import { MAX_MCP_BODY_BYTES } from "./body-limit";
 import { createMcpServer } from "./server";
 

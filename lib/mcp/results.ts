@@ -1,10 +1,9 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import type { AppError } from "@/lib/errors";
-import { errorBody } from "@/lib/errors/present";
+import { presentError } from "@/lib/errors/present";
 
-/** Refusals are tool results with the same error body as REST, never protocol errors. */
-export function errorResult(e: AppError): CallToolResult {
-  return { isError: true, content: [{ type: "text", text: JSON.stringify(errorBody(e)) }] };
+/** Refusals are tool results with the same error body as REST (presentError), never protocol errors. */
+export function errorResult(e: unknown, requestId: string): CallToolResult {
+  return { isError: true, content: [{ type: "text", text: JSON.stringify(presentError(e, requestId).body) }] };
 }
 
 /** A result as text (for clients that read only content) and as structuredContent (for the output schema). */

@@ -1,9 +1,9 @@
 import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type InputRequiredResult, type ServerContext } from "@modelcontextprotocol/server";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
 import type { Caller } from "@/lib/domain/context";
-import { toAppError } from "@/lib/errors/present";
 import { findOperation } from "@/lib/operations/registry";
-import { charge, prepaid, rateLimited, runOperation, type Prepaid } from "@/lib/operations/run";
+import { pay, prepaid, type Prepaid } from "@/lib/operations/budget";
+import { runOperation } from "@/lib/operations/run";
 import { refuseBadInput } from "@/lib/operations/sanitize";
 import { registerCatalog } from "./catalog";
 import { SERVER_ICONS } from "./icons";
@@ -87,9 +87,7 @@ export function createMcpServer(c: McpServerContext): Server {
         refuseBadInput(args);
         // Paid before anything is stored or looked up for the call (a task's row, an
         // approval's state); the call then runs on this point.
-        const rate = await charge(c.caller, c.prepaid);
-        if (!rate.allowed) throw rateLimited(rate);
-        const paid = prepaid(rate);
+        const paid = prepaid(await pay(c.caller, c.prepaid));
         const task = wantsTask(op.name, ctx) ? await startTask(c.caller, op, args, c.requestId, paid) : null;
         if (task) throw task;
         const m = await modernConfirm(c.caller, op.name, args, ctx);
@@ -113,7 +111,7 @@ export function createMcpServer(c: McpServerContext): Server {
       if (e instanceof InputRequired) return e.result;
       // A refused requestState is a protocol error (-32602), not a tool result.
       if (e instanceof ProtocolError) throw e;
-      return errorResult(toAppError(e, c.requestId));
+      return errorResult(e, c.requestId);
     }
   });
   return server;

@@ -1,9 +1,9 @@
 import { inputRequired } from "@modelcontextprotocol/server";
 import type { Caller } from "@/lib/domain/context";
 import type { Confirmation } from "@/lib/errors";
-import { toAppError } from "@/lib/errors/present";
 import type { Operation } from "@/lib/operations/define";
-import { runOperation, type Prepaid } from "@/lib/operations/run";
+import type { Prepaid } from "@/lib/operations/budget";
+import { runOperation } from "@/lib/operations/run";
 import { approvalState } from "./approval-state";
 import { notApproved } from "./legacy-confirm";
 import { approvalMessage } from "./mrtr";
@@ -95,9 +95,7 @@ async function runTask(caller: Caller, op: Operation, args: Record<string, unkno
   } catch (e) {
     if (e instanceof TaskEnded) return;
     // A refusal is a tool result (completed with isError), as on the synchronous path.
-    await updateOpenTask(task.id, { status: "completed", statusMessage: null, result: errorResult(toAppError(e, requestId)) as Record<string, unknown> }).catch(
-      () => {},
-    );
+    await updateOpenTask(task.id, { status: "completed", statusMessage: null, result: errorResult(e, requestId) as Record<string, unknown> }).catch(() => {});
   } finally {
     clearInterval(beat);
     running.delete(task.id);

@@ -6,7 +6,7 @@ import { oauthClients } from "@/drizzle/schema";
 import { clientNameProblem, pageUriProblem } from "./client-fields";
 import { fetchDocument, FetchRefused } from "./fetch-document";
 import { redirectUriProblem } from "./redirect-uris";
-import { originIsLoopback } from "@/lib/outbound-address";
+import { originIsLoopback } from "@/lib/address-policy.mjs";
 
 // Client ID Metadata Documents (MCP 2025-11-25 authorization; draft-ietf-oauth-client-id-
 // metadata-document): a client_id that is an https URL names a JSON document, served there by

@@ -1,7 +1,7 @@
 import dns from "node:dns";
 import https from "node:https";
 import net from "node:net";
-import { addressAllowed } from "@/lib/outbound-address";
+import { addressAllowed, bare } from "@/lib/address-policy.mjs";
 import { dnsResolve } from "@/lib/outbound-resolve";
 
 // Fetching a document a client names by URL (a Client ID Metadata Document) is a request the
@@ -37,7 +37,7 @@ export type Fetched = { status: number; headers: Record<string, string | string[
 type Options = { maxBytes: number; timeoutMs: number; allowLoopback: boolean };
 
 function getOnce(url: URL, allowLoopback: boolean, maxBytes: number, deadline: number): Promise<Omit<Fetched, "url">> {
-  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const host = bare(url.hostname);
   if (net.isIP(host) && !addressAllowed(host, allowLoopback)) return Promise.reject(new FetchRefused(`${url.host} is a private address`));
   return new Promise((resolve, reject) => {
     const req = https.request(

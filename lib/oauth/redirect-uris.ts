@@ -1,7 +1,9 @@
-// Redirect URIs: which may be registered (oauth-mcp items 9-10) and how a request's URI is
-// matched to a registered one (item 13, RFC 8252 section 7.3).
+import { isLoopbackRedirectHost } from "@/lib/address-policy.mjs";
 
-const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"]);
+// Redirect URIs: which may be registered (oauth-mcp items 9-10) and how a request's URI is
+// matched to a registered one (item 13, RFC 8252 section 7.3). Which hosts count as loopback
+// redirects is the address policy's question (lib/address-policy.mjs).
+
 // Schemes that could run code or read local data in the user's browser: never a redirect.
 const FORBIDDEN_SCHEMES = new Set(["javascript:", "data:", "file:", "vbscript:", "about:", "blob:", "filesystem:", "ftp:", "ws:", "wss:"]);
 
@@ -16,7 +18,7 @@ export function redirectUriProblem(value: unknown): string | null {
   }
   if (u.hash || value.includes("#")) return "must not contain a fragment";
   if (FORBIDDEN_SCHEMES.has(u.protocol)) return `the ${u.protocol} scheme is not allowed`;
-  if (u.protocol === "http:" && !LOOPBACK_HOSTS.has(u.hostname)) return "http is allowed only for loopback hosts (127.0.0.1, [::1], localhost); use https";
+  if (u.protocol === "http:" && !isLoopbackRedirectHost(u.hostname)) return "http is allowed only for loopback hosts (127.0.0.1, [::1], localhost); use https";
   if ((u.protocol === "https:" || u.protocol === "http:") && !u.hostname) return "must name a host";
   if (u.username || u.password) return "must not contain credentials";
   return null;
@@ -34,7 +36,7 @@ export function matchesRegistered(requested: string, registered: string[]): bool
   } catch {
     return false;
   }
-  if (r.protocol !== "http:" || !LOOPBACK_HOSTS.has(r.hostname)) return false;
+  if (r.protocol !== "http:" || !isLoopbackRedirectHost(r.hostname)) return false;
   return registered.some((reg) => {
     try {
       const g = new URL(reg);

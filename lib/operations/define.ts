@@ -6,6 +6,22 @@ export type Requirement = "publishing";
 
 export type Hints = { readOnly: boolean; destructive: boolean; idempotent: boolean; openWorld: boolean };
 
+/**
+ * How an operation that can need the owner's approval is put to the owner, wherever they are
+ * asked (MCP's approval form and link, the approval page): surfaces read this, never the
+ * operation's name.
+ */
+export type Approval = {
+  /** What the app asks to do, completing "<app> wants to ___ this post": "publish now". */
+  verb: string;
+  /**
+   * The action cannot be taken back once done (a deletion, a publication), and the owner is
+   * told so. Not `hints.destructive`, which scheduling also is (it replaces a draft's
+   * schedule) though it can be undone.
+   */
+  irreversible?: true;
+};
+
 /** One operation, one definition: REST, MCP, OpenAPI, discovery and llms.txt loop over these. */
 export type Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> = {
   name: string;
@@ -28,6 +44,8 @@ export type Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.Z
    * approval ..." (discovery keeps `confirmation` a boolean, so this is said in words).
    */
   confirmationWhen?: string;
+  /** Needed when `confirmation` or `confirmationWhen` says the owner may be asked. */
+  approval?: Approval;
   hints: Hints;
   /**
    * A larger request body than the default 256 KiB, for this operation only (upload_media).

@@ -12,6 +12,7 @@ export const deleteDraftOp = defineOperation({
   permission: "content:write",
   requires: ["publishing"],
   confirmation: true,
+  approval: { verb: "delete", irreversible: true },
   hints: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
   input: z.strictObject({
     type: DraftType,

@@ -47,6 +47,7 @@ export const updateDraftOp = defineOperation({
   permission: "content:write",
   confirmation: false,
   confirmationWhen: "when it changes the title, text, images, document or thread of a scheduled draft",
+  approval: { verb: "change the content of the scheduled" },
   hints: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   input: Input,
   output: Output,

@@ -54,7 +54,7 @@ function counterStore(): RateLimiterAbstract {
   }));
 }
 
-/** One budget per user, shared by every surface (REST and MCP call this). */
+/** One budget per user, shared by every surface; charged only through lib/operations/budget.ts. */
 export async function consumeRequest(userId: string, plan: Plan, now = Date.now()): Promise<RateDecision> {
   const s = counterStore();
   await firstContact;

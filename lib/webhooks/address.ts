@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
+import { addressAllowed, bare, isLoopbackHost, originIsLoopback } from "@/lib/address-policy.mjs";
 import { invalid } from "@/lib/errors";
-import { addressAllowed, bare, isLoopbackAddress, LOOPBACK_NAMES, originIsLoopback } from "@/lib/outbound-address";
 
 // Where webhooks may go. The owner chooses the URL, but the service sends from inside its own
 // network, so the URL must not reach what only the service can reach: https only (plain http
@@ -22,7 +22,7 @@ export function checkWebhookUrl(raw: string, origin: string, path = "url"): URL 
   }
   if (u.username || u.password) throw refuse("Must not contain a user name or password; put credentials in the path or verify the signature instead");
   const host = bare(u.hostname);
-  const loopbackHost = LOOPBACK_NAMES.has(u.hostname) || u.hostname.endsWith(".localhost") || (isIP(host) > 0 && isLoopbackAddress(host));
+  const loopbackHost = isLoopbackHost(u.hostname);
   const loopbackOk = originIsLoopback(origin);
   if (u.protocol === "http:") {
     if (!(loopbackOk && loopbackHost)) throw refuse("Must use https (plain http only to loopback while the service itself runs on loopback)");

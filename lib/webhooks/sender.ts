@@ -3,7 +3,7 @@ import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { config } from "@/lib/config";
 import type { SendRequest, SendResult, WebhookSender } from "@/lib/domain/ports";
-import { addressAllowed, originIsLoopback } from "@/lib/outbound-address";
+import { addressAllowed, bare, originIsLoopback } from "@/lib/address-policy.mjs";
 import { checkWebhookUrl } from "./address";
 import { dnsResolve, type Resolve } from "@/lib/outbound-resolve";
 
@@ -27,7 +27,7 @@ export function httpSender(opts: { resolve?: Resolve; origin?: () => string } = 
     } catch {
       return { status: null, error: "refused: the URL is not allowed (https only, no private addresses)" };
     }
-    const host = u.hostname.replace(/^\[|\]$/g, "");
+    const host = bare(u.hostname);
     // The timeout covers the whole send, the name's resolution included.
     const deadline = Date.now() + r.timeoutMs;
     let addresses: { address: string; family: number }[];

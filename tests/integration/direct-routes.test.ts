@@ -4,21 +4,30 @@ import os from "node:os";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readCappedBody } from "@/lib/http/body";
+import { serveAsWeb } from "@/lib/http/node";
 
-// direct-routes.mjs hands `npm start`'s MCP requests to the route file's handlers as web
-// Requests, and API requests to the API route file's `direct` export as Node's own. Here the
-// handlers are stand-ins in a build directory of their own, so what is checked is the adapter
-// itself: the Request the MCP handler gets, and its signal, which must abort when the client
-// hangs up (an MCP call waiting for the owner's approval stops then) and only then; and which
-// API requests reach `direct`, with which parameters.
+// direct-routes.mjs hands `npm start`'s API and MCP requests to their route files' `direct`
+// export, with Node's own request. Here the route files are stand-ins in a build directory of
+// their own, so what is checked is the adapter itself: which requests reach `direct`, with
+// which parameters; and, for MCP, whose stand-in goes through the same bridge as the real
+// route (lib/http/node.ts, serveAsWeb), the Request the handler gets, its body (read from
+// Node's request by the one reader) and its signal, which must abort when the client hangs
+// up (an MCP call waiting for the owner's approval stops then) and only then.
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 type Seen = { isRequest: boolean; body: string; wait: boolean; aborted: boolean; abortedAfterAnswer?: boolean };
-const g = globalThis as unknown as { __directSeen: Seen[]; __directRelease?: () => void };
+const g = globalThis as unknown as {
+  __directSeen: Seen[];
+  __directRelease?: () => void;
+  __serveAsWeb: typeof serveAsWeb;
+  __readCappedBody: typeof readCappedBody;
+};
 
 const MCP_HANDLER = `
-exports.routeModule = { userland: { POST: async (req) => {
-  const body = await req.text();
+const web = () => new Response("web handler", { status: 500 });
+exports.routeModule = { userland: { POST: web, direct: (req, res) => globalThis.__serveAsWeb(req, res, async (req, source) => {
+  const body = Buffer.from(await globalThis.__readCappedBody(source, 1024)).toString();
   const seen = { isRequest: req instanceof Request, body, wait: body === "wait", aborted: false };
   globalThis.__directSeen.push(seen);
   if (seen.wait) {
@@ -30,7 +39,7 @@ exports.routeModule = { userland: { POST: async (req) => {
   }
   setTimeout(() => { seen.abortedAfterAnswer = req.signal.aborted; globalThis.__directRelease?.(); }, 200);
   return Response.json({ ok: true });
-} } };
+}) } };
 `;
 
 // The API's stand-in answers through `direct` only; its web handlers say which methods it
@@ -58,6 +67,8 @@ let server: http.Server;
 let origin: string;
 beforeAll(async () => {
   g.__directSeen = [];
+  g.__serveAsWeb = serveAsWeb;
+  g.__readCappedBody = readCappedBody;
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "direct-routes-"));
   const app = path.join(dir, ".next", "server", "app");
   for (const [route, source] of [
@@ -68,11 +79,11 @@ beforeAll(async () => {
     fs.writeFileSync(path.join(app, route, "route.js"), source);
   }
   const { directRoute } = (await import(path.join(process.cwd(), "direct-routes.mjs"))) as {
-    directRoute: (dir: string, origin: string, toNext: Handler) => (req: http.IncomingMessage, res: http.ServerResponse) => boolean;
+    directRoute: (dir: string, toNext: Handler) => (req: http.IncomingMessage, res: http.ServerResponse) => boolean;
   };
   const toNext: Handler = (req, res) => void res.writeHead(404, { "x-answered-by": "next" }).end();
   server = http.createServer((req, res) => {
-    if (!directRoute(dir, origin, toNext)(req, res)) toNext(req, res);
+    if (!directRoute(dir, toNext)(req, res)) toNext(req, res);
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -87,7 +98,7 @@ const until = async (ok: () => boolean, ms = 2000) => {
 };
 
 describe("direct routes", () => {
-  it("give the MCP handler a web Request with the body; its signal stays quiet after a finished answer", async () => {
+  it("give the MCP handler a web Request and its body; its signal stays quiet after a finished answer", async () => {
     const released = new Promise<void>((r) => (g.__directRelease = r));
     const res = await fetch(`${origin}/mcp`, { method: "POST", body: '{"id":"x"}', headers: { "content-type": "application/json" } });
     expect(await res.json()).toEqual({ ok: true });

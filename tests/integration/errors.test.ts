@@ -10,6 +10,7 @@ import { handleOperation } from "@/lib/http/operation";
 import { call, expectError, makeUser, type Called } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { reconfigure } from "../helpers/env";
+import { inProcessFetch } from "../helpers/mcp";
 import { TcpProxy } from "../helpers/tcp-proxy";
 import { tempDatabase, type TempDatabase } from "../helpers/temp-database";
 
@@ -256,18 +257,29 @@ describe("failures", () => {
       await temp?.drop();
     });
 
-    it("answers 503 with Retry-After, and recovers by itself when it is back", async () => {
+    it("answers 503 with Retry-After, over REST and MCP alike, and recovers by itself when it is back", async () => {
       temp = await tempDatabase(adminUrl);
       const port = await proxy.start();
       const proxied = await openDatabase({ url: `postgres://postgres@127.0.0.1:${port}/${temp.name}` });
       useDatabase(proxied);
       try {
         const u = await makeUser();
+        // Never used before the outage: its token must be looked up.
+        const other = await makeUser();
         expect((await call("search_content", {}, { token: u.token })).status).toBe(200);
         await proxy.stop();
         const down = await call("search_content", {}, { token: u.token });
         expectErr(down, 503, "temporarily_unavailable");
         expect(down.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
+        // MCP's front answers from the same presenter (lib/errors/present.ts): status, body, Retry-After.
+        const mcp = await read(
+          await inProcessFetch(config().mcpUrl, {
+            method: "POST",
+            headers: { authorization: `Bearer ${other.token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+            body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+          }),
+        );
+        expect([mcp.status, mcp.body, mcp.headers.get("retry-after")]).toEqual([503, down.body, down.headers.get("retry-after")]);
         await proxy.start();
         expect((await call("search_content", {}, { token: u.token })).status).toBe(200);
       } finally {

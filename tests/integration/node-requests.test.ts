@@ -2,8 +2,10 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { direct } from "@/app/api/v1/[operation]/route";
+import { direct as mcpDirect } from "@/app/mcp/route";
 import { config } from "@/lib/config";
 import { handleOperation } from "@/lib/http/operation";
+import { handleMcp } from "@/lib/mcp/handler";
 import { makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 
@@ -122,6 +124,86 @@ describe("API calls straight from Node's request (npm start)", () => {
     expect(answers).toEqual([400]);
     const after = await overNode({ operation: "search_content", headers: auth(), chunks: ['{"query":"Half"}'] });
     expect(after.body).toEqual(before.body);
+    await new Promise((r) => watched.close(r));
+  });
+});
+
+// MCP's route under `npm start` is given a web Request without a body, its body read from
+// Node's request by the same reader as the API's (lib/http/node.ts, serveAsWeb); `next dev`
+// and the tests give the handler a web Request with its body. Both must answer alike.
+describe("MCP calls straight from Node's request (npm start)", () => {
+  let mcpServer: http.Server;
+  let mcpPort: number;
+  beforeAll(async () => {
+    mcpServer = http.createServer((req, res) => void mcpDirect(req, res));
+    await new Promise<void>((r) => mcpServer.listen(0, "127.0.0.1", r));
+    mcpPort = (mcpServer.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise((r) => mcpServer.close(r)));
+
+  type McpSent = { method?: string; headers?: Record<string, string>; chunks?: string[] };
+  const mcpAuth = () => ({
+    authorization: `Bearer ${user.token}`,
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2025-06-18",
+  });
+
+  function mcpOverNode({ method = "POST", headers = {}, chunks = [] }: McpSent): Promise<Got> {
+    return new Promise((resolve, reject) => {
+      const req = http.request({ port: mcpPort, host: "127.0.0.1", path: "/mcp", method, headers });
+      req.on("response", (res) => {
+        let text = "";
+        res.on("data", (d) => (text += d));
+        res.on("end", () => resolve({ status: res.statusCode!, headers: answerHeaders(Object.entries(res.headers)), body: parse(text) }));
+      });
+      req.on("error", reject);
+      const queue = [...chunks];
+      const next = () => (queue.length ? req.write(queue.shift(), () => setTimeout(next, 5)) : req.end());
+      next();
+    });
+  }
+
+  async function mcpOverWeb({ method = "POST", headers = {}, chunks = [] }: McpSent): Promise<Got> {
+    const hasBody = method !== "GET" && method !== "HEAD";
+    const res = await handleMcp(new Request(config().mcpUrl, { method, headers, ...(hasBody && { body: chunks.join("") }) }));
+    return { status: res.status, headers: answerHeaders(res.headers), body: parse(await res.text()) };
+  }
+
+  const list = JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/list", params: {} });
+
+  it("answer exactly as the web Request path does, for good and bad requests alike", async () => {
+    const cases: McpSent[] = [
+      { headers: mcpAuth(), chunks: [list] },
+      { headers: mcpAuth(), chunks: [list.slice(0, 20), list.slice(20)] },
+      { headers: mcpAuth(), chunks: ["{not json"] },
+      { headers: mcpAuth(), chunks: [] },
+      { method: "GET", headers: mcpAuth() },
+      { headers: { ...mcpAuth(), authorization: "Bearer cto_at_not-a-token" }, chunks: [list] },
+      { headers: { ...mcpAuth(), origin: "https://elsewhere.example" }, chunks: [list] },
+      // Over the cap of a message that is not an upload, sent without a declared length.
+      { headers: mcpAuth(), chunks: ['{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"x":"', half, half, '"}}'] },
+    ];
+    for (const c of cases) {
+      const [node, web] = [await mcpOverNode(c), await mcpOverWeb(c)];
+      expect({ case: c.chunks?.join("").slice(0, 60), ...node }).toEqual({ case: c.chunks?.join("").slice(0, 60), ...web });
+    }
+    const statuses = new Set(await Promise.all(cases.map(async (c) => (await mcpOverNode(c)).status)));
+    expect([...statuses].sort()).toEqual([200, 400, 401, 403, 405, 413]);
+  });
+
+  it("answer a client that hangs up mid-body as a bad request", async () => {
+    const answers: number[] = [];
+    // The answer's status, even though it can no longer be delivered.
+    const watched = http.createServer((req, res) => void mcpDirect(req, res).then(() => answers.push(res.statusCode)));
+    await new Promise<void>((r) => watched.listen(0, "127.0.0.1", r));
+    const req = http.request({ port: (watched.address() as AddressInfo).port, host: "127.0.0.1", path: "/mcp", method: "POST", headers: mcpAuth() });
+    req.on("error", () => {});
+    req.write('{"jsonrpc":"2.0","id":5,"method":"tools/li');
+    await new Promise((r) => setTimeout(r, 100));
+    req.destroy();
+    for (let i = 0; i < 100 && !answers.length; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(answers).toEqual([400]);
     await new Promise((r) => watched.close(r));
   });
 });

@@ -4,9 +4,11 @@ import { RateLimiterMemory, RateLimiterRedis } from "rate-limiter-flexible";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { consumeRequest, limitFor, resetRateLimiter } from "@/lib/ratelimit";
 import { slidingWindow } from "@/lib/ratelimit/sliding-window";
+import { config } from "@/lib/config";
 import { call, expectError, makeUser, type Called } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { reconfigure, withConfig } from "../helpers/env";
+import { inProcessFetch } from "../helpers/mcp";
 import { TcpProxy } from "../helpers/tcp-proxy";
 
 withDatabase();
@@ -90,6 +92,56 @@ describe("over REST", () => {
     const answers = await Promise.all(Array.from({ length: 65 }, () => call("search_content", {}, { token: u.token })));
     expect(answers.filter((r) => r.status === 200)).toHaveLength(60);
     expect(answers.filter((r) => r.status === 429)).toHaveLength(5);
+  });
+});
+
+// The price of an MCP request is set in lib/operations/budget.ts: a point per message, paid
+// from the same budget as REST; the request's first point before its body is read, and taken
+// by its first tool call. Read here through the budget REST reports as left.
+describe("over MCP", () => {
+  const mcp = (token: string, body: unknown) =>
+    inProcessFetch(config().mcpUrl, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-03-26",
+      },
+      body: JSON.stringify(body),
+    });
+  const ping = (id: number) => ({ jsonrpc: "2.0", id, method: "ping" });
+  const search = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "search_content", arguments: {} } });
+  const left = async (token: string) => Number(/;r=(\d+);/.exec((await call("search_content", {}, { token })).headers.get("RateLimit")!)![1]);
+
+  it("charges every message one point from the REST budget, tool calls included", async () => {
+    const u = await makeUser({ plan: "plus" });
+    await awayFromMinuteEdge();
+    expect(await left(u.token)).toBe(29);
+    expect((await mcp(u.token, [ping(1), ping(2), { jsonrpc: "2.0", method: "notifications/initialized" }])).status).toBe(200); // 3
+    expect((await mcp(u.token, [ping(3), search(4)])).status).toBe(200); // 2
+    expect((await mcp(u.token, search(5))).status).toBe(200); // 1
+    expect((await mcp(u.token, [{ jsonrpc: "2.0", id: "x", result: {} }])).status).toBe(202); // an answer: 1
+    expect(await left(u.token)).toBe(30 - 1 - 3 - 2 - 1 - 1 - 1);
+  });
+
+  it("refuses a request whose messages go past the budget, and a tool call as a tool error", async () => {
+    const u = await makeUser({ plan: "plus" });
+    await awayFromMinuteEdge();
+    for (let i = 0; i < 28; i++) expect((await call("search_content", {}, { token: u.token })).status).toBe(200);
+    // The 29th and 30th points are paid, the 31st is not: the request is refused.
+    const over = await mcp(u.token, [ping(1), ping(2), ping(3)]);
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
+    // Out of budget: the request's own point is refused, answered with its id.
+    const single = await mcp(u.token, ping(7));
+    expect([single.status, (await single.json()).id]).toEqual([429, 7]);
+    // A tool call takes the refused point and answers a tool error the model can read.
+    const tool = await mcp(u.token, search(8));
+    expect(tool.status).toBe(200);
+    const result = (await tool.json()).result;
+    expect(result.isError).toBe(true);
+    expect(JSON.parse(result.content[0].text).error.code).toBe("rate_limited");
   });
 });
 

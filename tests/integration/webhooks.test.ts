@@ -23,7 +23,7 @@ import { ownerContext } from "@/lib/domain/owner";
 import { getProfile } from "@/lib/domain/onboarding";
 import { httpSender } from "@/lib/webhooks/sender";
 import { dnsResolve } from "@/lib/outbound-resolve";
-import { addressAllowed } from "@/lib/outbound-address";
+import { addressAllowed } from "@/lib/address-policy.mjs";
 import { EVENT_DATA, envelopeSchema, SUBSCRIBABLE, type EventType } from "@/lib/webhooks/events";
 import { authAccounts, webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "@/drizzle/schema";
 import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";

@@ -5,6 +5,7 @@ import { db } from "@/lib/db";
 import { decideApproval } from "@/lib/domain/confirmations";
 import { setAppTrustsForms } from "@/lib/domain/connections";
 import { MAX_WAITING_PER_USER } from "@/lib/domain/elicitations";
+import { operations } from "@/lib/operations/registry";
 import { approvals, elicitations } from "@/drizzle/schema";
 import { call, expectError, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
@@ -166,6 +167,68 @@ describe("a form in the client's window, for an app the owner trusts", () => {
     const b = await makeUser();
     expect(await setAppTrustsForms(await db(), a.id, b.appId, true)).toBe(false);
     expect(await setAppTrustsForms(await db(), a.id, "not-a-uuid", true)).toBe(false);
+  });
+});
+
+// What the owner is asked comes from each operation's definition (`approval` in
+// lib/operations/define.ts), not from its name: the words of every operation that needs an
+// approval, and which of them say the action cannot be undone.
+describe("the words of each approval", () => {
+  const declineAllBut =
+    (verb: string) =>
+    (p: Params): Answer =>
+      p.message.includes(`wants to ${verb} this`) ? { action: "accept", content: { confirm: true } } : { action: "decline" };
+  const firstLine = (p: Params) => p.message.split("\n")[0].replace(/^.* wants to /, "wants to ");
+  const lastLine = (p: Params) => p.message.split("\n").at(-1);
+
+  it("are given by every operation that may need an approval, and only by those", () => {
+    for (const op of operations) expect(Boolean(op.approval), op.name).toBe(op.confirmation || Boolean(op.confirmationWhen));
+  });
+
+  it("in the form, from each operation's definition", async () => {
+    const u = await makeUser({ publishing: true });
+    await setAppTrustsForms(await db(), u.id, u.appId, true);
+    const { client, asked } = await elicitingClient(u.token, { form: {} }, declineAllBut("schedule"));
+    const d = await draft(client, "Words of the approval");
+    const at = new Date(Date.now() + 3600_000).toISOString();
+    expect(structured(await client.callTool({ name: "schedule_content", arguments: { type: "post", id: d.id, scheduled_for: at } })).status).toBe("scheduled");
+    for (const [name, args] of [
+      ["update_draft", { type: "post", id: d.id, body: "Changed words" }],
+      ["publish_now", { type: "post", id: d.id }],
+      ["delete_draft", { type: "post", id: d.id }],
+    ] as const) {
+      expect((await client.callTool({ name, arguments: args })).isError, name).toBe(true);
+    }
+    expect(asked.map(firstLine)).toEqual([
+      "wants to schedule this post.",
+      "wants to change the content of the scheduled this post.",
+      "wants to publish now this post.",
+      "wants to delete this post.",
+    ]);
+    expect(asked.map(lastLine)).toEqual([
+      "This acts on the sandbox, not a real account. Approve this exact action?",
+      "This acts on the sandbox, not a real account. Approve this exact action?",
+      "This acts on the sandbox, not a real account and cannot be undone. Approve this exact action?",
+      "This acts on the sandbox, not a real account and cannot be undone. Approve this exact action?",
+    ]);
+    expect(asked.map((p) => (p.requestedSchema!.properties.confirm as { title: string }).title)).toEqual([
+      "Yes, schedule it",
+      "Yes, change the content of the scheduled it",
+      "Yes, publish now it",
+      "Yes, delete it",
+    ]);
+  });
+
+  it("in the message that sends the approval page", async () => {
+    const u = await makeUser({ publishing: true });
+    const { client, asked } = await elicitingClient(u.token, { url: {} }, () => ({ action: "decline" }));
+    const d = await draft(client, "Words of the link");
+    await client.callTool({ name: "publish_now", arguments: { type: "post", id: d.id } });
+    await client.callTool({ name: "delete_draft", arguments: { type: "post", id: d.id } });
+    expect(asked.map((p) => p.message.replace(/^.* asks to /, "asks to ").split(". ")[0])).toEqual([
+      'asks to publish now the post "Words of the link"',
+      'asks to delete the post "Words of the link"',
+    ]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { cacheLifetimeSeconds, isMetadataDocumentUrl } from "@/lib/oauth/client-metadata";
-import { addressAllowed } from "@/lib/outbound-address";
+import { addressAllowed } from "@/lib/address-policy.mjs";
 
 describe("metadata-document client ids and fetching bounds", () => {
   it("recognises https URLs with a path as metadata-document client ids", () => {

@@ -13,7 +13,7 @@ import { selfSigned } from "../helpers/self-signed";
 // Client ID Metadata Documents, fetched in process from a loopback https fake. The fake plays
 // several public sites at once, so every address counts as public here (the address checks
 // themselves are tested in fetch-document.test.ts and client-metadata.test.ts).
-vi.mock("@/lib/outbound-address", async (original) => ({ ...(await original<typeof import("@/lib/outbound-address")>()), addressAllowed: () => true }));
+vi.mock("@/lib/address-policy.mjs", async (original) => ({ ...(await original<typeof import("@/lib/address-policy.mjs")>()), addressAllowed: () => true }));
 
 withDatabase();
 

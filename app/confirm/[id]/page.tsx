@@ -11,13 +11,12 @@ import { DeliberateButton } from "@/components/deliberate-button";
 import { OwnerShell } from "@/components/owner-shell";
 import { SandboxNote } from "@/components/sandbox-note";
 import type { DraftType } from "@/lib/networks";
+import { findOperation } from "@/lib/operations/registry";
 import { destination, type Destination } from "@/lib/platforms/destination";
 import { decide } from "./actions";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Approve an action · Contentio" };
-
-const IRREVERSIBLE = new Set(["delete_draft", "publish_now"]);
 
 function headline(app: string, op: string, type: DraftType, dest: Destination) {
   if (op === "publish_now") return `${app} wants to publish this ${type} to ${dest.name} now`;
@@ -163,7 +162,7 @@ export default async function ConfirmPage({
             </ul>
           </>
         ) : null}
-        {IRREVERSIBLE.has(a.operation) ? (
+        {findOperation(a.operation)?.approval?.irreversible ? (
           <p>
             <strong>This cannot be undone.</strong>
           </p>
