@@ -65,7 +65,7 @@ describe("the loops between writes", () => {
         // without a statement: a loop that ran any, however rarely, would show here.
         const s = statements();
         let quietFor = 0;
-        for (let last = 0; quietFor < 1000; ) {
+        for (let last = 0; quietFor < 1000;) {
           await sleep(100);
           quietFor = s.seen.n === last ? quietFor + 100 : 0;
           last = s.seen.n;
