@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 
 // One `npm test` covers both databases: every test runs on the embedded defaults (PGlite, the
@@ -38,9 +39,10 @@ export default defineConfig({
     // Generous per-user limits except where a test checks the limiter itself.
     env: { RATE_LIMIT_SCALE: "100", LOG_LEVEL: "silent", APP_URL: "http://localhost:3000", AUTH_SECRET: "test-only-secret-not-for-production-0123456789" },
     pool: "forks",
-    // Most of a test file's time is spent waiting (servers, browsers, timers): two files at once
-    // on a machine of two cores keep both busy (docs/performance.md, "The test suite").
-    maxWorkers: Number(process.env.TEST_WORKERS || 2),
+    // Most of a test file's time is spent waiting (servers, browsers, timers): one file more
+    // than there are cores keeps them busy; more only makes the CPU-bound files slower and late
+    // (docs/performance.md, "The test suite").
+    maxWorkers: Number(process.env.TEST_WORKERS || availableParallelism() + 1),
     projects,
   },
 });
