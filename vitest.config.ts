@@ -6,21 +6,7 @@ import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config
 // more against that PostgreSQL (and REDIS_URL's Redis). Tests that touch no database run once.
 
 /** Test files that open no database and start no server: the same on either. */
-const WITHOUT_DATABASE = [
-  "tests/integration/client-address.test.ts",
-  "tests/integration/compiled.test.ts",
-  "tests/integration/direct-routes.test.ts",
-  "tests/integration/driver-queue.test.ts",
-  "tests/integration/mail-tls.test.ts",
-  "tests/integration/media-url.test.ts",
-  "tests/integration/next-context.test.ts",
-  "tests/integration/passes.test.ts",
-  "tests/integration/platform-request.test.ts",
-  "tests/integration/redact.test.ts",
-  "tests/integration/return-path.test.ts",
-  "tests/integration/text-cut.test.ts",
-  "tests/oauth/fetch-document.test.ts",
-];
+const WITHOUT_DATABASE = ["tests/unit/**"];
 
 const ALL = ["tests/**/*.test.ts"];
 

@@ -1,7 +1,7 @@
 import http from "node:http";
-import { openDatabase } from "@/lib/db";
+import { openDatabase } from "@/lib/adapters/db";
 import type { Ctx } from "@/lib/domain/context";
-import { fetchItem, type ItemType } from "@/lib/domain/items";
+import { fetchItem, type ItemType } from "@/lib/domain/drafts/items";
 
 // The R1/R2 baseline: node:http, no framework, no token check, no rate limiter, no input
 // validation; the same query and the same JSON bytes as fetch_item (it calls the same

@@ -3,7 +3,7 @@ import { createMcpHandler, Server, WebStandardStreamableHTTPServerTransport, typ
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
 
 // The MCP SDK's own floor (bench/mcp-floor.ts): the SDK's per-request serving exactly as
-// lib/mcp uses it (a low-level Server and a stateless web-standard transport answering JSON
+// lib/transports/mcp uses it (a low-level Server and a stateless web-standard transport answering JSON
 // for 2025-era requests, createMcpHandler for 2026-07-28), behind node:http with the body
 // handed over parsed, and a tool that answers a fixed result (the one the whole server gave
 // for fetch_item): no token check, no rate limiter, no database, no operation.

@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { openDatabase, type Db } from "@/lib/db";
-import { createUser } from "@/lib/domain/accounts";
-import { startScheduler } from "@/lib/scheduler";
+import { openDatabase, type Db } from "@/lib/adapters/db";
+import { createUser } from "@/lib/domain/owner/users";
+import { startScheduler } from "@/lib/adapters/scheduler";
 import { authAccounts, postDrafts, tweetDrafts } from "@/drizzle/schema";
 import { fakePlatformEnv, startFakePlatforms } from "../tests/helpers/fake-platforms";
 import { cpuMs, sleep, startProcess, statFields } from "./procs";
@@ -209,7 +209,7 @@ export function printSchedulerTable(rows: SchedulerResult[]) {
 
 // The child: one publishing process, as the server runs it (V8's memory settings included), without Next.
 if (process.argv.includes("--child")) {
-  ((await import(path.join(process.cwd(), "memory.mjs"))) as { settleMemory: () => void }).settleMemory();
+  ((await import(path.join(process.cwd(), "server", "memory.mjs"))) as { settleMemory: () => void }).settleMemory();
   const d = await openDatabase({ url: process.env.DATABASE_URL });
   const loop = startScheduler({ db: async () => d.db });
   process.on("SIGTERM", () => void loop.stop().then(() => process.exit(0)));

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import { openDatabase } from "@/lib/db";
-import { rowsOf } from "@/lib/db/rows";
+import { openDatabase } from "@/lib/adapters/db";
+import { rowsOf } from "@/lib/adapters/db/rows";
 import type { Store } from "./servers";
 
 // 100,000 items for one user, written with a few set-based INSERTs (the domain layer would
@@ -109,7 +109,7 @@ export async function seedItems(store: Store, userId: string, queries: string[])
       select ${u}, ${title}, ${text(1, 2)}, x.updated, x.updated
       from generate_series(1, ${COUNTS.series}) g, lateral (select ${updated} as updated) x`);
     // PostgreSQL's autovacuum would soon do this; PGlite has none, and the server gathers
-    // statistics itself at start and as tables grow (lib/db/statistics.ts), so the bench
+    // statistics itself at start and as tables grow (lib/adapters/db/statistics.ts), so the bench
     // leaves it to it.
     if (d.kind === "postgres") await d.db.execute(sql`vacuum analyze`);
     const one = rowsOf<{ id: string }>(await d.db.execute(sql`select id from post_drafts where user_id = ${u} order by updated_at desc limit 1`));

@@ -2,8 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import { openDatabase } from "@/lib/db";
-import { createUser, issueCommandLineToken } from "@/lib/domain/accounts";
+import { openDatabase } from "@/lib/adapters/db";
+import { createUser, issueCommandLineToken } from "@/lib/domain/owner/users";
 import { freePort } from "../tests/helpers/net";
 import { tempDatabase } from "../tests/helpers/temp-database";
 import { onCleanup, startProcess, waitForHttp, type Proc } from "./procs";
@@ -67,7 +67,12 @@ export async function startWhole(store: Store, port: number, tmp: string, pollMs
   // before-and-after of a change to it on the same build (BARE_NODE_ARGS does the same as
   // BENCH_NODE_ARGS for the bare server).
   const args = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
-  const proc = startProcess(process.execPath, [...args, path.join(ROOT, process.env.WHOLE_ENTRY ?? "server.mjs")], env, path.join(tmp, `whole-${port}.log`));
+  const proc = startProcess(
+    process.execPath,
+    [...args, path.join(ROOT, process.env.WHOLE_ENTRY ?? "server/server.mjs")],
+    env,
+    path.join(tmp, `whole-${port}.log`),
+  );
   await waitForHttp(`http://127.0.0.1:${port}/api/v1`, proc, 90_000, pollMs);
   return { name: "whole", url: `http://127.0.0.1:${port}/api/v1`, proc };
 }

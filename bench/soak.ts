@@ -62,7 +62,7 @@ export type SoakResult = {
  * recent of them. A word in only one item reads every draft the soak wrote (the planner
  * estimates it in 0.5 % of them and walks the caller's items: docs/performance.md, "Search").
  * Without statistics any search would read them all: the server gathers them as its tables
- * grow (lib/db/statistics.ts), also where autovacuum is off.
+ * grow (lib/adapters/db/statistics.ts), also where autovacuum is off.
  */
 function sequence(api: string, headers: Record<string, string>, readId: string, counts: Counts): Request[] {
   const count = (kind: Kind) => (status: number | string) => {

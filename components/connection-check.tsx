@@ -1,7 +1,7 @@
 "use client";
 import { useActionState } from "react";
-import type { ConnectionCheck } from "@/lib/platforms/check";
-import { formatInZone } from "@/lib/time";
+import type { ConnectionCheck } from "@/lib/adapters/platforms/check";
+import { formatInZone } from "@/lib/core/time";
 
 export type CheckState = { checks: ConnectionCheck[] } | { error: string } | null;
 

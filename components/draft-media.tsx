@@ -1,6 +1,6 @@
 import type { ApprovalAttachments } from "@/drizzle/schema";
-import type { MediaMeta } from "@/lib/domain/media";
-import { servedAt } from "@/lib/media-url";
+import type { MediaMeta } from "@/lib/domain/media/media";
+import { servedAt } from "@/lib/core/media-url";
 
 // A draft's images, PDF document and thread parts, read-only: on the approval page (current
 // and proposed) and the draft's own page. Every image has a text alternative: the alt text

@@ -1,5 +1,5 @@
-import { NETWORK_NAMES } from "@/lib/networks";
-import { formatInZone, formatUtc } from "@/lib/time";
+import { NETWORK_NAMES } from "@/lib/domain/networks";
+import { formatInZone, formatUtc } from "@/lib/core/time";
 
 export { formatInZone, formatUtc };
 

@@ -1,4 +1,4 @@
-import type { HistoryEntry } from "@/lib/domain/history";
+import type { HistoryEntry } from "@/lib/domain/drafts/history";
 import { OPERATION_WORDS, actorName, formatInZone } from "./format";
 
 const cap = (s: string) => s[0].toUpperCase() + s.slice(1);

@@ -1,8 +1,8 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { signOut } from "@/lib/auth";
-import { db } from "@/lib/db";
-import { attention } from "@/lib/domain/owner";
+import { signOut } from "@/lib/transports/auth";
+import { db } from "@/lib/adapters/db";
+import { attention } from "@/lib/domain/owner/owner";
 import "./owner.css";
 import "./workspace.css";
 

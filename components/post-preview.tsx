@@ -1,5 +1,5 @@
-import { MAX_TWEET_CHARS, MAX_TWEET_WEIGHT, tweetWeight } from "@/lib/domain/text";
-import { servedAt } from "@/lib/media-url";
+import { MAX_TWEET_CHARS, MAX_TWEET_WEIGHT, tweetWeight } from "@/lib/domain/drafts/text";
+import { servedAt } from "@/lib/core/media-url";
 import { SeeMore } from "./see-more";
 
 // Drafts drawn the way each network shows them, so the owner sees where LinkedIn folds the

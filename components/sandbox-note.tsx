@@ -1,5 +1,5 @@
-import type { DraftType } from "@/lib/networks";
-import type { Destination } from "@/lib/platforms/destination";
+import type { DraftType } from "@/lib/domain/networks";
+import type { Destination } from "@/lib/adapters/platforms/destination";
 
 /** Where a draft really goes while the sandbox stands in for its network, and how to set the network up. */
 export function SandboxNote({ dest, type }: { dest: Destination; type: DraftType }) {

@@ -1,9 +1,9 @@
 import type { ReactNode } from "react";
-import { requireOwner } from "@/lib/auth/session";
-import { db } from "@/lib/db";
-import { ports } from "@/lib/ports";
-import { getAnalytics } from "@/lib/domain/analytics";
-import { ownerContext } from "@/lib/domain/owner";
+import { requireOwner } from "@/lib/transports/auth/session";
+import { db } from "@/lib/adapters/db";
+import { ports } from "@/lib/adapters/ports";
+import { getAnalytics } from "@/lib/domain/analytics/analytics";
+import { ownerContext } from "@/lib/domain/owner/owner";
 import { Bars } from "@/components/charts";
 import { OwnerShell } from "@/components/owner-shell";
 

@@ -1,12 +1,12 @@
 import Link from "next/link";
-import { requireOwner } from "@/lib/auth/session";
-import { db } from "@/lib/db";
-import { ports } from "@/lib/ports";
-import { calendarItems, type CalendarItem } from "@/lib/domain/calendar";
-import { ownerContext } from "@/lib/domain/owner";
+import { requireOwner } from "@/lib/transports/auth/session";
+import { db } from "@/lib/adapters/db";
+import { ports } from "@/lib/adapters/ports";
+import { calendarItems, type CalendarItem } from "@/lib/domain/publishing/calendar";
+import { ownerContext } from "@/lib/domain/owner/owner";
 import { STATUS_WORDS, formatTime, zonedParts, zonedToUtc } from "@/components/format";
 import { OwnerShell } from "@/components/owner-shell";
-import { destinationBadges } from "@/lib/platforms/destination";
+import { destinationBadges } from "@/lib/adapters/platforms/destination";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Calendar · Contentio" };

@@ -1,13 +1,13 @@
-import { requireOwner } from "@/lib/auth/session";
-import { db } from "@/lib/db";
-import { ports } from "@/lib/ports";
-import { lastChangedBy } from "@/lib/domain/history";
-import { draftsAwaitingApproval, ownerContext } from "@/lib/domain/owner";
-import { searchContent } from "@/lib/domain/search";
-import { AppError } from "@/lib/errors";
+import { requireOwner } from "@/lib/transports/auth/session";
+import { db } from "@/lib/adapters/db";
+import { ports } from "@/lib/adapters/ports";
+import { lastChangedBy } from "@/lib/domain/drafts/history";
+import { draftsAwaitingApproval, ownerContext } from "@/lib/domain/owner/owner";
+import { searchContent } from "@/lib/domain/drafts/search";
+import { AppError } from "@/lib/core/errors";
 import { STATUS_TONE, STATUS_WORDS, actorName, formatInZone, relative } from "@/components/format";
 import { OwnerShell } from "@/components/owner-shell";
-import { destinationBadges } from "@/lib/platforms/destination";
+import { destinationBadges } from "@/lib/adapters/platforms/destination";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Content · Contentio" };

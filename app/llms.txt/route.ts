@@ -1,3 +1,3 @@
-import { llmsTxt } from "@/lib/discovery/llms";
+import { llmsTxt } from "@/lib/transports/discovery/llms";
 
 export const GET = () => new Response(llmsTxt(), { headers: { "Content-Type": "text/plain; charset=utf-8" } });

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { serveAsWeb } from "@/lib/http/node";
-import { handleMcp } from "@/lib/mcp/handler";
+import { serveAsWeb } from "@/lib/transports/http/node";
+import { handleMcp } from "@/lib/transports/mcp/handler";
 
 // The Request alone: Next passes a second argument (the route's context) that is not a body.
 const handler = (req: Request) => handleMcp(req);

@@ -1,10 +1,10 @@
 "use server";
 import { redirect } from "next/navigation";
-import { safeReturnPath } from "@/lib/auth/return-path";
-import { fieldErrors } from "@/lib/auth/form-errors";
-import { ownerAction } from "@/lib/auth/owner-action";
-import { db } from "@/lib/db";
-import { OnboardingInput, completeOnboarding } from "@/lib/domain/onboarding";
+import { safeReturnPath } from "@/lib/transports/auth/return-path";
+import { fieldErrors } from "@/lib/transports/auth/form-errors";
+import { ownerAction } from "@/lib/transports/auth/owner-action";
+import { db } from "@/lib/adapters/db";
+import { OnboardingInput, completeOnboarding } from "@/lib/domain/owner/onboarding";
 
 // The submitted text comes back with errors so that the form can show it again.
 export type OnboardingState = { error?: string; fields?: Record<string, string>; values?: Record<string, string>; attempt?: number };

@@ -1,5 +1,5 @@
-import { safeReturnPath } from "@/lib/auth/return-path";
-import { csrfToken, requireOwner } from "@/lib/auth/session";
+import { safeReturnPath } from "@/lib/transports/auth/return-path";
+import { csrfToken, requireOwner } from "@/lib/transports/auth/session";
 import { OnboardingForm } from "@/components/onboarding-form";
 import { OwnerShell } from "@/components/owner-shell";
 import { saveOnboarding } from "./actions";

@@ -3,17 +3,17 @@ import { AuthError, CredentialsSignin } from "next-auth";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { signIn, signOut } from "@/lib/auth";
-import { sendConfirmationMail } from "@/lib/auth/confirm-mail";
-import { NewPassword } from "@/lib/auth/password-rules";
-import { config } from "@/lib/config";
-import { pendingUserByEmail, startEmailConfirmation } from "@/lib/domain/email-verification";
-import { clientAddress } from "@/lib/http/client-address";
-import { takeSignInAttempt } from "@/lib/ratelimit/sign-in";
-import { fieldErrors } from "@/lib/auth/form-errors";
-import { safeReturnPath } from "@/lib/auth/return-path";
-import { db } from "@/lib/db";
-import { AccountError, createUser } from "@/lib/domain/accounts";
+import { signIn, signOut } from "@/lib/transports/auth";
+import { sendConfirmationMail } from "@/lib/transports/auth/confirm-mail";
+import { NewPassword } from "@/lib/transports/auth/password-rules";
+import { config } from "@/lib/core/config";
+import { pendingUserByEmail, startEmailConfirmation } from "@/lib/domain/owner/email-verification";
+import { clientAddress } from "@/lib/transports/http/client-address";
+import { takeSignInAttempt } from "@/lib/adapters/ratelimit/sign-in";
+import { fieldErrors } from "@/lib/transports/auth/form-errors";
+import { safeReturnPath } from "@/lib/transports/auth/return-path";
+import { db } from "@/lib/adapters/db";
+import { AccountError, createUser } from "@/lib/domain/owner/users";
 
 // Forms before sign-in carry no user-bound token; Server Actions refuse cross-origin posts
 // (Origin must match the host), which is what protects them against login CSRF.

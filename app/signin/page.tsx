@@ -1,6 +1,6 @@
-import { configuredProviders } from "@/lib/auth";
-import { safeReturnPath } from "@/lib/auth/return-path";
-import { signedInUserId } from "@/lib/auth/session";
+import { configuredProviders } from "@/lib/transports/auth";
+import { safeReturnPath } from "@/lib/transports/auth/return-path";
+import { signedInUserId } from "@/lib/transports/auth/session";
 import { CredentialsForm } from "@/components/credentials-form";
 import { OwnerShell } from "@/components/owner-shell";
 import { resendConfirmation, signInWith, signInWithPassword } from "./actions";

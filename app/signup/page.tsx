@@ -1,4 +1,4 @@
-import { safeReturnPath } from "@/lib/auth/return-path";
+import { safeReturnPath } from "@/lib/transports/auth/return-path";
 import { CredentialsForm } from "@/components/credentials-form";
 import { OwnerShell } from "@/components/owner-shell";
 import { signUp } from "../signin/actions";

@@ -1,4 +1,4 @@
-import type { Db } from "@/lib/db";
+import type { Db } from "@/lib/adapters/db";
 import type { Ports } from "./ports";
 import type { Plan } from "@/drizzle/schema";
 

@@ -1,5 +1,5 @@
-import { invalid } from "@/lib/errors";
-import { storable } from "@/lib/time";
+import { invalid } from "@/lib/core/errors";
+import { storable } from "@/lib/core/time";
 
 // One codec for every list's opaque cursor: base64url JSON holding the list's kind and its
 // position. A cursor of another list, a tampered one, or garbage is invalid_request on `cursor`.

@@ -1,4 +1,4 @@
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/core/errors";
 import type { Caller } from "./context";
 
 // The authorisation conditions of spec 5.4, in the order every surface applies them.

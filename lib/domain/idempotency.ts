@@ -1,5 +1,5 @@
 import { and, eq, lt, sql } from "drizzle-orm";
-import { AppError, invalid } from "@/lib/errors";
+import { AppError, invalid } from "@/lib/core/errors";
 import { idempotencyKeys } from "@/drizzle/schema";
 import type { Ctx } from "./context";
 import { sha256 } from "./hash";

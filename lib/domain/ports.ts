@@ -1,13 +1,13 @@
-import type { Config } from "@/lib/config";
-import type { Db } from "@/lib/db";
-import type { DraftType, PlatformName } from "@/lib/networks";
-import type { Platform } from "@/lib/networks/platform";
+import type { Config } from "@/lib/core/config";
+import type { Db } from "@/lib/adapters/db";
+import type { DraftType, PlatformName } from "@/lib/domain/networks";
+import type { Platform } from "@/lib/domain/networks/platform";
 import type { authAccounts } from "@/drizzle/schema";
 
 // The outside world as the domain sees it: configuration, the clock, the networks, the
 // publishing engine's events, the writing model, mail, the work on uploads and the webhook
 // sender. Declared here, by the
-// domain that uses them; lib/ports.ts (the composition root) plugs the real adapters in once,
+// domain that uses them; lib/adapters/ports.ts (the composition root) plugs the real adapters in once,
 // and every Ctx carries them, so that a test passes fakes instead of reaching for process.env
 // or a module's singleton.
 
@@ -25,7 +25,7 @@ export type StoredConnection = typeof authAccounts.$inferSelect;
 
 /**
  * The networks, as the domain asks about them. What follows from the stored connection alone
- * (its state, the permissions it lacks) is pure: lib/networks and lib/networks/scopes.
+ * (its state, the permissions it lacks) is pure: lib/domain/networks and lib/domain/networks/scopes.
  */
 export type Platforms = {
   /** Whether this deployment has the network's app credentials; without them the built-in sandbox stands in. */
@@ -39,7 +39,7 @@ export type Platforms = {
 /** An e-mail to one person, in plain text. */
 export type Mail = { to: string; subject: string; text: string };
 
-/** E-mail to the owner (lib/mail: SMTP when SMTP_URL is set). */
+/** E-mail to the owner (lib/adapters/mail: SMTP when SMTP_URL is set). */
 export type Mailer = {
   /** Whether mail can go out at all; without it the notification sweeps are not run. */
   configured: () => boolean;
@@ -56,7 +56,7 @@ export type ImageWork = { kind: "image"; data: Uint8Array; width: number; height
 export type PdfPages = { pages?: number; error?: string; encrypted?: boolean };
 
 /**
- * The heavy work on uploaded bytes, off the request's thread (lib/workers): images through
+ * The heavy work on uploaded bytes, off the request's thread (lib/adapters/workers): images through
  * sharp on libuv's pool, PDFs on a thread of their own. The domain decides what is accepted.
  */
 export type Workers = {
@@ -91,7 +91,7 @@ export type Brief = {
 };
 
 /**
- * The writing model (lib/ai: any OpenAI-compatible server, else the offline composer). What
+ * The writing model (lib/adapters/ai: any OpenAI-compatible server, else the offline composer). What
  * it returns always fits the network's limit; a model that fails or is given up on throws.
  */
 export type Writer = {

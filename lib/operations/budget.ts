@@ -1,6 +1,6 @@
 import type { Caller } from "@/lib/domain/context";
-import { AppError } from "@/lib/errors";
-import { consumeRequest, type RateDecision } from "@/lib/ratelimit";
+import { AppError } from "@/lib/core/errors";
+import { consumeRequest, type RateDecision } from "@/lib/adapters/ratelimit";
 
 // The caller's budget, the one place it is charged. One budget per user, REST and MCP together
 // (an app's media downloads too): every operation call pays one point, and so does every MCP

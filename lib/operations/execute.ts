@@ -1,8 +1,8 @@
 import type { z } from "zod";
-import { invalid, type ErrorDetail } from "@/lib/errors";
+import { invalid, type ErrorDetail } from "@/lib/core/errors";
 import type { Ctx } from "@/lib/domain/context";
 import { requireCompleteAccount, requirePlan, requirePublishing } from "@/lib/domain/guards";
-import { noteOperation } from "@/lib/domain/history";
+import { noteOperation } from "@/lib/domain/drafts/history";
 import { checkIdempotencyKey, withIdempotency } from "@/lib/domain/idempotency";
 import { needsPublishingSwitch, type Operation } from "./define";
 import { refuseBadInput } from "./sanitize";

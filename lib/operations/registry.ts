@@ -1,22 +1,22 @@
-import { createDraftOp } from "./create-draft";
+import { createDraftOp } from "./drafts/create-draft";
 import type { Operation } from "./define";
-import { deleteDraftOp } from "./delete-draft";
-import { fetchItemOp } from "./fetch-item";
-import { generatePostOp } from "./generate-post";
-import { generateTweetOp } from "./generate-tweet";
-import { getAnalyticsOp } from "./get-analytics";
-import { getProfileContextOp } from "./get-profile-context";
-import { listScheduledOp } from "./list-scheduled";
-import { listSeriesOp } from "./list-series";
-import { listWebhooksOp } from "./list-webhooks";
-import { manageSeriesOp } from "./manage-series";
-import { manageWebhooksOp } from "./manage-webhooks";
-import { publishNowOp } from "./publish-now";
-import { scheduleContentOp } from "./schedule-content";
-import { searchContentOp } from "./search-content";
-import { unscheduleContentOp } from "./unschedule-content";
-import { updateDraftOp } from "./update-draft";
-import { uploadMediaOp } from "./upload-media";
+import { deleteDraftOp } from "./drafts/delete-draft";
+import { fetchItemOp } from "./drafts/fetch-item";
+import { generatePostOp } from "./generation/generate-post";
+import { generateTweetOp } from "./generation/generate-tweet";
+import { getAnalyticsOp } from "./analytics/get-analytics";
+import { getProfileContextOp } from "./owner/get-profile-context";
+import { listScheduledOp } from "./publishing/list-scheduled";
+import { listSeriesOp } from "./series/list-series";
+import { listWebhooksOp } from "./webhooks/list-webhooks";
+import { manageSeriesOp } from "./series/manage-series";
+import { manageWebhooksOp } from "./webhooks/manage-webhooks";
+import { publishNowOp } from "./publishing/publish-now";
+import { scheduleContentOp } from "./publishing/schedule-content";
+import { searchContentOp } from "./drafts/search-content";
+import { unscheduleContentOp } from "./publishing/unschedule-content";
+import { updateDraftOp } from "./drafts/update-draft";
+import { uploadMediaOp } from "./media/upload-media";
 
 /** Every operation of the API, in the spec's order. Each surface is a loop over this list. */
 export const operations: Operation[] = [

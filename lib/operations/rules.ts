@@ -1,7 +1,7 @@
 import type { z } from "zod";
-import { config } from "@/lib/config";
-import { MAX_TWEET_CHARS, MAX_TWEET_WEIGHT, tweetWeight } from "@/lib/domain/text";
-import { mediaIdFromUrl } from "@/lib/media-url";
+import { config } from "@/lib/core/config";
+import { MAX_TWEET_CHARS, MAX_TWEET_WEIGHT, tweetWeight } from "@/lib/domain/drafts/text";
+import { mediaIdFromUrl } from "@/lib/core/media-url";
 
 type RefineCtx = z.RefinementCtx;
 

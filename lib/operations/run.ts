@@ -1,8 +1,8 @@
-import { db } from "@/lib/db";
+import { db } from "@/lib/adapters/db";
 import type { Caller, Ctx } from "@/lib/domain/context";
-import { AppError, type Confirmation } from "@/lib/errors";
-import { ports } from "@/lib/ports";
-import type { RateDecision } from "@/lib/ratelimit";
+import { AppError, type Confirmation } from "@/lib/core/errors";
+import { ports } from "@/lib/adapters/ports";
+import type { RateDecision } from "@/lib/adapters/ratelimit";
 import { pay, type Prepaid } from "./budget";
 import type { Operation } from "./define";
 import { execute } from "./execute";

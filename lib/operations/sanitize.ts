@@ -1,4 +1,4 @@
-import { invalid, type ErrorDetail } from "@/lib/errors";
+import { invalid, type ErrorDetail } from "@/lib/core/errors";
 
 const MAX_DEPTH = 32;
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { storable } from "@/lib/time";
+import { storable } from "@/lib/core/time";
 
 // Building blocks shared by operation schemas. Requests are strict (unknown fields are
 // refused) and responses are strict too, so "no other keys" is checked in tests.

@@ -49,7 +49,7 @@ export class TestServer {
 
   /** Starts the server and resolves with its output once `ready` shows in it (stdout or stderr). */
   start(ready = /database ready|database not ready/): Promise<string> {
-    const proc = spawn(process.execPath, [path.join(ROOT, "server.mjs")], { cwd: ROOT, env: this.env, stdio: ["ignore", "pipe", "pipe"] });
+    const proc = spawn(process.execPath, [path.join(ROOT, "server", "server.mjs")], { cwd: ROOT, env: this.env, stdio: ["ignore", "pipe", "pipe"] });
     this.proc = proc;
     let out = "";
     const take = (d: Buffer) => {
@@ -100,7 +100,7 @@ export class TestServer {
   }
 
   admin(...args: string[]) {
-    return run(TSX, ["lib/cli/admin.ts", ...args], { cwd: ROOT, env: this.env, timeout: 60_000 });
+    return run(TSX, ["lib/transports/cli/admin.ts", ...args], { cwd: ROOT, env: this.env, timeout: 60_000 });
   }
 
   /** Stores a user's LinkedIn and X connections as sign-in would have (tests/helpers/seed-accounts.ts). */

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { openDatabase } from "@/lib/db";
+import { openDatabase } from "@/lib/adapters/db";
 import { startFakeOAuth, type FakeOAuth } from "../helpers/fake-oauth-providers";
 import { appInBrowser, openSignedIn } from "./browser";
 import { TestServer } from "./harness";

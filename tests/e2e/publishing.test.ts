@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakePlatforms, type FakePlatforms, fakePlatformEnv } from "../helpers/fake-platforms";
 import { TestServer } from "./harness";
-import { computedLinkedInVersion } from "@/lib/platforms/linkedin-version";
+import { computedLinkedInVersion } from "@/lib/adapters/platforms/linkedin-version";
 
 // Scheduled publishing on a built server (`npm start`): the in-process scheduler posts
 // through the real LinkedIn and X adapters to fakes on loopback, once each, on time. The

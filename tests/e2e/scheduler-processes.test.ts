@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/adapters/db";
 import { authAccounts, postDrafts, tweetDrafts } from "@/drizzle/schema";
 import { makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";

@@ -3,7 +3,7 @@ import http from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { openDatabase } from "@/lib/db";
+import { openDatabase } from "@/lib/adapters/db";
 import { TestServer } from "./harness";
 
 // The README's first command, as a newcomer runs it: a built app started as `npm start` does
@@ -122,7 +122,7 @@ describe("the service started as the README says", () => {
   });
 
   // Neither PGlite nor a PostgreSQL without autovacuum would learn how common a word is as
-  // the store grows; the server gathers the planner's statistics itself (lib/db/statistics.ts).
+  // the store grows; the server gathers the planner's statistics itself (lib/adapters/db/statistics.ts).
   it("gathers the planner's statistics at start for a table that has grown past 2 MB", async () => {
     await server.stop();
     const d = await openDatabase({ url: server.env.DATABASE_URL, dataDir: server.env.DATA_DIR });

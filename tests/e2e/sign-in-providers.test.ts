@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { openDatabase } from "@/lib/db";
+import { openDatabase } from "@/lib/adapters/db";
 import { authAccounts, users } from "@/drizzle/schema";
 import { startFakeOAuth, type FakeOAuth } from "../helpers/fake-oauth-providers";
 import { decodeQuotedPrintable, startSmtpCapture, type SmtpCapture } from "../helpers/smtp-capture";

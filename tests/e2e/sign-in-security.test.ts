@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { decodeQuotedPrintable, startSmtpCapture, type SmtpCapture } from "../helpers/smtp-capture";
 import { appInBrowser, axe, screenshots } from "./browser";
 import { TestServer } from "./harness";
-import { DEFAULT_RETURN_PATH } from "@/lib/auth/return-path";
+import { DEFAULT_RETURN_PATH } from "@/lib/transports/auth/return-path";
 
 // Attacks on the owner's sign-in and on the OAuth limits, performed against the built server
 // started as `npm start` starts it, with e-mail configured (a local SMTP capture).

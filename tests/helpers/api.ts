@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { expect } from "vitest";
 import type { z } from "zod";
-import { config } from "@/lib/config";
-import { db } from "@/lib/db";
-import { createUser, issueCommandLineToken } from "@/lib/domain/accounts";
-import { handleOperation } from "@/lib/http/operation";
-import { openApiDocument } from "@/lib/discovery/openapi";
+import { config } from "@/lib/core/config";
+import { db } from "@/lib/adapters/db";
+import { createUser, issueCommandLineToken } from "@/lib/domain/owner/users";
+import { handleOperation } from "@/lib/transports/http/operation";
+import { openApiDocument } from "@/lib/transports/discovery/openapi";
 import type { Plan } from "@/drizzle/schema";
 
 export type Called = { status: number; headers: Headers; body: any };

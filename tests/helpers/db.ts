@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from "vitest";
-import { openDatabase, useDatabase, type Database } from "@/lib/db";
+import { openDatabase, useDatabase, type Database } from "@/lib/adapters/db";
 import { migratedTemplate } from "./pglite-template";
 import { tempDatabase, type TempDatabase } from "./temp-database";
 

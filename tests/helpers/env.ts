@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from "vitest";
-import { overrideConfig } from "@/lib/config";
+import { overrideConfig } from "@/lib/core/config";
 
 // Tests configure the service through the config port (overrideConfig), never process.env:
 // nothing leaks into child processes or other files, and values are parsed as in production.

@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { signInScopes } from "@/lib/platforms/scopes";
+import { signInScopes } from "@/lib/domain/networks/scopes";
 import { fakeContext } from "./fakes/context";
 import { linkedinRoutes } from "./fakes/linkedin";
 import { signInRoutes } from "./fakes/sign-in";

@@ -1,7 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { config } from "@/lib/config";
-import { handleMcp } from "@/lib/mcp/handler";
+import { config } from "@/lib/core/config";
+import { handleMcp } from "@/lib/transports/mcp/handler";
 
 /** fetch that reaches the MCP route handler in process, exactly as an HTTP request would. */
 export const inProcessFetch = (async (input: string | URL | Request, init?: RequestInit) => handleMcp(new Request(input, init))) as typeof fetch;

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
-import { config } from "@/lib/config";
-import { approveAuthorization, checkAuthorizeRequest } from "@/lib/oauth/authorize";
-import { registerEndpoint, revokeEndpoint, tokenEndpoint } from "@/lib/oauth/endpoints";
+import { config } from "@/lib/core/config";
+import { approveAuthorization, checkAuthorizeRequest } from "@/lib/transports/oauth/authorize";
+import { registerEndpoint, revokeEndpoint, tokenEndpoint } from "@/lib/transports/oauth/endpoints";
 
 export const verifierPair = () => {
   const verifier = randomBytes(32).toString("base64url");

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { openDatabase } from "@/lib/db";
+import { openDatabase } from "@/lib/adapters/db";
 
 // Creating and migrating an embedded database takes seconds; loading a dump of a migrated one
 // takes a fraction of that. The first test file of a run that needs one makes the dump (named

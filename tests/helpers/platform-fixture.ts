@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
-import { db } from "@/lib/db";
-import { signInScopes } from "@/lib/platforms/scopes";
+import { db } from "@/lib/adapters/db";
+import { signInScopes } from "@/lib/domain/networks/scopes";
 import { authAccounts } from "@/drizzle/schema";
 import type { TestUser } from "./api";
 import { reconfigure } from "./env";

@@ -1,9 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { expect } from "vitest";
-import { db } from "@/lib/db";
-import { decideApproval } from "@/lib/domain/confirmations";
-import { draftTable } from "@/lib/domain/drafts";
-import { createDraftOp } from "@/lib/operations/create-draft";
+import { db } from "@/lib/adapters/db";
+import { decideApproval } from "@/lib/domain/approvals/approvals";
+import { draftTable } from "@/lib/domain/drafts/drafts";
+import { createDraftOp } from "@/lib/operations/drafts/create-draft";
 import { sandboxPosts } from "@/drizzle/schema";
 import { call, expectError, expectOk, type TestUser } from "./api";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from "vitest";
-import { resetRateLimiter } from "@/lib/ratelimit";
+import { resetRateLimiter } from "@/lib/adapters/ratelimit";
 import { withConfig } from "./env";
 
 /**

@@ -2,8 +2,8 @@
 // would have stored) into the database the environment names (DATABASE_URL or DATA_DIR), for
 // end-to-end tests of a built server. With PGlite, run it only while the server is stopped.
 //   npx tsx tests/helpers/seed-accounts.ts '{"email":"…","accounts":[{…}]}'
-import { database } from "@/lib/db";
-import { findUserByEmail } from "@/lib/domain/accounts";
+import { database } from "@/lib/adapters/db";
+import { findUserByEmail } from "@/lib/domain/owner/users";
 import { authAccounts } from "@/drizzle/schema";
 
 type Seed = {

@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
-import { ports } from "@/lib/ports";
-import { accountHealth } from "@/lib/domain/account-health";
-import { platformAccounts } from "@/lib/domain/connections";
+import { db } from "@/lib/adapters/db";
+import { ports } from "@/lib/adapters/ports";
+import { accountHealth } from "@/lib/domain/accounts/health";
+import { platformAccounts } from "@/lib/domain/accounts/connections";
 import { authAccounts, postDrafts } from "@/drizzle/schema";
 import { call, expectError, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";

@@ -5,14 +5,14 @@ import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, useDatabase as installDatabase } from "@/lib/db";
-import { verifyPassword } from "@/lib/domain/owner-auth";
-import { hashToken } from "@/lib/domain/tokens";
+import { openDatabase, useDatabase as installDatabase } from "@/lib/adapters/db";
+import { verifyPassword } from "@/lib/domain/owner/sign-in";
+import { hashToken } from "@/lib/domain/apps/tokens";
 import { tokens } from "@/drizzle/schema";
 import { call, expectError } from "../helpers/api";
 import { tempDatabase, type TempDatabase } from "../helpers/temp-database";
 
-// The real command, as operators run it: `npx tsx lib/cli/admin.ts ...` in a child process.
+// The real command, as operators run it: `npx tsx lib/transports/cli/admin.ts ...` in a child process.
 // Each start costs seconds, so every command runs once per database and the checks are batched.
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const TSX = path.join(ROOT, "node_modules/.bin/tsx"); // what `npx tsx` resolves to, without npm's start-up
@@ -25,7 +25,7 @@ function admin(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> {
 /** The command with `input` on its standard input (a pipe, not a terminal). */
 function adminWithInput(env: NodeJS.ProcessEnv, input: string, ...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
-    const child = execFile(TSX, ["lib/cli/admin.ts", ...args], { cwd: ROOT, env, timeout: 90_000 }, (err, stdout, stderr) => {
+    const child = execFile(TSX, ["lib/transports/cli/admin.ts", ...args], { cwd: ROOT, env, timeout: 90_000 }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === "number" ? err.code : -1) : 0;
       resolve({ code, stdout, stderr, json: () => JSON.parse(stdout) });
     });
@@ -38,7 +38,7 @@ function adminWithInput(env: NodeJS.ProcessEnv, input: string, ...args: string[]
  * `answers` once it shows: what the terminal displayed, and the exit code.
  */
 function adminInTerminal(env: NodeJS.ProcessEnv, answers: [RegExp, string][], ...args: string[]): Promise<{ code: number | null; shown: string }> {
-  const command = [TSX, "lib/cli/admin.ts", ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
+  const command = [TSX, "lib/transports/cli/admin.ts", ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
   const child = spawn("script", ["-qec", command, "/dev/null"], { cwd: ROOT, env, stdio: ["pipe", "pipe", "pipe"] });
   let shown = "";
   const pending = [...answers];
@@ -222,7 +222,7 @@ describe.each(MODES)("npm run admin against $name", ({ url }) => {
   });
 
   it.runIf(!url)("refuses while another live process holds the embedded database", { timeout: 120_000 }, async () => {
-    // Written the way lib/db/lock.ts writes it; this test process is alive and is not the CLI.
+    // Written the way lib/adapters/db/lock.ts writes it; this test process is alive and is not the CLI.
     const lock = path.join(dataDir, "contentio.pid");
     fs.writeFileSync(lock, String(process.pid), { flag: "wx" });
     try {

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
-import { getAnalytics } from "@/lib/domain/analytics";
+import { db } from "@/lib/adapters/db";
+import { getAnalytics } from "@/lib/domain/analytics/analytics";
 import type { Ctx } from "@/lib/domain/context";
-import { defaultPorts } from "@/lib/ports";
-import { getAnalyticsOp } from "@/lib/operations/get-analytics";
+import { defaultPorts } from "@/lib/adapters/ports";
+import { getAnalyticsOp } from "@/lib/operations/analytics/get-analytics";
 import { creditEvents, ideas, postDrafts, users } from "@/drizzle/schema";
 import { call, expectOk, makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";

@@ -1,7 +1,7 @@
 import { inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
-import { runDue } from "@/lib/scheduler";
+import { db } from "@/lib/adapters/db";
+import { runDue } from "@/lib/adapters/scheduler";
 import { postDrafts } from "@/drizzle/schema";
 import { call, makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/adapters/db";
 import { oauthClients } from "@/drizzle/schema";
 import { withDatabase } from "../helpers/db";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createDraftOp } from "@/lib/operations/create-draft";
-import { fetchItemOp } from "@/lib/operations/fetch-item";
+import { createDraftOp } from "@/lib/operations/drafts/create-draft";
+import { fetchItemOp } from "@/lib/operations/drafts/fetch-item";
 import { call, expectError, expectOk, makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { uploadPng } from "../helpers/media";

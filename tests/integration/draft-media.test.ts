@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { config } from "@/lib/config";
-import { db } from "@/lib/db";
-import { createDraftOp } from "@/lib/operations/create-draft";
-import { fetchItemOp } from "@/lib/operations/fetch-item";
-import { updateDraftOp } from "@/lib/operations/update-draft";
+import { config } from "@/lib/core/config";
+import { db } from "@/lib/adapters/db";
+import { createDraftOp } from "@/lib/operations/drafts/create-draft";
+import { fetchItemOp } from "@/lib/operations/drafts/fetch-item";
+import { updateDraftOp } from "@/lib/operations/drafts/update-draft";
 import { postDrafts, tweetDrafts } from "@/drizzle/schema";
 import { call, expectError, expectOk, makeUser, type Called, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";

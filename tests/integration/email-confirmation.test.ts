@@ -2,8 +2,8 @@ import { randomBytes, randomInt } from "node:crypto";
 import { hash } from "@node-rs/argon2";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { passwordSignIn } from "@/lib/auth/password-sign-in";
-import { createUser } from "@/lib/domain/accounts";
+import { passwordSignIn } from "@/lib/transports/auth/password-sign-in";
+import { createUser } from "@/lib/domain/owner/users";
 import {
   CONFIRM_TTL_MS,
   awaitingConfirmation,
@@ -11,7 +11,7 @@ import {
   dropUnconfirmedPassword,
   pendingConfirmation,
   startEmailConfirmation,
-} from "@/lib/domain/email-verification";
+} from "@/lib/domain/owner/email-verification";
 import { users } from "@/drizzle/schema";
 import { withDatabase } from "../helpers/db";
 import { configured, withConfig } from "../helpers/env";

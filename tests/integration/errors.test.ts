@@ -3,10 +3,10 @@ import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import * as catchAll from "@/app/api/[...rest]/route";
 import * as opRoute from "@/app/api/v1/[operation]/route";
-import { config } from "@/lib/config";
-import { openDatabase, useDatabase } from "@/lib/db";
-import { ERROR_CODES } from "@/lib/errors";
-import { handleOperation } from "@/lib/http/operation";
+import { config } from "@/lib/core/config";
+import { openDatabase, useDatabase } from "@/lib/adapters/db";
+import { ERROR_CODES } from "@/lib/core/errors";
+import { handleOperation } from "@/lib/transports/http/operation";
 import { call, expectError, makeUser, type Called } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { reconfigure } from "../helpers/env";
@@ -271,7 +271,7 @@ describe("failures", () => {
         const down = await call("search_content", {}, { token: u.token });
         expectErr(down, 503, "temporarily_unavailable");
         expect(down.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
-        // MCP's front answers from the same presenter (lib/errors/present.ts): status, body, Retry-After.
+        // MCP's front answers from the same presenter (lib/core/errors/present.ts): status, body, Retry-After.
         const mcp = await read(
           await inProcessFetch(config().mcpUrl, {
             method: "POST",

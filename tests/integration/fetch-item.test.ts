@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
-import { createDraftOp } from "@/lib/operations/create-draft";
-import { fetchItemOp } from "@/lib/operations/fetch-item";
+import { db } from "@/lib/adapters/db";
+import { createDraftOp } from "@/lib/operations/drafts/create-draft";
+import { fetchItemOp } from "@/lib/operations/drafts/fetch-item";
 import { articles, ideas, postDrafts, series, seriesTopics } from "@/drizzle/schema";
 import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { config } from "@/lib/config";
-import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from "@/lib/errors";
-import { handleOperation } from "@/lib/http/operation";
+import { config } from "@/lib/core/config";
+import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from "@/lib/core/errors";
+import { handleOperation } from "@/lib/transports/http/operation";
 import type { Operation } from "@/lib/operations/define";
 import { operations } from "@/lib/operations/registry";
 import { call, expectError, expectOk, makeUser, type Called, type TestUser } from "../helpers/api";

@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { splitThread, writer } from "@/lib/ai";
-import { db } from "@/lib/db";
-import { tweetWeight } from "@/lib/domain/text";
-import { fetchItemOp } from "@/lib/operations/fetch-item";
-import { generateTweetOp } from "@/lib/operations/generate-tweet";
-import { replacePorts } from "@/lib/ports";
+import { splitThread, writer } from "@/lib/adapters/ai";
+import { db } from "@/lib/adapters/db";
+import { tweetWeight } from "@/lib/domain/drafts/text";
+import { fetchItemOp } from "@/lib/operations/drafts/fetch-item";
+import { generateTweetOp } from "@/lib/operations/generation/generate-tweet";
+import { replacePorts } from "@/lib/adapters/ports";
 import { allowancePeriods, users } from "@/drizzle/schema";
 import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
-import { tidyOnce } from "@/lib/db/housekeeping";
+import { db } from "@/lib/adapters/db";
+import { tidyOnce } from "@/lib/adapters/db/housekeeping";
 import { approvals, authorizationCodes, connectedApps, elicitations, idempotencyKeys, mcpTasks, oauthClients, tokens } from "@/drizzle/schema";
 import { makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";

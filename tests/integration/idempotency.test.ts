@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { config } from "@/lib/config";
-import { db } from "@/lib/db";
-import { issueCommandLineToken } from "@/lib/domain/accounts";
-import { decideApproval } from "@/lib/domain/confirmations";
-import { createDraftOp } from "@/lib/operations/create-draft";
-import { deleteDraftOp } from "@/lib/operations/delete-draft";
-import { updateDraftOp } from "@/lib/operations/update-draft";
+import { config } from "@/lib/core/config";
+import { db } from "@/lib/adapters/db";
+import { issueCommandLineToken } from "@/lib/domain/owner/users";
+import { decideApproval } from "@/lib/domain/approvals/approvals";
+import { createDraftOp } from "@/lib/operations/drafts/create-draft";
+import { deleteDraftOp } from "@/lib/operations/drafts/delete-draft";
+import { updateDraftOp } from "@/lib/operations/drafts/update-draft";
 import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 

@@ -1,12 +1,12 @@
 import { InngestTestEngine } from "@inngest/test";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
-import { EVENTS } from "@/inngest/events";
-import { publishScheduled, sweepOverdue } from "@/inngest/functions";
+import { db } from "@/lib/adapters/db";
+import { EVENTS } from "@/lib/adapters/inngest/events";
+import { publishScheduled, sweepOverdue } from "@/lib/adapters/inngest/functions";
 import { postDrafts } from "@/drizzle/schema";
 import { GET, PUT } from "@/app/api/inngest/route";
-import { config } from "@/lib/config";
+import { config } from "@/lib/core/config";
 import { call, makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { reconfigure, withConfig } from "../helpers/env";

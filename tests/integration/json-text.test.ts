@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
-import { rowsOf } from "@/lib/db/rows";
+import { db } from "@/lib/adapters/db";
+import { rowsOf } from "@/lib/adapters/db/rows";
 import { jsonText } from "@/drizzle/schema/columns";
-import { redactSecrets } from "@/lib/redact";
+import { redactSecrets } from "@/lib/core/redact";
 import { withDatabase } from "../helpers/db";
 
 withDatabase();

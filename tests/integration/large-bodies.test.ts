@@ -2,9 +2,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { direct } from "@/app/api/v1/[operation]/route";
-import { config } from "@/lib/config";
-import { handleOperation } from "@/lib/http/operation";
-import { handleMcp } from "@/lib/mcp/handler";
+import { config } from "@/lib/core/config";
+import { handleOperation } from "@/lib/transports/http/operation";
+import { handleMcp } from "@/lib/transports/mcp/handler";
 import { makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 

@@ -6,14 +6,14 @@ import {
   isLoopbackRedirectHost,
   LOOPBACK_ADDRESSES,
   originIsLoopback,
-} from "@/lib/address-policy.mjs";
-import { config } from "@/lib/config";
-import { handleMcp } from "@/lib/mcp/handler";
-import { redirectUriProblem, matchesRegistered } from "@/lib/oauth/redirect-uris";
-import { dnsResolve } from "@/lib/outbound-resolve";
+} from "@/lib/core/address-policy.mjs";
+import { config } from "@/lib/core/config";
+import { handleMcp } from "@/lib/transports/mcp/handler";
+import { redirectUriProblem, matchesRegistered } from "@/lib/domain/apps/redirect-uris";
+import { dnsResolve } from "@/lib/core/outbound-resolve";
 import { reconfigure } from "../helpers/env";
 
-// "Loopback" is one definition (lib/address-policy.mjs): 127/8, ::1, those inside IPv4-mapped
+// "Loopback" is one definition (lib/core/address-policy.mjs): 127/8, ::1, those inside IPv4-mapped
 // and NAT64 addresses, `localhost` and the names under it. Each caller asks it its own
 // question; these pin where the questions' answers differ, and where callers that used to
 // keep lists of their own now agree.

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { db } from "@/lib/db";
-import { fetchItemOp } from "@/lib/operations/fetch-item";
-import { runDue } from "@/lib/scheduler";
+import { db } from "@/lib/adapters/db";
+import { fetchItemOp } from "@/lib/operations/drafts/fetch-item";
+import { runDue } from "@/lib/adapters/scheduler";
 import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { withFakePlatforms } from "../helpers/platform-fixture";
@@ -86,7 +86,7 @@ describe("a database error while publishing", () => {
     const text = `private words ${randomUUID()}`;
     const d = await draft(u, "post", text);
     const ask = await call("publish_now", { type: "post", id: d.id }, { token: u.token });
-    const { decideApproval } = await import("@/lib/domain/confirmations");
+    const { decideApproval } = await import("@/lib/domain/approvals/approvals");
     expect(await decideApproval(await db(), u.id, ask.body.error.confirmation.id, "approved")).toBe(true);
     logged = "";
     await breakSandbox();

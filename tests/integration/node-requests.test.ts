@@ -3,9 +3,9 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { direct } from "@/app/api/v1/[operation]/route";
 import { direct as mcpDirect } from "@/app/mcp/route";
-import { config } from "@/lib/config";
-import { handleOperation } from "@/lib/http/operation";
-import { handleMcp } from "@/lib/mcp/handler";
+import { config } from "@/lib/core/config";
+import { handleOperation } from "@/lib/transports/http/operation";
+import { handleMcp } from "@/lib/transports/mcp/handler";
 import { makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 
@@ -129,7 +129,7 @@ describe("API calls straight from Node's request (npm start)", () => {
 });
 
 // MCP's route under `npm start` is given a web Request without a body, its body read from
-// Node's request by the same reader as the API's (lib/http/node.ts, serveAsWeb); `next dev`
+// Node's request by the same reader as the API's (lib/transports/http/node.ts, serveAsWeb); `next dev`
 // and the tests give the handler a web Request with its body. Both must answer alike.
 describe("MCP calls straight from Node's request (npm start)", () => {
   let mcpServer: http.Server;

@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { config } from "@/lib/config";
-import { db } from "@/lib/db";
-import { draftTable } from "@/lib/domain/drafts";
-import { noteAttempts } from "@/lib/domain/history";
-import { notifyOwners, setNotificationSettings } from "@/lib/domain/notifications";
-import { ports } from "@/lib/ports";
+import { config } from "@/lib/core/config";
+import { db } from "@/lib/adapters/db";
+import { draftTable } from "@/lib/domain/drafts/drafts";
+import { noteAttempts } from "@/lib/domain/drafts/history";
+import { notifyOwners, setNotificationSettings } from "@/lib/domain/owner/notifications";
+import { ports } from "@/lib/adapters/ports";
 import { authAccounts } from "@/drizzle/schema";
 import { call, makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";

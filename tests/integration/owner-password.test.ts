@@ -2,8 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { verifyPassword } from "@/lib/domain/owner-auth";
-import { createOwner } from "@/lib/startup";
+import { verifyPassword } from "@/lib/domain/owner/sign-in";
+import { createOwner } from "@/lib/core/startup";
 import { withDatabase } from "../helpers/db";
 import { withConfig } from "../helpers/env";
 

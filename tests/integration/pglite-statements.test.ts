@@ -1,9 +1,9 @@
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "@/lib/db";
-import { withInstalledParsers } from "@/lib/db/pglite-client";
+import { openDatabase, type Database } from "@/lib/adapters/db";
+import { withInstalledParsers } from "@/lib/adapters/db/pglite-client";
 
-// The embedded database runs plain SELECTs as named prepared statements (lib/db/pglite-statements.ts).
+// The embedded database runs plain SELECTs as named prepared statements (lib/adapters/db/pglite-statements.ts).
 // Whatever comes back, values or errors, must be what PGlite's own query path gives.
 describe("prepared SELECTs on the embedded database", () => {
   let ours: Database;

@@ -2,11 +2,11 @@ import { PGlite, types } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "@/lib/db";
-import { rowsOf } from "@/lib/db/rows";
+import { openDatabase, type Database } from "@/lib/adapters/db";
+import { rowsOf } from "@/lib/adapters/db/rows";
 
 // The embedded database installs drizzle's type parsers once at open instead of receiving
-// them with every query (lib/db/pglite-client.ts). Whatever drizzle reads must be exactly
+// them with every query (lib/adapters/db/pglite-client.ts). Whatever drizzle reads must be exactly
 // what drizzle's own driver reads from an untouched PGlite, in and out of transactions.
 const VALUES = sql`select
   '2026-03-04 05:06:07.891+00'::timestamptz as tstz,

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
-import { storePlatformTokens } from "@/lib/domain/owner-auth";
-import { connectedAccount } from "@/lib/platforms";
+import { db } from "@/lib/adapters/db";
+import { storePlatformTokens } from "@/lib/domain/owner/sign-in";
+import { connectedAccount } from "@/lib/adapters/platforms";
 import { authAccounts } from "@/drizzle/schema";
 import { makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";

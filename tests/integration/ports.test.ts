@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
-import { PublishError, type Platform, type PublishRequest } from "@/lib/platforms/types";
-import { defaultPorts, ports, replacePorts, type Events } from "@/lib/ports";
-import { runDue } from "@/lib/scheduler";
+import { db } from "@/lib/adapters/db";
+import { PublishError, type Platform, type PublishRequest } from "@/lib/domain/networks/platform";
+import { defaultPorts, ports, replacePorts, type Events } from "@/lib/adapters/ports";
+import { runDue } from "@/lib/adapters/scheduler";
 import type { Mail, StoredConnection } from "@/lib/domain/ports";
 import { call, expectError, makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";

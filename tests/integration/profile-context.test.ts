@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { config } from "@/lib/config";
-import { db } from "@/lib/db";
-import { issueCommandLineToken } from "@/lib/domain/accounts";
-import { getProfileContextOp } from "@/lib/operations/get-profile-context";
+import { config } from "@/lib/core/config";
+import { db } from "@/lib/adapters/db";
+import { issueCommandLineToken } from "@/lib/domain/owner/users";
+import { getProfileContextOp } from "@/lib/operations/owner/get-profile-context";
 import { allowancePeriods, authAccounts, users } from "@/drizzle/schema";
 import { call, expectOk, makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
-import { recordMany } from "@/lib/domain/publishing-batch";
+import { db } from "@/lib/adapters/db";
+import { recordMany } from "@/lib/domain/publishing/batch";
 import { postDrafts } from "@/drizzle/schema";
 import { makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";

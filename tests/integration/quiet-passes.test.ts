@@ -1,18 +1,18 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PGlite } from "@electric-sql/pglite";
-import { db } from "@/lib/db";
-import { startScheduler } from "@/lib/scheduler";
-import { FULL_PASS_AT_LEAST_EVERY_MS } from "@/lib/scheduler/quiet";
+import { db } from "@/lib/adapters/db";
+import { startScheduler } from "@/lib/adapters/scheduler";
+import { FULL_PASS_AT_LEAST_EVERY_MS } from "@/lib/adapters/scheduler/quiet";
 import { postDrafts, webhookDeliveries } from "@/drizzle/schema";
 import { call, expectOk, makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { row, sandboxCount } from "../helpers/publishing";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
-import { manageWebhooksOp } from "@/lib/operations/manage-webhooks";
+import { manageWebhooksOp } from "@/lib/operations/webhooks/manage-webhooks";
 
 // The publishing loops skip passes that could only find what the last one found
-// (lib/scheduler/quiet.ts). What must never happen: a draft or a delivery that comes due, by
+// (lib/adapters/scheduler/quiet.ts). What must never happen: a draft or a delivery that comes due, by
 // a write or by the clock alone, waiting for the next full pass a minute later.
 
 const database = withDatabase();

@@ -3,9 +3,9 @@ import { eq } from "drizzle-orm";
 import { renderToStaticMarkup } from "react-dom/server";
 import sharp from "sharp";
 import { describe, expect, it, vi } from "vitest";
-import { config } from "@/lib/config";
-import { db } from "@/lib/db";
-import { mediaUrl } from "@/lib/media-url";
+import { config } from "@/lib/core/config";
+import { db } from "@/lib/adapters/db";
+import { mediaUrl } from "@/lib/core/media-url";
 import { media, postDrafts, sandboxPosts, tweetDrafts } from "@/drizzle/schema";
 import SandboxPost from "@/app/sandbox/[platform]/[id]/page";
 import { makeUser, type TestUser } from "../helpers/api";
@@ -15,7 +15,7 @@ import { approved, draft } from "../helpers/publishing";
 // The sandbox page as a reader sees it (rendered in process; nobody signed in): a thread's
 // parts in order, each part's images from /media/{id}, a document's title and page count.
 
-vi.mock("@/lib/auth/session", () => ({ signedInUserId: async () => null }));
+vi.mock("@/lib/transports/auth/session", () => ({ signedInUserId: async () => null }));
 vi.mock("next/navigation", () => ({
   notFound: () => {
     throw new Error("NEXT_NOT_FOUND");

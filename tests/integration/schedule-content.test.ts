@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
-import { fetchItemOp } from "@/lib/operations/fetch-item";
-import { listScheduledOp } from "@/lib/operations/list-scheduled";
-import { scheduleContentOp } from "@/lib/operations/schedule-content";
-import { unscheduleContentOp } from "@/lib/operations/unschedule-content";
-import { runDue } from "@/lib/scheduler";
+import { db } from "@/lib/adapters/db";
+import { fetchItemOp } from "@/lib/operations/drafts/fetch-item";
+import { listScheduledOp } from "@/lib/operations/publishing/list-scheduled";
+import { scheduleContentOp } from "@/lib/operations/publishing/schedule-content";
+import { unscheduleContentOp } from "@/lib/operations/publishing/unschedule-content";
+import { runDue } from "@/lib/adapters/scheduler";
 import { postDrafts } from "@/drizzle/schema";
 import { call, expectError, expectOk, makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
-import { ports } from "@/lib/ports";
-import { runDue } from "@/lib/scheduler";
-import type { Platform, PlatformName } from "@/lib/platforms";
+import { db } from "@/lib/adapters/db";
+import { ports } from "@/lib/adapters/ports";
+import { runDue } from "@/lib/adapters/scheduler";
+import type { Platform, PlatformName } from "@/lib/adapters/platforms";
 import { postDrafts } from "@/drizzle/schema";
 import { makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { db, openDatabase, type Database, type Db } from "@/lib/db";
-import { draftHistory } from "@/lib/domain/history";
-import { fetchItemOp } from "@/lib/operations/fetch-item";
-import { claimDue } from "@/lib/domain/publishing";
-import { config } from "@/lib/config";
-import { runDue, startScheduler } from "@/lib/scheduler";
+import { db, openDatabase, type Database, type Db } from "@/lib/adapters/db";
+import { draftHistory } from "@/lib/domain/drafts/history";
+import { fetchItemOp } from "@/lib/operations/drafts/fetch-item";
+import { claimDue } from "@/lib/domain/publishing/publish";
+import { config } from "@/lib/core/config";
+import { runDue, startScheduler } from "@/lib/adapters/scheduler";
 import { postDrafts, sandboxPosts, tweetDrafts } from "@/drizzle/schema";
 import { call, expectError, expectOk, makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";

@@ -1,9 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
-import { createDraftOp } from "@/lib/operations/create-draft";
-import { searchContentOp } from "@/lib/operations/search-content";
-import { RANKED } from "@/lib/domain/search";
+import { db } from "@/lib/adapters/db";
+import { createDraftOp } from "@/lib/operations/drafts/create-draft";
+import { searchContentOp } from "@/lib/operations/drafts/search-content";
+import { RANKED } from "@/lib/domain/drafts/search";
 import { articles, ideas, postDrafts, series } from "@/drizzle/schema";
 import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";

@@ -1,10 +1,10 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { config } from "@/lib/config";
-import { db } from "@/lib/db";
-import { issueToken, revokeApp } from "@/lib/domain/tokens";
-import { handleOperation } from "@/lib/http/operation";
+import { config } from "@/lib/core/config";
+import { db } from "@/lib/adapters/db";
+import { issueToken, revokeApp } from "@/lib/domain/apps/tokens";
+import { handleOperation } from "@/lib/transports/http/operation";
 import type { Operation } from "@/lib/operations/define";
 import { operations } from "@/lib/operations/registry";
 import { call, expectError, makeUser, type Called, type TestUser } from "../helpers/api";

@@ -1,17 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db, type Db } from "@/lib/db";
-import { ports } from "@/lib/ports";
-import { getProfile } from "@/lib/domain/onboarding";
-import { ownerContext, resolveUnknown } from "@/lib/domain/owner";
-import { record } from "@/lib/domain/publishing";
-import { markTopicPublished } from "@/lib/domain/series";
+import { db, type Db } from "@/lib/adapters/db";
+import { ports } from "@/lib/adapters/ports";
+import { getProfile } from "@/lib/domain/owner/onboarding";
+import { ownerContext, resolveUnknown } from "@/lib/domain/owner/owner";
+import { record } from "@/lib/domain/publishing/publish";
+import { markTopicPublished } from "@/lib/domain/series/series";
 import { postDrafts } from "@/drizzle/schema";
-import { createDraftOp } from "@/lib/operations/create-draft";
-import { fetchItemOp } from "@/lib/operations/fetch-item";
-import { listSeriesOp } from "@/lib/operations/list-series";
-import { manageSeriesOp } from "@/lib/operations/manage-series";
+import { createDraftOp } from "@/lib/operations/drafts/create-draft";
+import { fetchItemOp } from "@/lib/operations/drafts/fetch-item";
+import { listSeriesOp } from "@/lib/operations/series/list-series";
+import { manageSeriesOp } from "@/lib/operations/series/manage-series";
 import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 

@@ -1,8 +1,8 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { passwordSignIn } from "@/lib/auth/password-sign-in";
-import { createUser } from "@/lib/domain/accounts";
-import { FAILURES_PER_ADDRESS } from "@/lib/ratelimit/sign-in";
+import { passwordSignIn } from "@/lib/transports/auth/password-sign-in";
+import { createUser } from "@/lib/domain/owner/users";
+import { FAILURES_PER_ADDRESS } from "@/lib/adapters/ratelimit/sign-in";
 import { withDatabase } from "../helpers/db";
 
 // Password guessing against the owner's sign-in (the function behind both the sign-in page

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { rowsOf } from "@/lib/db/rows";
-import { keepStatistics, refreshStatistics, STATISTICS_FROM_BYTES } from "@/lib/db/statistics";
+import { rowsOf } from "@/lib/adapters/db/rows";
+import { keepStatistics, refreshStatistics, STATISTICS_FROM_BYTES } from "@/lib/adapters/db/statistics";
 import { makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 

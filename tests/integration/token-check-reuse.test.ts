@@ -2,15 +2,15 @@ import type { PGlite } from "@electric-sql/pglite";
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "@/lib/db";
-import { createUser, issueCommandLineToken } from "@/lib/domain/accounts";
-import { authenticate, hashToken, revokeApp } from "@/lib/domain/tokens";
+import { openDatabase, type Database } from "@/lib/adapters/db";
+import { createUser, issueCommandLineToken } from "@/lib/domain/owner/users";
+import { authenticate, hashToken, revokeApp } from "@/lib/domain/apps/tokens";
 import { tokens, users } from "@/drizzle/schema";
 import postgres from "postgres";
 import { tempDatabase, type TempDatabase } from "../helpers/temp-database";
 
 // On the embedded database a token check's rows are reused while no write has happened
-// (lib/db/data-version.ts). Whatever way the data changes, the very next check must see it.
+// (lib/adapters/db/data-version.ts). Whatever way the data changes, the very next check must see it.
 // These run on an embedded database of their own whatever the suite's database is.
 const AUD = "http://127.0.0.1/api/v1";
 
@@ -102,7 +102,7 @@ describe("token checks on the embedded database", () => {
 
 // On PostgreSQL other processes write too (another server, the admin CLI, psql): a token's
 // row is reused only while the authentication epoch it was read with stands (migration 0009,
-// lib/db/auth-epoch.ts). Every change below is made on a connection of its own, as another
+// lib/adapters/db/auth-epoch.ts). Every change below is made on a connection of its own, as another
 // process would make it.
 describe.skipIf(!process.env.DATABASE_URL)("token checks on PostgreSQL", () => {
   let temp: TempDatabase;

@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
-import { decideApproval } from "@/lib/domain/confirmations";
-import { createDraftOp } from "@/lib/operations/create-draft";
-import { fetchItemOp } from "@/lib/operations/fetch-item";
-import { searchContentOp } from "@/lib/operations/search-content";
-import { updateDraftOp } from "@/lib/operations/update-draft";
+import { db } from "@/lib/adapters/db";
+import { decideApproval } from "@/lib/domain/approvals/approvals";
+import { createDraftOp } from "@/lib/operations/drafts/create-draft";
+import { fetchItemOp } from "@/lib/operations/drafts/fetch-item";
+import { searchContentOp } from "@/lib/operations/drafts/search-content";
+import { updateDraftOp } from "@/lib/operations/drafts/update-draft";
 import { postDrafts, users, type DraftStatus } from "@/drizzle/schema";
 import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";

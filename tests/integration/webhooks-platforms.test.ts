@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
-import { runDue } from "@/lib/scheduler";
-import { announceConnections } from "@/lib/webhooks/connection-events";
-import { deliverDue } from "@/lib/webhooks/deliver";
+import { db } from "@/lib/adapters/db";
+import { runDue } from "@/lib/adapters/scheduler";
+import { announceConnections } from "@/lib/domain/webhooks/connection-events";
+import { deliverDue } from "@/lib/adapters/webhooks/deliver";
 import { call, makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { withFakePlatforms } from "../helpers/platform-fixture";

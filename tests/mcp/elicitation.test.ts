@@ -1,10 +1,10 @@
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
-import { decideApproval } from "@/lib/domain/confirmations";
-import { setAppTrustsForms } from "@/lib/domain/connections";
-import { MAX_WAITING_PER_USER } from "@/lib/domain/elicitations";
+import { db } from "@/lib/adapters/db";
+import { decideApproval } from "@/lib/domain/approvals/approvals";
+import { setAppTrustsForms } from "@/lib/domain/accounts/connections";
+import { MAX_WAITING_PER_USER } from "@/lib/domain/approvals/elicitations";
 import { operations } from "@/lib/operations/registry";
 import { approvals, elicitations } from "@/drizzle/schema";
 import { call, expectError, makeUser, type TestUser } from "../helpers/api";

@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { handleMcp } from "@/lib/mcp/handler";
+import { handleMcp } from "@/lib/transports/mcp/handler";
 import { makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { serve } from "../helpers/http-server";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { config } from "@/lib/config";
-import { serveMedia } from "@/lib/http/media";
+import { config } from "@/lib/core/config";
+import { serveMedia } from "@/lib/transports/http/media";
 import { call, makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { inProcessFetch, mcpClient } from "../helpers/mcp";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
-import { decideApproval } from "@/lib/domain/confirmations";
+import { db } from "@/lib/adapters/db";
+import { decideApproval } from "@/lib/domain/approvals/approvals";
 import { call, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { rpc2026 } from "../helpers/mcp";

@@ -1,16 +1,16 @@
 import { eq } from "drizzle-orm";
 import { MockLanguageModelV3 } from "ai/test";
 import { afterEach, describe, expect, it } from "vitest";
-import { replacePorts } from "@/lib/ports";
-import { db } from "@/lib/db";
-import { decideApproval } from "@/lib/domain/confirmations";
-import { revokeApp } from "@/lib/domain/tokens";
-import { setPublishingAllowed } from "@/lib/domain/connections";
+import { replacePorts } from "@/lib/adapters/ports";
+import { db } from "@/lib/adapters/db";
+import { decideApproval } from "@/lib/domain/approvals/approvals";
+import { revokeApp } from "@/lib/domain/apps/tokens";
+import { setPublishingAllowed } from "@/lib/domain/accounts/connections";
 import { allowancePeriods, mcpTasks, postDrafts, users } from "@/drizzle/schema";
 import { call, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { inProcessFetch, postLegacy, rpc2026, type Rpc } from "../helpers/mcp";
-import { writer } from "@/lib/ai";
+import { writer } from "@/lib/adapters/ai";
 import { fixedModel } from "../helpers/model";
 import { withRealLimits } from "../helpers/rate-limit";
 

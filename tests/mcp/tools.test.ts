@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { config } from "@/lib/config";
+import { config } from "@/lib/core/config";
 import { operations } from "@/lib/operations/registry";
 import { call, makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
-import { decideApproval } from "@/lib/domain/confirmations";
-import { setAppTrustsForms } from "@/lib/domain/connections";
+import { db } from "@/lib/adapters/db";
+import { decideApproval } from "@/lib/domain/approvals/approvals";
+import { setAppTrustsForms } from "@/lib/domain/accounts/connections";
 import { call, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { withRealLimits } from "../helpers/rate-limit";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { config } from "@/lib/config";
-import { checkAuthorizeRequest, denyAuthorization } from "@/lib/oauth/authorize";
-import { redirectHost as appRedirectHost } from "@/lib/domain/connections";
+import { config } from "@/lib/core/config";
+import { checkAuthorizeRequest, denyAuthorization } from "@/lib/transports/oauth/authorize";
+import { redirectHost as appRedirectHost } from "@/lib/domain/accounts/connections";
 import { makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { authorizedCode, register, verifierPair } from "../helpers/oauth";

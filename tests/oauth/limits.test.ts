@@ -1,8 +1,8 @@
 import { randomInt } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { config } from "@/lib/config";
-import { registerEndpoint, revokeEndpoint, tokenEndpoint } from "@/lib/oauth/endpoints";
-import { MAX_OAUTH_BODY_BYTES } from "@/lib/oauth/client-auth";
+import { config } from "@/lib/core/config";
+import { registerEndpoint, revokeEndpoint, tokenEndpoint } from "@/lib/transports/oauth/endpoints";
+import { MAX_OAUTH_BODY_BYTES } from "@/lib/transports/oauth/client-auth";
 import { withDatabase } from "../helpers/db";
 import { register, revoke } from "../helpers/oauth";
 

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { checkAuthorizeRequest } from "@/lib/oauth/authorize";
+import { checkAuthorizeRequest } from "@/lib/transports/oauth/authorize";
 import { withDatabase } from "../helpers/db";
 import { verifierPair } from "../helpers/oauth";
 import { selfSigned } from "../helpers/self-signed";
@@ -13,7 +13,10 @@ import { selfSigned } from "../helpers/self-signed";
 // Client ID Metadata Documents, fetched in process from a loopback https fake. The fake plays
 // several public sites at once, so every address counts as public here (the address checks
 // themselves are tested in fetch-document.test.ts and client-metadata.test.ts).
-vi.mock("@/lib/address-policy.mjs", async (original) => ({ ...(await original<typeof import("@/lib/address-policy.mjs")>()), addressAllowed: () => true }));
+vi.mock("@/lib/core/address-policy.mjs", async (original) => ({
+  ...(await original<typeof import("@/lib/core/address-policy.mjs")>()),
+  addressAllowed: () => true,
+}));
 
 withDatabase();
 

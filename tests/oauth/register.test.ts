@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { withDatabase } from "../helpers/db";
 import { register } from "../helpers/oauth";
-import { authorizationServerMetadata } from "@/lib/oauth/metadata";
+import { authorizationServerMetadata } from "@/lib/transports/oauth/metadata";
 import { GET as asMetadata } from "@/app/.well-known/oauth-authorization-server/route";
 
 withDatabase();

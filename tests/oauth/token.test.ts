@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
-import { hashToken, revokeApp } from "@/lib/domain/tokens";
+import { db } from "@/lib/adapters/db";
+import { hashToken, revokeApp } from "@/lib/domain/apps/tokens";
 import { authorizationCodes, oauthClients, tokens } from "@/drizzle/schema";
-import { approvalForOwner, pendingApprovals } from "@/lib/domain/connections";
+import { approvalForOwner, pendingApprovals } from "@/lib/domain/accounts/connections";
 import { call, makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { authorizedCode, register, revoke, token } from "../helpers/oauth";

@@ -1,4 +1,4 @@
-import { notFoundResponse } from "@/lib/http/operation";
+import { notFoundResponse } from "@/lib/transports/http/operation";
 
 // Any other address under /api (including versions that do not exist yet, e.g. /api/v2).
 const handler = async () => notFoundResponse();

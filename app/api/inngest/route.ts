@@ -1,5 +1,5 @@
-import { config, type Config } from "@/lib/config";
-import { notFoundResponse } from "@/lib/http/operation";
+import { config, type Config } from "@/lib/core/config";
+import { notFoundResponse } from "@/lib/transports/http/operation";
 
 export const dynamic = "force-dynamic";
 
@@ -13,7 +13,11 @@ let loaded: { c: Config; handlers: Promise<Handlers> } | undefined;
 // the request: a sync (PUT) needs no signature, and with the SDK's default, reading the Host
 // header, anyone could have pointed every scheduled post's run at a server of their own.
 async function load(c: Config): Promise<Handlers> {
-  const [{ serve }, { inngest }, { functions }] = await Promise.all([import("inngest/next"), import("@/inngest/client"), import("@/inngest/functions")]);
+  const [{ serve }, { inngest }, { functions }] = await Promise.all([
+    import("inngest/next"),
+    import("@/lib/adapters/inngest/client"),
+    import("@/lib/adapters/inngest/functions"),
+  ]);
   return serve({ client: inngest(), functions, serveOrigin: new URL(c.origin).origin, servePath: "/api/inngest" }) as unknown as Handlers;
 }
 

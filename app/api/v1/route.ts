@@ -1,5 +1,5 @@
-import { operationList } from "@/lib/discovery/list";
-import { methodNotAllowed } from "@/lib/http/discovery";
+import { operationList } from "@/lib/transports/discovery/list";
+import { methodNotAllowed } from "@/lib/transports/http/discovery";
 
 export const GET = () => Response.json(operationList());
 export const POST = methodNotAllowed("GET");

@@ -1,8 +1,8 @@
 "use server";
 import { redirect } from "next/navigation";
-import { ownerAction } from "@/lib/auth/owner-action";
-import { db } from "@/lib/db";
-import { decideApproval } from "@/lib/domain/confirmations";
+import { ownerAction } from "@/lib/transports/auth/owner-action";
+import { db } from "@/lib/adapters/db";
+import { decideApproval } from "@/lib/domain/approvals/approvals";
 
 /** Approve or deny one exact action: only its owner, only while pending and unexpired. */
 export async function decide(id: string, form: FormData) {

@@ -1,18 +1,18 @@
 import { AppOrigin } from "@/components/asking-app";
-import { csrfToken, requireOwner } from "@/lib/auth/session";
-import { db } from "@/lib/db";
-import { actsAt } from "@/lib/domain/confirmations";
-import { approvalForOwner, platformAccounts } from "@/lib/domain/connections";
+import { csrfToken, requireOwner } from "@/lib/transports/auth/session";
+import { db } from "@/lib/adapters/db";
+import { actsAt } from "@/lib/domain/approvals/approvals";
+import { approvalForOwner, platformAccounts } from "@/lib/domain/accounts/connections";
 import { PLATFORM_NAMES, STATUS_WORDS, formatInZone, formatTime, formatUtc } from "@/components/format";
 import { AttachedImage, EditComparison } from "@/components/approval-content";
 import { Attachments } from "@/components/draft-media";
-import { attachmentUrls, mediaMeta } from "@/lib/domain/media";
+import { attachmentUrls, mediaMeta } from "@/lib/domain/media/media";
 import { DeliberateButton } from "@/components/deliberate-button";
 import { OwnerShell } from "@/components/owner-shell";
 import { SandboxNote } from "@/components/sandbox-note";
-import type { DraftType } from "@/lib/networks";
+import type { DraftType } from "@/lib/domain/networks";
 import { findOperation } from "@/lib/operations/registry";
-import { destination, type Destination } from "@/lib/platforms/destination";
+import { destination, type Destination } from "@/lib/adapters/platforms/destination";
 import { decide } from "./actions";
 
 export const dynamic = "force-dynamic";

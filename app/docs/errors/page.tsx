@@ -1,5 +1,5 @@
-import { ERROR_DOCS } from "@/lib/discovery/error-docs";
-import { ERROR_CODES, ERROR_STATUS } from "@/lib/errors";
+import { ERROR_DOCS } from "@/lib/transports/discovery/error-docs";
+import { ERROR_CODES, ERROR_STATUS } from "@/lib/core/errors";
 
 export const metadata = { title: "Error reference · Contentio API" };
 

@@ -1,9 +1,9 @@
 "use server";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { ownerAction } from "@/lib/auth/owner-action";
-import { clientAddress } from "@/lib/http/client-address";
-import { approveAuthorization, checkAuthorizeRequest, consentPurpose, denyAuthorization } from "@/lib/oauth/authorize";
+import { ownerAction } from "@/lib/transports/auth/owner-action";
+import { clientAddress } from "@/lib/transports/http/client-address";
+import { approveAuthorization, checkAuthorizeRequest, consentPurpose, denyAuthorization } from "@/lib/transports/oauth/authorize";
 
 /**
  * Allow / Cancel. The request is checked again on the server (the client or its redirect

@@ -1,9 +1,9 @@
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { signOut } from "@/lib/auth";
-import { csrfToken, requireOwner } from "@/lib/auth/session";
-import { clientAddress } from "@/lib/http/client-address";
-import { checkAuthorizeRequest, consentPurpose } from "@/lib/oauth/authorize";
+import { signOut } from "@/lib/transports/auth";
+import { csrfToken, requireOwner } from "@/lib/transports/auth/session";
+import { clientAddress } from "@/lib/transports/http/client-address";
+import { checkAuthorizeRequest, consentPurpose } from "@/lib/transports/oauth/authorize";
 import { DeliberateButton } from "@/components/deliberate-button";
 import { OwnerShell } from "@/components/owner-shell";
 import { decideConsent } from "./actions";
@@ -17,7 +17,7 @@ async function switchAccount(form: FormData) {
   await signOut({ redirectTo: `/signin?callbackUrl=${encodeURIComponent(back)}` });
 }
 
-/** The consent page of the OAuth authorization endpoint (the logic is in lib/oauth). */
+/** The consent page of the OAuth authorization endpoint (the logic is in lib/transports/oauth). */
 export default async function AuthorizePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(await searchParams)) for (const x of [v ?? []].flat()) params.append(k, x);

@@ -1,4 +1,4 @@
-import { preflight, registerEndpoint } from "@/lib/oauth/endpoints";
+import { preflight, registerEndpoint } from "@/lib/transports/oauth/endpoints";
 
 export const POST = registerEndpoint;
 export const OPTIONS = preflight;

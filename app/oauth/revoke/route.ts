@@ -1,4 +1,4 @@
-import { preflight, revokeEndpoint } from "@/lib/oauth/endpoints";
+import { preflight, revokeEndpoint } from "@/lib/transports/oauth/endpoints";
 
 export const POST = revokeEndpoint;
 export const OPTIONS = preflight;

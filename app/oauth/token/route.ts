@@ -1,4 +1,4 @@
-import { preflight, tokenEndpoint } from "@/lib/oauth/endpoints";
+import { preflight, tokenEndpoint } from "@/lib/transports/oauth/endpoints";
 
 export const POST = tokenEndpoint;
 export const OPTIONS = preflight;

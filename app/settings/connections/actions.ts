@@ -1,13 +1,13 @@
 "use server";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { signIn } from "@/lib/auth";
-import { ownerAction } from "@/lib/auth/owner-action";
-import { db } from "@/lib/db";
-import { disconnectPlatform, setAppTrustsForms, setPublishingAllowed } from "@/lib/domain/connections";
-import { KINDS, setNotificationSettings } from "@/lib/domain/notifications";
-import { revokeApp } from "@/lib/domain/tokens";
-import { checkConnections } from "@/lib/platforms/check";
+import { signIn } from "@/lib/transports/auth";
+import { ownerAction } from "@/lib/transports/auth/owner-action";
+import { db } from "@/lib/adapters/db";
+import { disconnectPlatform, setAppTrustsForms, setPublishingAllowed } from "@/lib/domain/accounts/connections";
+import { KINDS, setNotificationSettings } from "@/lib/domain/owner/notifications";
+import { revokeApp } from "@/lib/domain/apps/tokens";
+import { checkConnections } from "@/lib/adapters/platforms/check";
 import type { CheckState } from "@/components/connection-check";
 
 const PAGE = "/settings/connections";

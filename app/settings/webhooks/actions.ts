@@ -1,17 +1,17 @@
 "use server";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { ownerAction } from "@/lib/auth/owner-action";
-import { db } from "@/lib/db";
-import { ports } from "@/lib/ports";
+import { ownerAction } from "@/lib/transports/auth/owner-action";
+import { db } from "@/lib/adapters/db";
+import { ports } from "@/lib/adapters/ports";
 import type { Ctx } from "@/lib/domain/context";
-import { getProfile } from "@/lib/domain/onboarding";
-import { ownerContext } from "@/lib/domain/owner";
-import { AppError, invalid } from "@/lib/errors";
+import { getProfile } from "@/lib/domain/owner/onboarding";
+import { ownerContext } from "@/lib/domain/owner/owner";
+import { AppError, invalid } from "@/lib/core/errors";
 import { toDetails } from "@/lib/operations/execute";
-import { manageWebhooksOp } from "@/lib/operations/manage-webhooks";
-import { manageWebhooks, resendDelivery, type ManageWebhooksInput } from "@/lib/webhooks/endpoints";
-import type { SubscribableEvent } from "@/lib/webhooks/events";
+import { manageWebhooksOp } from "@/lib/operations/webhooks/manage-webhooks";
+import { manageWebhooks, resendDelivery, type ManageWebhooksInput } from "@/lib/domain/webhooks/endpoints";
+import type { SubscribableEvent } from "@/lib/domain/webhooks/events";
 import type { ActionState } from "@/components/action-form";
 
 // Settings > Webhooks: the owner's forms. Each re-reads the session and checks the page's CSRF

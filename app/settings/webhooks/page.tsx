@@ -1,7 +1,7 @@
-import { csrfToken, requireOwner } from "@/lib/auth/session";
-import { db } from "@/lib/db";
-import { deliveryLog, endpointsOf } from "@/lib/webhooks/endpoints";
-import { EVENT_DOCS, SUBSCRIBABLE } from "@/lib/webhooks/events";
+import { csrfToken, requireOwner } from "@/lib/transports/auth/session";
+import { db } from "@/lib/adapters/db";
+import { deliveryLog, endpointsOf } from "@/lib/domain/webhooks/endpoints";
+import { EVENT_DOCS, SUBSCRIBABLE } from "@/lib/domain/webhooks/events";
 import { ActionForm } from "@/components/action-form";
 import { ConfirmButton } from "@/components/confirm-button";
 import { formatInZone, relative } from "@/components/format";

@@ -1,11 +1,11 @@
-import { safeReturnUrl } from "@/lib/auth/return-path";
+import { safeReturnUrl } from "@/lib/transports/auth/return-path";
 import { OwnerShell } from "@/components/owner-shell";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Sign in with your link · Contentio" };
 
 // Where an e-mailed sign-in link lands: it names the account and signs in only when asked to
-// here (lib/auth/email-link.ts), so a link someone else sent this browser to does nothing.
+// here (lib/transports/auth/email-link.ts), so a link someone else sent this browser to does nothing.
 export default async function SignInLinkPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const sp = await searchParams;
   // A parameter given twice (an array here) makes the link incomplete, as the callback refuses it.

@@ -1,14 +1,14 @@
 "use server";
 import { hash } from "@node-rs/argon2";
 import { redirect } from "next/navigation";
-import { CONFIRM_PATH } from "@/lib/auth/confirm-mail";
-import { db } from "@/lib/db";
-import { confirmEmail, pendingConfirmation } from "@/lib/domain/email-verification";
-import { NewPassword } from "@/lib/auth/password-rules";
+import { CONFIRM_PATH } from "@/lib/transports/auth/confirm-mail";
+import { db } from "@/lib/adapters/db";
+import { confirmEmail, pendingConfirmation } from "@/lib/domain/owner/email-verification";
+import { NewPassword } from "@/lib/transports/auth/password-rules";
 
 // The confirmation page's button (a Server Action: cross-origin posts are refused). It
 // confirms the address with the password chosen here, which replaces the one given at sign-up
-// (lib/auth/confirm-mail.ts says why).
+// (lib/transports/auth/confirm-mail.ts says why).
 export async function confirmSignUp(form: FormData) {
   const token = String(form.get("token") ?? "");
   const d = await db();

@@ -1,14 +1,14 @@
 import { redirect } from "next/navigation";
 import { OwnerShell } from "@/components/owner-shell";
-import { db } from "@/lib/db";
-import { pendingConfirmation } from "@/lib/domain/email-verification";
+import { db } from "@/lib/adapters/db";
+import { pendingConfirmation } from "@/lib/domain/owner/email-verification";
 import { confirmSignUp } from "./actions";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Confirm your e-mail address · Contentio", referrer: "no-referrer" };
 
 // Where the sign-up confirmation link lands. Opening it changes nothing (mail scanners open
-// links); the button confirms, with the password chosen here (lib/auth/confirm-mail.ts).
+// links); the button confirms, with the password chosen here (lib/transports/auth/confirm-mail.ts).
 export default async function ConfirmSignUpPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const sp = await searchParams;
   const token = sp.token ?? "";

@@ -1,5 +1,5 @@
 import type http from "node:http";
-import { computedLinkedInVersion } from "@/lib/platforms/linkedin-version";
+import { computedLinkedInVersion } from "@/lib/adapters/platforms/linkedin-version";
 import type { FakeContext } from "./context";
 import { renderLittle } from "./little-text";
 import { bearer, json, keys, parseOrNull, sniff, subsetOf, type Grant } from "./state";

@@ -1,10 +1,10 @@
 import type { NextRequest } from "next/server";
-import { handlers } from "@/lib/auth";
-import { LINK_CALLBACK, LINK_COOKIE, LINK_PAGE, linkConfirmed } from "@/lib/auth/email-link";
-import { config } from "@/lib/config";
+import { handlers } from "@/lib/transports/auth";
+import { LINK_CALLBACK, LINK_COOKIE, LINK_PAGE, linkConfirmed } from "@/lib/transports/auth/email-link";
+import { config } from "@/lib/core/config";
 
 // next-auth's endpoints, with one step before an e-mailed link signs anyone in: a link not
-// confirmed on its page in this browser goes to that page first (lib/auth/email-link.ts).
+// confirmed on its page in this browser goes to that page first (lib/transports/auth/email-link.ts).
 // next-auth reads the link's token and address from the query string whatever the method, so
 // the step guards every method (another site's form can POST there), and it takes the last of
 // a repeated parameter where this check would read the first: a link naming either twice is

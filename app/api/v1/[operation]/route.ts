@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { answerOperation, handleOperation } from "@/lib/http/operation";
-import { fromNodeRequest, sendAnswer } from "@/lib/http/node";
+import { answerOperation, handleOperation } from "@/lib/transports/http/operation";
+import { fromNodeRequest, sendAnswer } from "@/lib/transports/http/node";
 
 type Params = { params: Promise<{ operation: string }> };
 

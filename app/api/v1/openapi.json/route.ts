@@ -1,5 +1,5 @@
-import { openApiDocument } from "@/lib/discovery/openapi";
-import { methodNotAllowed } from "@/lib/http/discovery";
+import { openApiDocument } from "@/lib/transports/discovery/openapi";
+import { methodNotAllowed } from "@/lib/transports/http/discovery";
 
 export const GET = () => Response.json(openApiDocument());
 export const POST = methodNotAllowed("GET");

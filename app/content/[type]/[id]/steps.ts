@@ -1,14 +1,14 @@
-import { changedSinceShown } from "@/lib/domain/confirmations";
-import { contentHashOf } from "@/lib/domain/content-hash";
+import { changedSinceShown } from "@/lib/domain/approvals/approvals";
+import { contentHashOf } from "@/lib/domain/drafts/content-hash";
 import type { Ctx } from "@/lib/domain/context";
-import { loadOwn, type DraftType } from "@/lib/domain/drafts";
-import { editDraft } from "@/lib/domain/edit-draft";
-import { noteByCaller } from "@/lib/domain/history";
-import { ownerDraft } from "@/lib/domain/owner";
-import { publishNow, scheduleContent, unscheduleContent } from "@/lib/domain/schedule";
-import { AppError } from "@/lib/errors";
+import { loadOwn, type DraftType } from "@/lib/domain/drafts/drafts";
+import { editDraft } from "@/lib/domain/drafts/edit";
+import { noteByCaller } from "@/lib/domain/drafts/history";
+import { ownerDraft } from "@/lib/domain/owner/owner";
+import { publishNow, scheduleContent, unscheduleContent } from "@/lib/domain/publishing/schedule";
+import { AppError } from "@/lib/core/errors";
 import { parseInput } from "@/lib/operations/execute";
-import { updateDraftOp } from "@/lib/operations/update-draft";
+import { updateDraftOp } from "@/lib/operations/drafts/update-draft";
 
 // The steps of the item page's actions (actions.ts), each the API's own domain function with
 // the owner in person as caller and its entry in the draft's history.

@@ -1,7 +1,7 @@
 import { notFound } from "next/navigation";
-import { signedInUserId } from "@/lib/auth/session";
-import { db } from "@/lib/db";
-import { findSandboxPost, sandboxThread } from "@/lib/platforms/sandbox";
+import { signedInUserId } from "@/lib/transports/auth/session";
+import { db } from "@/lib/adapters/db";
+import { findSandboxPost, sandboxThread } from "@/lib/adapters/platforms/sandbox";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
-import { LINK_CALLBACK, LINK_COOKIE, linkProof } from "@/lib/auth/email-link";
-import { safeReturnUrl } from "@/lib/auth/return-path";
-import { config } from "@/lib/config";
+import { LINK_CALLBACK, LINK_COOKIE, linkProof } from "@/lib/transports/auth/email-link";
+import { safeReturnUrl } from "@/lib/transports/auth/return-path";
+import { config } from "@/lib/core/config";
 
 export const dynamic = "force-dynamic";
 

@@ -1,0 +1,40 @@
+import { MAX_TWEET_WEIGHT, tweetWeight } from "@/lib/domain/drafts/text";
+
+export const MAX_POST_LENGTH = 3000;
+
+const graphemes = (s: string) => Array.from(new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(s), (g) => g.segment);
+
+/**
+ * The longest prefix that fits `fits`, cut at a word boundary when one is near, never inside
+ * a grapheme (emoji sequences, accented letters), ending with an ellipsis.
+ */
+function trimTo(text: string, fits: (s: string) => boolean): string {
+  const t = text.trim();
+  if (fits(t)) return t;
+  const g = graphemes(t);
+  // Binary search on grapheme count: fits() is monotone in prefix length.
+  let lo = 0;
+  let hi = g.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (fits(g.slice(0, mid).join("").trimEnd() + "…")) lo = mid;
+    else hi = mid - 1;
+  }
+  let cut = g.slice(0, lo).join("");
+  const space = cut.search(/\s\S*$/);
+  if (space > cut.length * 0.7) cut = cut.slice(0, space); // a whole word, when little is lost
+  return cut.trimEnd() + "…";
+}
+
+export const fitsTweet = (s: string) => (tweetWeight(s) ?? Infinity) <= MAX_TWEET_WEIGHT;
+export const fitsPost = (s: string) => s.length <= MAX_POST_LENGTH; // UTF-16 units, as the draft schema counts
+
+export const trimTweet = (s: string) => trimTo(s, fitsTweet);
+export const trimPost = (s: string) => trimTo(s, fitsPost);
+
+/** Models like to wrap their answer in quotes or a label; drafts should not carry them. */
+export function tidy(text: string): string {
+  let t = text.trim().replace(/^(tweet|post)\s*:\s*/i, "");
+  if (/^["“].*["”]$/s.test(t) && !/["“”]/.test(t.slice(1, -1))) t = t.slice(1, -1).trim();
+  return t;
+}

@@ -1,0 +1,49 @@
+import type { Db } from "@/lib/adapters/db";
+import { NETWORKS, type PlatformName } from "@/lib/domain/networks";
+import { connectedAccount, realConfigured } from "./index";
+import { linkedin } from "./linkedin";
+import { grantedScopes, missingScopes, scopesFor } from "@/lib/domain/networks/scopes";
+import { x } from "./x";
+
+// "Check connection" (Settings > Connections, `npm run admin -- check-connections`): one
+// harmless read on each connected network, and what the connection can do, so a self-hoster
+// learns that the app credentials work before the first scheduled post.
+
+export type ConnectionCheck = {
+  platform: PlatformName;
+  network: string;
+  handle: string | null;
+  reachable: boolean;
+  /** What the network answered (or why it could not be asked). */
+  detail: string;
+  /** As the network granted them; null when it did not say. */
+  granted: string[] | null;
+  needed: string[];
+  missing: string[];
+  expiresAt: string | null;
+  canRenew: boolean;
+};
+
+export async function checkConnections(db: Db, userId: string): Promise<ConnectionCheck[]> {
+  const out: ConnectionCheck[] = [];
+  for (const { platform, name } of NETWORKS) {
+    if (!realConfigured(platform)) continue;
+    const acc = await connectedAccount(db, userId, platform);
+    if (!acc) continue;
+    const { reachable, detail } = await (platform === "pronet" ? linkedin(acc, db) : x(acc, db)).probe();
+    const granted = grantedScopes(acc.scope);
+    out.push({
+      platform,
+      network: name,
+      handle: acc.handle,
+      reachable,
+      detail,
+      granted: granted && [...granted],
+      needed: scopesFor(platform, ["text", "media", "check"]),
+      missing: missingScopes(platform, acc.scope, ["text", "media", "check"]),
+      expiresAt: acc.expires_at === null ? null : new Date(acc.expires_at * 1000).toISOString(),
+      canRenew: !!acc.refresh_token,
+    });
+  }
+  return out;
+}

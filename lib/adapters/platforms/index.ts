@@ -1,0 +1,45 @@
+import { and, eq } from "drizzle-orm";
+import { config } from "@/lib/core/config";
+import type { Db } from "@/lib/adapters/db";
+import { authAccounts } from "@/drizzle/schema";
+import { connectionProblemOf, network } from "@/lib/domain/networks";
+import { linkedin } from "./linkedin";
+import type { Account } from "./tokens";
+import { sandbox } from "./sandbox";
+import { x } from "./x";
+import { PublishError, type Platform, type PlatformName } from "@/lib/domain/networks/platform";
+
+export { PublishError, platformOf, type Platform, type PlatformName } from "@/lib/domain/networks/platform";
+
+/** Whether this deployment has app credentials for the real network (else: the sandbox). */
+export function realConfigured(name: PlatformName): boolean {
+  const c = config();
+  return name === "pronet" ? !!(c.LINKEDIN_CLIENT_ID && c.LINKEDIN_CLIENT_SECRET) : !!(c.X_CLIENT_ID && c.X_CLIENT_SECRET);
+}
+
+export async function connectedAccount(db: Db, userId: string, name: PlatformName) {
+  const [row] = await db
+    .select()
+    .from(authAccounts)
+    .where(and(eq(authAccounts.userId, userId), eq(authAccounts.provider, network(name).provider)))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * Why this user cannot publish to `name` right now, or null. With no app credentials the
+ * sandbox is always there; with them, the owner must have connected that network.
+ */
+export async function connectionProblem(db: Db, userId: string, name: PlatformName, known?: Account | null, now = new Date()): Promise<string | null> {
+  if (!realConfigured(name)) return null;
+  return connectionProblemOf(name, known !== undefined ? known : await connectedAccount(db, userId, name), now);
+}
+
+/** The platform a user's draft goes to: the real network when configured, else the sandbox. */
+export async function platformFor(db: Db, userId: string, name: PlatformName): Promise<Platform> {
+  if (!realConfigured(name)) return sandbox(name, db);
+  const acc = await connectedAccount(db, userId, name);
+  const problem = await connectionProblem(db, userId, name, acc);
+  if (!acc || problem) throw new PublishError("failed", problem ?? "No account is connected.");
+  return name === "pronet" ? linkedin(acc, db) : x(acc, db);
+}

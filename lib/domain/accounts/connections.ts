@@ -1,0 +1,153 @@
+import { and, asc, desc, eq, gt, inArray, isNull } from "drizzle-orm";
+import type { Db } from "@/lib/adapters/db";
+import { approvals, authAccounts, connectedApps, oauthClients, tweetDrafts, users } from "@/drizzle/schema";
+import { isUuid } from "@/lib/core/ids";
+import { redirectHost as redirectOf } from "@/lib/domain/apps/redirect-uris";
+import { connectionState, NETWORKS, type ConnectionState, type Provider } from "@/lib/domain/networks";
+
+// What Settings > Connections and the approval page read and change. Every query is scoped
+// by the owner's id: another user's app or approval looks exactly like a missing one.
+
+const HOSTS_NAMED = 3;
+
+/**
+ * Where an app may send people back to: every host among its redirect URIs (the app chose
+ * them all, and may use any; naming only the first would let it stand behind a well-known
+ * one), or null.
+ */
+export function redirectHost(uris: string[]): string | null {
+  const hosts = [...new Set(uris.map(redirectOf))];
+  if (!hosts.length) return null;
+  const more = hosts.length - HOSTS_NAMED;
+  return hosts.slice(0, HOSTS_NAMED).join(", ") + (more > 0 ? ` and ${more} more` : "");
+}
+
+export async function listConnectedApps(db: Db, userId: string) {
+  const rows = await db
+    .select({
+      id: connectedApps.id,
+      scopes: connectedApps.scopes,
+      createdAt: connectedApps.createdAt,
+      lastUsedAt: connectedApps.lastUsedAt,
+      trustsForms: connectedApps.trustsForms,
+      name: oauthClients.name,
+      selfRegistered: oauthClients.selfRegistered,
+      redirectUris: oauthClients.redirectUris,
+    })
+    .from(connectedApps)
+    .innerJoin(oauthClients, eq(oauthClients.id, connectedApps.clientId))
+    .where(and(eq(connectedApps.userId, userId), isNull(connectedApps.revokedAt)))
+    .orderBy(desc(connectedApps.createdAt));
+  return rows.map((r) => ({ ...r, redirectHost: redirectHost(r.redirectUris) }));
+}
+
+/** "Let {app} confirm actions in its own window": only the owner, only their own app. */
+export async function setAppTrustsForms(db: Db, userId: string, appId: string, trusted: boolean): Promise<boolean> {
+  if (!isUuid(appId)) return false;
+  const rows = await db
+    .update(connectedApps)
+    .set({ trustsForms: trusted })
+    .where(and(eq(connectedApps.id, appId), eq(connectedApps.userId, userId), isNull(connectedApps.revokedAt)))
+    .returning({ id: connectedApps.id });
+  return rows.length > 0;
+}
+
+export async function setPublishingAllowed(db: Db, userId: string, allowed: boolean) {
+  const now = new Date();
+  await db.update(users).set({ publishingAllowed: allowed, updatedAt: now }).where(eq(users.id, userId));
+  // Off: the apps' open approvals end with it, as on a disconnect. A page left open cannot
+  // approve them, and a call or task still waiting on one is refused.
+  if (!allowed) {
+    await db
+      .update(approvals)
+      .set({ status: "denied", decidedAt: now })
+      .where(and(eq(approvals.userId, userId), inArray(approvals.status, ["pending", "approved"])));
+  }
+}
+
+export type PlatformState = { provider: Provider; state: ConnectionState["state"]; handle: string | null };
+
+export async function platformAccounts(db: Db, userId: string, now = new Date()): Promise<PlatformState[]> {
+  const rows = await db
+    .select({
+      provider: authAccounts.provider,
+      handle: authAccounts.handle,
+      status: authAccounts.status,
+      expires_at: authAccounts.expires_at,
+      refresh_token: authAccounts.refresh_token,
+    })
+    .from(authAccounts)
+    .where(eq(authAccounts.userId, userId));
+  return NETWORKS.map(({ provider }) => {
+    const r = rows.find((x) => x.provider === provider);
+    return { provider, state: connectionState(r, now).state, handle: r?.handle ?? null };
+  });
+}
+
+export async function disconnectPlatform(db: Db, userId: string, provider: string) {
+  await db.delete(authAccounts).where(and(eq(authAccounts.userId, userId), eq(authAccounts.provider, provider)));
+}
+
+// An app names itself, and a self-described one may rename itself at any time: wherever an
+// approval is shown, beside the name goes where the app comes from (its metadata document's
+// host, or where it sends people back), which the app cannot change, as the consent page did.
+const askingApp = {
+  appName: oauthClients.name,
+  selfRegistered: oauthClients.selfRegistered,
+  metadataUrl: oauthClients.metadataUrl,
+  redirectUris: oauthClients.redirectUris,
+};
+function withAppFrom<T extends { metadataUrl: string | null; redirectUris: string[] }>(row: T) {
+  const { metadataUrl, redirectUris, ...rest } = row;
+  return { ...rest, appFrom: metadataUrl ? new URL(metadataUrl).host : redirectHost(redirectUris) };
+}
+
+export async function pendingApprovals(db: Db, userId: string, now = new Date()) {
+  const rows = await db
+    .select({ id: approvals.id, operation: approvals.operation, action: approvals.action, expiresAt: approvals.expiresAt, ...askingApp })
+    .from(approvals)
+    .innerJoin(connectedApps, eq(connectedApps.id, approvals.appId))
+    .innerJoin(oauthClients, eq(oauthClients.id, connectedApps.clientId))
+    .where(and(eq(approvals.userId, userId), eq(approvals.status, "pending"), gt(approvals.expiresAt, now)))
+    .orderBy(asc(approvals.expiresAt));
+  return rows.map(withAppFrom);
+}
+
+/** One approval of the owner's, with the asking app's name; undefined when not theirs. */
+export async function approvalForOwner(db: Db, userId: string, id: string) {
+  if (!isUuid(id)) return undefined;
+  const [row] = await db
+    .select({
+      id: approvals.id,
+      operation: approvals.operation,
+      action: approvals.action,
+      body: approvals.body,
+      imageUrl: approvals.imageUrl,
+      attachments: approvals.attachments,
+      proposed: approvals.proposed,
+      status: approvals.status,
+      expiresAt: approvals.expiresAt,
+      decidedAt: approvals.decidedAt,
+      appRevoked: connectedApps.revokedAt,
+      ...askingApp,
+    })
+    .from(approvals)
+    .innerJoin(connectedApps, eq(connectedApps.id, approvals.appId))
+    .innerJoin(oauthClients, eq(oauthClients.id, connectedApps.clientId))
+    .where(and(eq(approvals.id, id), eq(approvals.userId, userId)));
+  if (!row) return undefined;
+  return { ...withAppFrom(row), tweets: await tweetsDeletedWith(db, userId, row.action) };
+}
+
+/**
+ * Deleting a post deletes its tweets with it: what an approval of that shows, as they are now
+ * (the approval is bound to the ones there were when it was asked for: drafts.ts).
+ */
+export async function tweetsDeletedWith(db: Db, userId: string, action: { operation: string; type: string; id: string }) {
+  if (action.operation !== "delete_draft" || action.type !== "post" || !isUuid(action.id)) return [];
+  return db
+    .select({ body: tweetDrafts.body, status: tweetDrafts.status })
+    .from(tweetDrafts)
+    .where(and(eq(tweetDrafts.postDraftId, action.id), eq(tweetDrafts.userId, userId)))
+    .orderBy(asc(tweetDrafts.createdAt));
+}

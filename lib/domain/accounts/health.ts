@@ -1,0 +1,86 @@
+import { and, asc, eq, gte } from "drizzle-orm";
+import type { Db } from "@/lib/adapters/db";
+import { AppError } from "@/lib/core/errors";
+import { connectionProblemOf, connectionState, networkOfDraft, NETWORKS, type PlatformName } from "@/lib/domain/networks";
+import { missingScopes } from "@/lib/domain/networks/scopes";
+import type { Ctx } from "../context";
+import type { Ports, StoredConnection } from "../ports";
+import { draftTable, type DraftType } from "../drafts/drafts";
+
+// How long each LinkedIn/X connection can still publish (connectionState: LinkedIn gives
+// most apps no refresh token, so their access stops at its expiry), which permissions it
+// lacks, and how many posts the network still takes today.
+
+export const WARN_BEFORE_MS = 7 * 86400_000;
+
+/**
+ * Settings > Connections: each connected account's expiry, what is at risk from 7 days
+ * before, and any notice publishing left about the connection.
+ */
+export async function accountHealth(db: Db, userId: string, p: Pick<Ports, "platforms">, now = new Date()) {
+  const out = [];
+  for (const { platform, draftType: type, provider } of NETWORKS) {
+    const acc = await p.platforms.connection(db, userId, platform);
+    if (!acc) continue;
+    const { until } = connectionState(acc, now);
+    const t = draftTable(type);
+    // Posts scheduled for when the connection can no longer publish would fail.
+    const atRisk = until
+      ? await db
+          .select({ id: t.id, title: t.title, scheduledFor: t.scheduledFor })
+          .from(t)
+          .where(and(eq(t.userId, userId), eq(t.status, "scheduled"), gte(t.scheduledFor, until)))
+          .orderBy(asc(t.scheduledFor))
+          .limit(50)
+      : [];
+    out.push({
+      provider,
+      type,
+      // Permissions the connection lacks, and what reconnecting would let it post.
+      missing: missingScopes(platform, acc.scope, ["text", "media"]),
+      toPost: missingScopes(platform, acc.scope, ["text"]).length
+        ? "at all"
+        : missingScopes(platform, acc.scope, ["media"]).length
+          ? platform === "micro"
+            ? "images"
+            : "images or documents"
+          : null,
+      // What the network last said of its daily cap, while that day lasts.
+      allowance: acc.postAllowance && Date.parse(acc.postAllowance.resetsAt) > now.getTime() ? acc.postAllowance : null,
+      expiresAt: acc.expires_at === null ? null : new Date(acc.expires_at * 1000),
+      canRefresh: !!acc.refresh_token,
+      until,
+      expiring: !!until && until.getTime() - now.getTime() <= WARN_BEFORE_MS,
+      atRisk: atRisk.map((r) => ({ ...r, scheduledFor: r.scheduledFor! })),
+      // What publishing learned about the connection that the owner should act on (e.g. a
+      // LINKEDIN_VERSION that LinkedIn has retired); cleared when it no longer holds.
+      notice: acc.notice,
+    });
+  }
+  return out;
+}
+
+/**
+ * Why the caller cannot publish to this network right now, or null. The sandbox is always
+ * there; a real network needs a connection that can publish (`known`: one already read).
+ */
+export async function publishingProblem(ctx: Ctx, platform: PlatformName, known?: StoredConnection | null): Promise<string | null> {
+  const { platforms } = ctx.ports;
+  if (!platforms.configured(platform)) return null;
+  const acc = known !== undefined ? known : await platforms.connection(ctx.db, ctx.caller.userId, platform);
+  return connectionProblemOf(platform, acc, ctx.now());
+}
+
+/** schedule_content: a time after which the connection can no longer publish is refused. */
+export async function requirePublishableAt(ctx: Ctx, type: DraftType, at: Date) {
+  const { platform, name } = networkOfDraft(type);
+  const { platforms } = ctx.ports;
+  if (!platforms.configured(platform)) return; // the sandbox never expires
+  const { until } = connectionState(await platforms.connection(ctx.db, ctx.caller.userId, platform), ctx.now());
+  if (!until || at.getTime() < until.getTime()) return;
+  throw new AppError(
+    "action_failed",
+    `The ${name} connection can publish only until ${until.toISOString()}: its access expires then and cannot renew itself, so nothing could be posted at ${at.toISOString()}.`,
+    `The account owner can reconnect ${name} in Settings > Connections (signing in with ${name} again renews it), then schedule again; or choose a time before ${until.toISOString()}.`,
+  );
+}

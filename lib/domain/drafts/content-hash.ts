@@ -1,0 +1,61 @@
+import type { ApprovalAttachments, ThreadPart } from "@/drizzle/schema";
+import { sha256 } from "../hash";
+
+/**
+ * What the owner approves of a draft: everything that decides what the audience sees. A row
+ * of either draft table is one (posts have no thread, tweets no document).
+ */
+export type DraftContent = {
+  title: string;
+  body: string;
+  /** The first of imageUrls (kept for older readers). */
+  imageUrl: string | null;
+  imageUrls: string[];
+  documentUrl?: string | null;
+  documentTitle?: string | null;
+  thread?: ThreadPart[];
+};
+
+/** Just the content of a draft row (or anything shaped like one). */
+export const contentOf = (d: DraftContent): DraftContent => ({
+  title: d.title,
+  body: d.body,
+  imageUrl: d.imageUrl,
+  imageUrls: d.imageUrls,
+  documentUrl: d.documentUrl ?? null,
+  documentTitle: d.documentTitle ?? null,
+  thread: d.thread ?? [],
+});
+
+/** Images, document and thread parts as an approval stores and shows them. */
+export const attachmentsOf = (c: DraftContent): ApprovalAttachments => ({
+  image_urls: c.imageUrls,
+  document: c.documentUrl ? { url: c.documentUrl, title: c.documentTitle ?? null } : null,
+  thread: (c.thread ?? []).map((p) => ({ text: p.text, image_urls: p.image_urls ?? [] })),
+});
+
+/**
+ * One hash of a draft's content, used by approvals (what the owner saw) and by publishing
+ * (what goes out), so the two can be compared: the publisher posts a scheduled draft only
+ * while its content still hashes to the approved value. It covers title, text, every image
+ * (in order), the document (address and title) and every thread part with its images.
+ *
+ * Content with at most one image and nothing else hashes exactly as before images lists,
+ * documents and threads existed, so drafts approved before the upgrade still go out; anything
+ * more takes the full form (which also keeps image_url, so a change of either column shows).
+ */
+export function contentHashOf(c: DraftContent): string {
+  const a = attachmentsOf(c);
+  const simple = a.image_urls.length <= 1 && (a.image_urls[0] ?? null) === (c.imageUrl ?? null) && !a.document && a.thread.length === 0;
+  if (simple) return sha256({ title: c.title, body: c.body, image_url: c.imageUrl ?? null });
+  return sha256({ v: 2, title: c.title, body: c.body, image_url: c.imageUrl ?? null, ...a });
+}
+
+/**
+ * Why a claimed draft must not go out, or null. A null approved hash belongs to a draft
+ * scheduled before approvals recorded it, and is let through.
+ */
+export function contentChangedReason(d: DraftContent & { approvedContentHash: string | null }): string | null {
+  if (d.approvedContentHash === null || contentHashOf(d) === d.approvedContentHash) return null;
+  return "its content changed after the owner approved it (title, text, images, document or thread parts differ from the approved version), so it was not posted. Review the draft and schedule it again; the owner approves the new content.";
+}

@@ -1,0 +1,183 @@
+import { and, asc, desc, eq, inArray, or, sql } from "drizzle-orm";
+import type { Db } from "@/lib/adapters/db";
+import { log } from "@/lib/core/log";
+import { approvals, connectedApps, draftEvents, oauthClients, tweetDrafts, type DraftEventKind } from "@/drizzle/schema";
+import { errorFacts } from "@/lib/core/redact";
+import { publishOutcomes } from "@/lib/domain/webhooks/domain-events";
+import type { Ctx } from "../context";
+import type { DraftType } from "@/lib/domain/networks";
+import type { AttemptOutcome } from "../publishing/outcomes";
+
+export type { AttemptOutcome };
+import { jsonText } from "@/drizzle/schema/columns";
+
+// The story of each draft for its owner (item page, "last changed by" in the list). Written
+// beside the actions, never inside them: a history that cannot be written must not undo or
+// refuse the action it describes, so every writer here logs and carries on.
+
+type Event = { userId: string; type: DraftType; id: string; kind: DraftEventKind; detail?: Record<string, string | null> };
+
+const who = (ctx: Ctx) => (ctx.caller.inPerson ? { actor: "owner" as const, appName: null } : { actor: "app" as const, appName: ctx.caller.appName });
+
+async function write(db: Db, rows: (Event & { actor: "app" | "owner" | "scheduler"; appName: string | null })[]) {
+  if (!rows.length) return;
+  try {
+    // One statement with the rows as one JSON parameter: a scheduler pass records thousands
+    // of outcomes, and building a 7-parameter-a-row insert cost more CPU than running it. In
+    // a (nested) transaction: inside a caller's transaction it is a savepoint, so a failed
+    // history write is rolled back alone and the caller's change still commits.
+    const json = jsonText(
+      rows.map((r) => ({ user_id: r.userId, draft_type: r.type, draft_id: r.id, kind: r.kind, actor: r.actor, app_name: r.appName, detail: r.detail ?? {} })),
+    );
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`
+        insert into ${draftEvents} (user_id, draft_type, draft_id, kind, actor, app_name, detail)
+        select user_id, draft_type, draft_id, kind, actor, app_name, detail
+        from jsonb_to_recordset(${json}::jsonb) as r(user_id uuid, draft_type text, draft_id uuid, kind text, actor text, app_name text, detail jsonb)`);
+    });
+  } catch (e) {
+    log("warn", "history", errorFacts(e));
+  }
+}
+
+/** One event by the caller (an app or the owner in person). */
+export const noteByCaller = (ctx: Ctx, e: Omit<Event, "userId">) => write(ctx.db, [{ ...e, userId: ctx.caller.userId, ...who(ctx) }]);
+
+type R = Record<string, unknown>;
+const str = (v: unknown) => (typeof v === "string" ? v : null);
+
+/** After a successful operation (REST or MCP): what it did to which draft. */
+export async function noteOperation(ctx: Ctx, op: string, args: R, result: unknown) {
+  const res = (result ?? {}) as R;
+  const type = args.type as DraftType;
+  const id = str(args.id);
+  switch (op) {
+    case "create_draft": {
+      await noteByCaller(ctx, { type: res.type as DraftType, id: String(res.id), kind: "created" });
+      if (res.linked_post_id) await noteByCaller(ctx, { type: "post", id: String(res.linked_post_id), kind: "created", detail: { for_tweet: String(res.id) } });
+      return;
+    }
+    case "generate_post":
+      if (res.draft_id) await noteByCaller(ctx, { type: "post", id: String(res.draft_id), kind: "created", detail: { generated: "yes" } });
+      return;
+    case "generate_tweet":
+      if (res.draft_id) await noteByCaller(ctx, { type: "tweet", id: String(res.draft_id), kind: "created", detail: { generated: "yes" } });
+      return;
+    case "update_draft": {
+      const fields = ["title", "body", "image_url", "image_urls", "document_url", "document_title", "thread", "hashtags", "pillar"]
+        .filter((k) => args[k] !== undefined)
+        .join(", ");
+      if (id) await noteByCaller(ctx, { type, id, kind: "edited", detail: { fields } });
+      return;
+    }
+    case "schedule_content":
+      if (id) await noteByCaller(ctx, { type, id, kind: "scheduled", detail: { scheduled_for: str(res.scheduled_for) } });
+      return;
+    case "unschedule_content":
+      if (id && res.unscheduled)
+        await noteByCaller(ctx, { type, id, kind: "unscheduled", detail: { previous_scheduled_for: str(res.previous_scheduled_for) } });
+      return;
+    case "delete_draft":
+      if (id) await forget(ctx.db, ctx.caller.userId, id);
+      return;
+  }
+}
+
+export async function noteAttempts(db: Db, outcomes: AttemptOutcome[]) {
+  // Their webhook events, on the same handle: callers record outcomes in a transaction
+  // (publishClaimed, the scheduler's flush and sweep), so the event commits with the outcome.
+  await publishOutcomes(db, outcomes);
+  await write(
+    db,
+    outcomes.map((o) => ({
+      userId: o.userId,
+      type: o.type,
+      id: o.id,
+      kind: o.status,
+      actor: "scheduler" as const,
+      appName: null,
+      detail: (o.status === "published" ? { url: o.url ?? null } : { reason: o.reason ?? null }) as Record<string, string | null>,
+    })),
+  );
+}
+
+/**
+ * Whether an earlier attempt to publish this draft ended without being published (retried,
+ * unknown, failed), whatever happened since (rescheduled, published now): such an attempt may
+ * have posted it after all (a 5xx after the network posted).
+ */
+export async function triedBefore(db: Db, userId: string, type: DraftType, id: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: draftEvents.id })
+    .from(draftEvents)
+    .where(
+      and(
+        eq(draftEvents.userId, userId),
+        eq(draftEvents.draftId, id),
+        eq(draftEvents.draftType, type),
+        inArray(draftEvents.kind, ["retrying", "unknown", "failed"]),
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
+}
+
+/** A deleted draft leaves no history behind, nor do the tweets that went with its post. */
+export async function forget(db: Db, userId: string, draftId: string) {
+  try {
+    const goneTweets = sql`${draftEvents.draftType} = 'tweet' and ${draftEvents.draftId} not in (select ${tweetDrafts.id} from ${tweetDrafts} where ${tweetDrafts.userId} = ${userId})`;
+    await db.delete(draftEvents).where(and(eq(draftEvents.userId, userId), or(eq(draftEvents.draftId, draftId), goneTweets)));
+  } catch (e) {
+    log("warn", "history", errorFacts(e));
+  }
+}
+
+export type HistoryEntry = {
+  at: Date;
+  kind: DraftEventKind | "approval_asked" | "approval_approved" | "approval_denied" | "approval_used";
+  actor: "app" | "owner" | "scheduler";
+  appName: string | null;
+  detail: Record<string, string | null>;
+};
+
+/** A draft's history, oldest first: its events and every approval an app asked for it. */
+export async function draftHistory(db: Db, userId: string, type: DraftType, id: string): Promise<HistoryEntry[]> {
+  const events = await db
+    .select()
+    .from(draftEvents)
+    .where(and(eq(draftEvents.userId, userId), eq(draftEvents.draftId, id), eq(draftEvents.draftType, type)))
+    .orderBy(asc(draftEvents.createdAt));
+  const asks = await db
+    .select({ a: approvals, appName: oauthClients.name })
+    .from(approvals)
+    .innerJoin(connectedApps, eq(connectedApps.id, approvals.appId))
+    .innerJoin(oauthClients, eq(oauthClients.id, connectedApps.clientId))
+    .where(and(eq(approvals.userId, userId), sql`${approvals.action}->>'id' = ${id}`, sql`${approvals.action}->>'type' = ${type}`));
+  const out: HistoryEntry[] = events.map((e) => ({ at: e.createdAt, kind: e.kind, actor: e.actor, appName: e.appName, detail: e.detail }));
+  for (const { a, appName } of asks) {
+    const detail = { operation: a.operation, scheduled_for: a.action.scheduled_for, approval_id: a.id };
+    out.push({ at: a.createdAt, kind: "approval_asked", actor: "app", appName, detail });
+    if (a.decidedAt) out.push({ at: a.decidedAt, kind: a.status === "denied" ? "approval_denied" : "approval_approved", actor: "owner", appName, detail });
+    if (a.usedAt) out.push({ at: a.usedAt, kind: "approval_used", actor: "app", appName, detail });
+  }
+  return out.sort((x, y) => x.at.getTime() - y.at.getTime());
+}
+
+/** For a page of drafts: who made or last changed each one (the latest event by someone). */
+export async function lastChangedBy(db: Db, userId: string, ids: string[]) {
+  const out = new Map<string, { actor: "app" | "owner" | "scheduler"; appName: string | null; kind: DraftEventKind; at: Date }>();
+  if (!ids.length) return out;
+  const rows = await db
+    .selectDistinctOn([draftEvents.draftId], {
+      draftId: draftEvents.draftId,
+      actor: draftEvents.actor,
+      appName: draftEvents.appName,
+      kind: draftEvents.kind,
+      at: draftEvents.createdAt,
+    })
+    .from(draftEvents)
+    .where(and(eq(draftEvents.userId, userId), inArray(draftEvents.draftId, ids), inArray(draftEvents.actor, ["app", "owner"])))
+    .orderBy(draftEvents.draftId, desc(draftEvents.createdAt));
+  for (const r of rows) out.set(r.draftId, r);
+  return out;
+}

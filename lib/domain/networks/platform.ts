@@ -1,0 +1,97 @@
+import { networkOfDraft, type PlatformName } from "@/lib/domain/networks";
+import type { PublishProgress } from "@/drizzle/schema/draft-columns";
+
+export type { PlatformName, PublishProgress };
+
+// The Platform port's contract: what the domain asks a network to publish, and how a network
+// says it failed. The adapters (lib/adapters/platforms: sandbox, LinkedIn, X) implement it; the domain
+// reads it without importing any of them.
+
+/** One stored image or PDF of the owner's, as a platform needs it. */
+export type MediaItem = {
+  /** The media id of this service (the key of `PublishProgress.media`). */
+  id: string;
+  contentType: string;
+  altText: string | null;
+  /** An image's frames (more than one: an animation); null when not counted (older uploads). */
+  frames: number | null;
+  /** Read when the platform needs them, so a resumed publish never loads what is already uploaded. */
+  bytes: () => Promise<Uint8Array>;
+};
+
+/** Part 0 is the post or first tweet; further parts are thread replies, in order. */
+export type PublishPart = { text: string; media: MediaItem[] };
+
+/**
+ * What a platform is asked to publish: one draft, as its owner wrote it, and what of it
+ * already reached the platform. An adapter calls `onProgress` after EACH part posted and
+ * each medium uploaded, and waits for it: it stores the progress before the next platform
+ * call, so a resumed publish (retry, publish_now after a failure) never sends anything twice.
+ */
+export type PublishRequest = {
+  userId: string;
+  draftType: "post" | "tweet";
+  draftId: string;
+  /** The text of part 0 (the body). */
+  text: string;
+  parts: PublishPart[];
+  /** A PDF shown as a document (LinkedIn posts only; never together with images). */
+  document: { media: MediaItem; title: string } | null;
+  /** What earlier attempts already posted and uploaded (never modified in place by adapters). */
+  progress: PublishProgress;
+  onProgress: (progress: PublishProgress) => Promise<void>;
+  /** When this attempt began (the ports' clock): LinkedIn's default API version follows it. */
+  now: Date;
+};
+
+export type Published = { postId: string; url: string | null };
+
+/**
+ * How a publish failed, which decides what happens next (contract section 7):
+ * - "retry": known to have posted nothing (429, 5xx, expired token that a refresh may fix);
+ *   retried with backoff for up to 30 minutes.
+ * - "failed": refused for good (duplicate, revoked token, invalid content); never retried.
+ * - "unknown": the request may have reached the platform (timeout, connection cut after
+ *   sending); never retried blindly, the owner is told to check.
+ */
+export type FailureKind = "retry" | "failed" | "unknown";
+
+export class PublishError extends Error {
+  constructor(
+    readonly kind: FailureKind,
+    message: string,
+    /** When the platform said when to come back (429 x-rate-limit-reset, Retry-After). */
+    readonly retryAt?: Date,
+    /** The network's daily cap is spent: `retryAt` is hours away, past any short retry. */
+    readonly dailyCap = false,
+  ) {
+    super(message);
+    this.name = "PublishError";
+  }
+}
+
+/**
+ * The network says the text is already on the account (X's 403 duplicate, LinkedIn's
+ * DUPLICATE_POST): failed, unless an earlier attempt of the same draft ended in an error that
+ * may have hidden a created post (publishing.ts).
+ */
+export class DuplicateRefusal extends PublishError {
+  constructor(readonly said: string) {
+    super("failed", `${said}; nothing new was posted.`);
+  }
+}
+
+/** What one harmless read of the network said about a connection (Check connection). */
+export type Probe = { reachable: boolean; detail: string };
+
+/** One interface for the sandbox, LinkedIn and X. */
+export interface Platform {
+  readonly name: PlatformName;
+  /** "sandbox" or "linkedin" / "x": shown in logs and reasons. */
+  readonly kind: string;
+  publish(req: PublishRequest): Promise<Published>;
+  /** One harmless read as the connected account (X: GET /2/users/me; LinkedIn: GET /v2/userinfo). */
+  probe(): Promise<Probe>;
+}
+
+export const platformOf = (draftType: "post" | "tweet"): PlatformName => networkOfDraft(draftType).platform;

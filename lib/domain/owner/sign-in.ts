@@ -1,0 +1,68 @@
+import { and, eq, inArray, ne, sql } from "drizzle-orm";
+import { hash, verify } from "@node-rs/argon2";
+import type { Db } from "@/lib/adapters/db";
+import { authAccounts, users } from "@/drizzle/schema";
+
+// A fixed argon2 hash checked when the e-mail is unknown, so that a wrong e-mail and a wrong
+// password take the same time (no account enumeration by timing).
+let dummy: Promise<string> | undefined;
+
+/** E-mail + password sign-in: the user's public fields, or null. */
+export async function verifyPassword(db: Db, email: string, password: string) {
+  const [u] = await db
+    .select({ id: users.id, email: users.email, name: users.name, image: users.image, passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(users.email, email.trim().toLowerCase()));
+  if (!u?.passwordHash) {
+    await verify(await (dummy ??= hash("not-a-password")), password).catch(() => false);
+    return null;
+  }
+  const ok = await verify(u.passwordHash, password).catch(() => false);
+  return ok ? { id: u.id, email: u.email, name: u.name, image: u.image } : null;
+}
+
+type ProviderAccount = {
+  provider: string;
+  providerAccountId: string;
+  access_token?: string;
+  refresh_token?: string;
+  expires_at?: number;
+  token_type?: string;
+  scope?: string;
+  id_token?: string;
+};
+
+/**
+ * After a LinkedIn or X sign-in: store the new tokens and the handle on the account row.
+ * A refresh token is only replaced by a new one, never wiped (LinkedIn often sends none).
+ */
+export async function storePlatformTokens(db: Db, account: ProviderAccount, profile: unknown) {
+  const p = (profile ?? {}) as { data?: { username?: string }; name?: string; email?: string };
+  const handle = p.data?.username ? `@${p.data.username}` : (p.name ?? p.email ?? null);
+  await db
+    .update(authAccounts)
+    .set({
+      access_token: account.access_token ?? null,
+      refresh_token: account.refresh_token ? account.refresh_token : sql`${authAccounts.refresh_token}`,
+      expires_at: account.expires_at ?? null,
+      token_type: account.token_type ?? null,
+      scope: account.scope ?? null,
+      id_token: account.id_token ?? null,
+      handle: handle ?? sql`${authAccounts.handle}`,
+      status: "connected",
+      updatedAt: new Date(),
+    })
+    .where(and(eq(authAccounts.provider, account.provider), eq(authAccounts.providerAccountId, account.providerAccountId)));
+  // One account a network: connecting another one (a reconnect at which the owner chose a
+  // different account) replaces the one before, so that publishing and the approval pages
+  // name the same account.
+  const owner = db
+    .select({ userId: authAccounts.userId })
+    .from(authAccounts)
+    .where(and(eq(authAccounts.provider, account.provider), eq(authAccounts.providerAccountId, account.providerAccountId)));
+  await db
+    .delete(authAccounts)
+    .where(
+      and(inArray(authAccounts.userId, owner), eq(authAccounts.provider, account.provider), ne(authAccounts.providerAccountId, account.providerAccountId)),
+    );
+}

@@ -1,0 +1,98 @@
+import { randomBytes } from "node:crypto";
+import { eq, sql } from "drizzle-orm";
+import { hash } from "@node-rs/argon2";
+import type { Db } from "@/lib/adapters/db";
+import { connectedApps, oauthClients, users, type Plan } from "@/drizzle/schema";
+import { issueToken } from "../apps/tokens";
+
+export const PLANS = ["none", "plus", "premium", "creator"] as const satisfies readonly Plan[];
+
+export class AccountError extends Error {}
+
+export async function createUser(
+  db: Db,
+  opts: { email: string; password: string; name?: string; plan?: Plan; complete?: boolean; publishingAllowed?: boolean },
+) {
+  const email = opts.email.trim().toLowerCase();
+  const existing = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  if (existing.length) throw new AccountError(`A user with e-mail ${email} already exists.`);
+  const [user] = await db
+    .insert(users)
+    .values({
+      email,
+      name: opts.name ?? null,
+      passwordHash: await hash(opts.password),
+      plan: opts.plan ?? "none",
+      accountCompletedAt: opts.complete === false ? null : new Date(),
+      publishingAllowed: opts.publishingAllowed ?? false,
+    })
+    .returning({ id: users.id, email: users.email, plan: users.plan });
+  return user;
+}
+
+async function updateByEmail(db: Db, email: string, values: Partial<typeof users.$inferInsert>) {
+  const rows = await db
+    .update(users)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(users.email, email.trim().toLowerCase()))
+    .returning({
+      id: users.id,
+      email: users.email,
+      plan: users.plan,
+      publishing_allowed: users.publishingAllowed,
+      account_complete: sql<boolean>`${users.accountCompletedAt} is not null`,
+    });
+  if (!rows.length) throw new AccountError(`No user with e-mail ${email}.`);
+  return rows[0];
+}
+
+export const setPlan = (db: Db, email: string, plan: Plan) => updateByEmail(db, email, { plan });
+export const allowPublishing = (db: Db, email: string, allowed: boolean) => updateByEmail(db, email, { publishingAllowed: allowed });
+export const completeAccount = (db: Db, email: string) => updateByEmail(db, email, { accountCompletedAt: new Date() });
+
+export async function findUserByEmail(db: Db, email: string) {
+  const [u] = await db.select().from(users).where(eq(users.email, email.trim().toLowerCase()));
+  return u;
+}
+
+/**
+ * Connects an app for a user without the browser flow (the `issue-token` command): a
+ * pre-registered client, a grant listed in Settings > Connections, and one access token.
+ */
+export async function issueCommandLineToken(db: Db, opts: { email: string; appName?: string; scopes?: string[]; expiresIn?: number; audience: string[] }) {
+  const user = await findUserByEmail(db, opts.email);
+  if (!user) throw new AccountError(`No user with e-mail ${opts.email}.`);
+  const scopes = opts.scopes?.length ? opts.scopes : ["email"];
+  const [client] = await db
+    .insert(oauthClients)
+    .values({ name: opts.appName ?? "Command line", selfRegistered: false, tokenEndpointAuthMethod: "none" })
+    .returning({ id: oauthClients.id });
+  const [app] = await db.insert(connectedApps).values({ userId: user.id, clientId: client.id, scopes }).returning({ id: connectedApps.id });
+  const ttl = opts.expiresIn ?? 30 * 24 * 3600;
+  const { token } = await issueToken(db, {
+    kind: "access",
+    appId: app.id,
+    userId: user.id,
+    scopes,
+    audience: opts.audience,
+    ttlSeconds: ttl,
+  });
+  return { access_token: token, token_type: "Bearer" as const, expires_in: ttl, app_id: app.id };
+}
+
+/**
+ * On the first start against an empty database: one owner on the creator plan with a random
+ * password, handed to `keep` before the account commits (a password that could not be kept
+ * would lock the owner out, so then there is no account and the next start tries again).
+ * Nothing else is seeded.
+ */
+export async function ensureOwner(db: Db, email: string, keep: (password: string) => Promise<void>): Promise<{ email: string } | null> {
+  return db.transaction(async (tx) => {
+    const [{ count }] = await tx.select({ count: sql<number>`count(*)::int` }).from(users);
+    if (count > 0) return null;
+    const password = randomBytes(12).toString("base64url");
+    const user = await createUser(tx, { email, password, name: "Owner", plan: "creator", complete: true });
+    await keep(password);
+    return { email: user.email };
+  });
+}

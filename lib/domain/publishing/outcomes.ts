@@ -1,0 +1,24 @@
+import type { DraftType, PlatformName } from "@/lib/domain/networks";
+import type { postDrafts, tweetDrafts } from "@/drizzle/schema";
+
+// Publishing's vocabulary, read by the engine, the request it builds, the batch writer, the
+// draft's history and its webhook events (types only, so that none of them imports another
+// for a type).
+
+/** A claimed row of either draft table (they share every column publishing reads). */
+type DraftRow = typeof postDrafts.$inferSelect | typeof tweetDrafts.$inferSelect;
+export type Claimed = DraftRow & { type: DraftType };
+export type Outcome =
+  | { status: "published"; platform: PlatformName; postId: string; url: string | null }
+  | { status: "retrying"; platform: PlatformName; reason: string; nextAttemptAt: Date; restartWindow?: boolean }
+  | { status: "failed" | "unknown"; platform: PlatformName; reason: string };
+
+/** A publish attempt's outcome (publish_now, the scheduler, Inngest). */
+export type AttemptOutcome = {
+  userId: string;
+  type: DraftType;
+  id: string;
+  status: "published" | "failed" | "unknown" | "retrying";
+  url?: string | null;
+  reason?: string;
+};

@@ -1,0 +1,219 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { AppError, invalid, notFound } from "@/lib/core/errors";
+import { needsOf, scopeProblem } from "@/lib/domain/networks/scopes";
+import { platformOf } from "@/lib/domain/networks/platform";
+import { network } from "@/lib/domain/networks";
+import type { Db } from "@/lib/adapters/db";
+import type { Ctx } from "../context";
+import { spendApproval, withApproval, type ExactAction } from "../approvals/approvals";
+import { attachmentsOf, contentHashOf, contentOf } from "../drafts/content-hash";
+import { draftTable, label, loadOwn, type DraftType } from "../drafts/drafts";
+import { publishingProblem, requirePublishableAt } from "../accounts/health";
+import { claimForNow, publishClaimed } from "./publish";
+import { iso } from "../drafts/text";
+import { draftScheduled, draftUnscheduled } from "@/lib/domain/webhooks/domain-events";
+
+const MAX_AHEAD_MS = 365 * 24 * 3600 * 1000;
+
+type Row = Awaited<ReturnType<typeof loadOwn>>;
+
+/** The states from which a draft can no longer be scheduled or published. */
+function refuseFinal(d: Row, type: DraftType, what: string) {
+  if (d.status === "published") {
+    throw new AppError(
+      "action_failed",
+      `This ${label(type)} was already published${d.publishedAt ? ` at ${iso(d.publishedAt)}` : ""}; the service never posts the same draft twice.`,
+      d.platformUrl ? `It is live at ${d.platformUrl}. To post again, create a new draft.` : "To post again, create a new draft.",
+    );
+  }
+  if (d.status === "publishing") {
+    throw new AppError(
+      "action_failed",
+      `This ${label(type)} is being published right now and cannot be ${what}.`,
+      "Check its status with fetch_item in a minute.",
+    );
+  }
+  if (d.status === "unknown") {
+    throw new AppError(
+      "action_failed",
+      `This ${label(type)} may already have been posted (the platform did not confirm: ${d.failureReason ?? "no answer"}), so it is not ${what} again.`,
+      "Check the account on the platform; if the post is not there, create a new draft with the same text.",
+    );
+  }
+}
+
+async function requireConnection(ctx: Ctx, type: DraftType) {
+  const problem = await publishingProblem(ctx, platformOf(type));
+  if (problem) throw new AppError("action_failed", problem, "Connect the account, then repeat the call.");
+}
+
+/**
+ * Content the connection has no permission to post (images on an X connection made without
+ * media.write) is refused now, never at its scheduled time.
+ */
+async function requirePermissions(db: Db, ctx: Ctx, type: DraftType, d: Row) {
+  const platform = platformOf(type);
+  const { platforms } = ctx.ports;
+  if (!platforms.configured(platform)) return; // the sandbox takes everything
+  const a = attachmentsOf(contentOf(d));
+  const media = a.image_urls.length > 0 || !!a.document || a.thread.some((p) => p.image_urls.length > 0);
+  const problem = scopeProblem(platform, (await platforms.connection(db, ctx.caller.userId, platform))?.scope, needsOf(media));
+  const { name } = network(platform);
+  if (problem)
+    throw new AppError(
+      "action_failed",
+      problem,
+      `Reconnect ${name} in Settings > Connections (signing in with ${name} again grants it), then repeat the call.`,
+    );
+}
+
+const action = (operation: string, args: Record<string, unknown>, type: DraftType, d: Row, scheduledFor: Date | null): ExactAction => ({
+  operation,
+  args,
+  type,
+  id: d.id,
+  ...contentOf(d),
+  scheduledFor,
+});
+
+export async function scheduleContent(ctx: Ctx, input: { type: DraftType; id: string; scheduled_for: string }) {
+  const at = new Date(input.scheduled_for);
+  const lead = at.getTime() - ctx.now().getTime();
+  const minLead = ctx.ports.config().SCHEDULE_MIN_LEAD_SECONDS;
+  if (lead < minLead * 1000) throw invalid([{ path: "scheduled_for", message: `Must be at least ${minLead} seconds in the future` }]);
+  if (lead > MAX_AHEAD_MS) throw invalid([{ path: "scheduled_for", message: "Must be at most 365 days ahead" }]);
+  await requireConnection(ctx, input.type);
+  await requirePublishableAt(ctx, input.type, at);
+  const t = draftTable(input.type);
+  const outcome = await withApproval(ctx, async (tx) => {
+    const d = await loadOwn(tx, ctx, input.type, input.id);
+    refuseFinal(d, input.type, "scheduled");
+    await requirePermissions(tx, ctx, input.type, d);
+    // The approval covers the exact time (normalised, so +02:00 and Z spellings agree).
+    const a = action("schedule_content", { type: input.type, id: d.id, scheduled_for: at.toISOString() }, input.type, d, at);
+    await spendApproval(ctx, tx, a);
+    // One UPDATE moves it: there is no moment in which a rescheduled draft is unscheduled.
+    const [row] = await tx
+      .update(t)
+      .set({
+        status: "scheduled",
+        scheduledFor: at,
+        publishAttempts: 0,
+        firstAttemptAt: null,
+        nextAttemptAt: null,
+        failureReason: null,
+        // What the owner just approved; the publisher posts only content that still hashes to it.
+        approvedContentHash: contentHashOf(d),
+        updatedAt: sql`greatest(now(), ${t.updatedAt} + interval '1 millisecond')`,
+      })
+      .where(and(eq(t.id, d.id), inArray(t.status, ["draft", "scheduled", "failed"])))
+      .returning();
+    await draftScheduled(tx, ctx, input.type, row, d.status === "scheduled" ? d.scheduledFor : null);
+    return {
+      done: {
+        id: row.id,
+        type: input.type,
+        platform: platformOf(input.type),
+        scheduled_for: at.toISOString(),
+        status: "scheduled" as const,
+        rescheduled: d.status === "scheduled",
+      },
+      previous: d.status === "scheduled" ? d.scheduledFor : null,
+      version: row.updatedAt.getTime(),
+    };
+  });
+  await ctx.ports.events.scheduled({
+    type: input.type,
+    id: input.id,
+    userId: ctx.caller.userId,
+    scheduledFor: at,
+    previous: outcome.previous,
+    version: outcome.version,
+  });
+  return outcome.done;
+}
+
+export async function unscheduleContent(ctx: Ctx, input: { type: DraftType; id: string }) {
+  const t = draftTable(input.type);
+  const result = await ctx.db.transaction(async (tx) => {
+    const d = await loadOwn(tx, ctx, input.type, input.id);
+    if (d.status === "publishing") {
+      throw new AppError(
+        "action_failed",
+        `This ${label(input.type)} is being published right now and cannot be taken back.`,
+        "Check its status with fetch_item in a minute.",
+      );
+    }
+    if (d.status !== "scheduled")
+      return { out: { id: d.id, type: input.type, unscheduled: false, previous_scheduled_for: null as string | null, status: d.status }, version: null };
+    const [row] = await tx
+      .update(t)
+      .set({
+        status: "draft",
+        scheduledFor: null,
+        publishAttempts: 0,
+        firstAttemptAt: null,
+        nextAttemptAt: null,
+        failureReason: null,
+        approvedContentHash: null,
+        updatedAt: sql`greatest(now(), ${t.updatedAt} + interval '1 millisecond')`,
+      })
+      .where(and(eq(t.id, d.id), eq(t.status, "scheduled")))
+      .returning();
+    await draftUnscheduled(tx, ctx, input.type, row, d.scheduledFor);
+    const out = { id: d.id, type: input.type, unscheduled: true, previous_scheduled_for: iso(d.scheduledFor), status: row.status };
+    return { out, version: row.updatedAt.getTime() };
+  });
+  const { out, version } = result;
+  if (version !== null) {
+    await ctx.ports.events.unscheduled({
+      type: input.type,
+      id: input.id,
+      userId: ctx.caller.userId,
+      scheduledFor: new Date(out.previous_scheduled_for!),
+      version,
+    });
+  }
+  return out;
+}
+
+export async function publishNow(ctx: Ctx, input: { type: DraftType; id: string }) {
+  await requireConnection(ctx, input.type);
+  const claimed = await withApproval(ctx, async (tx) => {
+    const d = await loadOwn(tx, ctx, input.type, input.id);
+    refuseFinal(d, input.type, "published");
+    await requirePermissions(tx, ctx, input.type, d);
+    await spendApproval(ctx, tx, action("publish_now", { type: input.type, id: d.id }, input.type, d, d.scheduledFor));
+    // The claim records the approved content's hash, as scheduling does, so both paths check alike.
+    return claimForNow(tx, input.type, d.id, ctx.caller.userId, ctx.now(), contentHashOf(d));
+  });
+  if (!claimed) throw notFound(label(input.type));
+  // The platform is called outside any transaction (PGlite has one connection).
+  const o = await publishClaimed(ctx.db, claimed, ctx.ports);
+  if (o.status === "published") return { platform: o.platform, platform_post_id: o.postId, url: o.url };
+  // A thread may have stopped part way: its posted parts stay out and are never sent again.
+  const out = claimed.publishProgress?.parts.length ?? 0; // kept current by the publish's onProgress
+  const posted = !out ? "nothing was posted" : `${out === 1 ? "part 1 is" : `parts 1–${out} are`} posted and will not be posted again`;
+  if (o.status === "retrying") {
+    throw new AppError(
+      "action_failed",
+      `The platform could not take the post right now (${o.reason}); ${posted}.`,
+      o.restartWindow
+        ? `The service tries again at ${o.nextAttemptAt.toISOString()}, when the network's daily cap resets; check its status with fetch_item. Do not call publish_now again.`
+        : `The service retries automatically (next at ${o.nextAttemptAt.toISOString()}, for up to 30 minutes); check its status with fetch_item. Do not call publish_now again.`,
+    );
+  }
+  if (o.status === "unknown") {
+    throw new AppError(
+      "action_failed",
+      `The platform did not confirm the post: ${o.reason}`,
+      "It may have been posted: check the account on the platform before doing anything else. It will not be retried automatically.",
+    );
+  }
+  const again = out ? "publish again to post the rest" : "publish again";
+  throw new AppError(
+    "action_failed",
+    `Publishing failed: ${o.reason}`,
+    `${posted[0].toUpperCase()}${posted.slice(1)}. Fix the cause, then ${again} (a new approval is needed).`,
+  );
+}
