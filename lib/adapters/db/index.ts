@@ -1,13 +1,57 @@
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import fs from "node:fs/promises";
 import path from "node:path";
 import { config } from "@/lib/core/config";
+import { log } from "@/lib/core/log";
+import { redactSecrets } from "@/lib/core/redact";
 import * as schema from "@/drizzle/schema";
 import { acquireDataDirLock } from "./lock";
+import { rowsOf } from "./rows";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Database = { db: Db; kind: "pglite" | "postgres"; close: () => Promise<void> };
 
 const MIGRATIONS = path.join(process.cwd(), "drizzle", "migrations");
+
+/** The migrations could not be applied: the process must not serve a half-migrated schema. */
+export class MigrationError extends Error {
+  constructor(cause: unknown) {
+    // drizzle wraps the database's error in one that quotes the whole migration: the innermost says what went wrong.
+    let inner = cause as Error | undefined;
+    while (inner?.cause instanceof Error) inner = inner.cause;
+    super(`Could not apply the database migrations: ${inner?.message ?? String(cause)}`, { cause });
+    this.name = "MigrationError";
+  }
+}
+
+// Instances starting together (a rolling upgrade, several replicas) would each find the same
+// migrations pending and race to apply them: drizzle's migrator takes no lock. A session-level
+// advisory lock, held on the one connection that migrates, lets one apply them while the
+// others wait and then find nothing left to do. The key is arbitrary, fixed for this service.
+const MIGRATION_LOCK = "7251830418843029504";
+
+async function migratePostgres(url: string) {
+  const { default: postgres } = await import("postgres");
+  const { drizzle } = await import("drizzle-orm/postgres-js");
+  const { migrate } = await import("drizzle-orm/postgres-js/migrator");
+  const one = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 5 });
+  try {
+    await one`select pg_advisory_lock(${MIGRATION_LOCK}::bigint)`;
+    await applyMigrations(() => migrate(drizzle(one), { migrationsFolder: MIGRATIONS }));
+  } finally {
+    await one.end({ timeout: 5 }); // closing the session releases the lock
+  }
+}
+
+/** Applies the pending migrations; any failure is a MigrationError. */
+async function applyMigrations(run: () => Promise<void>) {
+  try {
+    await run();
+  } catch (e) {
+    throw new MigrationError(e);
+  }
+}
 
 /**
  * Opens PostgreSQL when a URL is given, else embedded PGlite (in `dataDir`, or in memory). An
@@ -16,12 +60,11 @@ const MIGRATIONS = path.join(process.cwd(), "drizzle", "migrations");
  */
 export async function openDatabase(opts: { url?: string; dataDir?: string | null; from?: Blob }): Promise<Database> {
   if (opts.url) {
+    await migratePostgres(opts.url);
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");
-    const { migrate } = await import("drizzle-orm/postgres-js/migrator");
     const client = postgres(opts.url, { max: 10, onnotice: () => {}, connect_timeout: 5 });
     const db = drizzle(client, { schema }) as unknown as Db;
-    await migrate(db as never, { migrationsFolder: MIGRATIONS });
     return { db, kind: "postgres", close: () => client.end({ timeout: 5 }) };
   }
   // Loaded lazily so that build workers never open the data directory.
@@ -39,7 +82,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string | null
     const options = { startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB", "-c", "plan_cache_mode=force_custom_plan"] };
     const client = embeddedClient(opts.dataDir ? await PGlite.create(opts.dataDir, options) : await PGlite.create({ ...options, loadDataDir: opts.from }));
     const db = drizzle(client, { schema }) as unknown as Db;
-    await migrate(db as never, { migrationsFolder: MIGRATIONS });
+    await applyMigrations(() => migrate(db as never, { migrationsFolder: MIGRATIONS }));
     return {
       db,
       kind: "pglite",
@@ -61,8 +104,15 @@ export function database(): Promise<Database> {
   if (!g.__contentioDb) {
     const c = config();
     g.__contentioDb = openDatabase({ url: c.DATABASE_URL, dataDir: path.resolve(c.DATA_DIR) });
-    g.__contentioDb.catch(() => {
+    g.__contentioDb.catch((e) => {
       g.__contentioDb = g.__contentioDbHandle = undefined; // let the next request try again
+      // ...unless the database was reached and its schema could not be brought up to date:
+      // serving a half-migrated schema would corrupt data, so the process stops and says why.
+      if (e instanceof MigrationError) {
+        // The database's own words (a migration has no parameters to leak), still redacted.
+        log("error", "stopping: the database migrations failed", { error: redactSecrets(e.message, 300) });
+        process.exit(1);
+      }
     });
   }
   return g.__contentioDb;
@@ -80,3 +130,13 @@ export function useDatabase(d: Database | undefined) {
 }
 
 export { schema };
+
+const JOURNAL = path.join(MIGRATIONS, "meta", "_journal.json");
+
+/** Whether every migration this build carries is applied (another instance may have applied newer ones). */
+export async function migrationsApplied(d: Db): Promise<boolean> {
+  const { entries } = JSON.parse(await fs.readFile(JOURNAL, "utf8")) as { entries: { when: number }[] };
+  const [row] = rowsOf<{ last: string | null }>(await d.execute(sql`select max(created_at)::text as last from drizzle.__drizzle_migrations`));
+  const last = Number(row?.last ?? 0);
+  return last >= Math.max(...entries.map((e) => e.when));
+}
