@@ -86,8 +86,14 @@ export async function issueCommandLineToken(db: Db, opts: { email: string; appNa
  * would lock the owner out, so then there is no account and the next start tries again).
  * Nothing else is seeded.
  */
+/** An arbitrary key, fixed for this service, of the lock around creating the first owner. */
+const OWNER_LOCK = "7251830418843029505";
+
 export async function ensureOwner(db: Db, email: string, keep: (password: string) => Promise<void>): Promise<{ email: string } | null> {
   return db.transaction(async (tx) => {
+    // Instances starting together on an empty database would each find no user: one creates
+    // the owner, the others wait here and then find it.
+    await tx.execute(sql`select pg_advisory_xact_lock(${OWNER_LOCK}::bigint)`);
     const [{ count }] = await tx.select({ count: sql<number>`count(*)::int` }).from(users);
     if (count > 0) return null;
     const password = randomBytes(12).toString("base64url");
