@@ -91,6 +91,11 @@ export class TestServer {
     return path.join(this.dataDir, "owner-password");
   }
 
+  /** The exit code of the last start's process; null while it runs. */
+  get exitCode() {
+    return this.proc?.exitCode ?? null;
+  }
+
   async stop() {
     const p = this.proc;
     if (!p || p.exitCode !== null) return;

@@ -140,6 +140,9 @@ const backToScheduled = (c: Claimed, now: Date): Outcome => ({
 
 const g = globalThis as unknown as { __contentioScheduler?: Passes };
 
+/** Whether this process's publishing loop runs (the server starts it once, at start). */
+export const schedulerRunning = () => g.__contentioScheduler !== undefined;
+
 /** Starts the polling loop; with `global` (the server), at most once per process. */
 export function startScheduler(opts: { db?: () => Promise<Db>; pollMs?: number; global?: boolean; clock?: () => Date } = {}): Passes {
   if (opts.global && g.__contentioScheduler) return g.__contentioScheduler;
