@@ -5,10 +5,12 @@ export const BODY = [
   "Three years ago our team shipped a feature nobody used. We had interviewed forty customers, built a clickable prototype, and run a two-week beta.",
   "Everyone said they loved it. Usage after launch: four percent.",
   "",
-  "What went wrong? We asked people what they wanted instead of watching what they did. Stated preferences are cheap; revealed preferences cost time, money or attention, and that is why they are honest.",
+  "What went wrong? We asked people what they wanted instead of watching what they did. Stated preferences " +
+    "are cheap; revealed preferences cost time, money or attention, and that is why they are honest.",
   "",
   "Here is what we changed:",
-  "1. Every interview now ends with a concrete ask: a pre-order, an introduction to a colleague, or thirty minutes to migrate real data. A yes to a cost beats ten compliments.",
+  "1. Every interview now ends with a concrete ask: a pre-order, an introduction to a " +
+    "colleague, or thirty minutes to migrate real data. A yes to a cost beats ten compliments.",
   "2. We instrument the prototype before the beta, not after. If we cannot say which number will move, we are not ready to build.",
   "3. We kill features in public. A short note to the whole company about what we stopped and why has done more for focus than any roadmap review.",
   "4. We write the launch post first. If the announcement sounds dull to us, it will sound dull to customers.",

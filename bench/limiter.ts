@@ -82,7 +82,8 @@ export async function benchLimiter(pgAdmin: string, durationS: number, pairs: nu
         if (name === "redis") countedInRedis += inRedis;
         else if (inRedis) throw new Error(`the in-process limiter counted ${inRedis} requests in Redis`);
         log(
-          `R5 pair ${i + 1}/${pairs} ${name}: ${got[name]!.reqPerSec} req/s, CPU ${got[name]!.cpuMsPerReq} ms/request${name === "redis" ? `, ${inRedis} counted in Redis` : ""}`,
+          `R5 pair ${i + 1}/${pairs} ${name}: ${got[name]!.reqPerSec} req/s, CPU ${got[name]!.cpuMsPerReq} ` +
+            `ms/request${name === "redis" ? `, ${inRedis} counted in Redis` : ""}`,
         );
       }
       const [r, m] = [got.redis!, got.memory!];
@@ -131,7 +132,8 @@ export function printLimiterTable(r: LimiterResult) {
   ]);
   const out = ["", ...columns(head, rows)];
   out.push(
-    `R5 median ratio ${r5Figure(r)} (goal >= ${R5_GOAL}) ${mark(r.pass)}; median CPU ratio ${r.medianCpuRatio.toFixed(2)}; ${r.countedInRedis} requests counted in Redis`,
+    `R5 median ratio ${r5Figure(r)} (goal >= ${R5_GOAL}) ${mark(r.pass)}; median CPU ` +
+      `ratio ${r.medianCpuRatio.toFixed(2)}; ${r.countedInRedis} requests counted in Redis`,
   );
   process.stdout.write(`${out.join("\n")}\n`);
 }

@@ -81,10 +81,12 @@ export function printFloorTable(rows: FloorRow[]) {
   const rest = median(rows[0].reqPerSec);
   const lines = rows.map(
     (r) =>
-      `${r.side.padEnd(22)} ${String(Math.round(median(r.reqPerSec))).padStart(7)}  ${median(r.cpuMsPerReq).toFixed(2).padStart(12)}  ${(median(r.reqPerSec) / rest).toFixed(2).padStart(9)}   (${r.reqPerSec.join(", ")})`,
+      `${r.side.padEnd(22)} ${String(Math.round(median(r.reqPerSec))).padStart(7)}  ${median(r.cpuMsPerReq).toFixed(2).padStart(12)}  ` +
+      `${(median(r.reqPerSec) / rest).toFixed(2).padStart(9)}   (${r.reqPerSec.join(", ")})`,
   );
   process.stdout.write(
     `\nside                     req/s  CPU ms/req   ÷ REST   (each round)\n${lines.join("\n")}\n` +
-      `R3 is MCP ÷ REST (goal >= 0.8). The SDK alone ÷ REST bounds it: the SDK's own serving of a request, with a fixed answer and nothing of ours, against our whole REST call.\n`,
+      `R3 is MCP ÷ REST (goal >= 0.8). The SDK alone ÷ REST bounds it: the SDK's own serving ` +
+      `of a request, with a fixed answer and nothing of ours, against our whole REST call.\n`,
   );
 }

@@ -90,7 +90,8 @@ export function printTable(results: ModeResult[]) {
   const out = columns(head, rows);
   out.push(
     "",
-    `Goals: R1 >= ${R1_MIN.postgres} PostgreSQL, >= ${R1_MIN.pglite} PGlite; R2 <= ${GOALS.r2Max} and p99 whole < ${P99_MAX_MS.postgres} ms PostgreSQL, < ${P99_MAX_MS.pglite} ms PGlite at 200 req/s; R3 >= ${GOALS.r3Min}; R7 peak RSS < ${GOALS.rssMaxMb} MB.`,
+    `Goals: R1 >= ${R1_MIN.postgres} PostgreSQL, >= ${R1_MIN.pglite} PGlite; R2 <= ${GOALS.r2Max} and p99 whole < ${P99_MAX_MS.postgres} ` +
+      `ms PostgreSQL, < ${P99_MAX_MS.pglite} ms PGlite at 200 req/s; R3 >= ${GOALS.r3Min}; R7 peak RSS < ${GOALS.rssMaxMb} MB.`,
   );
   for (const r of results) {
     for (const side of ["whole", "mcp", "bare"] as const) {
@@ -100,7 +101,8 @@ export function printTable(results: ModeResult[]) {
       const bad = sum("non2xx") + sum("errors");
       const status = bad ? `${sum("non2xx")} non-2xx, ${sum("errors")} errors (${sum("timeouts")} of them timeouts)` : "all 2xx";
       out.push(
-        `${r.mode} ${side}: ${status}; fixed-rate p50 ${m.fixedRate.p50} ms, p99 of each run ${m.fixedRateRuns.map((p) => p.p99).join(", ")} ms; evenly spaced p99 ${m.evenP99} ms; ` +
+        `${r.mode} ${side}: ${status}; fixed-rate p50 ${m.fixedRate.p50} ms, p99 of each ` +
+          `run ${m.fixedRateRuns.map((p) => p.p99).join(", ")} ms; evenly spaced p99 ${m.evenP99} ms; ` +
           `throughput-run p99 ${m.throughput.p99} ms; server CPU ${m.cpuMsPerReq} ms/request; peak RSS ${m.peakRssMb} MB`,
       );
     }

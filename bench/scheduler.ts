@@ -84,7 +84,8 @@ async function seed(db: Db, n: number) {
 
 const counts = async (db: Db) =>
   (await db.execute(
-    sql`select status, count(*)::int as n from (select status from post_drafts where scheduled_for is not null union all select status from tweet_drafts) s group by status`,
+    sql`select status, count(*)::int as n
+      from (select status from post_drafts where scheduled_for is not null union all select status from tweet_drafts) s group by status`,
   )) as unknown as { status: string; n: number }[];
 
 /**
@@ -171,7 +172,10 @@ async function once(n: number, processes: number, pgAdmin: string, log: (s: stri
     };
     r.pass = r.p50 <= R6_GOAL.p50 && r.p99 <= R6_GOAL.p99 && !duplicates && !missing && !notPublished;
     log(
-      `scheduler: p50 ${r.p50} ms, p99 ${r.p99} ms, max ${r.max} ms, ${r.perSecond}/s, duplicates ${duplicates}, missing ${missing}, not published ${notPublished}, scheduler CPU ${r.cpuMsPerDraft} ms/draft, fake platforms CPU ${Math.round((own.user + own.system) / n / 10) / 100} ms/draft, PostgreSQL CPU ${pg ? `${Math.round((100 * pgCpu) / n) / 100} ms/draft` : "not on this machine"}`,
+      `scheduler: p50 ${r.p50} ms, p99 ${r.p99} ms, max ${r.max} ms, ${r.perSecond}/s, duplicates ${duplicates}, ` +
+        `missing ${missing}, not published ${notPublished}, scheduler CPU ${r.cpuMsPerDraft} ` +
+        `ms/draft, fake platforms CPU ${Math.round((own.user + own.system) / n / 10) / 100} ms/draft, ` +
+        `PostgreSQL CPU ${pg ? `${Math.round((100 * pgCpu) / n) / 100} ms/draft` : "not on this machine"}`,
     );
     return r;
   } finally {
@@ -203,7 +207,10 @@ export function printSchedulerTable(rows: SchedulerResult[]) {
     String(r.missing + r.notPublished),
     mark(r.pass),
   ]);
-  const goal = `R6 goal (judged at 10,000): p50 <= ${R6_GOAL.p50} ms, p99 <= ${R6_GOAL.p99} ms, 0 duplicates, 0 missing; fake platform answers in ${ANSWER_MS} ms.`;
+  const goal =
+    `R6 goal (judged at 10,000): p50 <= ${R6_GOAL.p50} ms, p99 <= ${R6_GOAL.p99} ms, ` +
+    `0 duplicates, 0 missing; ` +
+    `fake platform answers in ${ANSWER_MS} ms.`;
   process.stdout.write(`\n${[...columns(head, cells), "", goal].join("\n")}\n`);
 }
 

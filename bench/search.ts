@@ -133,7 +133,8 @@ export async function benchSearch(mode: Mode, pgAdminUrl: string, log: (s: strin
 export function printSearchTable(rows: SearchResult[]) {
   const out = [
     "",
-    `R4: search_content p95 / fetch_item p95 at ${RATE} req/s, medians of ${SEARCH_RUNS} rounds (and unthrottled, ${CONNECTIONS} connections), ${DURATION_S} s each`,
+    `R4: search_content p95 / fetch_item p95 at ${RATE} req/s, medians of ${SEARCH_RUNS} ` +
+      `rounds (and unthrottled, ${CONNECTIONS} connections), ${DURATION_S} s each`,
   ];
   const fig = (b: Both) => `p50 ${b.steady.p50} ms, p95 ${b.steady.p95} ms | unthrottled p95 ${b.busy.p95} ms, ${b.busy.reqPerSec} req/s`;
   for (const r of rows) {

@@ -231,7 +231,8 @@ export function printSoakTable(rows: SoakResult[]) {
         (r.maxRunBad ? ` (the saturated maximum run had ${r.maxRunBad} non-2xx or socket errors)` : ""),
       ...(r.load ? phaseLines(`load at ${LOAD_SHARE * 100} %`, r.load) : []),
       ...phaseLines(`soak at ${SOAK_SHARE * 100} %`, r.soak),
-      `    RSS            warm (${WARM_S / 60} min) ${r.warmRssMb} MB, last ${r.lastRssMb} MB: growth ${r.growthPct} % (goal < ${GOAL.growthPct} %) ${mark(r.growthPct < GOAL.growthPct)}`,
+      `    RSS            warm (${WARM_S / 60} min) ${r.warmRssMb} MB, last ${r.lastRssMb} MB: ` +
+        `growth ${r.growthPct} % (goal < ${GOAL.growthPct} %) ${mark(r.growthPct < GOAL.growthPct)}`,
     );
   }
   process.stdout.write(`${out.join("\n")}\n`);

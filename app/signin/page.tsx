@@ -14,7 +14,8 @@ const ERRORS: Record<string, string> = {
   AccessDenied: "Sign-in was cancelled.",
   Verification: "That sign-in link has expired or was already used. Ask for a new one.",
   EmailRequired:
-    "X does not share your e-mail address, so a new account cannot start with X. Create an account (or sign in) first, then connect X in Settings > Connections.",
+    "X does not share your e-mail address, so a new account cannot start with X. " +
+    "Create an account (or sign in) first, then connect X in Settings > Connections.",
 };
 
 // After a sign-up with e-mail confirmation, and when its link is opened.

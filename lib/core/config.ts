@@ -95,7 +95,9 @@ const Env = z
       ctx.addIssue({
         code: "custom",
         path: ["INNGEST_DEV"],
-        message: `is for a development machine only: Inngest's dev mode accepts unsigned calls to /api/inngest, so APP_URL must be a loopback address (localhost, 127.x.x.x, [::1]), not ${e.APP_URL}`,
+        message:
+          `is for a development machine only: Inngest's dev mode accepts unsigned calls to /api/inngest, ` +
+          `so APP_URL must be a loopback address (localhost, 127.x.x.x, [::1]), not ${e.APP_URL}`,
       });
     }
   });

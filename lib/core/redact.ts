@@ -4,15 +4,15 @@ import { randomUUID } from "node:crypto";
 // never carry a credential or a raw database error. Platforms' error bodies may echo the
 // request's token, and a failed query's error holds its SQL and parameters (users' text).
 
+// What names a credential, in the key=value pattern below.
+const CREDENTIAL_NAME = /(?:token|secret|password|passwd|api[_-]?key|authorization|code_verifier|assertion|signature)/.source;
+
 const REPLACEMENTS: [RegExp, string][] = [
   // Authorization schemes followed by their credential.
   [/\b(Bearer|Basic|Token|OAuth)(\s+)[^\s"',;}&]+/gi, "$1$2[redacted]"],
   // key=value, key: value and "key": "value" for anything named like a credential. The name's
   // parts are bounded: unbounded, a long run of such names backtracks without end.
-  [
-    /(\b[\w-]{0,64}(?:token|secret|password|passwd|api[_-]?key|authorization|code_verifier|assertion|signature)[\w-]{0,64})(["']?\s*[:=]\s*["']?)[^\s"'&,;}]+/gi,
-    "$1$2[redacted]",
-  ],
+  [new RegExp(String.raw`(\b[\w-]{0,64}${CREDENTIAL_NAME}[\w-]{0,64})(["']?\s*[:=]\s*["']?)[^\s"'&,;}]+`, "gi"), "$1$2[redacted]"],
   // This service's own tokens, wherever they appear.
   [/\bcto_[a-z]{2}_[\w-]+/g, "[redacted]"],
   // Any long opaque run (tokens, keys) even without a label.

@@ -24,7 +24,8 @@ export function requireCompleteAccount(c: Caller) {
 }
 
 const PUBLISHING_HINT =
-  'The account owner can allow it in Settings > Connections > AI apps ("Allow connected apps to publish, schedule and delete"); each action still needs their approval.';
+  'The account owner can allow it in Settings > Connections > AI apps ("Allow connected ' +
+  'apps to publish, schedule and delete"); each action still needs their approval.';
 
 /** Publish, schedule, delete and editing a scheduled draft need the owner's switch on. */
 export function requirePublishing(c: Caller, what = "Publishing, scheduling and deleting") {

@@ -12,13 +12,17 @@ export function checkTweetLength(body: string, ctx: RefineCtx, path: (string | n
     ctx.addIssue({
       code: "custom",
       path,
-      message: `${label ? `${label}: ` : ""}A tweet may have at most ${MAX_TWEET_CHARS} characters, links included (and ${MAX_TWEET_WEIGHT} as X counts them, a link as 23); this one has ${body.normalize("NFC").length}`,
+      message:
+        `${label ? `${label}: ` : ""}A tweet may have at most ${MAX_TWEET_CHARS} characters, links included ` +
+        `(and ${MAX_TWEET_WEIGHT} as X counts them, a link as 23); this one has ${body.normalize("NFC").length}`,
     });
   } else if (weight > MAX_TWEET_WEIGHT) {
     ctx.addIssue({
       code: "custom",
       path,
-      message: `${label ? `${label}: ` : ""}A tweet is at most ${MAX_TWEET_WEIGHT} characters as X counts them (links 23, wide characters and emoji 2); this one is ${weight}`,
+      message:
+        `${label ? `${label}: ` : ""}A tweet is at most ${MAX_TWEET_WEIGHT} characters ` +
+        `as X counts them (links 23, wide characters and emoji 2); this one is ${weight}`,
     });
   }
 }

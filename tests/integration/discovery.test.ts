@@ -198,7 +198,8 @@ describe("conditional confirmation", () => {
     expect(post.requestBody && doc.components.schemas.update_draft_request.properties.confirmation_id).toBeDefined();
     const text = await (await llms.GET()).text();
     expect(text).toContain(
-      "- update_draft (content:write; changes data, needs the owner's approval when it changes the title, text, images, document or thread of a scheduled draft)",
+      "- update_draft (content:write; changes data, needs the owner's approval when " +
+        "it changes the title, text, images, document or thread of a scheduled draft)",
     );
     // Operations that always need it say so without a condition.
     expect(doc.paths["/publish_now"].post.description).toMatch(/Confirmation: required\.$/);

@@ -180,7 +180,7 @@ describe("threads", () => {
 
   it("weighs no part over 1,000 characters (weighing such text as 'ａ.ａ.' costs a tenth of a second a part), and takes a long link within it", async () => {
     const before = await counts(u.id);
-    const slow = "ａ.".repeat(1500); // 3,000 characters: about 125 ms each to weigh
+    const slow = "ａ.".repeat(1500); // 3,000 characters, each slow to weigh (docs/performance.md)
     const res = await create({ type: "tweet", body: slow.slice(0, 1001), thread: Array(24).fill(slow) });
     expectError(res, 400, "invalid_request");
     expect(paths(res)).toEqual(["body", ...Array.from({ length: 24 }, (_, i) => `thread.${i}`)]);

@@ -221,12 +221,12 @@ describe.skipIf(!process.env.DATABASE_URL)("token checks on PostgreSQL", () => {
       select array_agg(a.attname::text order by a.attname) as columns
       from pg_trigger t join pg_attribute a on a.attrelid = t.tgrelid and a.attnum = any(t.tgattr)
       where t.tgname = 'connected_apps_auth_epoch'`;
-    const all =
-      await other`select column_name::text as name from information_schema.columns where table_name = 'connected_apps' and column_name <> 'last_used_at' order by column_name`;
+    const all = await other`select column_name::text as name from information_schema.columns
+      where table_name = 'connected_apps' and column_name <> 'last_used_at' order by column_name`;
     expect(columns).toEqual(all.map((c) => c.name));
     // The other three tables' triggers fire on an update of any column.
-    const anyColumn =
-      await other`select tgname::text as name from pg_trigger where tgname in ('tokens_auth_epoch', 'users_auth_epoch', 'oauth_clients_auth_epoch') and tgattr = ''::int2vector order by 1`;
+    const anyColumn = await other`select tgname::text as name from pg_trigger
+      where tgname in ('tokens_auth_epoch', 'users_auth_epoch', 'oauth_clients_auth_epoch') and tgattr = ''::int2vector order by 1`;
     expect(anyColumn.map((t) => t.name)).toEqual(["oauth_clients_auth_epoch", "tokens_auth_epoch", "users_auth_epoch"]);
   });
 });

@@ -94,26 +94,31 @@ describe("authorization requests", () => {
     }
   });
 
-  it("refuses a parameter given twice (RFC 6749 3.1): a second client or redirect URI on the error page, others back to the client; resource may repeat", async () => {
-    const c = await client();
-    const other = await client();
-    const twice = (k: string, v: string) => {
-      const p = params(c.client_id);
-      p.append(k, v);
-      return p;
-    };
-    for (const p of [twice("client_id", other.client_id), twice("redirect_uri", "https://app.example/cb")]) {
-      const check = await checkAuthorizeRequest(p);
-      expect("page" in check && check.page).toMatch(/more than once/);
-    }
-    for (const k of ["scope", "code_challenge", "state"]) {
-      const u = redirectOf(await checkAuthorizeRequest(twice(k, "email")));
-      expect(u.searchParams.get("error"), k).toBe("invalid_request");
-    }
-    const both = params(c.client_id, { resource: `${config().baseUrl}` });
-    both.append("resource", config().mcpUrl);
-    expect((await checkAuthorizeRequest(both)).ok).toBe(true);
-  });
+  it(
+    "refuses a parameter given twice (RFC 6749 3.1): " +
+      "a second client or redirect URI on the error page, " +
+      "others back to the client; resource may repeat",
+    async () => {
+      const c = await client();
+      const other = await client();
+      const twice = (k: string, v: string) => {
+        const p = params(c.client_id);
+        p.append(k, v);
+        return p;
+      };
+      for (const p of [twice("client_id", other.client_id), twice("redirect_uri", "https://app.example/cb")]) {
+        const check = await checkAuthorizeRequest(p);
+        expect("page" in check && check.page).toMatch(/more than once/);
+      }
+      for (const k of ["scope", "code_challenge", "state"]) {
+        const u = redirectOf(await checkAuthorizeRequest(twice(k, "email")));
+        expect(u.searchParams.get("error"), k).toBe("invalid_request");
+      }
+      const both = params(c.client_id, { resource: `${config().baseUrl}` });
+      both.append("resource", config().mcpUrl);
+      expect((await checkAuthorizeRequest(both)).ok).toBe(true);
+    },
+  );
 
   it("tolerates a missing state and unknown parameters (item 17)", async () => {
     const c = await client();

@@ -50,7 +50,8 @@ const web = () => new Response("web handler", { status: 500 });
 const userland = { POST: web, GET: web, direct: async (req, res, params) => {
   let body = "";
   for await (const chunk of req) body += chunk;
-  res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ isNodeRequest: !(req instanceof Request), method: req.method, body, params }));
+  res.writeHead(200, { "content-type": "application/json" })
+    .end(JSON.stringify({ isNodeRequest: !(req instanceof Request), method: req.method, body, params }));
 } };
 let loaded = false;
 exports.routeModule = {

@@ -6,8 +6,8 @@ import { describe, expect, it } from "vitest";
 // postgres.js keeps each pool's connections (open, busy, ...) in a Queue whose shift() leaves
 // a dead slot at the front and forgets the dead slots only when a shift empties it. Under
 // sustained load a busy queue is emptied by remove() instead, so the dead slots piled up and
-// every remove() scanned them all: throughput fell from 14,000 to 3,800 pairs of queries a
-// second within 30 s. patches/postgres+*.patch makes remove() start after the dead slots and
+// every remove() scanned them all: throughput fell the longer the load lasted
+// (docs/performance.md). patches/postgres+*.patch makes remove() start after the dead slots and
 // forget them when it empties the queue. Every build of the library (ESM, CommonJS, workers)
 // carries its own copy of the file; each is checked.
 type Queue<T> = { readonly length: number; push(x: T): T; shift(): T | undefined; remove(x: T): T | null };

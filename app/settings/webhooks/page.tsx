@@ -61,7 +61,10 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
       <FormOutcome
         done={sp.done ? DONE[sp.done] : undefined}
         error={sp.error}
-        failed="That did not work: the endpoint may have been deleted meanwhile, or it is paused (resume it before sending a test). Reload the page and try again."
+        failed={
+          "That did not work: the endpoint may have been deleted meanwhile, or it is paused (resume it before sending a test). " +
+          "Reload the page and try again."
+        }
       />
 
       <section aria-labelledby="endpoints" className="card">

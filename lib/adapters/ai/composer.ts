@@ -89,7 +89,8 @@ export function composeThread(b: Brief, n: number): string[] {
   const tags = [hashtag(b.pillar), hashtag(v.niche)].filter((t): t is string => !!t).slice(0, 2);
   const trait = v.traits.length ? pick(v.traits, seed, 2).toLowerCase() : null;
   const close = [
-    `${trait ? `Staying ${trait} is how I keep at it.` : "That is what stuck with me."} ${pick(["What would you add?", "Does this match what you have seen?", "Where do you disagree?"], seed, 3)}`,
+    `${trait ? `Staying ${trait} is how I keep at it.` : "That is what stuck with me."} ` +
+      `${pick(["What would you add?", "Does this match what you have seen?", "Where do you disagree?"], seed, 3)}`,
     signOff(v),
     tags.join(" ") || null,
   ]

@@ -28,7 +28,8 @@ const STALE: Array<[PgTable, SQL]> = [
   // Kept while a token issued from it lives: the code used again revokes them (token.ts).
   [
     authorizationCodes,
-    sql`${authorizationCodes.expiresAt} < now() - interval '1 day' and not exists (select 1 from ${tokens} where ${tokens.codeId} = ${authorizationCodes.id} and ${tokens.revokedAt} is null and ${tokens.expiresAt} > now())`,
+    sql`${authorizationCodes.expiresAt} < now() - interval '1 day' and not exists
+      (select 1 from ${tokens} where ${tokens.codeId} = ${authorizationCodes.id} and ${tokens.revokedAt} is null and ${tokens.expiresAt} > now())`,
   ],
   // Each refresh adds a pair. An expired token is refused whether its row is there or not
   // (a rotated refresh token replayed after its expiry can no longer be told apart, nor used).
@@ -39,7 +40,9 @@ const STALE: Array<[PgTable, SQL]> = [
   // line are not registrations.
   [
     oauthClients,
-    sql`${oauthClients.selfRegistered} and ${oauthClients.createdAt} < now() - interval '7 days' and not exists (select 1 from ${connectedApps} where ${connectedApps.clientId} = ${oauthClients.id}) and not exists (select 1 from ${authorizationCodes} where ${authorizationCodes.clientId} = ${oauthClients.id})`,
+    sql`${oauthClients.selfRegistered} and ${oauthClients.createdAt} < now() - interval '7 days'
+      and not exists (select 1 from ${connectedApps} where ${connectedApps.clientId} = ${oauthClients.id})
+      and not exists (select 1 from ${authorizationCodes} where ${authorizationCodes.clientId} = ${oauthClients.id})`,
   ],
 ];
 
@@ -52,7 +55,8 @@ export async function tidyOnce(db: Db): Promise<Record<string, number>> {
       // right now is locked by its new grant's reference (FOR KEY SHARE) before that grant is
       // committed, and deleting it then would cascade to the grant.
       const result = await db.execute(
-        sql`delete from ${table} where ctid = any(array(select ctid from ${table} where ${stale} limit ${sql.raw(String(BATCH))} for update skip locked)) returning 1 as x`,
+        sql`delete from ${table}
+          where ctid = any(array(select ctid from ${table} where ${stale} limit ${sql.raw(String(BATCH))} for update skip locked)) returning 1 as x`,
       );
       const n = rowsOf(result).length;
       if (n) gone[getTableName(table)] = (gone[getTableName(table)] ?? 0) + n;

@@ -36,7 +36,8 @@ export async function send(network: string, url: string, init: PlatformRequest):
     if (code && NOTHING_SENT.has(code)) throw new PublishError("retry", `${network} could not be reached (${code}); nothing was sent.`);
     throw new PublishError(
       "unknown",
-      `The connection to ${network} broke after the post was sent (${code ?? redactSecrets(String((e as Error)?.message), 100)}); it may or may not have been created.`,
+      `The connection to ${network} broke after the post was sent ` +
+        `(${code ?? redactSecrets(String((e as Error)?.message), 100)}); it may or may not have been created.`,
     );
   }
 }

@@ -37,7 +37,8 @@ export function linkedInVersions(db: Db, acc: Account, now: Date) {
       await setNotice(
         db,
         acc,
-        `${NOTICE_MARK} is set to ${stale}, which LinkedIn no longer accepts (426 NONEXISTENT_VERSION); posts go out with ${computed} instead. Remove LINKEDIN_VERSION from the configuration (the default follows the calendar) or set a current version.`,
+        `${NOTICE_MARK} is set to ${stale}, which LinkedIn no longer accepts (426 NONEXISTENT_VERSION); posts go out with ${computed} ` +
+          `instead. Remove LINKEDIN_VERSION from the configuration (the default follows the calendar) or set a current version.`,
       );
       return call(version);
     }

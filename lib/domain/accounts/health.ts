@@ -80,7 +80,9 @@ export async function requirePublishableAt(ctx: Ctx, type: DraftType, at: Date) 
   if (!until || at.getTime() < until.getTime()) return;
   throw new AppError(
     "action_failed",
-    `The ${name} connection can publish only until ${until.toISOString()}: its access expires then and cannot renew itself, so nothing could be posted at ${at.toISOString()}.`,
-    `The account owner can reconnect ${name} in Settings > Connections (signing in with ${name} again renews it), then schedule again; or choose a time before ${until.toISOString()}.`,
+    `The ${name} connection can publish only until ${until.toISOString()}: its access ` +
+      `expires then and cannot renew itself, so nothing could be posted at ${at.toISOString()}.`,
+    `The account owner can reconnect ${name} in Settings > Connections (signing in with ${name} ` +
+      `again renews it), then schedule again; or choose a time before ${until.toISOString()}.`,
   );
 }

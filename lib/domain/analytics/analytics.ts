@@ -63,7 +63,8 @@ export async function getAnalytics(ctx: Ctx, input: { area: Area }) {
       (
         await rows(
           ctx,
-          sql`select distinct ${local(sql`published_at`)} as d from ${DRAFTS} x where user_id = ${uid} and status = 'published' and published_at <= ${now.toISOString()}::timestamptz`,
+          sql`select distinct ${local(sql`published_at`)} as d from ${DRAFTS} x
+            where user_id = ${uid} and status = 'published' and published_at <= ${now.toISOString()}::timestamptz`,
         )
       ).map((r) => r.d as string),
     );
@@ -107,7 +108,8 @@ export async function getAnalytics(ctx: Ctx, input: { area: Area }) {
   if (all || input.area === "pillars") {
     const ps = await rows(
       ctx,
-      sql`select pillar as name, count(*)::int as count from ${DRAFTS} x where user_id = ${uid} and pillar is not null group by pillar order by count(*) desc, pillar`,
+      sql`select pillar as name, count(*)::int as count from ${DRAFTS} x where user_id = ${uid} and pillar is not null
+        group by pillar order by count(*) desc, pillar`,
     );
     const total = ps.reduce((n, r) => n + (r.count as number), 0);
     out.pillars = ps.map((r) => ({ name: r.name as string, count: r.count as number, percentage: pct(r.count as number, total) }));

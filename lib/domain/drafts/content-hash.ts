@@ -57,5 +57,8 @@ export function contentHashOf(c: DraftContent): string {
  */
 export function contentChangedReason(d: DraftContent & { approvedContentHash: string | null }): string | null {
   if (d.approvedContentHash === null || contentHashOf(d) === d.approvedContentHash) return null;
-  return "its content changed after the owner approved it (title, text, images, document or thread parts differ from the approved version), so it was not posted. Review the draft and schedule it again; the owner approves the new content.";
+  return (
+    "its content changed after the owner approved it (title, text, images, document or thread parts differ from the " +
+    "approved version), so it was not posted. Review the draft and schedule it again; the owner approves the new content."
+  );
 }

@@ -125,7 +125,8 @@ export async function triedBefore(db: Db, userId: string, type: DraftType, id: s
 /** A deleted draft leaves no history behind, nor do the tweets that went with its post. */
 export async function forget(db: Db, userId: string, draftId: string) {
   try {
-    const goneTweets = sql`${draftEvents.draftType} = 'tweet' and ${draftEvents.draftId} not in (select ${tweetDrafts.id} from ${tweetDrafts} where ${tweetDrafts.userId} = ${userId})`;
+    const goneTweets = sql`${draftEvents.draftType} = 'tweet'
+      and ${draftEvents.draftId} not in (select ${tweetDrafts.id} from ${tweetDrafts} where ${tweetDrafts.userId} = ${userId})`;
     await db.delete(draftEvents).where(and(eq(draftEvents.userId, userId), or(eq(draftEvents.draftId, draftId), goneTweets)));
   } catch (e) {
     log("warn", "history", errorFacts(e));

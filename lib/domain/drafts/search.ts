@@ -188,7 +188,8 @@ function statement(shape: Shape): SQL {
   return sql`select id, type, title, left(body, 400) as text, status, platform,
       ${utc(sql`scheduled`)} as scheduled_for, ${utc(sql`ts`)} as updated_at
     from (select *, (${rank})::real as rank from (select * from (${sql.join(branches, sql` union all `)}) items
-      where ${sql.join(where, sql` and `)} order by ${recent} limit ${value("take")}) recent ${order} limit ${value("rows")} offset ${value("offset")}) p ${order}`;
+      where ${sql.join(where, sql` and `)} order by ${recent} limit ${value("take")}) recent
+      ${order} limit ${value("rows")} offset ${value("offset")}) p ${order}`;
 }
 
 type Row = {

@@ -24,7 +24,7 @@ export const MAX_PDF_PAGES = 300;
  * (36 MP) and X (8192 x 8192 = 67 MP, rarely) accept in practice for a single picture.
  */
 export const MAX_IMAGE_PIXELS = 50_000_000;
-/** Decoding and re-encoding an image stops here (sharp's own timeout): the largest real ones take about a second. */
+/** Decoding and re-encoding an image stops here (sharp's own timeout): far past what the largest real ones take. */
 const IMAGE_SECONDS = 20;
 
 export const isImageType = (t: string): t is (typeof IMAGE_TYPES)[number] => (IMAGE_TYPES as readonly string[]).includes(t);

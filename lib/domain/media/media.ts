@@ -55,7 +55,8 @@ export async function storageUsed(db: Db, userId: string): Promise<number> {
 const doesNotFit = (ctx: Ctx, bytes: number, used: number, limit: number) =>
   new AppError(
     "action_failed",
-    `${bytes ? `This upload (${mb(bytes)}) does not fit` : "No upload fits"} in the media storage of the ${ctx.caller.plan} plan: ${mb(used)} of ${mb(limit)} are used.`,
+    `${bytes ? `This upload (${mb(bytes)}) does not fit` : "No upload fits"} in the ` +
+      `media storage of the ${ctx.caller.plan} plan: ${mb(used)} of ${mb(limit)} are used.`,
     "Upload a smaller file, or upgrade the plan for more media storage.",
   );
 

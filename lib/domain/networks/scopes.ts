@@ -87,5 +87,8 @@ export function scopeProblem(p: PlatformName, scope: string | null | undefined, 
   if (!missing.length) return null;
   const { name } = network(p);
   const what = missingScopes(p, scope, ["text"]).length ? "post" : "post images or documents";
-  return `The ${name} connection was made without the permission to ${what} (${missing.join(", ")}); the owner must reconnect ${name} in Settings > Connections.`;
+  return (
+    `The ${name} connection was made without the permission to ${what} ` +
+    `(${missing.join(", ")}); the owner must reconnect ${name} in Settings > Connections.`
+  );
 }

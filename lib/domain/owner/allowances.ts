@@ -100,7 +100,8 @@ async function exhausted(ctx: Ctx, op: Generation) {
   return new AppError(
     "action_failed",
     `This month's ${what} on the ${ctx.caller.plan} plan are used up.`,
-    `The allowance resets at ${left.resets_at} (the start of the next calendar month, UTC). Until then, write the text yourself and save it with create_draft, or upgrade the plan.`,
+    `The allowance resets at ${left.resets_at} (the start of the next calendar month, UTC). ` +
+      `Until then, write the text yourself and save it with create_draft, or upgrade the plan.`,
   );
 }
 

@@ -76,11 +76,15 @@ async function findEvents(db: Db, p: NotifyPorts, now: Date): Promise<Event[]> {
           r.status === "failed"
             ? {
                 subject: `A ${type} failed to publish ${dest.where}: ${r.title}`,
-                text: `“${r.title}” was not published to ${dest.name}.\n\nReason: ${r.reason ?? "none recorded"}\n\nNothing was posted. You can fix it and publish it again here:\n${link}\n`,
+                text:
+                  `“${r.title}” was not published to ${dest.name}.\n\nReason: ${r.reason ?? "none recorded"}\n\nNothing ` +
+                  `was posted. You can fix it and publish it again here:\n${link}\n`,
               }
             : {
                 subject: `Did your ${type} go out ${dest.where}? ${r.title}`,
-                text: `“${r.title}” was not confirmed ${dest.where}: ${r.reason ?? "no answer"}\n\nIt may or may not be live, and it will not be posted again on its own. Look for it ${dest.where}, then tell Contentio what you found:\n${link}\n`,
+                text:
+                  `“${r.title}” was not confirmed ${dest.where}: ${r.reason ?? "no answer"}\n\nIt may or may not be live, and it ` +
+                  `will not be posted again on its own. Look for it ${dest.where}, then tell Contentio what you found:\n${link}\n`,
               },
       });
     }
@@ -108,7 +112,10 @@ async function findEvents(db: Db, p: NotifyPorts, now: Date): Promise<Event[]> {
       key: `approval:${a.id}`,
       mail: (u) => ({
         subject: `${a.app} asks for your approval: ${OP[a.operation] ?? a.operation} “${a.action.title}”`,
-        text: `${a.app} wants to ${OP[a.operation] ?? a.operation} the ${a.action.type} “${a.action.title}”${where}${a.action.scheduled_for ? ` at ${when(new Date(a.action.scheduled_for), u.timezone)}` : ""}.\n\nApprove or deny it here (the request expires ${when(a.expiresAt, u.timezone)}):\n${link}\n`,
+        text:
+          `${a.app} wants to ${OP[a.operation] ?? a.operation} the ${a.action.type} ` +
+          `“${a.action.title}”${where}${a.action.scheduled_for ? ` at ${when(new Date(a.action.scheduled_for), u.timezone)}` : ""}.\n\nApprove ` +
+          `or deny it here (the request expires ${when(a.expiresAt, u.timezone)}):\n${link}\n`,
       }),
     });
   }
@@ -125,8 +132,12 @@ async function findEvents(db: Db, p: NotifyPorts, now: Date): Promise<Event[]> {
       kind: "expiring",
       key: `expiring:${e.provider}:${e.expiresAt}`,
       mail: (u) => ({
-        subject: `Your ${net} connection expires ${new Intl.DateTimeFormat("en-GB", { timeZone: u.timezone, dateStyle: "medium" }).format(new Date(e.expiresAt! * 1000))}`,
-        text: `Contentio can publish to ${net} only until ${when(new Date(e.expiresAt! * 1000), u.timezone)}: the access ${net} gave cannot renew itself. Anything scheduled after that will fail.\n\nReconnect ${net} in Settings > Connections to keep publishing:\n${origin}/settings/connections\n`,
+        subject:
+          `Your ${net} connection expires ` +
+          `${new Intl.DateTimeFormat("en-GB", { timeZone: u.timezone, dateStyle: "medium" }).format(new Date(e.expiresAt! * 1000))}`,
+        text:
+          `Contentio can publish to ${net} only until ${when(new Date(e.expiresAt! * 1000), u.timezone)}: the access ${net} gave cannot renew itself. ` +
+          `Anything scheduled after that will fail.\n\nReconnect ${net} in Settings > Connections to keep publishing:\n${origin}/settings/connections\n`,
       }),
     });
   }
@@ -150,7 +161,9 @@ async function findEvents(db: Db, p: NotifyPorts, now: Date): Promise<Event[]> {
       key: `webhook-paused:${w.id}:${w.at.getTime()}`,
       mail: () => ({
         subject: `Webhooks to ${new URL(w.url).host} are paused`,
-        text: `Contentio stopped sending webhooks to ${w.url}: ${w.reason}\n\nEvents from now on are not sent to it. When the endpoint works again, resume it in Settings > Webhooks (you can resend what it missed from its delivery log):\n${origin}/settings/webhooks\n`,
+        text:
+          `Contentio stopped sending webhooks to ${w.url}: ${w.reason}\n\nEvents from now on are not sent to it. When the endpoint works ` +
+          `again, resume it in Settings > Webhooks (you can resend what it missed from its delivery log):\n${origin}/settings/webhooks\n`,
       }),
     });
   }

@@ -113,12 +113,14 @@ function unexpected(e: unknown, c: Claimed): PublishError {
   log("error", "publish failed unexpectedly", { errorId, draft: c.id, type: c.type, ...errorFacts(e) });
   return new PublishError(
     "unknown",
-    `an unexpected error stopped publishing (error id ${errorId}); it may or may not have been posted. Check the account on the platform; it will not be posted again automatically.`,
+    `an unexpected error stopped publishing (error id ${errorId}); it may or may not have ` +
+      `been posted. Check the account on the platform; it will not be posted again automatically.`,
   );
 }
 
 const mayHavePosted = (e: DuplicateRefusal) =>
-  `${e.said}. An earlier attempt of this draft ended in an error and may have posted it after all: check the account; it will not be posted again automatically.`;
+  `${e.said}. An earlier attempt of this draft ended in an error and may have ` +
+  `posted it after all: check the account; it will not be posted again automatically.`;
 
 /** Backoff between retries: 30 s, 1, 2, 4, 8 min, then every 10 min (inside 30 minutes). */
 const backoffMs = (attempts: number) => Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 10 * 60_000);
@@ -263,7 +265,9 @@ export async function sweep(db: Db, now: Date, c: Config): Promise<{ missed: num
       .update(t)
       .set({
         status: "failed",
-        failureReason: sql`'missed: it was not published within ' || ${String(c.SCHEDULE_MAX_LATENESS_SECONDS)} || ' seconds of its time (' || to_char(${t.scheduledFor} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || '), so it was not posted late. Schedule it again or publish it now.'`,
+        failureReason: sql`'missed: it was not published within ' || ${String(c.SCHEDULE_MAX_LATENESS_SECONDS)} || ' seconds of its time ('
+          || to_char(${t.scheduledFor} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+          || '), so it was not posted late. Schedule it again or publish it now.'`,
       })
       .where(and(eq(t.status, "scheduled"), isNull(t.firstAttemptAt), lt(t.scheduledFor, oldest)))
       .returning(changed);
@@ -277,7 +281,9 @@ export async function sweep(db: Db, now: Date, c: Config): Promise<{ missed: num
       .update(t)
       .set({
         status: "unknown",
-        failureReason: `publishing was interrupted (no answer recorded within ${c.PUBLISH_STUCK_SECONDS} seconds); it may or may not have been posted. Check the account on the platform; it will not be posted again automatically.`,
+        failureReason:
+          `publishing was interrupted (no answer recorded within ${c.PUBLISH_STUCK_SECONDS} seconds); it may or ` +
+          `may not have been posted. Check the account on the platform; it will not be posted again automatically.`,
       })
       .where(and(eq(t.status, "publishing"), lt(t.claimedAt, stuckBefore)))
       .returning(changed);
@@ -302,7 +308,8 @@ export async function nextWork(db: Db, c: Config): Promise<Date | null> {
   const stuckLimit = sql`make_interval(secs => ${c.PUBLISH_STUCK_SECONDS}::int)`;
   return momentOf(
     await db.execute(
-      sql`select extract(epoch from least(${first("scheduled_for", "scheduled")}, least(${first("claimed_at", "publishing")}) + ${stuckLimit}))::float8 * 1000 as ms`,
+      sql`select extract(epoch from least(${first("scheduled_for", "scheduled")},
+        least(${first("claimed_at", "publishing")}) + ${stuckLimit}))::float8 * 1000 as ms`,
     ),
   );
 }

@@ -199,8 +199,10 @@ export async function publishNow(ctx: Ctx, input: { type: DraftType; id: string 
       "action_failed",
       `The platform could not take the post right now (${o.reason}); ${posted}.`,
       o.restartWindow
-        ? `The service tries again at ${o.nextAttemptAt.toISOString()}, when the network's daily cap resets; check its status with fetch_item. Do not call publish_now again.`
-        : `The service retries automatically (next at ${o.nextAttemptAt.toISOString()}, for up to 30 minutes); check its status with fetch_item. Do not call publish_now again.`,
+        ? `The service tries again at ${o.nextAttemptAt.toISOString()}, when the network's ` +
+            `daily cap resets; check its status with fetch_item. Do not call publish_now again.`
+        : `The service retries automatically (next at ${o.nextAttemptAt.toISOString()}, for ` +
+            `up to 30 minutes); check its status with fetch_item. Do not call publish_now again.`,
     );
   }
   if (o.status === "unknown") {

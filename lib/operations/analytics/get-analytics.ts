@@ -40,7 +40,10 @@ export const getAnalyticsOp = defineOperation({
   title: "Numeric summary of own activity",
   summary: "Numeric summary of own activity",
   description:
-    "Returns counts of the user's own activity in this service, with days in the user's time zone: pipeline (ideas, drafts, scheduled, published) and content flow (funnel), publishing streaks and backlog (consistency), content pillars, AI credits this week vs last week (credits), and with overview also activity by day and a profile score. It has no engagement data (likes, impressions, followers), no per-post data and no ids: use search_content and fetch_item for items.",
+    "Returns counts of the user's own activity in this service, with days in the user's time zone: pipeline (ideas, drafts, " +
+    "scheduled, published) and content flow (funnel), publishing streaks and backlog (consistency), content pillars, AI " +
+    "credits this week vs last week (credits), and with overview also activity by day and a profile score. It has no " +
+    "engagement data (likes, impressions, followers), no per-post data and no ids: use search_content and fetch_item for items.",
   permission: "analytics:read",
   confirmation: false,
   hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },

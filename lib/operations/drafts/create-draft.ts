@@ -32,7 +32,11 @@ export const createDraftOp = defineOperation({
   title: "Save a draft",
   summary: "Save a draft",
   description:
-    "Saves text you already have as a new private draft: type post for the professional network (pronet), tweet for the microblog (micro). Nothing is posted, generated or scheduled. A tweet without post_draft_id gets a matching parent post draft, whose id comes back in linked_post_id. Attach files uploaded with upload_media: image_urls (a post up to 20, a tweet up to 4), or for a post document_url (a PDF shown as a document carousel, not with images). A tweet can be a thread: body is the first part, thread the 1 to 24 parts after it. To write new text in the user's voice use generate_post or generate_tweet instead.",
+    "Saves text you already have as a new private draft: type post for the professional network (pronet), tweet for the microblog " +
+    "(micro). Nothing is posted, generated or scheduled. A tweet without post_draft_id gets a matching parent post draft, whose " +
+    "id comes back in linked_post_id. Attach files uploaded with upload_media: image_urls (a post up to 20, a tweet up to 4), " +
+    "or for a post document_url (a PDF shown as a document carousel, not with images). A tweet can be a thread: body is the first " +
+    "part, thread the 1 to 24 parts after it. To write new text in the user's voice use generate_post or generate_tweet instead.",
   permission: "content:write",
   confirmation: false,
   hints: { readOnly: false, destructive: false, idempotent: false, openWorld: false },

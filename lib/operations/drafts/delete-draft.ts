@@ -8,7 +8,9 @@ export const deleteDraftOp = defineOperation({
   title: "Delete a draft",
   summary: "Delete a draft",
   description:
-    "Permanently deletes a post or tweet draft, with no undo, and cancels its pending schedule so it can never be auto-published. Deleting a post also deletes the tweet drafts stored against it. Needs the owner's publishing switch and the owner's approval of this exact deletion: without it the answer is confirmation_required with a link for the user; after they approve, repeat the same call.",
+    "Permanently deletes a post or tweet draft, with no undo, and cancels its pending schedule so it can never be auto-published. " +
+    "Deleting a post also deletes the tweet drafts stored against it. Needs the owner's publishing switch and the owner's approval of this " +
+    "exact deletion: without it the answer is confirmation_required with a link for the user; after they approve, repeat the same call.",
   permission: "content:write",
   requires: ["publishing"],
   confirmation: true,

@@ -43,7 +43,8 @@ export const fetchItemOp = defineOperation({
   title: "Open one item in full",
   summary: "Open one item in full",
   description:
-    "Loads one of the user's posts, tweets, articles, ideas or series in full by id and type (use the type that search_content reported). Bodies over 6000 characters are cut and say so in notes. It cannot look items up by title: search first. Returns no analytics or engagement numbers.",
+    "Loads one of the user's posts, tweets, articles, ideas or series in full by id and type (use the type that search_content reported). Bodies " +
+    "over 6000 characters are cut and say so in notes. It cannot look items up by title: search first. Returns no analytics or engagement numbers.",
   permission: "content:read",
   confirmation: false,
   hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },

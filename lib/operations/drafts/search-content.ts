@@ -8,7 +8,8 @@ export const searchContentOp = defineOperation({
   title: "Search content",
   summary: "Search posts, tweets, articles, ideas, series",
   description:
-    "Finds the user's posts, tweets, articles, ideas and series by words in their title and text, best matches first; with no query it lists the most recently updated. Each result gives the id and type that fetch_item needs to open it in full.",
+    "Finds the user's posts, tweets, articles, ideas and series by words in their title and text, best matches first; with " +
+    "no query it lists the most recently updated. Each result gives the id and type that fetch_item needs to open it in full.",
   permission: "content:read",
   confirmation: false,
   hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },

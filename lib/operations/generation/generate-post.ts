@@ -8,7 +8,10 @@ export const generatePostOp = defineOperation({
   title: "Write a professional-network post draft",
   summary: "Write a professional-network post draft",
   description:
-    "Writes one professional-network (pronet) post in the user's trained voice about a topic and saves it as a private draft (save_as_draft false returns the text without saving). Never publishes or schedules. Each call uses one post of the monthly plan allowance plus AI credits, also when you discard the text, so do not call it to brainstorm many variants. To save text you already have, use create_draft; for a tweet use generate_tweet.",
+    "Writes one professional-network (pronet) post in the user's trained voice about a topic and saves it as a " +
+    "private draft (save_as_draft false returns the text without saving). Never publishes or schedules. Each call " +
+    "uses one post of the monthly plan allowance plus AI credits, also when you discard the text, so do not call it " +
+    "to brainstorm many variants. To save text you already have, use create_draft; for a tweet use generate_tweet.",
   permission: "content:write",
   confirmation: false,
   hints: { readOnly: false, destructive: false, idempotent: false, openWorld: false },

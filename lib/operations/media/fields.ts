@@ -27,7 +27,8 @@ const Thread = z
   .array(ThreadPartIn)
   .max(MAX_THREAD_PARTS)
   .describe(
-    `Tweets only: the parts after body, each posted as a reply to the one before (1 to ${MAX_THREAD_PARTS}), each a string or { text, image_urls }, each at most 280 characters as X counts them`,
+    `Tweets only: the parts after body, each posted as a reply to the one before (1 to ${MAX_THREAD_PARTS}), ` +
+      `each a string or { text, image_urls }, each at most 280 characters as X counts them`,
   );
 
 const DocumentTitle = z.string().trim().min(1).max(200);

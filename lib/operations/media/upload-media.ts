@@ -43,7 +43,12 @@ export const uploadMediaOp = defineOperation({
   name: "upload_media",
   title: "Upload an image or PDF",
   summary: "Upload an image or PDF",
-  description: `Stores an image (PNG, JPEG, GIF, WebP; at most ${MAX_IMAGE_BYTES / MB} MB) or a PDF (at most ${MAX_PDF_BYTES / MB} MB and ${MAX_PDF_PAGES} pages) in the user's media, sent as base64 in data, and returns its url. Attach it to drafts with create_draft or update_draft: image_urls (a post up to 20 images, a tweet up to 4), document_url (a PDF shown as a LinkedIn document carousel, posts only), or a thread part's image_urls. Images are re-encoded, which removes hidden metadata such as GPS position; GIF and WebP animations stay animated. The declared content_type must match the bytes. Uploads count toward the plan's media storage. Nothing is posted.`,
+  description:
+    `Stores an image (PNG, JPEG, GIF, WebP; at most ${MAX_IMAGE_BYTES / MB} MB) or a PDF (at most ${MAX_PDF_BYTES / MB} MB and ${MAX_PDF_PAGES} ` +
+    `pages) in the user's media, sent as base64 in data, and returns its url. Attach it to drafts with create_draft or update_draft: ` +
+    `image_urls (a post up to 20 images, a tweet up to 4), document_url (a PDF shown as a LinkedIn document carousel, posts only), ` +
+    `or a thread part's image_urls. Images are re-encoded, which removes hidden metadata such as GPS position; GIF and WebP animations ` +
+    `stay animated. The declared content_type must match the bytes. Uploads count toward the plan's media storage. Nothing is posted.`,
   permission: "content:write",
   confirmation: false,
   hints: { readOnly: false, destructive: false, idempotent: false, openWorld: false },

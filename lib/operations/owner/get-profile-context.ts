@@ -8,7 +8,10 @@ export const getProfileContextOp = defineOperation({
   title: "Read voice, niche, traits, connected accounts",
   summary: "Read voice, niche, traits, connected accounts",
   description:
-    "Reads who the user is as a writer: voice summary, tone, up to 5 sample posts, niche, traits, content pillars, time zone, plan, which networks are connected and ready to publish, whether connected apps may publish, and what is left of this month's allowance. Use it before writing in the user's voice by hand or to check the allowance before generating. Name and picture appear only with the profile scope. It returns no drafts or analytics.",
+    "Reads who the user is as a writer: voice summary, tone, up to 5 sample posts, niche, traits, content pillars, " +
+    "time zone, plan, which networks are connected and ready to publish, whether connected apps may publish, and " +
+    "what is left of this month's allowance. Use it before writing in the user's voice by hand or to check the allowance " +
+    "before generating. Name and picture appear only with the profile scope. It returns no drafts or analytics.",
   permission: "content:read",
   confirmation: false,
   hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },

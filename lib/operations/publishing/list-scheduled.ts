@@ -8,7 +8,9 @@ export const listScheduledOp = defineOperation({
   title: "List scheduled content",
   summary: "List what is scheduled in a date range",
   description:
-    "Lists the user's post and tweet drafts whose scheduled time falls in [from, to), earliest first, with their status (scheduled, publishing, published, failed, unknown), so upcoming posts and missed or failed ones are visible. from defaults to now, to to 30 days after from; the range is at most 366 days. Use search_content to find unscheduled drafts and fetch_item to read one in full.",
+    "Lists the user's post and tweet drafts whose scheduled time falls in [from, to), earliest first, with their status (scheduled, " +
+    "publishing, published, failed, unknown), so upcoming posts and missed or failed ones are visible. from defaults to now, to to 30 " +
+    "days after from; the range is at most 366 days. Use search_content to find unscheduled drafts and fetch_item to read one in full.",
   permission: "content:read",
   confirmation: false,
   hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },

@@ -8,7 +8,10 @@ export const publishNowOp = defineOperation({
   title: "Publish a draft now",
   summary: "Publish a draft immediately",
   description:
-    "Publishes a draft publicly at once and irreversibly: a post to the professional network, a tweet to the microblog (a later deletion must be done on the platform itself). Use schedule_content instead whenever any time is mentioned. A published draft is never published again (the answer gives its URL). Needs the owner's publishing switch and the owner's approval of this exact draft: without it the answer is confirmation_required with a link for the user; after they approve, repeat the same call once.",
+    "Publishes a draft publicly at once and irreversibly: a post to the professional network, a tweet to the microblog (a later " +
+    "deletion must be done on the platform itself). Use schedule_content instead whenever any time is mentioned. A published draft is " +
+    "never published again (the answer gives its URL). Needs the owner's publishing switch and the owner's approval of this exact " +
+    "draft: without it the answer is confirmation_required with a link for the user; after they approve, repeat the same call once.",
   permission: "content:publish",
   confirmation: true,
   approval: { verb: "publish now", irreversible: true },

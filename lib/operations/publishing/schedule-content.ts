@@ -8,7 +8,11 @@ export const scheduleContentOp = defineOperation({
   title: "Schedule a draft",
   summary: "Schedule a draft",
   description:
-    "Schedules a post draft (published to the professional network) or a tweet draft (published to the microblog) to be published automatically at scheduled_for, an RFC 3339 time with an offset, at least a minute and at most 365 days ahead. Calling it for an already scheduled draft moves it to the new time in one step. Use it whenever the user mentions a time; use publish_now only to post immediately, and unschedule_content to take a draft back. Needs the owner's publishing switch and the owner's approval of this exact draft and time: without it the answer is confirmation_required with a link for the user; after they approve, repeat the same call.",
+    "Schedules a post draft (published to the professional network) or a tweet draft (published to the microblog) to be published " +
+    "automatically at scheduled_for, an RFC 3339 time with an offset, at least a minute and at most 365 days ahead. Calling it for an already " +
+    "scheduled draft moves it to the new time in one step. Use it whenever the user mentions a time; use publish_now only to post " +
+    "immediately, and unschedule_content to take a draft back. Needs the owner's publishing switch and the owner's approval of this exact " +
+    "draft and time: without it the answer is confirmation_required with a link for the user; after they approve, repeat the same call.",
   permission: "content:publish",
   confirmation: true,
   approval: { verb: "schedule" },

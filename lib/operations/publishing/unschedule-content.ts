@@ -8,7 +8,9 @@ export const unscheduleContentOp = defineOperation({
   title: "Take a draft off the schedule",
   summary: "Take a draft off the schedule",
   description:
-    "Takes a scheduled post or tweet draft off the schedule so it is not published; the draft itself is kept (status draft). Harmless on a draft that is not scheduled (unscheduled: false). A draft that is being published at this moment cannot be taken back. To move a draft to another time, call schedule_content instead; to remove it entirely, delete_draft.",
+    "Takes a scheduled post or tweet draft off the schedule so it is not published; the draft itself is kept (status draft). " +
+    "Harmless on a draft that is not scheduled (unscheduled: false). A draft that is being published at this moment cannot " +
+    "be taken back. To move a draft to another time, call schedule_content instead; to remove it entirely, delete_draft.",
   permission: "content:write",
   confirmation: false,
   hints: { readOnly: false, destructive: false, idempotent: true, openWorld: false },

@@ -8,7 +8,9 @@ export const listSeriesOp = defineOperation({
   title: "List series and progress",
   summary: "List series and progress",
   description:
-    "Lists the user's multi-part content series, newest first, with how many topics are finished and the next topic to write. Paused (inactive) series are left out unless include_inactive is true. To see every topic of one series use fetch_item with type series; to change a series use manage_series.",
+    "Lists the user's multi-part content series, newest first, with how many topics are finished and " +
+    "the next topic to write. Paused (inactive) series are left out unless include_inactive is true. To " +
+    "see every topic of one series use fetch_item with type series; to change a series use manage_series.",
   permission: "content:read",
   confirmation: false,
   hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },

@@ -80,7 +80,10 @@ export const manageSeriesOp = defineOperation({
   title: "Create or update a series and its topics",
   summary: "Create or update a series and its topics",
   description:
-    "Creates or changes a multi-part content series, by action: create (with optional topics), update (title, description, networks, is_active false to pause), add_topics (at a position), update_topic (title, description, status pending/in_progress/done/skipped), reorder_topics (topic_ids must list every topic exactly once), remove_topic. Nothing is written or published: to write a topic's post use generate_post or create_draft with series_topic_id. Returns the series and all its topics.",
+    "Creates or changes a multi-part content series, by action: create (with optional topics), update (title, description, " +
+    "networks, is_active false to pause), add_topics (at a position), update_topic (title, description, status pending/in_progress/done/skipped), " +
+    "reorder_topics (topic_ids must list every topic exactly once), remove_topic. Nothing is written or published: " +
+    "to write a topic's post use generate_post or create_draft with series_topic_id. Returns the series and all its topics.",
   permission: "content:write",
   confirmation: false,
   hints: { readOnly: false, destructive: false, idempotent: false, openWorld: false },

@@ -45,7 +45,10 @@ export const manageWebhooksOp = defineOperation({
   title: "Add, change, test or delete a webhook endpoint",
   summary: "Add, change, test or delete a webhook endpoint",
   description:
-    "Manages the account's webhook endpoints, by action: create (url, events, description), update (url, events, description, paused), delete, rotate_secret (a new signing secret; the previous one keeps signing for 24 hours), test (sends a webhook.test event to that endpoint). Deliveries follow Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature headers) and are retried for 3 days. `secret` (whsec_...) is returned only by create and rotate_secret, once: store it to verify signatures. URLs must be https and must not point at private addresses.",
+    "Manages the account's webhook endpoints, by action: create (url, events, description), update (url, events, description, paused), delete, " +
+    "rotate_secret (a new signing secret; the previous one keeps signing for 24 hours), test (sends a webhook.test event to that endpoint). " +
+    "Deliveries follow Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature headers) and are retried for 3 days. `secret` (whsec_...) " +
+    "is returned only by create and rotate_secret, once: store it to verify signatures. URLs must be https and must not point at private addresses.",
   permission: "content:write",
   confirmation: false,
   hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },

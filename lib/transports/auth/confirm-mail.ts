@@ -21,7 +21,11 @@ export async function sendConfirmationMail(to: string, token: string): Promise<v
     from: c.EMAIL_FROM,
     to,
     subject: "Confirm your e-mail address for Contentio",
-    text: `Open this link to confirm your e-mail address and finish creating your Contentio account:\n\n${link}\n\nThe link works once, for 24 hours. If you did not sign up, ignore this e-mail.\n`,
-    html: `<p>Open this link to confirm your e-mail address and finish creating your Contentio account:</p><p><a href="${link}">Confirm my e-mail address</a></p><p>The link works once, for 24 hours. If you did not sign up, ignore this e-mail.</p>`,
+    text:
+      `Open this link to confirm your e-mail address and finish creating your Contentio ` +
+      `account:\n\n${link}\n\nThe link works once, for 24 hours. If you did not sign up, ignore this e-mail.\n`,
+    html:
+      `<p>Open this link to confirm your e-mail address and finish creating your Contentio account:</p><p><a href="${link}">Confirm ` +
+      `my e-mail address</a></p><p>The link works once, for 24 hours. If you did not sign up, ignore this e-mail.</p>`,
   });
 }

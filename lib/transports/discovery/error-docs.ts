@@ -4,7 +4,9 @@ import type { ErrorCode } from "@/lib/core/errors";
 export const ERROR_DOCS: Record<ErrorCode, { when: string; fix: string }> = {
   invalid_json: { when: "The body is not valid JSON (or is empty).", fix: "Send a JSON object; {} when no field is needed." },
   invalid_request: {
-    when: "The body does not match the operation's schema: a missing or unknown field, a wrong type or length, a wrong Content-Type, a malformed Idempotency-Key, or a body over 256 KiB.",
+    when:
+      "The body does not match the operation's schema: a missing or unknown field, a wrong type " +
+      "or length, a wrong Content-Type, a malformed Idempotency-Key, or a body over 256 KiB.",
     fix: "details lists one entry per problem (path and message); fix those and resend.",
   },
   unauthorized: {
@@ -21,14 +23,20 @@ export const ERROR_DOCS: Record<ErrorCode, { when: string; fix: string }> = {
     fix: 'The owner turns on "Allow connected apps to publish, schedule and delete" in Settings > Connections > AI apps.',
   },
   confirmation_required: {
-    when: "Publish, schedule, delete and changing what a scheduled draft will post (title, text, images, document, thread parts) need the owner's approval of that exact action. error.confirmation carries the approval's id, url, expiry and the action.",
-    fix: "Ask the user to open error.confirmation.url and approve; then repeat the same call (optionally with confirmation_id). Approvals expire after 10 minutes, are used once, and stop matching if the draft changes.",
+    when:
+      "Publish, schedule, delete and changing what a scheduled draft will post (title, text, images, document, thread parts) " +
+      "need the owner's approval of that exact action. error.confirmation carries the approval's id, url, expiry and the action.",
+    fix:
+      "Ask the user to open error.confirmation.url and approve; then repeat the same call (optionally with " +
+      "confirmation_id). Approvals expire after 10 minutes, are used once, and stop matching if the draft changes.",
   },
   unknown_operation: { when: "No operation has this name.", fix: "GET the base URL for the list of operations." },
   not_found: { when: "No API endpoint at this address (including versions that do not exist yet, such as /api/v2).", fix: "Use POST /api/v1/{operation}." },
   method_not_allowed: { when: "Operations accept only POST.", fix: "Send POST with a JSON body." },
   action_failed: {
-    when: "The request was valid but the action could not be completed: an id that is not in your account, a draft in a state that does not allow it, a reused Idempotency-Key, an exhausted allowance.",
+    when:
+      "The request was valid but the action could not be completed: an id that is not in your account, " +
+      "a draft in a state that does not allow it, a reused Idempotency-Key, an exhausted allowance.",
     fix: "The message says why and the hint what to do.",
   },
   rate_limited: {

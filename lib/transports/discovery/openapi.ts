@@ -61,7 +61,9 @@ export function openApiDocument() {
       post: {
         operationId: op.name,
         summary: op.summary,
-        description: `${op.description}\n\nPermission: ${op.permission}. Confirmation: ${op.confirmation ? "required" : op.confirmationWhen ? `required ${op.confirmationWhen}` : "no"}.`,
+        description:
+          `${op.description}\n\nPermission: ${op.permission}. ` +
+          `Confirmation: ${op.confirmation ? "required" : op.confirmationWhen ? `required ${op.confirmationWhen}` : "no"}.`,
         tags: [op.hints.readOnly ? "read" : "write"],
         "x-permission": op.permission,
         "x-confirmation": op.confirmation,
@@ -95,7 +97,10 @@ export function openApiDocument() {
     webhooks[type] = {
       post: {
         summary: type,
-        description: `${EVENT_DOCS[type]}\n\nSigned per Standard Webhooks: verify webhook-signature (HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}" with the endpoint's whsec_ secret; during a rotation two space-separated v1 signatures) and de-duplicate on webhook-id. Answer 2xx within 10 s; anything else is retried with backoff for 3 days.`,
+        description:
+          `${EVENT_DOCS[type]}\n\nSigned per Standard Webhooks: verify webhook-signature (HMAC-SHA256 of ` +
+          `"{webhook-id}.{webhook-timestamp}.{body}" with the endpoint's whsec_ secret; during a rotation two space-separated v1 signatures) ` +
+          `and de-duplicate on webhook-id. Answer 2xx within 10 s; anything else is retried with backoff for 3 days.`,
         parameters: [
           { name: "webhook-id", in: "header", required: true, schema: { type: "string" }, description: "The event's id: the same on every retry" },
           { name: "webhook-timestamp", in: "header", required: true, schema: { type: "string" }, description: "Unix seconds of this attempt" },

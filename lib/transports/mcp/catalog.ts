@@ -36,7 +36,10 @@ export function registerCatalog(server: Server) {
           role: "user" as const,
           content: {
             type: "text" as const,
-            text: `Read my profile with get_profile_context. Then, for each of my content pillars, write one LinkedIn post in my voice${theme ? ` on the theme "${theme}"` : ""} and save it with create_draft. Do not schedule or publish anything; list the drafts for me to review.`,
+            text:
+              `Read my profile with get_profile_context. Then, for each of my content pillars, write ` +
+              `one LinkedIn post in my voice${theme ? ` on the theme "${theme}"` : ""} and save it with ` +
+              `create_draft. Do not schedule or publish anything; list the drafts for me to review.`,
           },
         },
       ],

@@ -5,7 +5,8 @@ import type { Hints } from "@/lib/operations/define";
 // cookie and no reachable origin to show them.
 const svg = (body: string): Icon => ({
   src: `data:image/svg+xml;base64,${Buffer.from(
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="none" stroke="#4338ca" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">${body}</svg>`,
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="none" stroke="#4338ca" ` +
+      `stroke-width="2" stroke-linecap="round" stroke-linejoin="round">${body}</svg>`,
   ).toString("base64")}`,
   mimeType: "image/svg+xml",
   sizes: ["any"],

@@ -24,7 +24,9 @@ export function toolList(): Tool[] {
     name: op.name,
     title: op.title,
     description: op.confirmation
-      ? `${op.description} The account owner approves this exact action on the service's approval page: a client with URL-mode elicitation is sent the page and the call completes after the decision; otherwise the confirmation_required result carries the link, and after the owner approved, call again with the same arguments.`
+      ? `${op.description} The account owner approves this exact action on the service's approval page: a client ` +
+        `with URL-mode elicitation is sent the page and the call completes after the decision; otherwise the ` +
+        `confirmation_required result carries the link, and after the owner approved, call again with the same arguments.`
       : op.description,
     icons: toolIcons(op.hints),
     inputSchema: jsonSchema(op.input, "input"),

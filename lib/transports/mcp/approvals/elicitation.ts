@@ -80,7 +80,8 @@ export async function confirmationForm(db: Db, caller: Caller, c: Confirmation) 
   }
   lines.push(
     "",
-    `This acts on ${dest.sandbox ? "the sandbox, not a real account" : "your real account"}${irreversible ? " and cannot be undone" : ""}. Approve this exact action?`,
+    `This acts on ${dest.sandbox ? "the sandbox, not a real account" : "your real account"}` +
+      `${irreversible ? " and cannot be undone" : ""}. Approve this exact action?`,
   );
   return {
     message: lines.join("\n"),
@@ -96,7 +97,9 @@ const urlRequest = (c: Confirmation, elicitationId: string, appName: string) => 
   mode: "url" as const,
   elicitationId,
   url: c.url,
-  message: `${appName} asks to ${approvalOf(c).verb} the ${c.action.type} "${c.action.title}". Open this page of your Contentio account to see the exact action and approve or deny it.`,
+  message:
+    `${appName} asks to ${approvalOf(c).verb} the ${c.action.type} "${c.action.title}". ` +
+    `Open this page of your Contentio account to see the exact action and approve or deny it.`,
 });
 
 export type WaitContext = {

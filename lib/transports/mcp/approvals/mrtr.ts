@@ -91,7 +91,8 @@ async function waitForDecision(caller: Caller, id: string, signal: AbortSignal):
 
 /** What the client shows beside the approval page's link. */
 export const approvalMessage = (caller: Caller, c: Confirmation) =>
-  `${caller.appName} asks to ${c.action.operation.replace(/_/g, " ")} the ${c.action.type} "${c.action.title}". Open this page of your Contentio account to see the exact action and approve or deny it, then continue.`;
+  `${caller.appName} asks to ${c.action.operation.replace(/_/g, " ")} the ${c.action.type} "${c.action.title}". ` +
+  `Open this page of your Contentio account to see the exact action and approve or deny it, then continue.`;
 
 type Answer = ReturnType<typeof inputResponse>;
 
