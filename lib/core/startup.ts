@@ -18,6 +18,9 @@ export async function startup() {
     // Keep serving: requests answer 503 until the database can be reached.
     log("error", "database not ready at start", errorFacts(e));
   }
+  // `npm run admin` hands its commands to this process, which holds the database (channel.ts).
+  const [{ openChannel }, { answerChannel }] = await Promise.all([import("@/lib/transports/cli/channel"), import("@/lib/transports/cli/commands")]);
+  openChannel(path.resolve(c.DATA_DIR), (req) => answerChannel(req, async () => (await database()).db));
   // Statistics for the planner as tables grow (statistics.ts), in the background.
   keepStatistics(database, {
     analyzed: (tables) => log("info", "statistics gathered", { tables }),

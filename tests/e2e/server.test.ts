@@ -1,5 +1,8 @@
+import { execFile } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
+import path from "node:path";
+import { promisify } from "node:util";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
@@ -9,6 +12,7 @@ import { TestServer } from "./harness";
 // The README's first command, as a newcomer runs it: a built app started as `npm start` does
 // on a fresh database, the owner printed once, a token from `npm run admin`, then the API.
 const server = new TestServer();
+const run = promisify(execFile);
 beforeAll(() => server.setup(), 600_000);
 afterAll(() => server.teardown());
 
@@ -29,11 +33,22 @@ describe("the service started as the README says", () => {
     expect(list.operations.map((o: { name: string }) => o.name)).toContain("fetch_item");
   });
 
-  it("keeps the admin command off an embedded database that the server holds", async () => {
-    if (server.env.DATABASE_URL) return; // PostgreSQL is shared by design
-    const err = await server.admin("issue-token", "--email", "owner@example.com").catch((e) => e);
-    expect(err.code).not.toBe(0);
-    expect(err.stderr).toMatch(/is open in process \d+/);
+  it("runs the admin command while the server holds the database: one JSON line, no banner, a token that works", async () => {
+    // As an operator runs it (the bundle `npm run build` made), not through the test's tsx.
+    const { stdout, stderr } = await run(process.execPath, ["server/admin.mjs", "issue-token", "--email", "owner@example.com"], { env: server.env });
+    expect(stderr).toBe("");
+    expect(stdout.trim().split("\n")).toHaveLength(1);
+    const issued = JSON.parse(stdout);
+    expect(issued).toMatchObject({ token_type: "Bearer" });
+    expect((await server.api("create_draft", { type: "post", body: "Made with a token from a running server." }, issued.access_token)).status).toBe(200);
+    // Mistakes are told as before, with the usage, and change nothing.
+    const bad = await run(process.execPath, ["server/admin.mjs", "set-plan", "--email", "owner@example.com", "--plan", "gold"], { env: server.env }).catch(
+      (e) => e,
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--plan must be one of/);
+    // Only the service's user may reach the channel.
+    expect(fs.statSync(path.join(server.env.DATA_DIR!, "admin")).mode & 0o777).toBe(0o700);
   });
 
   it("issues a token from the command line that the restarted server accepts", async () => {

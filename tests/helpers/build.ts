@@ -43,7 +43,7 @@ export async function ensureBuild() {
   try {
     if (!fresh()) {
       const started = new Date();
-      await run("npx", ["next", "build"], { cwd: ROOT, timeout: 300_000, env: { ...process.env, NODE_ENV: "production" } });
+      await run("npm", ["run", "build"], { cwd: ROOT, timeout: 300_000, env: { ...process.env, NODE_ENV: "production" } });
       // Stamped with the start: a file edited while the build ran counts as newer than it.
       fs.utimesSync(id, started, started);
     }
