@@ -14,7 +14,7 @@ const PG = !!process.env.DATABASE_URL;
 const database = withDatabase();
 let fake: FakePlatforms;
 
-async function env(): Promise<NodeJS.ProcessEnv> {
+async function env(overrides: Record<string, string> = {}): Promise<NodeJS.ProcessEnv> {
   const [{ name }] = (await database.current().db.execute(sql`select current_database() as name`)) as unknown as { name: string }[];
   const url = new URL(process.env.DATABASE_URL!);
   url.pathname = `/${name}`;
@@ -27,6 +27,7 @@ async function env(): Promise<NodeJS.ProcessEnv> {
     PUBLISH_STUCK_SECONDS: "2",
     LOG_LEVEL: "error",
     SCHEDULER_POLL_MS: "100",
+    ...overrides,
   };
 }
 
@@ -85,7 +86,9 @@ afterAll(async () => {
 
 describe.skipIf(!PG)("publishing processes on one PostgreSQL", () => {
   it("1,000 tweets due at the same second go out once each, soon after their time", async () => {
-    const e = await env();
+    // One account's tweets go out one after another: on a busy machine the last waits longer
+    // than the 2 s after which a claim counts as stuck here (the next test's concern).
+    const e = await env({ PUBLISH_STUCK_SECONDS: "60" });
     await spawnScheduler(e);
     await spawnScheduler(e);
     const at = new Date(Math.ceil(Date.now() / 1000) * 1000 + 3000);
