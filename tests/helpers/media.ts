@@ -31,6 +31,17 @@ export async function pdf(pages = 2): Promise<Buffer> {
   return Buffer.from(await doc.save());
 }
 
+/**
+ * A one-page PDF carrying `bytes` as an attached file: as large as they are, and quick to read
+ * (bytes appended after a PDF's end are tokenised one by one, which takes seconds a megabyte).
+ */
+export async function pdfCarrying(bytes: Uint8Array): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  doc.addPage([200, 200]);
+  await doc.attach(bytes, "data.bin", { mimeType: "application/octet-stream" });
+  return Buffer.from(await doc.save());
+}
+
 /** A PDF whose trailer says it is encrypted (pdf-lib cannot write real encryption). */
 export async function encryptedPdf(): Promise<Buffer> {
   const doc = await PDFDocument.create();
