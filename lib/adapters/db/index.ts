@@ -132,10 +132,12 @@ export function useDatabase(d: Database | undefined) {
 export { schema };
 
 const JOURNAL = path.join(MIGRATIONS, "meta", "_journal.json");
+/** The build's migrations, read once: a readiness probe asks often. */
+let journal: Promise<{ when: number }[]> | undefined;
 
 /** Whether every migration this build carries is applied (another instance may have applied newer ones). */
 export async function migrationsApplied(d: Db): Promise<boolean> {
-  const { entries } = JSON.parse(await fs.readFile(JOURNAL, "utf8")) as { entries: { when: number }[] };
+  const entries = await (journal ??= fs.readFile(JOURNAL, "utf8").then((t) => (JSON.parse(t) as { entries: { when: number }[] }).entries));
   const [row] = rowsOf<{ last: string | null }>(await d.execute(sql`select max(created_at)::text as last from drizzle.__drizzle_migrations`));
   const last = Number(row?.last ?? 0);
   return last >= Math.max(...entries.map((e) => e.when));

@@ -2,6 +2,7 @@ import http from "node:http";
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { config } from "@/lib/core/config";
+import { TIMED_OUT, within } from "@/lib/core/within";
 import type { SendRequest, SendResult, WebhookSender } from "@/lib/domain/ports";
 import { addressAllowed, bare, originIsLoopback } from "@/lib/core/address-policy.mjs";
 import { checkWebhookUrl } from "../../domain/webhooks/address";
@@ -83,15 +84,6 @@ export function httpSender(opts: { resolve?: Resolve; origin?: () => string } = 
       req.end(r.body);
     });
   };
-}
-
-const TIMED_OUT = new Error("timed out");
-
-/** `work`, or a rejection with TIMED_OUT once `ms` have passed (the work itself is left to finish or fail). */
-function within<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(TIMED_OUT), ms)));
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 function summary(status: number): SendResult {

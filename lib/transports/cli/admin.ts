@@ -1,15 +1,12 @@
 import path from "node:path";
 import { config } from "@/lib/core/config";
 import { askServer } from "./channel";
-import { parseCommand, UsageError, USAGE } from "./usage";
-import { PasswordInputError, readPassword } from "./password";
+import { readPassword } from "./password";
+import { exitCodeOf, parseCommand, USAGE } from "./usage";
 
 // `npm run admin -- <command>` (contract section 9). One JSON object on stdout; errors on
 // stderr with a non-zero exit. A running server does the work (channel.ts); without one the
 // command opens the database itself, loading the domain only then.
-
-const exitOf = (e: unknown) =>
-  e instanceof UsageError || e instanceof PasswordInputError || (e as { code?: string }).code?.startsWith("ERR_PARSE_ARGS") ? 2 : 1;
 
 async function main() {
   const argv = process.argv.slice(2);
@@ -35,7 +32,7 @@ async function main() {
     }
     if (code === 0) process.stdout.write(JSON.stringify(out) + "\n");
   } catch (e) {
-    code = exitOf(e);
+    code = exitCodeOf(e);
     process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n${code === 2 ? `\n${USAGE}\n` : ""}`);
   }
   await close?.().catch(() => {});

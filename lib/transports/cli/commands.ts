@@ -7,7 +7,7 @@ import { isUuid } from "@/lib/core/ids";
 import { checkConnections } from "@/lib/adapters/platforms/check";
 import { redactSecrets } from "@/lib/core/redact";
 import type { ChannelAnswer, ChannelRequest } from "./channel";
-import { parseCommand, UsageError } from "./usage";
+import { exitCodeOf, parseCommand, UsageError } from "./usage";
 
 // The commands of `npm run admin` (contract section 9), the same whether the command line
 // runs them on the database itself or hands them to the running server (channel.ts).
@@ -91,7 +91,6 @@ export async function answerChannel(req: ChannelRequest, open: () => Promise<Db>
   try {
     return { out: await runCommand(req.argv, open, req.password) };
   } catch (e) {
-    const exit = e instanceof UsageError || (e as { code?: string }).code?.startsWith("ERR_PARSE_ARGS") ? 2 : 1;
-    return { error: redactSecrets(e instanceof Error ? e.message : String(e), 2000), exit };
+    return { error: redactSecrets(e instanceof Error ? e.message : String(e), 2000), exit: exitCodeOf(e) };
   }
 }

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { PasswordInputError } from "./password";
 
 // What `npm run admin` accepts, read before anything heavy is loaded.
 export const USAGE = `Usage: npm run admin -- <command> [options]
@@ -35,3 +36,7 @@ export function parseCommand(argv: string[]) {
   if (positionals.length !== 1) throw new UsageError("Give exactly one command.");
   return { command: positionals[0], v: values };
 }
+
+/** 2 for a mistake in the command line (the usage is shown), 1 for anything else. */
+export const exitCodeOf = (e: unknown) =>
+  e instanceof UsageError || e instanceof PasswordInputError || (e as { code?: string }).code?.startsWith("ERR_PARSE_ARGS") ? 2 : 1;

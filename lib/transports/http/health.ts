@@ -1,6 +1,7 @@
 import { config } from "@/lib/core/config";
 import { database, migrationsApplied } from "@/lib/adapters/db";
 import { schedulerRunning } from "@/lib/adapters/scheduler";
+import { within } from "@/lib/core/within";
 
 // What an orchestrator or a load balancer asks, unauthenticated: is the process alive
 // (/healthz), and can it serve (/readyz). Cheap, and revealing nothing but the state of each
@@ -23,18 +24,12 @@ async function databaseChecks(): Promise<Pick<Checks, "database" | "migrations">
   }
 }
 
-function withinTime<T>(p: Promise<T>, otherwise: T): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<T>((resolve) => (timer = setTimeout(() => resolve(otherwise), CHECK_MS)));
-  return Promise.race([p, late]).finally(() => clearTimeout(timer));
-}
-
 export async function readiness(): Promise<Response> {
   const c = config();
   // Deliberately off: SCHEDULER=off, or Inngest publishes (SCHEDULER=auto with Inngest set up).
   const off = c.SCHEDULER === "off" || (c.SCHEDULER === "auto" && !!c.inngest);
   const checks: Checks = {
-    ...(await withinTime(databaseChecks(), { database: "unreachable", migrations: "unknown" } as const)),
+    ...(await within(databaseChecks(), CHECK_MS).catch(() => ({ database: "unreachable", migrations: "unknown" }) as const)),
     scheduler: off ? "off" : schedulerRunning() ? "running" : "stopped",
   };
   const ready = checks.database === "ok" && checks.migrations === "applied" && checks.scheduler !== "stopped";
