@@ -104,8 +104,9 @@ export class TestServer {
     await exited;
   }
 
+  /** The admin command as a self-hoster runs it (the build's bundle): through the running server, if any. */
   admin(...args: string[]) {
-    return run(TSX, ["lib/transports/cli/admin.ts", ...args], { cwd: ROOT, env: this.env, timeout: 60_000 });
+    return run(process.execPath, [path.join(ROOT, "server", "admin.mjs"), ...args], { cwd: ROOT, env: this.env, timeout: 60_000 });
   }
 
   /** Stores a user's LinkedIn and X connections as sign-in would have (tests/helpers/seed-accounts.ts). */

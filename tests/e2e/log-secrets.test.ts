@@ -70,7 +70,7 @@ describe("the built server's output", () => {
     expect(out).not.toMatch(RAW);
     expect(logLines(out).filter((l) => l.msg === "sign-in refused")).toEqual([expect.objectContaining({ level: "info", type: "CredentialsSignin" })]);
     await page.close();
-  }, 120_000);
+  }, 180_000);
 
   it("a database failure while adding a webhook logs the failed request, never its secret or query", async () => {
     const page = await openSignedIn(await app.newPage(), `${srv.origin}/settings/webhooks`, "owner@example.com", ownerPassword);
@@ -87,7 +87,7 @@ describe("the built server's output", () => {
     // The server goes on answering.
     expect((await fetch(`${srv.origin}/api/v1`)).status).toBe(200);
     await page.close();
-  }, 120_000);
+  }, 180_000);
 
   it("a database failure while storing a LinkedIn connection logs no platform token", async () => {
     const page = await app.newPage();
@@ -102,5 +102,5 @@ describe("the built server's output", () => {
     expect(out).not.toMatch(RAW);
     expect(logLines(out)).toContainEqual(expect.objectContaining({ level: "error", msg: "sign-in failed", type: "EventError", error: "database error" }));
     await page.close();
-  }, 120_000);
+  }, 180_000);
 });
