@@ -32,7 +32,7 @@ function VersionBox({ id, heading, v, other, proposed, meta }: BoxProps) {
   // Only the proposed side marks what differs: the owner reads the change where it is new.
   const changed = (k: keyof Version) => !!proposed && JSON.stringify(v[k] ?? null) !== JSON.stringify(other[k] ?? null);
   const a = v.attachments;
-  const empty = a && !a.image_urls.length && !a.document && !a.thread.length;
+  const empty = a && !a.image_urls.length && !a.document && !a.thread.length && !a.first_comment;
   return (
     <section className={proposed ? "proposed" : undefined} aria-labelledby={id}>
       <h3 id={id}>{heading}</h3>
@@ -42,9 +42,9 @@ function VersionBox({ id, heading, v, other, proposed, meta }: BoxProps) {
       <div className="post-text">{v.body}</div>
       {a ? (
         <>
-          <Part label="Images, document and thread" changed={changed("attachments")} />
+          <Part label="Images, document, thread and first comment" changed={changed("attachments")} />
           {empty ? (
-            <p className="muted">No images, document or thread parts</p>
+            <p className="muted">No images, document, thread parts or first comment</p>
           ) : (
             <Attachments a={a} meta={meta} what={`the ${heading.toLowerCase()} version`} h={4} />
           )}

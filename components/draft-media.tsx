@@ -69,7 +69,7 @@ export function ThreadParts({ parts, meta }: { parts: ApprovalAttachments["threa
   );
 }
 
-/** Images, document and thread of one version, each under its own heading (level `h`). */
+/** Images, document, thread and first comment of one version, each under its own heading (level `h`). */
 export function Attachments({ a, meta, what, h = 3 }: { a: ApprovalAttachments; meta: MediaMeta; what: string; h?: 3 | 4 }) {
   const H = `h${h}` as "h3" | "h4";
   return (
@@ -90,6 +90,12 @@ export function Attachments({ a, meta, what, h = 3 }: { a: ApprovalAttachments; 
         <>
           <H>Thread: {a.thread.length + 1} parts in all (the text above is part 1)</H>
           <ThreadParts parts={a.thread} meta={meta} />
+        </>
+      ) : null}
+      {a.first_comment ? (
+        <>
+          <H>First comment (posted right after it)</H>
+          <div className="post-text">{a.first_comment}</div>
         </>
       ) : null}
     </>

@@ -45,6 +45,12 @@ function Line({ e, timeZone }: { e: HistoryEntry; timeZone: string }) {
       return <>Publish attempt: outcome unknown ({d.reason})</>;
     case "retrying":
       return <>Publish attempt: not taken, will retry ({d.reason})</>;
+    case "comment_posted":
+      return <>First comment: posted{link}</>;
+    case "comment_failed":
+      return <>First comment: not posted ({d.reason})</>;
+    case "comment_unknown":
+      return <>First comment: outcome unknown ({d.reason})</>;
     case "resolved_published":
       return <>You confirmed it went out{link}</>;
     case "resolved_failed":

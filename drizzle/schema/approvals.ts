@@ -14,6 +14,8 @@ export type ApprovalAttachments = {
   image_urls: string[];
   document: { url: string; title: string | null } | null;
   thread: { text: string; image_urls: string[] }[];
+  /** Absent when the draft has none (and on approvals made before first comments existed). */
+  first_comment?: string;
 };
 
 export type ApprovalStatus = "pending" | "approved" | "denied" | "used";

@@ -5,6 +5,13 @@ import { at, createdAt, id, jsonb, tsvector, updatedAt } from "./columns";
 export type DraftStatus = "draft" | "scheduled" | "publishing" | "published" | "failed" | "unknown";
 
 /**
+ * A first comment's course once its post is out: `pending` until claimed, `posting` while
+ * one process calls the network, then `posted`, `failed` (nothing was posted) or `unknown`
+ * (the call may have reached the network). Only the owner tries a failed or unknown one again.
+ */
+export type FirstCommentStatus = "pending" | "posting" | "posted" | "failed" | "unknown";
+
+/**
  * What has already reached the platform for a draft being published part by part (thread
  * parts, uploaded media), recorded as each part succeeds so a resumed publish never sends a
  * part twice. `parts[k]` is part k (0: the first tweet or the post itself); `media` maps a
@@ -49,6 +56,14 @@ export const draftColumns = (alsoSearched?: SQL) => ({
   // when an edit of the scheduled draft was approved. The scheduler posts only content that
   // still hashes to it.
   approvedContentHash: text("approved_content_hash"),
+  // Posted right after the post (LinkedIn: a comment on it; X: a reply to its last part),
+  // at most once; its outcome is its own, and does not change the post's.
+  firstComment: text("first_comment"),
+  firstCommentStatus: text("first_comment_status").$type<FirstCommentStatus>(),
+  firstCommentClaimedAt: at("first_comment_claimed_at"),
+  firstCommentPostId: text("first_comment_post_id"),
+  firstCommentUrl: text("first_comment_url"),
+  firstCommentReason: text("first_comment_reason"),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
   search: tsvector("search").generatedAlwaysAs(

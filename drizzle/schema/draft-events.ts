@@ -3,7 +3,20 @@ import { createdAt, id, jsonb } from "./columns";
 import { userRef } from "./owner-columns";
 
 export type DraftEventKind =
-  "created" | "edited" | "scheduled" | "unscheduled" | "published" | "failed" | "unknown" | "retrying" | "resolved_published" | "resolved_failed";
+  | "created"
+  | "edited"
+  | "scheduled"
+  | "unscheduled"
+  | "published"
+  | "failed"
+  | "unknown"
+  | "retrying"
+  | "resolved_published"
+  | "resolved_failed"
+  // A first comment's outcome (the post's own stays as it was).
+  | "comment_posted"
+  | "comment_failed"
+  | "comment_unknown";
 
 // The history of a post or tweet draft as its owner sees it on the item page: who created,
 // edited, scheduled or published it, and each publish attempt's outcome. The draft row keeps

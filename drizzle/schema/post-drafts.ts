@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { draftColumns } from "./draft-columns";
 import { ideas } from "./ideas";
@@ -20,5 +21,9 @@ export const postDrafts = pgTable(
     index("post_drafts_user_updated_idx").on(t.userId, t.updatedAt),
     index("post_drafts_search_idx").using("gin", t.search).with({ fastupdate: false }),
     index("post_drafts_due_idx").on(t.status, t.scheduledFor),
+    // First comments waiting for the scheduler, or being posted (a few at any time).
+    index("post_drafts_comment_due_idx")
+      .on(t.firstCommentStatus)
+      .where(sql`first_comment_status in ('pending', 'posting')`),
   ],
 );

@@ -28,5 +28,9 @@ export const tweetDrafts = pgTable(
     index("tweet_drafts_post_idx").on(t.postDraftId),
     index("tweet_drafts_search_idx").using("gin", t.search).with({ fastupdate: false }),
     index("tweet_drafts_due_idx").on(t.status, t.scheduledFor),
+    // First comments waiting for the scheduler, or being posted (a few at any time).
+    index("tweet_drafts_comment_due_idx")
+      .on(t.firstCommentStatus)
+      .where(sql`first_comment_status in ('pending', 'posting')`),
   ],
 );

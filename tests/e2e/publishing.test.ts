@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakePlatforms, type FakePlatforms, fakePlatformEnv } from "../helpers/fake-platforms";
+import { axe, launchBrowser, newPage, openSignedIn, screenshots } from "./browser";
 import { TestServer } from "./harness";
 import { computedLinkedInVersion } from "@/lib/adapters/platforms/linkedin-version";
 
@@ -8,6 +9,7 @@ import { computedLinkedInVersion } from "@/lib/adapters/platforms/linkedin-versi
 // approvals come from the admin command, as an owner without a browser would give them.
 let adminMs = 0;
 const EMAIL = "writer@example.com";
+const PASSWORD = "correct horse battery";
 const MEMBER = "li-member-7Qx"; // LinkedIn's `sub`, stored by sign-in as the account id
 const srv = new TestServer();
 let fake: FakePlatforms;
@@ -36,7 +38,7 @@ beforeAll(async () => {
   });
   // Before the first start (the user exists, so no owner is created): the user with the
   // publishing switch on, the connections sign-in would have stored, and an API token.
-  await srv.admin("create-user", "--email", EMAIL, "--password", "correct horse battery", "--plan", "creator", "--allow-publishing");
+  await srv.admin("create-user", "--email", EMAIL, "--password", PASSWORD, "--plan", "creator", "--allow-publishing");
   const past = Math.floor(Date.now() / 1000) - 60;
   await srv.seedAccounts(EMAIL, [
     {
@@ -73,7 +75,8 @@ describe("scheduled publishing on a running server", () => {
     const text = "Ship (small) changes #daily with @team: 2*2 [not] {a} <b> ~c_d | e\\f";
     const tweetText = "Small PRs, fast reviews. Café ☕ at 9!";
     const mk = async (type: "post" | "tweet", body: string) => (await api("create_draft", { type, body })).body.id as string;
-    const post = await mk("post", text);
+    const comment = "Slides (with notes): https://example.com/talk #daily";
+    const post = (await api("create_draft", { type: "post", body: text, first_comment: comment })).body.id as string;
     const tweet = await mk("tweet", tweetText);
     const dropped = await mk("post", "This one is taken back before its time.");
     const moved = await mk("post", "This one goes out later than first planned.");
@@ -146,6 +149,9 @@ describe("scheduled publishing on a running server", () => {
     const postedAt = Date.parse(/Published at (\S+) as/.exec(p.notes![0])![1]);
     expect(postedAt).toBeGreaterThanOrEqual(ta.getTime());
     expect(postedAt).toBeLessThan(ta.getTime() + 3_000);
+    // Its first comment, right after it, once: as the member, on that post, as written.
+    await until(async () => fake.comments.length > 0, 10_000);
+    expect(fake.comments).toEqual([{ id: expect.stringContaining(urn![1]), object: urn![1], actor: `urn:li:person:${MEMBER}`, text: comment }]);
 
     // The tweet: the stale token was renewed exactly once, then one tweet with the new one.
     expect(fake.refreshes).toEqual({ linkedin: 0, x: 1 });
@@ -172,6 +178,36 @@ describe("scheduled publishing on a running server", () => {
     expect(fake.posts.x).toEqual([tweetText]);
     expect(fake.count("linkedin", "This one is taken back before its time.")).toBe(0);
     expect(await status("post", dropped)).toMatchObject({ status: "draft", scheduled_for: null });
+    expect(fake.comments).toHaveLength(1);
     expect(fake.badRequests).toEqual([]);
   }, 240_000);
+
+  it("a first comment LinkedIn refused is posted again from the post's page, and the post is not sent again", async () => {
+    const body = "Our Q3 report is out.";
+    const id = (await api("create_draft", { type: "post", body, first_comment: "Read it here: https://example.com/q3" })).body.id as string;
+    fake.misbehave("linkedin-comment", "500");
+    const asked = await api("publish_now", { type: "post", id });
+    expect(asked.body.error.code).toBe("confirmation_required");
+    await srv.admin("approve", "--email", EMAIL, "--id", asked.body.error.confirmation.id);
+    expect((await api("publish_now", { type: "post", id })).status).toBe(200);
+    expect((await api("fetch_item", { type: "post", id })).body.first_comment_result).toMatchObject({ status: "failed" });
+    expect(fake.comments).toHaveLength(1); // only the first test's
+
+    const browser = await launchBrowser();
+    try {
+      const page = await openSignedIn(await newPage(browser), `${srv.origin}/content/post/${id}`, EMAIL, PASSWORD);
+      await expect.poll(() => page.getByText(/First comment not posted/).count()).toBe(1);
+      await screenshots(page, "first-comment-failed");
+      await page.getByRole("button", { name: "Post the first comment again" }).click();
+      await expect.poll(() => page.getByText("The first comment is posted.").count()).toBe(1);
+      await axe(page);
+      await screenshots(page, "first-comment-posted");
+      expect(await page.getByRole("link", { name: "see the comment on LinkedIn" }).getAttribute("href")).toMatch(/commentUrn=urn%3Ali%3Acomment/);
+    } finally {
+      await browser.close();
+    }
+    expect(fake.comments.map((c) => c.text)).toEqual(["Slides (with notes): https://example.com/talk #daily", "Read it here: https://example.com/q3"]);
+    expect(fake.count("linkedin", body)).toBe(1);
+    expect(fake.badRequests).toEqual([]);
+  }, 180_000);
 });

@@ -54,6 +54,7 @@ export async function startFakePlatforms(
   const f: FakeState = {
     posts: { linkedin: [], x: [] },
     created: { linkedin: [], x: [] },
+    comments: [],
     uploads: new Map(),
     refreshes: { linkedin: 0, x: 0 },
     badRequests: [],

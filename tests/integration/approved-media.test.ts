@@ -94,7 +94,7 @@ describe("editing a scheduled draft's media or thread needs the owner's approval
     expect(form.message).toContain("Thread part 2 of 3:\nPart two\n");
     // The description posted with the image is shown too, as on the page.
     expect(form.message).toContain(`Thread part 3 of 3:\nPart three\n  Image 1 of 1: ${pic}, posted with the description "Sales by week"`);
-    expect(form.message).toContain("Proposed images, document and thread parts:\nThread part 2 of 3:\nPart two, sharper");
+    expect(form.message).toContain("Proposed images, document, thread parts and first comment:\nThread part 2 of 3:\nPart two, sharper");
 
     const out = expectOk(await approved(u, "update_draft", edit), updateDraftOp.output);
     expect(out).toMatchObject({ status: "scheduled", scheduled_for: at.toISOString() });
@@ -168,7 +168,7 @@ describe("the publisher posts only the approved thread", () => {
     expect(await sandboxCount(id)).toBe(0);
     const r = await row("tweet", id);
     expect(r.status).toBe("failed");
-    expect(r.failureReason).toMatch(/^its content changed after the owner approved it \(title, text, images, document or thread parts differ/);
+    expect(r.failureReason).toMatch(/^its content changed after the owner approved it \(title, text, images, document, thread parts or first comment differ/);
   });
 });
 

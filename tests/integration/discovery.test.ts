@@ -193,13 +193,15 @@ describe("conditional confirmation", () => {
   it("every surface says that editing a scheduled draft's content needs the owner's approval", async () => {
     const doc = (await json(await openapiRoute.GET())).body;
     const post = doc.paths["/update_draft"].post;
-    expect(post.description).toMatch(/Confirmation: required when it changes the title, text, images, document or thread of a scheduled draft\.$/);
-    expect(post["x-confirmation-when"]).toBe("when it changes the title, text, images, document or thread of a scheduled draft");
+    expect(post.description).toMatch(
+      /Confirmation: required when it changes the title, text, images, document, thread or first comment of a scheduled draft\.$/,
+    );
+    expect(post["x-confirmation-when"]).toBe("when it changes the title, text, images, document, thread or first comment of a scheduled draft");
     expect(post.requestBody && doc.components.schemas.update_draft_request.properties.confirmation_id).toBeDefined();
     const text = await (await llms.GET()).text();
     expect(text).toContain(
       "- update_draft (content:write; changes data, needs the owner's approval when " +
-        "it changes the title, text, images, document or thread of a scheduled draft)",
+        "it changes the title, text, images, document, thread or first comment of a scheduled draft)",
     );
     // Operations that always need it say so without a condition.
     expect(doc.paths["/publish_now"].post.description).toMatch(/Confirmation: required\.$/);

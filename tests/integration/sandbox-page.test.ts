@@ -54,18 +54,23 @@ describe("sandbox page", () => {
           { text: `Second part ${tag}`, image_urls: [img.url] },
           { text: `Third part ${tag}`, image_urls: [] },
         ],
+        firstComment: `The link ${tag}`,
       })
       .where(eq(t.id, d.id));
     const res = await approved(u, "publish_now", { type: "tweet", id: d.id });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const rows = (await (await db()).select().from(sandboxPosts).where(eq(sandboxPosts.draftId, d.id))).sort((a, b) => a.part - b.part);
-    for (const open of [rows[0].id, rows[2].id]) {
+    // The first comment (part -1) replies to the thread's last part, and shows after it, not as a part.
+    expect(rows.map((r) => r.part)).toEqual([-1, 0, 1, 2]);
+    expect(rows[0].inReplyTo).toBe(rows[3].id);
+    for (const open of [rows[1].id, rows[3].id, rows[0].id]) {
       const html = await render("micro", open);
-      const order = ["First", "Second", "Third"].map((w) => html.indexOf(`${w} part ${tag}`));
+      const order = ["First part", "Second part", "Third part", "The link"].map((w) => html.indexOf(`${w} ${tag}`));
       expect(order.every((i) => i >= 0)).toBe(true);
       expect([...order].sort((a, b) => a - b)).toEqual(order);
       expect(html).toContain(`<img src="/media/${img.id}" alt="Blue square"`);
       expect(html).toContain("a thread of 3 parts");
+      expect(html).toContain(`>First comment</a>`);
       expect(html).toContain(`aria-current="true"`);
       expect(html).toMatch(new RegExp(`id="${open}"[^>]*aria-current="true"`));
     }

@@ -37,6 +37,7 @@ describe("scheduler: calls per account", () => {
       name,
       kind: "counting",
       probe: async () => ({ reachable: true, detail: "" }),
+      comment: async () => ({ postId: "c", url: null }),
       async publish() {
         running.set(userId, (running.get(userId) ?? 0) + 1);
         most.set(userId, Math.max(most.get(userId) ?? 0, running.get(userId)!));
@@ -67,6 +68,7 @@ describe("scheduler: calls per account", () => {
       name,
       kind: "counting",
       probe: async () => ({ reachable: true, detail: "" }),
+      comment: async () => ({ postId: "c", url: null }),
       async publish() {
         if (userId === quick.id) posted();
         else await new Promise((r) => setTimeout(r, 3000));
@@ -106,6 +108,7 @@ describe("scheduler: calls per account", () => {
         name,
         kind: "counting",
         probe: async () => ({ reachable: true, detail: "" }),
+        comment: async () => ({ postId: "c", url: null }),
         async publish() {
           postedAs.push(as);
           now += 3000;
@@ -138,6 +141,7 @@ describe("scheduler: calls per account", () => {
       name,
       kind: "counting",
       probe: async () => ({ reachable: true, detail: "" }),
+      comment: async () => ({ postId: "c", url: null }),
       async publish(req) {
         now += 0.4 * stuckMs;
         posted.push(req.draftId);

@@ -8,7 +8,7 @@ import { probe } from "./probe";
 import { ENDPOINTS } from "@/lib/domain/networks/scopes";
 import { requireScopes } from "./require-scopes";
 import { authorized, refreshGrant, type Account } from "./tokens";
-import { PublishError, type Platform, type PublishRequest } from "@/lib/domain/networks/platform";
+import { PublishError, type CommentRequest, type Platform, type PublishRequest } from "@/lib/domain/networks/platform";
 
 const NET = "LinkedIn";
 
@@ -46,13 +46,35 @@ function refresher() {
 
 /**
  * LinkedIn Posts API (POST /rest/posts) as the member whose connection `acc` is, with images
- * (Images API) or a PDF document (Documents API). A LinkedIn post is one part.
+ * (Images API) or a PDF document (Documents API). A LinkedIn post is one part; its first
+ * comment goes through the Social Actions API.
  * `db` keeps the connection's tokens (refreshed, or marked for reconnecting) and its notice.
  */
 export function linkedin(acc: Account, db: Db): Platform {
   const api = config().LINKEDIN_API_URL.replace(/\/+$/, "");
   // next-auth's LinkedIn (OpenID) provider stores the member's `sub` as the account id.
   const author = `urn:li:person:${acc.providerAccountId}`;
+  /** LinkedIn's versioned REST API for one publish or comment: one token and version for all its calls. */
+  const session = (now: Date) => {
+    const auth = authorized(db, acc, refresher, NET);
+    const versions = linkedInVersions(db, acc, now);
+    const rest: LinkedInRest = (path, body) =>
+      versions((version) =>
+        auth((token) =>
+          send(NET, `${api}${path}`, {
+            method: body === undefined ? "GET" : "POST",
+            headers: {
+              authorization: `Bearer ${token}`,
+              "linkedin-version": version,
+              "x-restli-protocol-version": "2.0.0",
+              ...(body !== undefined && { "content-type": "application/json" }),
+            },
+            ...(body !== undefined && { body: JSON.stringify(body) }),
+          }),
+        ),
+      );
+    return { auth, rest };
+  };
   return {
     name: "pronet",
     kind: "linkedin",
@@ -63,23 +85,7 @@ export function linkedin(acc: Account, db: Db): Platform {
       }),
     async publish(req: PublishRequest) {
       requireScopes("pronet", acc, req);
-      const auth = authorized(db, acc, refresher, NET);
-      const versions = linkedInVersions(db, acc, req.now);
-      const rest: LinkedInRest = (path, body) =>
-        versions((version) =>
-          auth((token) =>
-            send(NET, `${api}${path}`, {
-              method: body === undefined ? "GET" : "POST",
-              headers: {
-                authorization: `Bearer ${token}`,
-                "linkedin-version": version,
-                "x-restli-protocol-version": "2.0.0",
-                ...(body !== undefined && { "content-type": "application/json" }),
-              },
-              ...(body !== undefined && { body: JSON.stringify(body) }),
-            }),
-          ),
-        );
+      const { auth, rest } = session(req.now);
       const media = linkedInMedia(rest, auth, author, api);
       return postParts(req, async (k, _replyTo, progress) => {
         if (k > 0) throw new PublishError("failed", "LinkedIn posts have no thread parts; only the first part can be posted.");
@@ -100,6 +106,19 @@ export function linkedin(acc: Account, db: Db): Platform {
         }
         throw await linkedInRefusal(res, "post");
       });
+    },
+    async comment(req: CommentRequest) {
+      requireScopes("pronet", acc, null);
+      // The message is text with attributes, not little text: nothing is escaped (Comments API).
+      const path = ENDPOINTS.pronet.createComment.path.replace("{urn}", encodeURIComponent(req.on));
+      const res = await session(req.now).rest(path, { actor: author, object: req.on, message: { text: req.text } });
+      if (res.status === 201 || res.ok) {
+        const body = (await res.json().catch(() => null)) as { commentUrn?: string; $URN?: string } | null;
+        const urn = body?.commentUrn ?? body?.$URN ?? res.headers.get("x-restli-id");
+        if (!urn) throw new PublishError("unknown", "LinkedIn accepted the comment but returned no comment id; check the post's comments.");
+        return { postId: urn, url: `https://www.linkedin.com/feed/update/${req.on}?commentUrn=${encodeURIComponent(urn)}` };
+      }
+      throw await linkedInRefusal(res, "comment");
     },
   };
 }

@@ -3,7 +3,7 @@ import { config } from "@/lib/core/config";
 import type { Db } from "@/lib/adapters/db";
 import { media, sandboxPosts } from "@/drizzle/schema";
 import { postParts } from "./parts";
-import type { Platform, PlatformName, PublishRequest, Published } from "@/lib/domain/networks/platform";
+import type { CommentRequest, Platform, PlatformName, PublishRequest, Published } from "@/lib/domain/networks/platform";
 import { isUuid } from "@/lib/core/ids";
 
 export const sandboxUrl = (platform: PlatformName, postId: string) => `${config().origin}/sandbox/${platform}/${postId}`;
@@ -12,35 +12,34 @@ export const sandboxUrl = (platform: PlatformName, postId: string) => `${config(
  * The built-in platform used when no real one is configured: each part is stored in
  * sandbox_posts (a thread part replying to the part before) and shown at
  * {origin}/sandbox/{platform}/{id}. Media stay in this service's library; the post names them.
+ * A first comment is stored as part -1, replying to the post (or the thread's last part).
  */
 export function sandbox(name: PlatformName, db: Db): Platform {
+  type Stored = Pick<typeof sandboxPosts.$inferInsert, "text" | "mediaIds" | "documentTitle" | "part" | "inReplyTo">;
+  const store = async (req: PublishRequest | CommentRequest, post: Stored): Promise<Published> => {
+    const [row] = await db
+      .insert(sandboxPosts)
+      .values({ userId: req.userId, platform: name, draftType: req.draftType, draftId: req.draftId, ...post })
+      .returning({ id: sandboxPosts.id });
+    return { postId: row.id, url: sandboxUrl(name, row.id) };
+  };
   return {
     name,
     kind: "sandbox",
     probe: async () => ({ reachable: true, detail: "the built-in sandbox: posts stay in this service" }),
-    async publish(req: PublishRequest): Promise<Published> {
-      return postParts(req, async (k, replyTo) => {
+    publish: (req: PublishRequest) =>
+      postParts(req, (k, replyTo) => {
         const part = req.parts[k];
         const doc = k === 0 ? req.document : null;
-        const [row] = await db
-          .insert(sandboxPosts)
-          .values({
-            userId: req.userId,
-            platform: name,
-            draftType: req.draftType,
-            draftId: req.draftId,
-            text: part.text,
-            mediaIds: doc ? [doc.media.id] : part.media.map((m) => m.id),
-            documentTitle: doc?.title ?? null,
-            part: k,
-            inReplyTo: replyTo,
-          })
-          .returning({ id: sandboxPosts.id });
-        return { postId: row.id, url: sandboxUrl(name, row.id) };
-      });
-    },
+        const mediaIds = doc ? [doc.media.id] : part.media.map((m) => m.id);
+        return store(req, { text: part.text, mediaIds, documentTitle: doc?.title ?? null, part: k, inReplyTo: replyTo });
+      }),
+    comment: (req: CommentRequest) => store(req, { text: req.text, mediaIds: [], part: COMMENT, inReplyTo: req.on }),
   };
 }
+
+/** The `part` of a first comment: not a part of the post or thread. */
+export const COMMENT = -1;
 
 const columns = {
   id: sandboxPosts.id,
@@ -72,7 +71,8 @@ export async function findSandboxPost(db: Db, platform: string, id: string) {
 
 /**
  * The whole thread a sandbox post belongs to, in order: from its first part down the replies
- * (as a reader of a real thread sees it), with what the page shows of each medium.
+ * (as a reader of a real thread sees it), then its first comment, with what the page shows of
+ * each medium.
  */
 export async function sandboxThread(db: Db, post: NonNullable<SandboxPost>) {
   const rows = await db
@@ -80,12 +80,16 @@ export async function sandboxThread(db: Db, post: NonNullable<SandboxPost>) {
     .from(sandboxPosts)
     .where(eq(sandboxPosts.draftId, post.draftId))
     .orderBy(asc(sandboxPosts.part), asc(sandboxPosts.createdAt));
-  const byId = new Map(rows.map((r) => [r.id, r]));
+  const comments = rows.filter((r) => r.part === COMMENT);
+  if (post.part === COMMENT) post = rows.find((r) => r.id === post.inReplyTo) ?? post;
+  const parts = rows.filter((r) => r.part !== COMMENT);
+  const byId = new Map(parts.map((r) => [r.id, r]));
   let root = post;
-  for (let i = 0; i < rows.length && root.inReplyTo && byId.has(root.inReplyTo); i++) root = byId.get(root.inReplyTo)!;
+  for (let i = 0; i < parts.length && root.inReplyTo && byId.has(root.inReplyTo); i++) root = byId.get(root.inReplyTo)!;
   const thread = [root];
-  for (let next = rows.find((r) => r.inReplyTo === root.id); next && thread.length <= rows.length; next = rows.find((r) => r.inReplyTo === next!.id))
+  for (let next = parts.find((r) => r.inReplyTo === root.id); next && thread.length <= parts.length; next = parts.find((r) => r.inReplyTo === next!.id))
     thread.push(next);
+  thread.push(...comments);
   const ids = [...new Set(thread.flatMap((p) => p.mediaIds))];
   const described = ids.length
     ? await db

@@ -9,7 +9,7 @@ import { probe } from "./probe";
 import { ENDPOINTS } from "@/lib/domain/networks/scopes";
 import { requireScopes } from "./require-scopes";
 import { xMedia } from "./x-media";
-import { DuplicateRefusal, PublishError, type Platform, type PublishRequest } from "@/lib/domain/networks/platform";
+import { DuplicateRefusal, PublishError, type CommentRequest, type Platform, type Published, type PublishRequest } from "@/lib/domain/networks/platform";
 
 const NET = "X";
 
@@ -27,11 +27,44 @@ function refresher() {
 
 /**
  * X API v2 (POST /2/tweets) with the OAuth 2.0 user token of `acc`: a tweet with its images,
- * and a thread's further parts each replying to the part before.
+ * a thread's further parts each replying to the part before, and a first comment replying to
+ * the last part.
  * `db` keeps the connection's tokens (refreshed, or marked for reconnecting).
  */
 export function x(acc: Account, db: Db): Platform {
   const api = config().X_API_URL.replace(/\/+$/, "");
+  const who = acc.handle?.replace(/^@/, "") || "i/web";
+  /** One tweet: POST /2/tweets, with media already uploaded and the tweet it replies to. */
+  const tweet = async (auth: ReturnType<typeof authorized>, text: string, mediaIds: string[], replyTo: string | null): Promise<Published> => {
+    const res = await auth((token) =>
+      send(NET, `${api}/2/tweets`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({
+          text: text.normalize("NFC"),
+          ...(mediaIds.length && { media: { media_ids: mediaIds } }),
+          ...(replyTo && { reply: { in_reply_to_tweet_id: replyTo } }),
+        }),
+      }),
+    );
+    if (res.status === 201 || res.ok) {
+      await notePostAllowance(db, acc, res);
+      const body = (await res.json().catch(() => null)) as { data?: { id?: string } } | null;
+      const id = body?.data?.id;
+      // A tweet id is digits; anything else cannot be linked to or replied to (a thread's
+      // next part), so the outcome is left for the owner to check.
+      if (typeof id !== "string" || !/^\d{1,30}$/.test(id))
+        throw new PublishError("unknown", "X accepted the tweet but returned no usable id; check the X account.");
+      return { postId: id, url: `https://x.com/${who}/status/${id}` };
+    }
+    const common = await commonFailure(NET, res);
+    if (common) throw common;
+    const detail = await errorText(res);
+    if (res.status === 403 && /duplicate/i.test(detail)) {
+      throw new DuplicateRefusal("X refused it as a duplicate of a tweet already on the account");
+    }
+    throw new PublishError("failed", `X refused the tweet (${res.status}: ${detail}).`);
+  };
   return {
     name: "micro",
     kind: "x",
@@ -45,7 +78,6 @@ export function x(acc: Account, db: Db): Platform {
       // X access tokens live two hours: an expiring one is refreshed first.
       const auth = authorized(db, acc, refresher, NET);
       const upload = xMedia(api, auth);
-      const who = acc.handle?.replace(/^@/, "") || "i/web";
       return postParts(req, async (k, replyTo, progress) => {
         const part = req.parts[k];
         if (part.media.length > MAX_TWEET_IMAGES)
@@ -54,36 +86,12 @@ export function x(acc: Account, db: Db): Platform {
           throw new PublishError("failed", "A tweet carries up to 4 images or one animated GIF, not both.");
         const mediaIds: string[] = [];
         for (const m of part.media) mediaIds.push(await progress.media(m, () => upload(m, req.now)));
-        const text = part.text.normalize("NFC");
-        const res = await auth((token) =>
-          send(NET, `${api}/2/tweets`, {
-            method: "POST",
-            headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-            body: JSON.stringify({
-              text,
-              ...(mediaIds.length && { media: { media_ids: mediaIds } }),
-              ...(replyTo && { reply: { in_reply_to_tweet_id: replyTo } }),
-            }),
-          }),
-        );
-        if (res.status === 201 || res.ok) {
-          await notePostAllowance(db, acc, res);
-          const body = (await res.json().catch(() => null)) as { data?: { id?: string } } | null;
-          const id = body?.data?.id;
-          // A tweet id is digits; anything else cannot be linked to or replied to (a thread's
-          // next part), so the outcome is left for the owner to check.
-          if (typeof id !== "string" || !/^\d{1,30}$/.test(id))
-            throw new PublishError("unknown", "X accepted the tweet but returned no usable id; check the X account.");
-          return { postId: id, url: `https://x.com/${who}/status/${id}` };
-        }
-        const common = await commonFailure(NET, res);
-        if (common) throw common;
-        const detail = await errorText(res);
-        if (res.status === 403 && /duplicate/i.test(detail)) {
-          throw new DuplicateRefusal("X refused it as a duplicate of a tweet already on the account");
-        }
-        throw new PublishError("failed", `X refused the tweet (${res.status}: ${detail}).`);
+        return tweet(auth, part.text, mediaIds, replyTo);
       });
+    },
+    async comment(req: CommentRequest) {
+      requireScopes("micro", acc, null);
+      return tweet(authorized(db, acc, refresher, NET), req.text, [], req.on);
     },
   };
 }

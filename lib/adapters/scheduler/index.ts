@@ -3,6 +3,7 @@ import { database, type Db } from "@/lib/adapters/db";
 import { attempt, claimDue, logOutcome, nextWork, sweep, type Claimed, type Outcome } from "@/lib/domain/publishing/publish";
 import { notifyOwnersSometimes } from "@/lib/domain/owner/notifications";
 import { recordMany, type Done } from "@/lib/domain/publishing/batch";
+import { postWaitingComments } from "@/lib/domain/publishing/first-comment";
 import { platformOf, type Platform } from "@/lib/adapters/platforms";
 import { ports, type Ports } from "@/lib/adapters/ports";
 import { log } from "@/lib/core/log";
@@ -111,6 +112,8 @@ export async function runDue(
   await Promise.all(Array.from({ length: concurrency }, worker));
   await flush();
   if (failure) throw failure;
+  // First comments of the posts just recorded (and any a stopped process left waiting).
+  await postWaitingComments(db, w);
   // E-mails about what this and earlier passes found (only with SMTP_URL; never throws).
   await notifyOwnersSometimes(db, p);
   return r;

@@ -14,6 +14,8 @@ export type DraftContent = {
   documentUrl?: string | null;
   documentTitle?: string | null;
   thread?: ThreadPart[];
+  /** Posted right after the post: a comment on it (LinkedIn) or a reply to it (X). */
+  firstComment?: string | null;
 };
 
 /** Just the content of a draft row (or anything shaped like one). */
@@ -25,20 +27,24 @@ export const contentOf = (d: DraftContent): DraftContent => ({
   documentUrl: d.documentUrl ?? null,
   documentTitle: d.documentTitle ?? null,
   thread: d.thread ?? [],
+  firstComment: d.firstComment ?? null,
 });
 
-/** Images, document and thread parts as an approval stores and shows them. */
+/** Images, document, thread parts and first comment as an approval stores and shows them. */
 export const attachmentsOf = (c: DraftContent): ApprovalAttachments => ({
   image_urls: c.imageUrls,
   document: c.documentUrl ? { url: c.documentUrl, title: c.documentTitle ?? null } : null,
   thread: (c.thread ?? []).map((p) => ({ text: p.text, image_urls: p.image_urls ?? [] })),
+  // Only when there is one: content without it stores and hashes as before first comments.
+  ...(c.firstComment ? { first_comment: c.firstComment } : {}),
 });
 
 /**
  * One hash of a draft's content, used by approvals (what the owner saw) and by publishing
  * (what goes out), so the two can be compared: the publisher posts a scheduled draft only
  * while its content still hashes to the approved value. It covers title, text, every image
- * (in order), the document (address and title) and every thread part with its images.
+ * (in order), the document (address and title), every thread part with its images and the
+ * first comment.
  *
  * Content with at most one image and nothing else hashes exactly as before images lists,
  * documents and threads existed, so drafts approved before the upgrade still go out; anything
@@ -46,7 +52,7 @@ export const attachmentsOf = (c: DraftContent): ApprovalAttachments => ({
  */
 export function contentHashOf(c: DraftContent): string {
   const a = attachmentsOf(c);
-  const simple = a.image_urls.length <= 1 && (a.image_urls[0] ?? null) === (c.imageUrl ?? null) && !a.document && a.thread.length === 0;
+  const simple = a.image_urls.length <= 1 && (a.image_urls[0] ?? null) === (c.imageUrl ?? null) && !a.document && a.thread.length === 0 && !a.first_comment;
   if (simple) return sha256({ title: c.title, body: c.body, image_url: c.imageUrl ?? null });
   return sha256({ v: 2, title: c.title, body: c.body, image_url: c.imageUrl ?? null, ...a });
 }
@@ -58,7 +64,7 @@ export function contentHashOf(c: DraftContent): string {
 export function contentChangedReason(d: DraftContent & { approvedContentHash: string | null }): string | null {
   if (d.approvedContentHash === null || contentHashOf(d) === d.approvedContentHash) return null;
   return (
-    "its content changed after the owner approved it (title, text, images, document or thread parts differ from the " +
+    "its content changed after the owner approved it (title, text, images, document, thread parts or first comment differ from the " +
     "approved version), so it was not posted. Review the draft and schedule it again; the owner approves the new content."
   );
 }

@@ -39,6 +39,7 @@ export type CreateDraftInput = MediaFields & {
   title?: string;
   post_draft_id?: string;
   series_topic_id?: string;
+  first_comment?: string;
 };
 
 export async function createDraft(ctx: Ctx, input: CreateDraftInput) {
@@ -61,6 +62,7 @@ export async function createDraft(ctx: Ctx, input: CreateDraftInput) {
           ...images,
           documentUrl: m.documentUrl,
           documentTitle: m.documentTitle,
+          firstComment: input.first_comment,
           seriesTopicId,
         })
         .returning();
@@ -83,7 +85,16 @@ export async function createDraft(ctx: Ctx, input: CreateDraftInput) {
     }
     const [row] = await tx
       .insert(tweetDrafts)
-      .values({ userId, postDraftId: parentId, title: deriveTitle(input.body), body: input.body, ...images, thread: m.thread, seriesTopicId })
+      .values({
+        userId,
+        postDraftId: parentId,
+        title: deriveTitle(input.body),
+        body: input.body,
+        ...images,
+        thread: m.thread,
+        firstComment: input.first_comment,
+        seriesTopicId,
+      })
       .returning();
     await draftCreated(tx, ctx, "tweet", row);
     return { id: row.id, type: "tweet" as const, title: row.title, preview: preview(row.body), linked_post_id: linked };

@@ -17,17 +17,19 @@ export type UpdateDraftInput = MediaFields & {
   body?: string;
   hashtags?: string[];
   pillar?: string;
+  first_comment?: string | null;
   if_updated_at?: string;
 };
 
 type Row = Awaited<ReturnType<typeof loadOwn>>;
 
-/** The title, text, images, document and thread the draft would have after the edit. */
+/** The title, text, images, document, thread and first comment the draft would have after the edit. */
 function contentAfter(ctx: Ctx, input: UpdateDraftInput, d: Row): DraftContent {
   const body = input.body ?? d.body;
   // A tweet's title always follows its text.
   const title = input.title ?? (input.type === "tweet" && input.body !== undefined ? deriveTitle(body) : d.title);
-  return { ...contentOf(d), title, body, ...mediaAfter(ctx.ports.config().origin, input.type, input, contentOf(d)) };
+  const firstComment = input.first_comment === undefined ? d.firstComment : input.first_comment;
+  return { ...contentOf(d), title, body, firstComment, ...mediaAfter(ctx.ports.config().origin, input.type, input, contentOf(d)) };
 }
 
 /** A thread's parts as they go out: the text and images of each, the first being the body. */
@@ -121,6 +123,7 @@ export async function editDraft(ctx: Ctx, input: UpdateDraftInput) {
         imageUrl: next.imageUrl,
         imageUrls: next.imageUrls,
         ...(input.type === "post" ? { documentUrl: next.documentUrl, documentTitle: next.documentTitle } : { thread: next.thread }),
+        firstComment: next.firstComment ?? null,
         ...(input.hashtags !== undefined && { hashtags: input.hashtags.map((h) => h.replace(/^#/, "")) }),
         ...(input.pillar !== undefined && { pillar: input.pillar }),
         // In the same UPDATE as the content, so the publisher never sees one without the other.

@@ -64,7 +64,7 @@ export async function noteOperation(ctx: Ctx, op: string, args: R, result: unkno
       if (res.draft_id) await noteByCaller(ctx, { type: "tweet", id: String(res.draft_id), kind: "created", detail: { generated: "yes" } });
       return;
     case "update_draft": {
-      const fields = ["title", "body", "image_url", "image_urls", "document_url", "document_title", "thread", "hashtags", "pillar"]
+      const fields = ["title", "body", "image_url", "image_urls", "document_url", "document_title", "thread", "first_comment", "hashtags", "pillar"]
         .filter((k) => args[k] !== undefined)
         .join(", ");
       if (id) await noteByCaller(ctx, { type, id, kind: "edited", detail: { fields } });
@@ -100,6 +100,24 @@ export async function noteAttempts(db: Db, outcomes: AttemptOutcome[]) {
     })),
   );
 }
+
+/** A first comment's outcome: posted by the scheduler after its post, or by the owner trying again. */
+export const noteComment = (
+  db: Db,
+  e: { userId: string; type: DraftType; id: string; status: "posted" | "failed" | "unknown"; url?: string | null; reason?: string },
+  actor: "scheduler" | "owner",
+) =>
+  write(db, [
+    {
+      userId: e.userId,
+      type: e.type,
+      id: e.id,
+      kind: `comment_${e.status}`,
+      actor,
+      appName: null,
+      detail: e.status === "posted" ? { url: e.url ?? null } : { reason: e.reason ?? null },
+    },
+  ]);
 
 /**
  * Whether an earlier attempt to publish this draft ended without being published (retried,

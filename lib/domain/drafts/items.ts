@@ -79,6 +79,12 @@ export async function fetchItem(ctx: Ctx, input: { id: string; type: ItemType })
           image_url: d.imageUrl,
           image_urls: d.imageUrls,
           ...(row.kind === "post" ? { document_url: row.data.documentUrl, document_title: row.data.documentTitle } : { thread: row.data.thread }),
+          first_comment: d.firstComment,
+          first_comment_result: d.firstCommentStatus && {
+            status: d.firstCommentStatus === "pending" || d.firstCommentStatus === "posting" ? "posting" : d.firstCommentStatus,
+            url: d.firstCommentUrl,
+            reason: d.firstCommentReason,
+          },
           untrusted_source: d.untrustedSource,
           notes,
         }),

@@ -25,6 +25,8 @@ export const NETWORK_NAMES: Record<string, string> = Object.fromEntries(
 export const MAX_LINKEDIN_IMAGES = 20;
 /** X: a tweet carries up to 4 images, or one animated GIF. */
 export const MAX_TWEET_IMAGES = 4;
+/** LinkedIn's comment box takes 1,250 characters (docs/platforms.md); an X reply is a tweet. */
+export const MAX_LINKEDIN_COMMENT_CHARS = 1250;
 
 const find = <K extends keyof Network>(key: K, value: Network[K]): Network => NETWORKS.find((n) => n[key] === value)!;
 export const network = (platform: PlatformName) => find("platform", platform);

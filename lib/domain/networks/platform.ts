@@ -46,6 +46,17 @@ export type PublishRequest = {
 
 export type Published = { postId: string; url: string | null };
 
+/** A draft's first comment, once its post is out: on the post (LinkedIn), or replying to its last part (X). */
+export type CommentRequest = {
+  userId: string;
+  draftType: "post" | "tweet";
+  draftId: string;
+  /** The network's id of the post commented on (a thread: its last part). */
+  on: string;
+  text: string;
+  now: Date;
+};
+
 /**
  * How a publish failed, which decides what happens next (contract section 7):
  * - "retry": known to have posted nothing (429, 5xx, expired token that a refresh may fix);
@@ -90,6 +101,8 @@ export interface Platform {
   /** "sandbox" or "linkedin" / "x": shown in logs and reasons. */
   readonly kind: string;
   publish(req: PublishRequest): Promise<Published>;
+  /** Posts a first comment: one call, never repeated by the adapter. */
+  comment(req: CommentRequest): Promise<Published>;
   /** One harmless read as the connected account (X: GET /2/users/me; LinkedIn: GET /v2/userinfo). */
   probe(): Promise<Probe>;
 }

@@ -3,8 +3,8 @@ import { network, type PlatformName } from "@/lib/domain/networks";
 // Every endpoint the adapters call, with the OAuth scopes it needs: the one table that the
 // sign-in request, the connection check, publishing and the tests read. X's scopes are the
 // `security` of each operation in X's OpenAPI document (a test holds this table to it);
-// LinkedIn publishes no such document: its scopes are from the Posts, Images, Documents and
-// OpenID Connect pages (docs/platforms.md). Pure functions of the table and a stored grant, so
+// LinkedIn publishes no such document: its scopes are from the Posts, Images, Documents, Social
+// Actions and OpenID Connect pages (docs/platforms.md). Pure functions of the table and a stored grant, so
 // the domain checks a connection's permissions without reaching an adapter.
 
 /** What a request is for: posting text, attaching media, or checking the connection. */
@@ -27,6 +27,9 @@ export const ENDPOINTS = {
   },
   pronet: {
     createPost: { method: "POST", path: "/rest/posts", scopes: ["w_member_social"], for: "text" },
+    // A first comment (Network Update Social Actions: w_member_social is "post, comment and like
+    // posts on behalf of an authenticated member").
+    createComment: { method: "POST", path: "/rest/socialActions/{urn}/comments", scopes: ["w_member_social"], for: "text" },
     initializeImage: { method: "POST", path: "/rest/images", scopes: ["w_member_social"], for: "media" },
     initializeDocument: { method: "POST", path: "/rest/documents", scopes: ["w_member_social"], for: "media" },
     documentStatus: { method: "GET", path: "/rest/documents/{urn}", scopes: ["w_member_social"], for: "media" },

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/adapters/db";
 import { draftTable } from "../drafts/drafts";
 import { noteAttempts } from "../drafts/history";
-import { attemptOf, record, TYPES, type Claimed, type Outcome } from "./publish";
+import { attemptOf, commentWaits, record, TYPES, type Claimed, type Outcome } from "./publish";
 import { log } from "@/lib/core/log";
 import { errorCode, errorFacts } from "@/lib/core/redact";
 import { jsonText } from "@/drizzle/schema/columns";
@@ -36,7 +36,7 @@ export async function recordMany(db: Db, done: Done[]) {
     );
     await db.execute(sql`
       update ${t} set status = 'published', published_at = v.at, platform_post_id = v.post_id, platform_url = v.url,
-        failure_reason = null, next_attempt_at = null
+        failure_reason = null, next_attempt_at = null, first_comment_status = ${commentWaits(t)}
       from jsonb_to_recordset(${json}::jsonb) as v(id uuid, at timestamptz, post_id text, url text)
       where ${t.id} = v.id and ${t.status} in ('publishing', 'unknown')`);
   }

@@ -1,5 +1,6 @@
 import type { DraftType, PlatformName } from "@/lib/domain/networks";
 import type { postDrafts, tweetDrafts } from "@/drizzle/schema";
+import type { Ports } from "../ports";
 
 // Publishing's vocabulary, read by the engine, the request it builds, the batch writer, the
 // draft's history and its webhook events (types only, so that none of them imports another
@@ -22,3 +23,6 @@ export type AttemptOutcome = {
   url?: string | null;
   reason?: string;
 };
+
+/** What publishing needs of the outside world: the clock and the networks. */
+export type PublishPorts = Pick<Ports, "clock" | "platforms" | "config">;

@@ -4,7 +4,6 @@ import type { Db } from "@/lib/adapters/db";
 import { momentOf } from "@/lib/adapters/db/rows";
 import { log } from "@/lib/core/log";
 import { errorFacts, newErrorId, redactSecrets } from "@/lib/core/redact";
-import type { Ports } from "../ports";
 import { DuplicateRefusal, PublishError, platformOf, type Platform, type PlatformName } from "@/lib/domain/networks/platform";
 import { network } from "@/lib/domain/networks";
 import { formatInZone } from "@/lib/core/time";
@@ -12,9 +11,11 @@ import { postDrafts, tweetDrafts, users } from "@/drizzle/schema";
 import { contentChangedReason } from "../drafts/content-hash";
 import { draftTable, type DraftType } from "../drafts/drafts";
 import { noteAttempts, triedBefore } from "../drafts/history";
-import type { AttemptOutcome, Claimed, Outcome } from "./outcomes";
+import type { AttemptOutcome, Claimed, Outcome, PublishPorts } from "./outcomes";
+import type { FirstCommentStatus } from "@/drizzle/schema/draft-columns";
+import { postFirstComment, sweepStuckComments } from "./first-comment";
 
-export type { Claimed, Outcome };
+export type { Claimed, Outcome, PublishPorts };
 import { publishRequest } from "./request";
 import { holdTopic, markTopicPublished } from "../series/series";
 
@@ -130,9 +131,6 @@ const backoffMs = (attempts: number) => Math.min(30_000 * 2 ** Math.max(0, attem
  * scheduler records outcomes in batches). `target` lets a caller reuse the account it looked
  * up for an earlier draft of the same user. Never throws.
  */
-/** What publishing needs of the outside world: the clock and the networks. */
-export type PublishPorts = Pick<Ports, "clock" | "platforms" | "config">;
-
 export async function attempt(db: Db, c: Claimed, w: PublishPorts, target?: Promise<Platform>): Promise<Outcome> {
   const platform = platformOf(c.type);
   // Checked on the claimed row, which is exactly what would be sent: whoever changed the
@@ -197,8 +195,13 @@ export async function publishClaimed(db: Db, c: Claimed, w: PublishPorts): Promi
   const outcome = await attempt(db, c, w);
   await db.transaction((tx) => record(tx, c, outcome, w.clock())); // the outcome and its webhook event in one transaction
   logOutcome(c, outcome);
+  if (outcome.status === "published" && c.firstComment) await postFirstComment(db, c.type, c.id, w);
   return outcome;
 }
+
+/** A published draft's first comment, if it has one not yet under way: `pending` (first-comment.ts). */
+export const commentWaits = (t: ReturnType<typeof draftTable>) =>
+  sql<FirstCommentStatus | null>`case when ${t.firstComment} is not null and ${t.firstCommentStatus} is null then 'pending' else ${t.firstCommentStatus} end`;
 
 /** Stores one outcome; `now` is when the platform answered (published_at). */
 export async function record(db: Db, c: Claimed, o: Outcome, now: Date) {
@@ -206,7 +209,15 @@ export async function record(db: Db, c: Claimed, o: Outcome, now: Date) {
   // `unknown` too: the stuck sweep may have given up on a call that did finish after all.
   const mine = and(eq(t.id, c.id), inArray(t.status, ["publishing", "unknown"]));
   if (o.status === "published") {
-    const set = { status: "published" as const, publishedAt: now, platformPostId: o.postId, platformUrl: o.url, failureReason: null, nextAttemptAt: null };
+    const set = {
+      status: "published" as const,
+      publishedAt: now,
+      platformPostId: o.postId,
+      platformUrl: o.url,
+      failureReason: null,
+      nextAttemptAt: null,
+      firstCommentStatus: commentWaits(t),
+    };
     // A transaction only when a series topic must change with it (most drafts: one statement).
     if (!c.seriesTopicId) await db.update(t).set(set).where(mine);
     else {
@@ -291,25 +302,28 @@ export async function sweep(db: Db, now: Date, c: Config): Promise<{ missed: num
     stuck.push(...note("unknown")(stuckNow));
   }
   if (missed.length || stuck.length) await noteAttempts(db, [...missed, ...stuck]);
-  return { missed: missed.length, stuck: stuck.length };
+  return { missed: missed.length, stuck: stuck.length + (await sweepStuckComments(db, now, c)) };
 }
 
 /**
  * The earliest moment a pass could find work without anything being written first, or null:
  * the first scheduled draft's time (one in the past: a retry waiting out its backoff, or
- * work not yet done) or the first claim's stuck limit. One read over both tables' due index.
+ * work not yet done), a first comment waiting for its post (now), or the first claim's stuck
+ * limit. One read over both tables' due indexes.
  */
 export async function nextWork(db: Db, c: Config): Promise<Date | null> {
-  const first = (column: "scheduled_for" | "claimed_at", status: string) =>
+  const first = (column: string, statusColumn: "status" | "first_comment_status", status: string) =>
     sql.join(
-      TYPES.map((type) => sql`(select min(${sql.identifier(column)}) from ${draftTable(type)} where status = ${status})`),
+      TYPES.map((type) => sql`(select min(${sql.identifier(column)}) from ${draftTable(type)} where ${sql.identifier(statusColumn)} = ${status})`),
       sql`, `,
     );
   const stuckLimit = sql`make_interval(secs => ${c.PUBLISH_STUCK_SECONDS}::int)`;
   return momentOf(
     await db.execute(
-      sql`select extract(epoch from least(${first("scheduled_for", "scheduled")},
-        least(${first("claimed_at", "publishing")}) + ${stuckLimit}))::float8 * 1000 as ms`,
+      sql`select extract(epoch from least(${first("scheduled_for", "status", "scheduled")},
+        ${first("published_at", "first_comment_status", "pending")},
+        least(${first("claimed_at", "status", "publishing")}) + ${stuckLimit},
+        least(${first("first_comment_claimed_at", "first_comment_status", "posting")}) + ${stuckLimit}))::float8 * 1000 as ms`,
     ),
   );
 }

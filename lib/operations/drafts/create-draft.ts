@@ -4,6 +4,7 @@ import { defineOperation } from "../define";
 import { Body, DraftSummary, DraftType, Title, Uuid } from "../schemas";
 import { checkMediaFields, createMediaFields } from "../media/fields";
 import { checkTweetLength } from "../rules";
+import { checkFirstComment, createFirstComment } from "./first-comment";
 
 const Input = z
   .strictObject({
@@ -11,6 +12,7 @@ const Input = z
     body: Body.describe("The draft text, 1 to 3000 characters; a tweet at most 280 weighted characters"),
     title: Title.optional().describe("Posts only, 1 to 200 characters; derived from the first line when omitted"),
     ...createMediaFields,
+    ...createFirstComment,
     post_draft_id: Uuid.optional().describe("Tweets only: the parent post draft; omitted creates a matching one"),
     series_topic_id: Uuid.optional().describe("The series topic this draft is written for (makes the topic in_progress)"),
   })
@@ -21,6 +23,7 @@ const Input = z
     if (v.type === "post" && v.post_draft_id !== undefined)
       ctx.addIssue({ code: "custom", path: ["post_draft_id"], message: "post_draft_id is for tweets only" });
     checkMediaFields(v, ctx);
+    checkFirstComment(v, ctx);
   });
 
 const Output = DraftSummary.extend({
@@ -36,7 +39,8 @@ export const createDraftOp = defineOperation({
     "(micro). Nothing is posted, generated or scheduled. A tweet without post_draft_id gets a matching parent post draft, whose " +
     "id comes back in linked_post_id. Attach files uploaded with upload_media: image_urls (a post up to 20, a tweet up to 4), " +
     "or for a post document_url (a PDF shown as a document carousel, not with images). A tweet can be a thread: body is the first " +
-    "part, thread the 1 to 24 parts after it. To write new text in the user's voice use generate_post or generate_tweet instead.",
+    "part, thread the 1 to 24 parts after it. first_comment is posted right after the post (a comment on LinkedIn, a reply on X). " +
+    "To write new text in the user's voice use generate_post or generate_tweet instead.",
   permission: "content:write",
   confirmation: false,
   hints: { readOnly: false, destructive: false, idempotent: false, openWorld: false },

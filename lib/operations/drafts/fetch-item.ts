@@ -23,6 +23,15 @@ export const Item = z.strictObject({
     .array(z.strictObject({ text: z.string(), image_urls: z.array(z.string()) }))
     .optional()
     .describe("A tweet thread's parts after body, in order, each with its images"),
+  first_comment: z.string().optional().describe("Posted right after the post: a comment on LinkedIn, a reply on X"),
+  first_comment_result: z
+    .strictObject({
+      status: z.enum(["posting", "posted", "failed", "unknown"]),
+      url: z.string().nullable().describe("The comment or reply on the network, once posted"),
+      reason: z.string().nullable().describe("Why it failed, or why its outcome is unknown; the owner can try it again on the item's page"),
+    })
+    .optional()
+    .describe("What became of the first comment, once the post is published"),
   hashtags: z.array(z.string()).optional(),
   tags: z.array(z.string()).optional(),
   links: z

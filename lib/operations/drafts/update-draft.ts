@@ -4,8 +4,9 @@ import { defineOperation } from "../define";
 import { Body, DraftSummary, DraftType, Hashtags, NullableTimestamp, Pillar, RequestTimestamp, Timestamp, Title, Uuid } from "../schemas";
 import { checkMediaFields, updateMediaFields } from "../media/fields";
 import { checkTweetLength } from "../rules";
+import { checkFirstComment, updateFirstComment } from "./first-comment";
 
-const EDITABLE = ["title", "body", "image_url", "image_urls", "document_url", "document_title", "thread", "hashtags", "pillar"] as const;
+const EDITABLE = ["title", "body", "image_url", "image_urls", "document_url", "document_title", "thread", "first_comment", "hashtags", "pillar"] as const;
 
 const Input = z
   .strictObject({
@@ -14,6 +15,7 @@ const Input = z
     title: Title.optional().describe("Posts only"),
     body: Body.optional(),
     ...updateMediaFields,
+    ...updateFirstComment,
     hashtags: Hashtags.optional(),
     pillar: Pillar.optional().describe("Content pillar, at most 100 characters"),
     if_updated_at: RequestTimestamp.optional().describe("Refuse the edit if the draft changed since this updated_at"),
@@ -27,6 +29,7 @@ const Input = z
     if (v.type === "tweet" && v.title !== undefined)
       ctx.addIssue({ code: "custom", path: ["title"], message: "title is for posts only; a tweet's title comes from its text" });
     checkMediaFields(v, ctx);
+    checkFirstComment(v, ctx);
   })
   // The refinement above is invisible to JSON Schema; say it there too, so OpenAPI and MCP
   // clients do not send a body the server refuses.
@@ -43,15 +46,15 @@ export const updateDraftOp = defineOperation({
   title: "Edit a draft",
   summary: "Edit a draft",
   description:
-    "Changes the title, text, images, document, thread parts, hashtags or pillar of an existing post or tweet draft; fields you leave out stay " +
+    "Changes the title, text, images, document, thread parts, first comment, hashtags or pillar of an existing post or tweet draft; fields you leave out stay " +
     "as they are (image_urls and thread replace the whole list). Images and documents are files uploaded with upload_media. Send if_updated_at (from " +
     "fetch_item) to avoid overwriting a newer edit. Published drafts cannot be edited. A scheduled draft keeps its schedule, but editing it " +
-    "needs the owner's publishing switch, and changing what will be posted (title, text, images, document or thread parts) also needs the owner's " +
+    "needs the owner's publishing switch, and changing what will be posted (title, text, images, document, thread parts or first comment) also needs the owner's " +
     "approval of that exact edit: without it the answer is confirmation_required with a link for the user (they see the current and the proposed " +
     "version side by side); after they approve, repeat the same call. Hashtags and pillar are not posted, so changing only those needs no approval.",
   permission: "content:write",
   confirmation: false,
-  confirmationWhen: "when it changes the title, text, images, document or thread of a scheduled draft",
+  confirmationWhen: "when it changes the title, text, images, document, thread or first comment of a scheduled draft",
   approval: { verb: "change the content of the scheduled" },
   hints: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   input: Input,

@@ -42,7 +42,7 @@ ${ops}
 
 ## Confirmation of exact actions
 Publish, schedule and delete touch the user's real accounts or remove their work, and an edit of a scheduled draft's
-title, text, images, document or thread parts changes what will be posted. They work only after the account owner allowed connected apps to do
+title, text, images, document, thread parts or first comment changes what will be posted. They work only after the account owner allowed connected apps to do
 so (else publishing_not_allowed), and each needs the owner's approval of that exact action:
 the first call answers confirmation_required with error.confirmation.url. Ask the user to open it and approve, then
 repeat the same call with the same arguments. A flag you set yourself is never a confirmation.
@@ -64,6 +64,8 @@ Items may carry untrusted_source: their text came from somewhere other than the 
 - Media on drafts: only urls returned by upload_media, of the caller's own uploads. A post: up to 20 images, or one
   PDF document (document_url, document_title). A tweet: up to 4 images; a thread of 1 to 24 further parts (thread),
   each at most 280 characters as X counts them with up to 4 images.
+- first_comment (posts and tweets): posted right after the post, once; at most 1250 characters on LinkedIn, 280 as X
+  counts them on X. Its outcome is in fetch_item's first_comment_result; a failed one does not fail the post.
 
 ## Errors
 Every error is {"error": {"code", "message", "hint"?, "docs", "details"?}}.

@@ -10,7 +10,10 @@ import { bearer, json, keys, parseOrNull, sniff, subsetOf, type Grant } from "./
 // `X-Restli-Protocol-Version: 2.0.0`; writing needs `w_member_social` and acts as the token's
 // member only; images are JPG, PNG or GIF; a document is processed after upload
 // (PROCESSING, then AVAILABLE) and a post may name it only once it is available; the
-// commentary is little text, rendered as a reader would see it.
+// commentary is little text, rendered as a reader would see it; a comment (Social Actions:
+// POST /rest/socialActions/{urn}/comments, the post's URN encoded in the path) is made on a
+// post that exists, as the token's member, with a message of plain text of at most 1,250
+// characters, and is answered 201 with the comment (its `commentUrn`).
 
 const ACCESS_DENIED = (what: string) => ({ status: 403, serviceErrorCode: 100, code: "ACCESS_DENIED", message: `Not enough permissions to access: ${what}` });
 const UNAUTHORIZED = {
@@ -149,6 +152,28 @@ export function linkedinRoutes(c: FakeContext, minVersion?: string) {
     res.writeHead(201, { "x-restli-id": id }).end();
   };
 
+  const comment = async (req: http.IncomingMessage, res: http.ServerResponse, encoded: string, body: string, member: string | null) => {
+    const b = parseOrNull(body) as { actor?: string; object?: string; message?: { text?: unknown } } | null;
+    const next = c.next("linkedin-comment");
+    if (next === "401") return json(res, 401, UNAUTHORIZED);
+    if (c.refuseEarly(res, next, bearer(req))) return;
+    // A URN in a Rest.li path is one percent-encoded segment.
+    if (encoded.includes(":")) return c.bad(res, `comment path: the URN is not encoded (${encoded})`);
+    const urn = decodeURIComponent(encoded);
+    if (!b || keys(b) !== "actor,message,object" || keys(b.message) !== "text") return c.bad(res, `comment keys ${keys(b)} / ${keys(b?.message)}`);
+    if (b.object !== urn) return c.bad(res, `comment object ${b.object} is not the path's ${urn}`);
+    if (!/^urn:li:person:.+/.test(b.actor ?? "")) return c.bad(res, `comment actor ${b.actor}`);
+    if (member && b.actor !== member) return json(res, 403, ACCESS_DENIED(`comments as ${b.actor}`));
+    const text = b.message!.text;
+    if (typeof text !== "string" || !text.trim() || Array.from(text).length > 1250) return c.bad(res, "comment message text");
+    if (!f.created.linkedin.some((p) => p.id === urn)) return json(res, 404, { status: 404, message: `${urn} not found` });
+    const id = String(c.serial());
+    const commentUrn = `urn:li:comment:(${urn},${id})`;
+    f.comments.push({ id: commentUrn, object: urn, actor: b.actor!, text });
+    if (c.hideAnswer(req, res, next)) return;
+    json(res, 201, { id, commentUrn, actor: b.actor, object: urn, message: { text }, created: { actor: b.actor, time: Date.now() } });
+  };
+
   return async (req: http.IncomingMessage, res: http.ServerResponse, u: URL, raw: Buffer): Promise<boolean> => {
     const p = u.pathname;
     const body = raw.toString("utf8");
@@ -165,7 +190,7 @@ export function linkedinRoutes(c: FakeContext, minVersion?: string) {
       return true;
     }
     if (!p.startsWith("/rest/")) return false;
-    if (p !== "/rest/posts") f.mediaRequests.push({ path: p, method: req.method!, headers: req.headers });
+    if (p !== "/rest/posts" && !p.startsWith("/rest/socialActions/")) f.mediaRequests.push({ path: p, method: req.method!, headers: req.headers });
     // Every versioned LinkedIn endpoint: a retired or unreleased version is answered 426.
     const v = String(req.headers["linkedin-version"] ?? "");
     if (!/^\d{6}$/.test(v)) return (c.bad(res, `LinkedIn-Version ${v}`), true);
@@ -181,7 +206,9 @@ export function linkedinRoutes(c: FakeContext, minVersion?: string) {
     if (req.method === "POST" && !String(req.headers["content-type"]).startsWith("application/json")) return (c.bad(res, `${p} content-type`), true);
     const member = memberOf(g);
     const urn = /^\/rest\/(image|document)s\/(.+)$/.exec(p);
-    if (urn && req.method === "GET") status(res, urn[1] as "image" | "document", decodeURIComponent(urn[2]), member);
+    const commented = /^\/rest\/socialActions\/([^/]+)\/comments$/.exec(p);
+    if (commented && req.method === "POST") await comment(req, res, commented[1], body, member);
+    else if (urn && req.method === "GET") status(res, urn[1] as "image" | "document", decodeURIComponent(urn[2]), member);
     else if (p === "/rest/images") initialize(req, res, u, "image", body, member);
     else if (p === "/rest/documents") initialize(req, res, u, "document", body, member);
     else if (p === "/rest/posts" && req.method === "POST") await post(req, res, body, member);

@@ -20,8 +20,8 @@ export type Misbehaviour =
   | "created502"
   | "processing_failed";
 export type Route = "linkedin" | "x";
-/** Posts/tweets ("linkedin", "x") and media uploads (initializeUpload, X's uploads). */
-export type Queue = Route | "linkedin-upload" | "x-upload";
+/** Posts/tweets ("linkedin", "x"; X's replies too), LinkedIn comments and media uploads (initializeUpload, X's uploads). */
+export type Queue = Route | "linkedin-comment" | "linkedin-upload" | "x-upload";
 
 export type Upload = {
   id: string;
@@ -73,6 +73,8 @@ export type FakeState = {
   posts: Record<Route, string[]>;
   /** Each created post/tweet in order, with its id and request body. */
   created: Record<Route, Created[]>;
+  /** LinkedIn comments created (Social Actions), in order: on which post, as whom, the text. */
+  comments: { id: string; object: string; actor: string; text: string }[];
   /** LinkedIn image/document URNs and X media ids, with the bytes received. */
   uploads: Map<string, Upload>;
   refreshes: Record<Route, number>;

@@ -13,6 +13,7 @@ import { AppError } from "@/lib/core/errors";
 import { zonedToUtc } from "@/components/format";
 import type { ActionState } from "@/components/action-form";
 import type { ItemState } from "@/components/item-form";
+import { retryFirstComment } from "@/lib/domain/publishing/first-comment";
 import { publishIt, saveTyped, scheduleAt, text, unscheduleIt } from "./steps";
 
 // The owner's actions on one draft. Each re-reads the session and checks the form's CSRF
@@ -101,5 +102,14 @@ export async function settle(type: DraftType, id: string, _prev: ActionState, fo
     const posted = form.get("outcome") === "posted";
     await resolveUnknown(ctx, posted ? { type, id, posted, url: text(form, "url") } : { type, id, posted });
     return `${page(type, id)}?done=${posted ? "confirmed-posted" : "confirmed-not-posted"}`;
+  });
+}
+
+/** The owner tries a failed (or unconfirmed) first comment again; the post itself is not sent again. */
+export async function retryComment(type: DraftType, id: string, _prev: ActionState, form: FormData): Promise<ActionState> {
+  return act(type, id, form, async (ctx) => {
+    const outcome = await retryFirstComment(ctx.db, ctx.caller.userId, type, id, ctx.ports);
+    if (!outcome) throw new AppError("action_failed", "There is no failed first comment to post again; reload the page to see where it stands.");
+    return `${page(type, id)}?done=comment-${outcome}`;
   });
 }

@@ -18,7 +18,8 @@ import { PostPreview } from "@/components/post-preview";
 import { SandboxNote } from "@/components/sandbox-note";
 import { destination, publishedTo } from "@/lib/adapters/platforms/destination";
 import { WhenPicker } from "@/components/when-picker";
-import { itemAction, remove, settle } from "./actions";
+import { itemAction, remove, retryComment, settle } from "./actions";
+import { FirstComment } from "./first-comment";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Draft · Contentio" };
@@ -36,12 +37,15 @@ const DONE: Record<string, string> = {
   "saved-published": "Saved and published.",
   "confirmed-posted": "Marked as published with the link you gave.",
   "confirmed-not-posted": "Marked as failed: it did not go out. You can publish it again.",
+  "comment-posted": "The first comment is posted.",
 };
 // After "Publish now" reached the platform without a clear success.
 const AFTER_PUBLISH: Record<string, string> = {
   "publish-unknown": "The platform did not confirm the post. Check your account, then answer below whether it went out.",
   "publish-failed": "Publishing failed; nothing was posted. The reason is below.",
   "publish-scheduled": "The platform could not take it right now; nothing was posted. It will be retried automatically for up to 30 minutes.",
+  "comment-failed": "The first comment was not posted again; the reason is below.",
+  "comment-unknown": "The platform did not confirm the first comment. Check the post before trying again.",
 };
 
 export default async function ItemPage({
@@ -73,13 +77,15 @@ export default async function ItemPage({
   // What this page shows: publishing, scheduling and deleting are refused if it has changed.
   const shownInput = <input type="hidden" name="shown" value={shown} />;
   const what = type === "post" ? "post" : "tweet";
-  // Images, document and thread parts, shown read-only (change them through the API).
+  // Images, document, thread parts and first comment, shown read-only (change them through the API).
   const m = item as {
     image_url?: string | null;
     image_urls?: string[];
     document_url?: string;
     document_title?: string;
     thread?: { text: string; image_urls: string[] }[];
+    first_comment?: string;
+    first_comment_result?: { status: "posting" | "posted" | "failed" | "unknown"; url: string | null; reason: string | null };
   };
   const media = {
     image_urls: m.image_urls ?? [],
@@ -178,6 +184,17 @@ export default async function ItemPage({
           <h2 id="media-h">{type === "tweet" && media.thread.length ? "Images and thread" : "Images and document"}</h2>
           <Attachments a={media} meta={meta} what={`this ${what}`} />
         </section>
+      ) : null}
+
+      {m.first_comment ? (
+        <FirstComment
+          text={m.first_comment}
+          result={m.first_comment_result}
+          what={what}
+          where={dest.where}
+          retry={csrfInput}
+          action={retryComment.bind(null, type, id)}
+        />
       ) : null}
 
       {editable ? (

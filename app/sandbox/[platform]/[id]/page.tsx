@@ -1,7 +1,7 @@
 import { notFound } from "next/navigation";
 import { signedInUserId } from "@/lib/transports/auth/session";
 import { db } from "@/lib/adapters/db";
-import { findSandboxPost, sandboxThread } from "@/lib/adapters/platforms/sandbox";
+import { COMMENT, findSandboxPost, sandboxThread } from "@/lib/adapters/platforms/sandbox";
 
 export const dynamic = "force-dynamic";
 
@@ -18,7 +18,11 @@ function PartView({ part, current, total }: { part: Part; current: boolean; tota
       aria-current={current ? "true" : undefined}
       style={{ border: current ? "2px solid #333" : "1px solid #ccc", padding: "1rem", maxWidth: "40rem", marginBottom: "0.75rem" }}
     >
-      {total > 1 ? (
+      {part.part === COMMENT ? (
+        <p className="meta">
+          <a href={`./${part.id}`}>First comment</a>
+        </p>
+      ) : total > 1 ? (
         <p className="meta">
           <a href={`./${part.id}`}>
             Part {part.part + 1} of {total}
@@ -54,16 +58,17 @@ export default async function SandboxPost({ params }: { params: Promise<{ platfo
   const post = await findSandboxPost(d, platform, id);
   if (!post) notFound();
   const thread = await sandboxThread(d, post);
+  const parts = thread.filter((p) => p.part !== COMMENT).length;
   // Its owner, signed in, gets a way back to the draft's page; everyone else sees the post only.
   const mine = (await signedInUserId()) === post.userId;
   return (
     <main>
       <p>
         Sandbox {post.platform === "pronet" ? "professional network (LinkedIn stand-in)" : "microblog (X stand-in)"} · published {post.createdAt.toISOString()}
-        {thread.length > 1 ? ` · a thread of ${thread.length} parts` : null}
+        {parts > 1 ? ` · a thread of ${parts} parts` : null}
       </p>
       {thread.map((p) => (
-        <PartView key={p.id} part={p} current={p.id === post.id} total={thread.length} />
+        <PartView key={p.id} part={p} current={p.id === post.id} total={parts} />
       ))}
       <p>This post was published to the service&apos;s built-in sandbox, not to a real network.</p>
       {mine ? (

@@ -1,7 +1,7 @@
 import type { ApprovalAttachments } from "@/drizzle/schema";
 import type { MediaMeta } from "@/lib/domain/media/media";
 
-// The images, document and thread parts of an approval as lines of an elicitation form's
+// The images, document, thread parts and first comment of an approval as lines of an elicitation form's
 // text, so an owner approving in the client sees everything the approval page shows.
 
 /** `meta`: the uploads' alt text (posted with each image) and a document's page count, by address. */
@@ -17,6 +17,7 @@ export function attachmentLines(a: ApprovalAttachments, meta: MediaMeta = {}): s
   a.thread.forEach((p, i) => {
     lines.push("", `Thread part ${i + 2} of ${a.thread.length + 1}:`, p.text, ...images(p.image_urls, "  "));
   });
+  if (a.first_comment) lines.push("", "First comment (posted right after it):", a.first_comment);
   return lines;
 }
 
@@ -26,5 +27,5 @@ const same = (x: ApprovalAttachments | null | undefined, y: ApprovalAttachments 
 export function proposedAttachmentLines(current: ApprovalAttachments | null, proposed: ApprovalAttachments | undefined, meta?: MediaMeta) {
   if (!proposed || same(current, proposed)) return [];
   const lines = attachmentLines(proposed, meta);
-  return ["", "Proposed images, document and thread parts:", ...(lines.length ? lines.slice(1) : ["none"])];
+  return ["", "Proposed images, document, thread parts and first comment:", ...(lines.length ? lines.slice(1) : ["none"])];
 }
