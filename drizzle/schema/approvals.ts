@@ -1,3 +1,4 @@
+import type { Confirmation } from "@/lib/core/errors";
 import { index, pgTable, text } from "drizzle-orm/pg-core";
 import { at, createdAt, id, jsonb } from "./columns";
 import { appRef } from "./connected-apps";
@@ -19,13 +20,8 @@ export type ApprovalAttachments = {
 };
 
 export type ApprovalStatus = "pending" | "approved" | "denied" | "used";
-export type ApprovalAction = {
-  operation: string;
-  type: string;
-  id: string;
-  title: string;
-  scheduled_for: string | null;
-};
+/** What an approval is of, as the API's confirmation_required error and the approval page show it. */
+export type ApprovalAction = Confirmation["action"];
 
 // The owner's approval of one exact action (contract section 4). It matches only the same
 // user, app, operation, arguments (args_hash) and draft content (content_hash), once.

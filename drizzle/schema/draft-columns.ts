@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
-import { integer, text } from "drizzle-orm/pg-core";
+import { integer, text, uuid } from "drizzle-orm/pg-core";
+import { publishingAccounts } from "./publishing-accounts";
 import { at, createdAt, id, jsonb, tsvector, updatedAt } from "./columns";
 
 export type DraftStatus = "draft" | "scheduled" | "publishing" | "published" | "failed" | "unknown";
@@ -59,6 +60,9 @@ export const draftColumns = (alsoSearched?: SQL) => ({
   // Posted right after the post (LinkedIn: a comment on it; X: a reply to its last part),
   // at most once; its outcome is its own, and does not change the post's.
   firstComment: text("first_comment"),
+  // The account it goes to (publishing_accounts); null: the network's default, which
+  // scheduling and publishing bind here so that the approval names where it goes.
+  accountId: uuid("account_id").references(() => publishingAccounts.id, { onDelete: "set null" }),
   firstCommentStatus: text("first_comment_status").$type<FirstCommentStatus>(),
   firstCommentClaimedAt: at("first_comment_claimed_at"),
   firstCommentPostId: text("first_comment_post_id"),

@@ -21,3 +21,4 @@ export * from "./notifications";
 export * from "./media";
 export * from "./webhooks";
 export * from "./mcp-tasks";
+export * from "./publishing-accounts";

@@ -3,6 +3,7 @@ import type { Db } from "@/lib/adapters/db";
 import type { DraftType, PlatformName } from "@/lib/domain/networks";
 import type { Platform } from "@/lib/domain/networks/platform";
 import type { authAccounts } from "@/drizzle/schema";
+import type { PublishingAccount } from "./accounts/accounts";
 
 // The outside world as the domain sees it: configuration, the clock, the networks, the
 // publishing engine's events, the writing model, mail, the work on uploads and the webhook
@@ -20,8 +21,11 @@ export type Events = {
   deleted: (d: DraftRef) => Promise<void>;
 };
 
-/** A user's stored connection to a network (auth_accounts), as sign-in and token refreshes keep it. */
-export type StoredConnection = typeof authAccounts.$inferSelect;
+/**
+ * A user's stored connection to a network (auth_accounts), as sign-in and token refreshes keep
+ * it, with the account it posts as when asked for one (a person's own, or a page it administers).
+ */
+export type StoredConnection = typeof authAccounts.$inferSelect & { target?: PublishingAccount };
 
 /**
  * The networks, as the domain asks about them. What follows from the stored connection alone
@@ -30,10 +34,13 @@ export type StoredConnection = typeof authAccounts.$inferSelect;
 export type Platforms = {
   /** Whether this deployment has the network's app credentials; without them the built-in sandbox stands in. */
   configured: (name: PlatformName) => boolean;
-  /** The user's stored connection to the network, or null. */
-  connection: (db: Db, userId: string, name: PlatformName) => Promise<StoredConnection | null>;
-  /** The network a user's draft goes to: the real one when configured (refused without a usable connection), else the sandbox. */
-  open: (db: Db, userId: string, name: PlatformName) => Promise<Platform>;
+  /** The stored connection the user's account posts with (`accountId`, else the network's default), or null. */
+  connection: (db: Db, userId: string, name: PlatformName, accountId?: string | null) => Promise<StoredConnection | null>;
+  /**
+   * The network a user's draft goes to, as `accountId` (else the network's default): the real
+   * one when configured (refused without a usable connection), else the sandbox.
+   */
+  open: (db: Db, userId: string, name: PlatformName, accountId?: string | null) => Promise<Platform>;
 };
 
 /** An e-mail to one person, in plain text. */

@@ -29,8 +29,9 @@ const { newPage } = appInBrowser(srv, async () => {
 });
 
 const api = async (op: string, body: unknown) => srv.api(op, body, token);
+/** A network's accounts and its buttons on Settings > Connections. */
 const accountRow = (page: Page, name: string) =>
-  page.locator("section[aria-labelledby=accounts] li", { has: page.locator("strong", { hasText: new RegExp(`^${name}$`) }) });
+  page.locator("section[aria-labelledby=accounts] .network-accounts", { has: page.locator("h3", { hasText: new RegExp(`^${name}$`) }) });
 
 /** The app's call, the owner's approval on its page, the app's call again. */
 async function approvedCall(page: Page, op: string, body: Record<string, unknown>) {
@@ -51,13 +52,7 @@ describe("publishing to X and LinkedIn connected in a browser", () => {
         .getByRole("button", { name: `Connect ${name}` })
         .click();
       await page.waitForURL(/\/settings\/connections$/);
-      await expect
-        .poll(() =>
-          accountRow(page, name)
-            .getByText(/^Connected as/)
-            .count(),
-        )
-        .toBe(1);
+      await expect.poll(() => accountRow(page, name).getByText("Connected", { exact: true }).count()).toBe(1);
     }
     expect(fake.signIn.x.authorizations[0].get("scope")).toContain("media.write");
     await page.getByRole("button", { name: "Check connections" }).click();

@@ -107,7 +107,7 @@ describe("scheduled publishing on a running server", () => {
 
     for (const [op, args] of calls) {
       const r = await api(op, args);
-      expect(r.status).toBe(200);
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
       expect(r.body).toMatchObject({
         id: args.id,
         status: "scheduled",

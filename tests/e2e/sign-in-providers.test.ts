@@ -5,7 +5,7 @@ import { openDatabase } from "@/lib/adapters/db";
 import { authAccounts, users } from "@/drizzle/schema";
 import { startFakeOAuth, type FakeOAuth } from "../helpers/fake-oauth-providers";
 import { decodeQuotedPrintable, startSmtpCapture, type SmtpCapture } from "../helpers/smtp-capture";
-import { appInBrowser, axe } from "./browser";
+import { appInBrowser, axe, screenshots } from "./browser";
 import { TestServer } from "./harness";
 
 // Signing in with LinkedIn (OpenID Connect), X (OAuth 2.0 + PKCE) and an e-mailed link, in a
@@ -51,8 +51,9 @@ async function signInAsWriter(page: Page) {
   await page.waitForURL(/\/settings\/connections$/);
 }
 
+/** A network's accounts and its buttons on Settings > Connections. */
 const accountRow = (page: Page, name: string) =>
-  page.locator("section[aria-labelledby=accounts] li", { has: page.locator("strong", { hasText: new RegExp(`^${name}$`) }) });
+  page.locator("section[aria-labelledby=accounts] .network-accounts", { has: page.locator("h3", { hasText: new RegExp(`^${name}$`) }) });
 
 const { newPage } = appInBrowser(srv, async () => {
   // An approved partner app: only those get LinkedIn refresh tokens, which the second test keeps.
@@ -93,7 +94,7 @@ describe("signing in with LinkedIn, X and an e-mail link", () => {
     await page.getByRole("button", { name: "Save and finish" }).click();
     await page.waitForURL(/\/settings\/connections$/);
     expect(await page.getByText("lena@example.com").count()).toBe(1); // signed in as the new account
-    expect(await accountRow(page, "LinkedIn").getByText("Connected as Lena Linked").count()).toBe(1);
+    expect(await accountRow(page, "LinkedIn").getByRole("listitem").filter({ hasText: "Lena Linked" }).getByText("Connected", { exact: true }).count()).toBe(1);
     expect(await accountRow(page, "X").getByRole("button", { name: "Connect X" }).count()).toBe(1);
     await axe(page);
 
@@ -127,7 +128,7 @@ describe("signing in with LinkedIn, X and an e-mail link", () => {
     await page.getByRole("button", { name: "LinkedIn" }).click();
     await page.waitForURL(/\/settings\/connections$/); // the same account, already set up
     expect(await page.getByText("lena@example.com").count()).toBe(1);
-    expect(await accountRow(page, "LinkedIn").getByText("Connected as Lena Linked").count()).toBe(1);
+    expect(await accountRow(page, "LinkedIn").getByRole("listitem").filter({ hasText: "Lena Linked" }).getByText("Connected", { exact: true }).count()).toBe(1);
     expect(li.issued.at(-1)).toMatchObject({ access_token: "linkedin-access-2", refresh_token: undefined });
 
     const rows = (await storedAccounts()).filter((r) => r.a.provider === "linkedin");
@@ -141,7 +142,9 @@ describe("signing in with LinkedIn, X and an e-mail link", () => {
     await signInAsWriter(page);
     await accountRow(page, "X").getByRole("button", { name: "Connect X" }).click();
     await page.waitForURL(/\/settings\/connections$/);
-    await expect.poll(() => accountRow(page, "X").getByText("Connected as @wendy_w").count()).toBe(1);
+    await expect
+      .poll(() => accountRow(page, "X").getByRole("listitem").filter({ hasText: "@wendy_w" }).getByText("Connected", { exact: true }).count())
+      .toBe(1);
     expect(await page.getByText(WRITER.email).count()).toBe(1); // still the same account
     await axe(page);
 
@@ -163,6 +166,24 @@ describe("signing in with LinkedIn, X and an e-mail link", () => {
       handle: "@wendy_w",
       status: "connected",
     });
+
+    // A second X account: signed in to another one on X, "Add another X account" adds it
+    // beside the first, which stays the default until the owner makes the new one default.
+    x.person = { sub: "9988776655", name: "Wendy's studio", username: "wendy_studio" };
+    await accountRow(page, "X").getByRole("button", { name: "Add another X account" }).click();
+    await page.waitForURL(/\/settings\/connections$/);
+    const items = accountRow(page, "X").getByRole("listitem");
+    await expect.poll(() => items.count()).toBe(2);
+    expect(await items.nth(0).textContent()).toMatch(/@wendy_w.*Default/);
+    await items.filter({ hasText: "@wendy_studio" }).getByRole("button", { name: /^Make/ }).click();
+    await page.waitForURL(/done=default/);
+    expect(await items.nth(0).textContent()).toMatch(/@wendy_studio.*Default/);
+    await axe(page);
+    await screenshots(page, "connections-two-x-accounts");
+    expect((await storedAccounts()).filter((r) => r.a.provider === "twitter").map((r) => r.a.providerAccountId)).toEqual(
+      expect.arrayContaining(["2244994945", "9988776655"]),
+    );
+    x.person = { sub: "2244994945", name: "Wendy on X", username: "wendy_w" };
     await page.close();
   }, 180_000);
 
@@ -223,7 +244,7 @@ describe("signing in with LinkedIn, X and an e-mail link", () => {
     await page.getByRole("button", { name: "Sign in as lena@example.com" }).click();
     await page.waitForURL(/\/settings\/connections$/);
     expect(await page.getByText("lena@example.com").count()).toBe(1);
-    expect(await accountRow(page, "LinkedIn").getByText("Connected as Lena Linked").count()).toBe(1);
+    expect(await accountRow(page, "LinkedIn").getByRole("listitem").filter({ hasText: "Lena Linked" }).getByText("Connected", { exact: true }).count()).toBe(1);
 
     // Another site cannot press that button for the visitor: its POST carries another Origin.
     const forged = await fetch(`${srv.origin}/signin/link/confirm`, {

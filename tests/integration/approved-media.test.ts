@@ -168,7 +168,9 @@ describe("the publisher posts only the approved thread", () => {
     expect(await sandboxCount(id)).toBe(0);
     const r = await row("tweet", id);
     expect(r.status).toBe("failed");
-    expect(r.failureReason).toMatch(/^its content changed after the owner approved it \(title, text, images, document, thread parts or first comment differ/);
+    expect(r.failureReason).toMatch(
+      /^its content changed after the owner approved it \(title, text, images, document, thread parts, first comment or account differ/,
+    );
   });
 });
 

@@ -194,14 +194,14 @@ describe("conditional confirmation", () => {
     const doc = (await json(await openapiRoute.GET())).body;
     const post = doc.paths["/update_draft"].post;
     expect(post.description).toMatch(
-      /Confirmation: required when it changes the title, text, images, document, thread or first comment of a scheduled draft\.$/,
+      /Confirmation: required when it changes the title, text, images, document, thread, first comment or account of a scheduled draft\.$/,
     );
-    expect(post["x-confirmation-when"]).toBe("when it changes the title, text, images, document, thread or first comment of a scheduled draft");
+    expect(post["x-confirmation-when"]).toBe("when it changes the title, text, images, document, thread, first comment or account of a scheduled draft");
     expect(post.requestBody && doc.components.schemas.update_draft_request.properties.confirmation_id).toBeDefined();
     const text = await (await llms.GET()).text();
     expect(text).toContain(
       "- update_draft (content:write; changes data, needs the owner's approval when " +
-        "it changes the title, text, images, document, thread or first comment of a scheduled draft)",
+        "it changes the title, text, images, document, thread, first comment or account of a scheduled draft)",
     );
     // Operations that always need it say so without a condition.
     expect(doc.paths["/publish_now"].post.description).toMatch(/Confirmation: required\.$/);

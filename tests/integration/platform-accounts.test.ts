@@ -4,6 +4,7 @@ import { db } from "@/lib/adapters/db";
 import { storePlatformTokens } from "@/lib/domain/owner/sign-in";
 import { connectedAccount } from "@/lib/adapters/platforms";
 import { authAccounts } from "@/drizzle/schema";
+import { listAccounts } from "@/lib/domain/accounts/accounts";
 import { makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 
@@ -50,7 +51,7 @@ describe("LinkedIn and X connections on sign-in", () => {
     expect(r).toMatchObject({ access_token: "newer", refresh_token: "rotated", handle: "Ada Lovelace" });
   });
 
-  it("a reconnect that chose another account replaces the one before: one account a network, the one publishing uses", async () => {
+  it("a sign-in with another account of a network adds it beside the first, which stays the default; the same one again only renews", async () => {
     const u = await makeUser();
     const other = await makeUser();
     const d = await db();
@@ -59,14 +60,28 @@ describe("LinkedIn and X connections on sign-in", () => {
       { userId: u.id, type: "oauth", provider: "linkedin", providerAccountId: "li-kept", access_token: "li" },
       { userId: other.id, type: "oauth", provider: "twitter", providerAccountId: "x-carol", access_token: "carol" },
     ]);
+    const first = await connectedAccount(d, u.id, "micro");
+    expect(first).toMatchObject({ providerAccountId: "x-alice" });
     // next-auth links the newly chosen account, then the sign-in event stores its tokens.
     await d.insert(authAccounts).values({ userId: u.id, type: "oauth", provider: "twitter", providerAccountId: "x-bob" });
     await storePlatformTokens(d, { provider: "twitter", providerAccountId: "x-bob", access_token: "bob", refresh_token: "r" }, { data: { username: "bob" } });
-    expect(await row("x-alice")).toBeUndefined();
-    expect(await connectedAccount(d, u.id, "micro")).toMatchObject({ providerAccountId: "x-bob", access_token: "bob", handle: "@bob" });
-    // The owner's other network and another user's account of the same network stay.
+    await storePlatformTokens(
+      d,
+      { provider: "twitter", providerAccountId: "x-bob", access_token: "bob-2", refresh_token: "r2" },
+      { data: { username: "bob" } },
+    );
+    expect(await row("x-alice")).toBeDefined();
+    const xs = (await listAccounts(d, u.id)).filter((a) => a.platform === "micro");
+    expect(xs.map((a) => [a.handle, a.default])).toEqual([
+      ["@alice", true],
+      ["@bob", false],
+    ]);
+    expect(await connectedAccount(d, u.id, "micro")).toMatchObject({ providerAccountId: "x-alice" });
+    expect(await connectedAccount(d, u.id, "micro", xs[1].account_id)).toMatchObject({ providerAccountId: "x-bob", access_token: "bob-2", handle: "@bob" });
+    // The owner's other network and another user's account of the same network stay theirs.
     expect(await row("li-kept")).toBeDefined();
     expect(await row("x-carol")).toBeDefined();
+    await expect(connectedAccount(d, other.id, "micro", xs[1].account_id)).rejects.toMatchObject({ code: "action_failed" });
   });
 
   it("takes X's @username as the handle", async () => {

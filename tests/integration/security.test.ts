@@ -9,6 +9,8 @@ import type { Operation } from "@/lib/operations/define";
 import { operations } from "@/lib/operations/registry";
 import { call, expectError, makeUser, type Called, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
+import { listAccounts } from "@/lib/domain/accounts/accounts";
+import { authAccounts } from "@/drizzle/schema";
 
 // The security cases of every operation, generated from the registry: a new operation is
 // covered as soon as it is registered, and fails here until it has a valid body below.
@@ -16,7 +18,7 @@ import { withDatabase } from "../helpers/db";
 withDatabase();
 
 /** Items of one user that bodies may point at. */
-type Fixture = { post: string; tweet: string; series: string; topic: string; webhook: string };
+type Fixture = { post: string; tweet: string; series: string; topic: string; webhook: string; li: string; x: string };
 
 /** A 2 x 2 PNG, base64. */
 const PNG_2X2 = "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAD0lEQVQImWNg6DgDQhAKACIOBVEyhxYyAAAAAElFTkSuQmCC";
@@ -33,13 +35,13 @@ const VALID: Record<string, (f: Fixture) => Record<string, unknown> | Record<str
   list_scheduled: () => ({}),
   get_profile_context: () => ({}),
   get_analytics: () => ({ area: "overview" }),
-  generate_post: (f) => ({ topic: "Shipping small things", series_topic_id: f.topic }),
-  generate_tweet: (f) => [{ from_post_id: f.post }, { topic: "Shipping small things", series_topic_id: f.topic }],
+  generate_post: (f) => ({ topic: "Shipping small things", series_topic_id: f.topic, account_id: f.li }),
+  generate_tweet: (f) => [{ from_post_id: f.post }, { topic: "Shipping small things", series_topic_id: f.topic, account_id: f.x }],
   create_draft: (f) => [
-    { type: "tweet", body: "A reply", post_draft_id: f.post },
-    { type: "post", body: "For a topic", series_topic_id: f.topic },
+    { type: "tweet", body: "A reply", post_draft_id: f.post, account_id: f.x },
+    { type: "post", body: "For a topic", series_topic_id: f.topic, account_id: f.li },
   ],
-  update_draft: (f) => ({ type: "post", id: f.post, body: "Edited" }),
+  update_draft: (f) => ({ type: "post", id: f.post, body: "Edited", account_id: f.li }),
   upload_media: () => ({ data: PNG_2X2, content_type: "image/png", filename: "dot.png", alt_text: "A blue dot" }),
   delete_draft: (f) => ({ type: "tweet", id: f.tweet }),
   schedule_content: (f) => ({ type: "post", id: f.post, scheduled_for: inTwoHours() }),
@@ -57,8 +59,12 @@ const VALID: Record<string, (f: Fixture) => Record<string, unknown> | Record<str
   ],
 };
 
-/** A post, a tweet against it, a series with one topic: made through the API itself. */
+/** A post, a tweet against it, a series with one topic (made through the API itself), and a LinkedIn and an X account. */
 async function fixtureOf(u: TestUser): Promise<Fixture> {
+  const d = await db();
+  for (const provider of ["linkedin", "twitter"])
+    await d.insert(authAccounts).values({ userId: u.id, type: "oauth", provider, providerAccountId: `${provider}-${randomUUID()}`, access_token: "t" });
+  const accounts = await listAccounts(d, u.id);
   const tweet = await call("create_draft", { type: "tweet", body: "My own words" }, { token: u.token });
   const series = await call("manage_series", { action: "create", title: "My series", topics: [{ title: "Part one" }] }, { token: u.token });
   const hook = await call("manage_webhooks", { action: "create", url: "https://hooks.example.com/mine", events: ["draft.created"] }, { token: u.token });
@@ -69,6 +75,8 @@ async function fixtureOf(u: TestUser): Promise<Fixture> {
     series: series.body.series.id,
     topic: series.body.topics[0].id,
     webhook: hook.body.webhook.id,
+    li: accounts.find((a) => a.platform === "pronet")!.account_id,
+    x: accounts.find((a) => a.platform === "micro")!.account_id,
   };
 }
 

@@ -3,6 +3,7 @@ import { csrfToken, requireOwner } from "@/lib/transports/auth/session";
 import { db } from "@/lib/adapters/db";
 import { actsAt } from "@/lib/domain/approvals/approvals";
 import { approvalForOwner, platformAccounts } from "@/lib/domain/accounts/connections";
+import { accountLabel } from "@/lib/domain/accounts/accounts";
 import { PLATFORM_NAMES, STATUS_WORDS, formatInZone, formatTime, formatUtc } from "@/components/format";
 import { AttachedImage, EditComparison } from "@/components/approval-content";
 import { Attachments } from "@/components/draft-media";
@@ -51,7 +52,10 @@ export default async function ConfirmPage({
   }
   const now = new Date();
   const type: DraftType = a.action.type === "tweet" ? "tweet" : "post";
-  const handle = (await platformAccounts(d, me.id)).find((p) => PLATFORM_NAMES[p.provider] === PLATFORM_NAMES[type])?.handle;
+  // The account the action names (bound when it was asked); an older approval: the network's default.
+  const handle = a.action.account
+    ? accountLabel(a.action.account)
+    : (await platformAccounts(d, me.id)).find((p) => PLATFORM_NAMES[p.provider] === PLATFORM_NAMES[type])?.handle;
   const dest = destination(type, handle);
   const expired = a.expiresAt <= now;
   const expiry = `${formatTime(a.expiresAt, me.timezone)}${me.timezone === "UTC" ? "" : ` (${formatTime(a.expiresAt, "UTC")})`}`;

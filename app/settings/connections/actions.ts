@@ -4,7 +4,8 @@ import { redirect } from "next/navigation";
 import { signIn } from "@/lib/transports/auth";
 import { ownerAction } from "@/lib/transports/auth/owner-action";
 import { db } from "@/lib/adapters/db";
-import { disconnectPlatform, setAppTrustsForms, setPublishingAllowed } from "@/lib/domain/accounts/connections";
+import { setAppTrustsForms, setPublishingAllowed } from "@/lib/domain/accounts/connections";
+import { disconnectAccount, setDefaultAccount } from "@/lib/domain/accounts/accounts";
 import { KINDS, setNotificationSettings } from "@/lib/domain/owner/notifications";
 import { revokeApp } from "@/lib/domain/apps/tokens";
 import { checkConnections } from "@/lib/adapters/platforms/check";
@@ -40,15 +41,23 @@ export async function toggleAppTrust(form: FormData) {
 export async function connectPlatform(form: FormData) {
   await owner(form);
   const provider = form.get("provider") === "twitter" ? "twitter" : "linkedin";
-  // Signed in already: next-auth links the platform account to this user.
+  // Signed in already: next-auth links the platform account to this user, beside any others
+  // (the account the network's sign-in is on decides which: another one is added, the same renewed).
   await signIn(provider, { redirectTo: PAGE });
 }
 
-export async function removePlatform(form: FormData) {
+export async function makeDefault(form: FormData) {
   const userId = await owner(form);
-  await disconnectPlatform(await db(), userId, form.get("provider") === "twitter" ? "twitter" : "linkedin");
+  const ok = await setDefaultAccount(await db(), userId, String(form.get("accountId") ?? ""));
   revalidatePath(PAGE);
-  redirect(`${PAGE}?done=account-disconnected`);
+  redirect(`${PAGE}?done=${ok ? "default" : "account-gone"}`);
+}
+
+export async function removeAccount(form: FormData) {
+  const userId = await owner(form);
+  const ok = await disconnectAccount(await db(), userId, String(form.get("accountId") ?? ""));
+  revalidatePath(PAGE);
+  redirect(`${PAGE}?done=${ok ? "account-disconnected" : "account-gone"}`);
 }
 
 export async function saveNotifications(form: FormData) {

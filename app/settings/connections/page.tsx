@@ -3,15 +3,17 @@ import { configuredProviders } from "@/lib/transports/auth";
 import { csrfToken, requireOwner } from "@/lib/transports/auth/session";
 import { db } from "@/lib/adapters/db";
 import { accountHealth } from "@/lib/domain/accounts/health";
-import { listConnectedApps, pendingApprovals, platformAccounts } from "@/lib/domain/accounts/connections";
+import { listConnectedApps, pendingApprovals } from "@/lib/domain/accounts/connections";
+import { listAccounts } from "@/lib/domain/accounts/accounts";
+import { AccountsList } from "./accounts";
 import { ConfirmButton } from "@/components/confirm-button";
-import { OPERATION_WORDS, PLATFORM_NAMES, abilities, formatDay, formatInZone, formatTime, relative } from "@/components/format";
+import { OPERATION_WORDS, abilities, formatDay, formatTime, relative } from "@/components/format";
 import { OwnerShell } from "@/components/owner-shell";
 import { SwitchForm } from "@/components/switch-form";
 import { notificationSettingsOf } from "@/lib/domain/owner/notifications";
 import { config } from "@/lib/core/config";
 import { ports } from "@/lib/adapters/ports";
-import { checkConnection, connectPlatform, disconnectApp, removePlatform, saveNotifications, toggleAppTrust, togglePublishing } from "./actions";
+import { checkConnection, disconnectApp, saveNotifications, toggleAppTrust, togglePublishing } from "./actions";
 import { ConnectionCheckForm } from "@/components/connection-check";
 import { FormOutcome } from "@/components/form-outcome";
 import { destinationBadges } from "@/lib/adapters/platforms/destination";
@@ -22,7 +24,9 @@ export const metadata = { title: "Connections · Contentio" };
 const DONE: Record<string, string> = {
   disconnected: "Disconnected. The app lost access immediately.",
   gone: "That app was already disconnected.",
-  "account-disconnected": "Account disconnected. Nothing will be published to it.",
+  "account-disconnected": "Account disconnected. Nothing will be published to it; posts scheduled to it are drafts again.",
+  "account-gone": "That account was already disconnected.",
+  default: "Default account changed. Drafts without an account of their own go there from now on.",
   notifications: "E-mail settings saved.",
 };
 
@@ -39,7 +43,7 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
   const d = await db();
   const [apps, accounts, pending, health] = await Promise.all([
     listConnectedApps(d, me.id),
-    platformAccounts(d, me.id),
+    listAccounts(d, me.id),
     pendingApprovals(d, me.id),
     accountHealth(d, me.id, ports()),
   ]);
@@ -122,96 +126,13 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
 
       <section aria-labelledby="accounts" className="card">
         <h2 id="accounts">Accounts</h2>
-        <ul className="rows">
-          {accounts.map((acc) => {
-            const name = PLATFORM_NAMES[acc.provider];
-            const canConnect = acc.provider === "linkedin" ? providers.linkedin : providers.x;
-            const h = acc.state === "connected" ? health.find((x) => x.provider === acc.provider) : undefined;
-            return (
-              <li key={acc.provider}>
-                <div>
-                  <strong>{name}</strong>
-                  <p className="meta">
-                    {acc.state === "connected" ? <span className="badge good">Connected{acc.handle ? ` as ${acc.handle}` : ""}</span> : null}
-                    {acc.state === "needs_reconnect" ? <span className="badge warn">Needs reconnecting: token expired</span> : null}
-                    {acc.state === "not_connected" ? (
-                      <>Not connected{canConnect ? "" : ` (posts go to the built-in sandbox until ${name} app credentials are configured)`}</>
-                    ) : null}
-                  </p>
-                  {h?.expiresAt ? (
-                    <p className="meta">
-                      Access expires {formatInZone(h.expiresAt, me.timezone)} ·{" "}
-                      {h.canRefresh ? "renews itself" : `cannot renew itself: reconnect ${name} before then`}
-                    </p>
-                  ) : null}
-                  {h?.missing.length ? (
-                    <p className="attention" role="note" aria-label={`${name} permissions`}>
-                      <strong>
-                        Reconnect {name} to post {h.toPost}.
-                      </strong>{" "}
-                      This connection was made without the permission {h.missing.join(", ")}; signing in with {name} again grants it.
-                    </p>
-                  ) : null}
-                  {h?.allowance ? (
-                    <p className="meta">
-                      {name} takes {h.allowance.remaining} more post{h.allowance.remaining === 1 ? "" : "s"} today (until{" "}
-                      {formatInZone(new Date(h.allowance.resetsAt), me.timezone)}).
-                    </p>
-                  ) : null}
-                  {h?.notice ? (
-                    <p className="attention" role="note" aria-label={`${name} notice`}>
-                      {h.notice}
-                    </p>
-                  ) : null}
-                  {h?.expiring && h.until ? (
-                    <div className="attention" role="note" aria-label={`${name} connection expiring`}>
-                      <p>
-                        <strong>
-                          {name} can publish only until {formatInZone(h.until, me.timezone)}.
-                        </strong>{" "}
-                        Reconnect {name} to keep publishing.
-                      </p>
-                      {h.atRisk.length ? (
-                        <>
-                          <p>Scheduled after that, these will fail unless you reconnect:</p>
-                          <ul>
-                            {h.atRisk.map((p) => (
-                              <li key={p.id}>
-                                <a href={`/content/${h.type}/${p.id}`}>{p.title}</a> ({formatInZone(p.scheduledFor, me.timezone)})
-                              </li>
-                            ))}
-                          </ul>
-                        </>
-                      ) : (
-                        <p>Nothing is scheduled after that.</p>
-                      )}
-                    </div>
-                  ) : null}
-                </div>
-                <div className="actions">
-                  {canConnect && (acc.state !== "connected" || h?.expiring || h?.missing.length) ? (
-                    <form action={connectPlatform}>
-                      <input type="hidden" name="csrf" value={csrf} />
-                      <input type="hidden" name="provider" value={acc.provider} />
-                      <button className="btn primary" type="submit">
-                        {acc.state === "not_connected" ? "Connect" : "Reconnect"} {name}
-                      </button>
-                    </form>
-                  ) : null}
-                  {acc.state !== "not_connected" ? (
-                    <ConfirmButton
-                      action={removePlatform}
-                      label="Disconnect"
-                      confirm="Disconnect"
-                      hidden={{ provider: acc.provider, csrf }}
-                      question={`Disconnect ${name}? Scheduled items for it will fail until you connect it again.`}
-                    />
-                  ) : null}
-                </div>
-              </li>
-            );
-          })}
-        </ul>
+        {providers.linkedin || providers.x ? (
+          <p className="meta">
+            Drafts go to their network&apos;s default account unless another is chosen for them. To add another account, sign in to it on the network first (or
+            sign out there), then press &ldquo;Add another&rdquo;: the account the network signs you in with is the one added.
+          </p>
+        ) : null}
+        <AccountsList accounts={accounts} health={health} providers={providers} csrf={csrf} timeZone={me.timezone} />
         {providers.linkedin || providers.x ? <ConnectionCheckForm action={checkConnection} csrf={csrf} timeZone={me.timezone} /> : null}
       </section>
 

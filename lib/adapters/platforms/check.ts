@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/adapters/db";
-import { NETWORKS, type PlatformName } from "@/lib/domain/networks";
+import { network, type PlatformName } from "@/lib/domain/networks";
+import { listAccounts } from "@/lib/domain/accounts/accounts";
 import { connectedAccount, realConfigured } from "./index";
 import { linkedin } from "./linkedin";
 import { grantedScopes, missingScopes, scopesFor } from "@/lib/domain/networks/scopes";
@@ -24,18 +25,20 @@ export type ConnectionCheck = {
   canRenew: boolean;
 };
 
+/** One check per account (each posts with its connection's tokens), on each configured network. */
 export async function checkConnections(db: Db, userId: string): Promise<ConnectionCheck[]> {
   const out: ConnectionCheck[] = [];
-  for (const { platform, name } of NETWORKS) {
+  for (const account of await listAccounts(db, userId)) {
+    const { platform, name } = network(account.platform);
     if (!realConfigured(platform)) continue;
-    const acc = await connectedAccount(db, userId, platform);
+    const acc = await connectedAccount(db, userId, platform, account.account_id);
     if (!acc) continue;
     const { reachable, detail } = await (platform === "pronet" ? linkedin(acc, db) : x(acc, db)).probe();
     const granted = grantedScopes(acc.scope);
     out.push({
       platform,
       network: name,
-      handle: acc.handle,
+      handle: account.handle ?? account.name,
       reachable,
       detail,
       granted: granted && [...granted],

@@ -2,7 +2,8 @@ import { and, eq } from "drizzle-orm";
 import { config } from "@/lib/core/config";
 import type { Db } from "@/lib/adapters/db";
 import { authAccounts } from "@/drizzle/schema";
-import { connectionProblemOf, network } from "@/lib/domain/networks";
+import { connectionProblemOf } from "@/lib/domain/networks";
+import { accountFor } from "@/lib/domain/accounts/accounts";
 import { linkedin } from "./linkedin";
 import type { Account } from "./tokens";
 import { sandbox } from "./sandbox";
@@ -17,13 +18,19 @@ export function realConfigured(name: PlatformName): boolean {
   return name === "pronet" ? !!(c.LINKEDIN_CLIENT_ID && c.LINKEDIN_CLIENT_SECRET) : !!(c.X_CLIENT_ID && c.X_CLIENT_SECRET);
 }
 
-export async function connectedAccount(db: Db, userId: string, name: PlatformName) {
+/**
+ * The connection a draft of `name` posts with: that of `accountId` (the user's, of that
+ * network; else not found), or of the network's default account; with the account it posts
+ * as. Null when the user has no account on the network.
+ */
+export async function connectedAccount(db: Db, userId: string, name: PlatformName, accountId?: string | null): Promise<Account | null> {
+  const target = await accountFor(db, userId, name, accountId);
+  if (!target) return null;
   const [row] = await db
     .select()
     .from(authAccounts)
-    .where(and(eq(authAccounts.userId, userId), eq(authAccounts.provider, network(name).provider)))
-    .limit(1);
-  return row ?? null;
+    .where(and(eq(authAccounts.provider, target.provider), eq(authAccounts.providerAccountId, target.providerAccountId)));
+  return row ? { ...row, target } : null;
 }
 
 /**
@@ -36,9 +43,9 @@ export async function connectionProblem(db: Db, userId: string, name: PlatformNa
 }
 
 /** The platform a user's draft goes to: the real network when configured, else the sandbox. */
-export async function platformFor(db: Db, userId: string, name: PlatformName): Promise<Platform> {
+export async function platformFor(db: Db, userId: string, name: PlatformName, accountId?: string | null): Promise<Platform> {
   if (!realConfigured(name)) return sandbox(name, db);
-  const acc = await connectedAccount(db, userId, name);
+  const acc = await connectedAccount(db, userId, name, accountId);
   const problem = await connectionProblem(db, userId, name, acc);
   if (!acc || problem) throw new PublishError("failed", problem ?? "No account is connected.");
   return name === "pronet" ? linkedin(acc, db) : x(acc, db);

@@ -52,8 +52,9 @@ function refresher() {
  */
 export function linkedin(acc: Account, db: Db): Platform {
   const api = config().LINKEDIN_API_URL.replace(/\/+$/, "");
-  // next-auth's LinkedIn (OpenID) provider stores the member's `sub` as the account id.
-  const author = `urn:li:person:${acc.providerAccountId}`;
+  // next-auth's LinkedIn (OpenID) provider stores the member's `sub` as the account id; a
+  // page posts as its organization, with the token of the member who administers it.
+  const author = acc.target?.kind === "organization" ? `urn:li:organization:${acc.target.externalId}` : `urn:li:person:${acc.providerAccountId}`;
   /** LinkedIn's versioned REST API for one publish or comment: one token and version for all its calls. */
   const session = (now: Date) => {
     const auth = authorized(db, acc, refresher, NET);

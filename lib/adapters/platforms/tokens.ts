@@ -6,8 +6,10 @@ import { redactSecrets } from "@/lib/core/redact";
 import { errorText, send } from "./http";
 import { PublishError } from "@/lib/domain/networks/platform";
 import type { Answer } from "./request";
+import type { PublishingAccount } from "@/lib/domain/accounts/accounts";
 
-export type Account = typeof authAccounts.$inferSelect;
+/** A stored connection, with the account it posts as (a person's own, or a page it administers). */
+export type Account = typeof authAccounts.$inferSelect & { target?: PublishingAccount };
 export type Tokens = { access_token: string; refresh_token?: string; expires_in?: number };
 export type Refresher = (refreshToken: string) => Promise<Tokens>;
 

@@ -33,7 +33,7 @@ function refresher() {
  */
 export function x(acc: Account, db: Db): Platform {
   const api = config().X_API_URL.replace(/\/+$/, "");
-  const who = acc.handle?.replace(/^@/, "") || "i/web";
+  const who = (acc.target?.handle ?? acc.handle)?.replace(/^@/, "") || "i/web";
   /** One tweet: POST /2/tweets, with media already uploaded and the tweet it replies to. */
   const tweet = async (auth: ReturnType<typeof authorized>, text: string, mediaIds: string[], replyTo: string | null): Promise<Published> => {
     const res = await auth((token) =>

@@ -37,7 +37,8 @@ export async function runDue(
   const w = { clock, platforms: p.platforms, config: p.config };
   const concurrency = opts.concurrency ?? p.config().SCHEDULER_CONCURRENCY;
   const batch = opts.batch ?? concurrency;
-  const account = (c: Claimed) => `${c.userId}:${c.type}`;
+  // A draft's account: its own, or (unbound, as drafts scheduled before accounts were) the network's default.
+  const account = (c: Claimed) => `${c.userId}:${c.type}:${c.accountId ?? "default"}`;
   const queue = new Lanes<Claimed>(account, opts.perAccount ?? p.config().SCHEDULER_ACCOUNT_CONCURRENCY);
   const r: TickResult = { published: 0, retrying: 0, failed: 0, unknown: 0, missed: 0, stuck: 0 };
   const s = await db.transaction((tx) => sweep(tx, clock(), p.config())); // changes and their webhook events commit together
@@ -83,7 +84,7 @@ export async function runDue(
     const key = account(c);
     const now = clock().getTime();
     let t = targets.get(key);
-    if (!t || now - t.at > TARGET_FRESH_MS) targets.set(key, (t = { at: now, platform: p.platforms.open(db, c.userId, platformOf(c.type)) }));
+    if (!t || now - t.at > TARGET_FRESH_MS) targets.set(key, (t = { at: now, platform: p.platforms.open(db, c.userId, platformOf(c.type), c.accountId) }));
     return t.platform;
   };
 

@@ -26,7 +26,15 @@ export type Confirmation = {
   id: string;
   url: string;
   expires_at: string;
-  action: { operation: string; type: string; id: string; title: string; scheduled_for: string | null };
+  action: {
+    operation: string;
+    type: string;
+    id: string;
+    title: string;
+    scheduled_for: string | null;
+    /** The account it goes to, as the owner is shown it (absent: no account yet, or an older approval). */
+    account?: { id: string; name: string | null; handle: string | null; kind: "person" | "organization" };
+  };
 };
 
 export class AppError extends Error {

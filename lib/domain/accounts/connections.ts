@@ -3,7 +3,8 @@ import type { Db } from "@/lib/adapters/db";
 import { approvals, authAccounts, connectedApps, oauthClients, tweetDrafts, users } from "@/drizzle/schema";
 import { isUuid } from "@/lib/core/ids";
 import { redirectHost as redirectOf } from "@/lib/domain/apps/redirect-uris";
-import { connectionState, NETWORKS, type ConnectionState, type Provider } from "@/lib/domain/networks";
+import { NETWORKS, type ConnectionState, type Provider } from "@/lib/domain/networks";
+import { listAccounts } from "./accounts";
 
 // What Settings > Connections and the approval page read and change. Every query is scoped
 // by the owner's id: another user's app or approval looks exactly like a missing one.
@@ -67,25 +68,13 @@ export async function setPublishingAllowed(db: Db, userId: string, allowed: bool
 
 export type PlatformState = { provider: Provider; state: ConnectionState["state"]; handle: string | null };
 
+/** Each network's default account, as pages that name where a draft goes show it. */
 export async function platformAccounts(db: Db, userId: string, now = new Date()): Promise<PlatformState[]> {
-  const rows = await db
-    .select({
-      provider: authAccounts.provider,
-      handle: authAccounts.handle,
-      status: authAccounts.status,
-      expires_at: authAccounts.expires_at,
-      refresh_token: authAccounts.refresh_token,
-    })
-    .from(authAccounts)
-    .where(eq(authAccounts.userId, userId));
-  return NETWORKS.map(({ provider }) => {
-    const r = rows.find((x) => x.provider === provider);
-    return { provider, state: connectionState(r, now).state, handle: r?.handle ?? null };
+  const accounts = await listAccounts(db, userId, now);
+  return NETWORKS.map(({ provider, platform }) => {
+    const a = accounts.find((x) => x.platform === platform && x.default);
+    return { provider, state: a?.state ?? "not_connected", handle: a?.handle ?? null };
   });
-}
-
-export async function disconnectPlatform(db: Db, userId: string, provider: string) {
-  await db.delete(authAccounts).where(and(eq(authAccounts.userId, userId), eq(authAccounts.provider, provider)));
 }
 
 // An app names itself, and a self-described one may rename itself at any time: wherever an

@@ -1,7 +1,8 @@
-import { and, asc, eq, gte } from "drizzle-orm";
+import { and, asc, eq, gte, isNull, or } from "drizzle-orm";
 import type { Db } from "@/lib/adapters/db";
 import { AppError } from "@/lib/core/errors";
-import { connectionProblemOf, connectionState, networkOfDraft, NETWORKS, type PlatformName } from "@/lib/domain/networks";
+import { connectionProblemOf, connectionState, network, networkOfDraft, type PlatformName } from "@/lib/domain/networks";
+import { listAccounts } from "./accounts";
 import { missingScopes } from "@/lib/domain/networks/scopes";
 import type { Ctx } from "../context";
 import type { Ports, StoredConnection } from "../ports";
@@ -14,26 +15,29 @@ import { draftTable, type DraftType } from "../drafts/drafts";
 export const WARN_BEFORE_MS = 7 * 86400_000;
 
 /**
- * Settings > Connections: each connected account's expiry, what is at risk from 7 days
- * before, and any notice publishing left about the connection.
+ * Settings > Connections: each account's expiry (of the connection it posts with), what is at
+ * risk from 7 days before, and any notice publishing left about the connection.
  */
 export async function accountHealth(db: Db, userId: string, p: Pick<Ports, "platforms">, now = new Date()) {
   const out = [];
-  for (const { platform, draftType: type, provider } of NETWORKS) {
-    const acc = await p.platforms.connection(db, userId, platform);
+  for (const account of await listAccounts(db, userId, now)) {
+    const { platform, draftType: type, provider } = network(account.platform);
+    const acc = await p.platforms.connection(db, userId, platform, account.account_id);
     if (!acc) continue;
     const { until } = connectionState(acc, now);
     const t = draftTable(type);
-    // Posts scheduled for when the connection can no longer publish would fail.
+    // Posts scheduled to this account for when its connection can no longer publish would fail.
+    const mine = account.default ? or(eq(t.accountId, account.account_id), isNull(t.accountId)) : eq(t.accountId, account.account_id);
     const atRisk = until
       ? await db
           .select({ id: t.id, title: t.title, scheduledFor: t.scheduledFor })
           .from(t)
-          .where(and(eq(t.userId, userId), eq(t.status, "scheduled"), gte(t.scheduledFor, until)))
+          .where(and(eq(t.userId, userId), eq(t.status, "scheduled"), gte(t.scheduledFor, until), mine))
           .orderBy(asc(t.scheduledFor))
           .limit(50)
       : [];
     out.push({
+      accountId: account.account_id,
       provider,
       type,
       // Permissions the connection lacks, and what reconnecting would let it post.
@@ -71,12 +75,11 @@ export async function publishingProblem(ctx: Ctx, platform: PlatformName, known?
   return connectionProblemOf(platform, acc, ctx.now());
 }
 
-/** schedule_content: a time after which the connection can no longer publish is refused. */
-export async function requirePublishableAt(ctx: Ctx, type: DraftType, at: Date) {
+/** schedule_content: a time after which the connection (of the account the draft goes to) can no longer publish is refused. */
+export function requirePublishableAt(ctx: Ctx, type: DraftType, at: Date, connection: StoredConnection | null) {
   const { platform, name } = networkOfDraft(type);
-  const { platforms } = ctx.ports;
-  if (!platforms.configured(platform)) return; // the sandbox never expires
-  const { until } = connectionState(await platforms.connection(ctx.db, ctx.caller.userId, platform), ctx.now());
+  if (!ctx.ports.platforms.configured(platform)) return; // the sandbox never expires
+  const { until } = connectionState(connection, ctx.now());
   if (!until || at.getTime() < until.getTime()) return;
   throw new AppError(
     "action_failed",

@@ -1,7 +1,7 @@
 import { and, eq, gt } from "drizzle-orm";
 import type { Db } from "@/lib/adapters/db";
 import { AppError, Unauthorized } from "@/lib/core/errors";
-import { approvals, users, type ApprovalAction, type ProposedContent } from "@/drizzle/schema";
+import { approvals, publishingAccounts, users, type ApprovalAction, type ProposedContent } from "@/drizzle/schema";
 import { requirePublishing } from "../guards";
 import { attachmentsOf, contentHashOf, type DraftContent } from "../drafts/content-hash";
 import type { Ctx } from "../context";
@@ -32,13 +32,21 @@ export type ExactAction = DraftContent & {
   scheduledFor: Date | null;
   /** For an edit: the content the draft would have, shown to the owner beside the current. */
   proposed?: ProposedContent;
+  /**
+   * The account it goes to, as the action binds it (the draft's own, or the network's default
+   * at this moment); undefined for actions that post nothing.
+   */
+  account?: string | null;
 };
 
 const argsHash = (a: ExactAction) => sha256({ operation: a.operation, args: a.args });
 // If the draft's content (title, text, images, document, thread) or schedule changes after approval, the
 // approval no longer matches. An edit's proposal follows from its arguments and the current
 // content, so the two hashes cover it too.
-const contentHash = (a: ExactAction) => sha256({ content: contentHashOf(a), scheduled_for: iso(a.scheduledFor) });
+// The content as it goes out: to the account the action binds (the same before and after the
+// draft records it, so a second approved action on it still matches).
+const contentHash = (a: ExactAction) =>
+  sha256({ content: contentHashOf(a.account === undefined ? a : { ...a, accountId: a.account }), scheduled_for: iso(a.scheduledFor) });
 
 function matching(ctx: Ctx, a: ExactAction) {
   const conds = [
@@ -118,12 +126,19 @@ async function approvalRequired(ctx: Ctx, a: ExactAction): Promise<AppError> {
     .from(approvals)
     .where(and(...matching({ ...ctx, confirmationId: undefined }, a), eq(approvals.status, "pending")))
     .limit(1);
+  const [account] = a.account
+    ? await ctx.db
+        .select({ id: publishingAccounts.id, name: publishingAccounts.name, handle: publishingAccounts.handle, kind: publishingAccounts.kind })
+        .from(publishingAccounts)
+        .where(and(eq(publishingAccounts.id, a.account), eq(publishingAccounts.userId, ctx.caller.userId)))
+    : [];
   const action: ApprovalAction = {
     operation: a.operation,
     type: a.type,
     id: a.id,
     title: a.title,
     scheduled_for: iso(a.scheduledFor),
+    ...(account && { account }),
   };
   const origin = ctx.ports.config().origin;
   const row =

@@ -16,6 +16,8 @@ export type DraftContent = {
   thread?: ThreadPart[];
   /** Posted right after the post: a comment on it (LinkedIn) or a reply to it (X). */
   firstComment?: string | null;
+  /** The account it goes to (null: the network's default, bound when it is scheduled or published). */
+  accountId?: string | null;
 };
 
 /** Just the content of a draft row (or anything shaped like one). */
@@ -28,6 +30,7 @@ export const contentOf = (d: DraftContent): DraftContent => ({
   documentTitle: d.documentTitle ?? null,
   thread: d.thread ?? [],
   firstComment: d.firstComment ?? null,
+  accountId: d.accountId ?? null,
 });
 
 /** Images, document, thread parts and first comment as an approval stores and shows them. */
@@ -43,8 +46,8 @@ export const attachmentsOf = (c: DraftContent): ApprovalAttachments => ({
  * One hash of a draft's content, used by approvals (what the owner saw) and by publishing
  * (what goes out), so the two can be compared: the publisher posts a scheduled draft only
  * while its content still hashes to the approved value. It covers title, text, every image
- * (in order), the document (address and title), every thread part with its images and the
- * first comment.
+ * (in order), the document (address and title), every thread part with its images, the
+ * first comment, and the account it goes to once one is chosen or bound.
  *
  * Content with at most one image and nothing else hashes exactly as before images lists,
  * documents and threads existed, so drafts approved before the upgrade still go out; anything
@@ -52,9 +55,10 @@ export const attachmentsOf = (c: DraftContent): ApprovalAttachments => ({
  */
 export function contentHashOf(c: DraftContent): string {
   const a = attachmentsOf(c);
-  const simple = a.image_urls.length <= 1 && (a.image_urls[0] ?? null) === (c.imageUrl ?? null) && !a.document && a.thread.length === 0 && !a.first_comment;
+  const simple =
+    a.image_urls.length <= 1 && (a.image_urls[0] ?? null) === (c.imageUrl ?? null) && !a.document && a.thread.length === 0 && !a.first_comment && !c.accountId;
   if (simple) return sha256({ title: c.title, body: c.body, image_url: c.imageUrl ?? null });
-  return sha256({ v: 2, title: c.title, body: c.body, image_url: c.imageUrl ?? null, ...a });
+  return sha256({ v: 2, title: c.title, body: c.body, image_url: c.imageUrl ?? null, ...a, ...(c.accountId ? { account_id: c.accountId } : {}) });
 }
 
 /**
@@ -64,7 +68,7 @@ export function contentHashOf(c: DraftContent): string {
 export function contentChangedReason(d: DraftContent & { approvedContentHash: string | null }): string | null {
   if (d.approvedContentHash === null || contentHashOf(d) === d.approvedContentHash) return null;
   return (
-    "its content changed after the owner approved it (title, text, images, document, thread parts or first comment differ from the " +
+    "its content changed after the owner approved it (title, text, images, document, thread parts, first comment or account differ from the " +
     "approved version), so it was not posted. Review the draft and schedule it again; the owner approves the new content."
   );
 }

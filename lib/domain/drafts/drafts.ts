@@ -11,7 +11,8 @@ import { startTopic } from "../series/series";
 import { deriveTitle, iso, preview } from "./text";
 import { draftCreated, draftDeleted } from "@/lib/domain/webhooks/domain-events";
 
-import type { DraftType } from "@/lib/domain/networks";
+import { networkOfDraft, type DraftType } from "@/lib/domain/networks";
+import { accountFor } from "../accounts/accounts";
 
 export type { DraftType };
 
@@ -40,6 +41,7 @@ export type CreateDraftInput = MediaFields & {
   post_draft_id?: string;
   series_topic_id?: string;
   first_comment?: string;
+  account_id?: string;
 };
 
 export async function createDraft(ctx: Ctx, input: CreateDraftInput) {
@@ -47,6 +49,7 @@ export async function createDraft(ctx: Ctx, input: CreateDraftInput) {
   const seriesTopicId = input.series_topic_id;
   // Every media address must be the caller's own upload: checked before anything is written.
   await checkMediaRefs(ctx, input.type, input);
+  const accountId = await chosenAccount(ctx, input.type, input.account_id);
   const m = mediaAfter(ctx.ports.config().origin, input.type, input);
   const images = { imageUrl: m.imageUrl, imageUrls: m.imageUrls };
   return ctx.db.transaction(async (tx) => {
@@ -63,6 +66,7 @@ export async function createDraft(ctx: Ctx, input: CreateDraftInput) {
           documentUrl: m.documentUrl,
           documentTitle: m.documentTitle,
           firstComment: input.first_comment,
+          accountId,
           seriesTopicId,
         })
         .returning();
@@ -93,12 +97,19 @@ export async function createDraft(ctx: Ctx, input: CreateDraftInput) {
         ...images,
         thread: m.thread,
         firstComment: input.first_comment,
+        accountId,
         seriesTopicId,
       })
       .returning();
     await draftCreated(tx, ctx, "tweet", row);
     return { id: row.id, type: "tweet" as const, title: row.title, preview: preview(row.body), linked_post_id: linked };
   });
+}
+
+/** The account a caller chose for a draft, checked to be theirs and of the draft's network (else not found); null: none chosen. */
+export async function chosenAccount(ctx: Ctx, type: DraftType, accountId: string | null | undefined): Promise<string | null> {
+  if (!accountId) return null;
+  return (await accountFor(ctx.db, ctx.caller.userId, networkOfDraft(type).platform, accountId))!.id;
 }
 
 /**

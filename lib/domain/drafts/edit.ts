@@ -5,7 +5,9 @@ import { spendApproval, withApproval, type ExactAction } from "../approvals/appr
 import { attachmentsOf, contentHashOf, contentOf, type DraftContent } from "./content-hash";
 import { checkMediaRefs, mediaAfter, type MediaFields } from "../media/draft-media";
 import type { Ctx } from "../context";
-import { draftTable, label, loadOwn, type DraftType } from "./drafts";
+import { chosenAccount, draftTable, label, loadOwn, type DraftType } from "./drafts";
+import { accountFor } from "../accounts/accounts";
+import { networkOfDraft } from "@/lib/domain/networks";
 import { requirePublishing } from "../guards";
 import { deriveTitle, iso, preview } from "./text";
 import { draftUpdated } from "@/lib/domain/webhooks/domain-events";
@@ -18,18 +20,26 @@ export type UpdateDraftInput = MediaFields & {
   hashtags?: string[];
   pillar?: string;
   first_comment?: string | null;
+  account_id?: string | null;
   if_updated_at?: string;
 };
 
 type Row = Awaited<ReturnType<typeof loadOwn>>;
 
 /** The title, text, images, document, thread and first comment the draft would have after the edit. */
-function contentAfter(ctx: Ctx, input: UpdateDraftInput, d: Row): DraftContent {
+function contentAfter(ctx: Ctx, input: UpdateDraftInput, d: Row, accountId: string | null | undefined): DraftContent {
   const body = input.body ?? d.body;
   // A tweet's title always follows its text.
   const title = input.title ?? (input.type === "tweet" && input.body !== undefined ? deriveTitle(body) : d.title);
   const firstComment = input.first_comment === undefined ? d.firstComment : input.first_comment;
-  return { ...contentOf(d), title, body, firstComment, ...mediaAfter(ctx.ports.config().origin, input.type, input, contentOf(d)) };
+  return {
+    ...contentOf(d),
+    title,
+    body,
+    firstComment,
+    accountId: accountId === undefined ? d.accountId : accountId,
+    ...mediaAfter(ctx.ports.config().origin, input.type, input, contentOf(d)),
+  };
 }
 
 /** A thread's parts as they go out: the text and images of each, the first being the body. */
@@ -86,6 +96,7 @@ export async function editDraft(ctx: Ctx, input: UpdateDraftInput) {
   // Every media address must be the caller's own upload of the right kind (read before the
   // transaction: PGlite has one connection, and the transaction holds it).
   await checkMediaRefs(ctx, input.type, input);
+  const accountId = input.account_id === undefined ? undefined : await chosenAccount(ctx, input.type, input.account_id);
   return withApproval(ctx, async (tx) => {
     const draft = await loadOwn(tx, ctx, input.type, input.id);
     if (input.if_updated_at && new Date(input.if_updated_at).getTime() !== draft.updatedAt.getTime()) {
@@ -102,7 +113,10 @@ export async function editDraft(ctx: Ctx, input: UpdateDraftInput) {
         draft.status === "published" ? "Create a new draft instead; edit the live post on the platform itself." : undefined,
       );
     }
-    const next = contentAfter(ctx, input, draft);
+    const next = contentAfter(ctx, input, draft, accountId);
+    // A scheduled draft's account is bound (its approval named it): back to "the default" binds today's default.
+    if (draft.status === "scheduled" && !next.accountId)
+      next.accountId = (await accountFor(tx, ctx.caller.userId, networkOfDraft(input.type).platform, null))?.id ?? null;
     refusePostedPartsChange(draft, next);
     let approvedContentHash: string | undefined;
     if (draft.status === "scheduled") {
@@ -124,6 +138,7 @@ export async function editDraft(ctx: Ctx, input: UpdateDraftInput) {
         imageUrls: next.imageUrls,
         ...(input.type === "post" ? { documentUrl: next.documentUrl, documentTitle: next.documentTitle } : { thread: next.thread }),
         firstComment: next.firstComment ?? null,
+        accountId: next.accountId ?? null,
         ...(input.hashtags !== undefined && { hashtags: input.hashtags.map((h) => h.replace(/^#/, "")) }),
         ...(input.pillar !== undefined && { pillar: input.pillar }),
         // In the same UPDATE as the content, so the publisher never sees one without the other.

@@ -73,6 +73,7 @@ export async function fetchItem(ctx: Ctx, input: { id: string; type: ItemType })
         ...truncate(d.body, notes),
         scheduled_for: iso(d.scheduledFor),
         platform: row.kind === "post" ? "pronet" : "micro",
+        account_id: d.accountId,
         hashtags: d.hashtags,
         links: links(row.kind === "post" ? { personal_idea_id: row.ideaId, carousel_project_id: row.carouselProjectId } : { post_draft_id: row.postDraftId }),
         ...optional({

@@ -27,13 +27,21 @@ export type SearchInput = {
 // table has id, user_id, title, updated_at, a generated `search` vector and a
 // (user_id, updated_at) index.
 type Table = typeof postDrafts | typeof tweetDrafts | typeof articles | typeof ideas | typeof series;
-type Source = { table: Table; text: AnyColumn; status: SQL; platform: SQL; scheduled: SQL; pillar: AnyColumn | null };
+type Source = { table: Table; text: AnyColumn; status: SQL; platform: SQL; scheduled: SQL; pillar: AnyColumn | null; account?: AnyColumn };
 const NO_TIME = sql`null::timestamptz`;
 /** A draft table: its network's name is the item's platform. */
 function draftSource(type: DraftType): Source {
   const t = draftTable(type);
   const platform = networkOfDraft(type).platform;
-  return { table: t, text: t.body, status: sql`${t.status}`, platform: sql`${platform}::text`, scheduled: sql`${t.scheduledFor}`, pillar: t.pillar };
+  return {
+    table: t,
+    text: t.body,
+    status: sql`${t.status}`,
+    platform: sql`${platform}::text`,
+    scheduled: sql`${t.scheduledFor}`,
+    pillar: t.pillar,
+    account: t.accountId,
+  };
 }
 const SOURCES: Record<ItemType, Source> = {
   post: draftSource("post"),
@@ -109,6 +117,7 @@ export async function searchContent(ctx: Ctx, input: SearchInput) {
       snippet: preview(r.text, 200),
       status: r.status,
       platform: r.platform,
+      ...(r.platform && { account_id: r.account_id }),
       scheduled_for: r.scheduled_for,
       updated_at: r.updated_at,
     })),
@@ -154,7 +163,7 @@ function statement(shape: Shape): SQL {
     const t = s.table;
     return sql`select ${t.id} as id, ${t.userId} as user_id, ${type}::text as type, ${t.title} as title, ${s.text} as body,
       ${s.status} as status, ${s.platform}::text as platform, ${s.scheduled} as scheduled, ${s.pillar ?? sql`null::text`} as pillar,
-      ${t.updatedAt} as ts, ${t.search} as search from ${t}`;
+      ${s.account ?? sql`null::uuid`} as account_id, ${t.updatedAt} as ts, ${t.search} as search from ${t}`;
   });
   const tsq = sql`websearch_to_tsquery('english', ${value("q")})`;
   const where: SQL[] = [sql`user_id = ${value("user")}`];
@@ -185,7 +194,7 @@ function statement(shape: Shape): SQL {
   // The page is cut before its rows are formatted: PostgreSQL would otherwise format every
   // row read before sorting (slow under PGlite's WebAssembly).
   const order = sql`order by rank desc, ts desc, id`;
-  return sql`select id, type, title, left(body, 400) as text, status, platform,
+  return sql`select id, type, title, left(body, 400) as text, status, platform, account_id,
       ${utc(sql`scheduled`)} as scheduled_for, ${utc(sql`ts`)} as updated_at
     from (select *, (${rank})::real as rank from (select * from (${sql.join(branches, sql` union all `)}) items
       where ${sql.join(where, sql` and `)} order by ${recent} limit ${value("take")}) recent
@@ -199,6 +208,7 @@ type Row = {
   text: string | null;
   status: string;
   platform: "pronet" | "micro" | null;
+  account_id: string | null;
   scheduled_for: string | null;
   updated_at: string;
 };

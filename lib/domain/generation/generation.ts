@@ -5,7 +5,7 @@ import type { Ctx } from "../context";
 import type { Voice } from "../ports";
 import { withDebit } from "../owner/allowances";
 import { startTopic } from "../series/series";
-import { holdParentPost } from "../drafts/drafts";
+import { chosenAccount, holdParentPost } from "../drafts/drafts";
 import { deriveTitle } from "../drafts/text";
 import { draftCreated } from "@/lib/domain/webhooks/domain-events";
 import { stillWanted } from "../apps/tokens";
@@ -35,10 +35,18 @@ async function checkTopic(ctx: Ctx, topicId: string | undefined) {
   if (!t) throw notFound("series topic (series_topic_id)");
 }
 
-export type GeneratePostInput = { topic: string; instructions?: string; pillar?: string; save_as_draft: boolean; series_topic_id?: string };
+export type GeneratePostInput = {
+  topic: string;
+  instructions?: string;
+  pillar?: string;
+  save_as_draft: boolean;
+  series_topic_id?: string;
+  account_id?: string;
+};
 
 export async function generatePost(ctx: Ctx, input: GeneratePostInput) {
   await checkTopic(ctx, input.series_topic_id);
+  const accountId = await chosenAccount(ctx, "post", input.account_id); // checked before anything is spent
   const voice = await voiceOf(ctx);
   return withDebit(ctx, "generate_post", async () => {
     const body = await ctx.ports.model.write({ format: "post", voice, topic: input.topic, instructions: input.instructions, pillar: input.pillar }, ctx.signal);
@@ -52,7 +60,7 @@ export async function generatePost(ctx: Ctx, input: GeneratePostInput) {
       if (input.series_topic_id) await startTopic(tx, ctx.caller.userId, input.series_topic_id);
       const [row] = await tx
         .insert(postDrafts)
-        .values({ userId: ctx.caller.userId, title, body, pillar: input.pillar ?? null, seriesTopicId: input.series_topic_id })
+        .values({ userId: ctx.caller.userId, title, body, pillar: input.pillar ?? null, seriesTopicId: input.series_topic_id, accountId })
         .returning({ id: postDrafts.id });
       await draftCreated(tx, ctx, "post", { id: row.id, title, status: "draft" });
       return row.id;
@@ -66,6 +74,7 @@ export type GenerateTweetInput = {
   from_post_id?: string;
   instructions?: string;
   series_topic_id?: string;
+  account_id?: string;
   /** A thread instead of one tweet, of `parts` tweets (default THREAD_PARTS_DEFAULT). */
   as_thread?: true;
   parts?: number;
@@ -76,6 +85,7 @@ export const THREAD_PARTS_DEFAULT = 5;
 export async function generateTweet(ctx: Ctx, input: GenerateTweetInput) {
   const uid = ctx.caller.userId;
   await checkTopic(ctx, input.series_topic_id);
+  const accountId = await chosenAccount(ctx, "tweet", input.account_id); // checked before anything is spent
   let source: { id: string; body: string; pillar: string | null; untrustedSource: string | null } | undefined;
   if (input.from_post_id) {
     [source] = await ctx.db
@@ -130,6 +140,7 @@ export async function generateTweet(ctx: Ctx, input: GenerateTweetInput) {
           thread,
           untrustedSource: untrusted,
           seriesTopicId: input.series_topic_id,
+          accountId,
         })
         .returning({ id: tweetDrafts.id });
       await draftCreated(tx, ctx, "tweet", { id: row.id, title: deriveTitle(text), status: "draft" });

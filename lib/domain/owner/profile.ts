@@ -4,6 +4,7 @@ import type { PlatformName } from "@/lib/domain/networks";
 import { users } from "@/drizzle/schema";
 import type { Ctx } from "../context";
 import { publishingProblem } from "../accounts/health";
+import { listAccounts } from "../accounts/accounts";
 import { remaining } from "./allowances";
 
 const PLATFORMS: PlatformName[] = ["pronet", "micro"];
@@ -11,8 +12,9 @@ const PLATFORMS: PlatformName[] = ["pronet", "micro"];
 /**
  * The user's voice, niche, connections and allowance (contract section 5). Name and picture
  * are personal data beyond the default `email` scope: only with the `profile` scope.
- * connected_accounts always lists both networks; ready_to_publish says whether a publish
- * would go through now (always true with the built-in sandbox).
+ * connected_accounts always lists both networks (their default accounts); ready_to_publish
+ * says whether a publish would go through now (always true with the built-in sandbox).
+ * accounts lists every account a draft can go to.
  */
 export async function getProfileContext(ctx: Ctx) {
   const uid = ctx.caller.userId;
@@ -39,6 +41,7 @@ export async function getProfileContext(ctx: Ctx) {
     traits: u.traits,
     pillars: u.pillars.map((p) => ({ name: p.name, description: p.description ?? null })),
     connected_accounts,
+    accounts: await listAccounts(ctx.db, uid, ctx.now()),
     publishing_allowed: u.publishingAllowed,
     allowance: await remaining(ctx.db, uid, u.plan, ctx.now()),
   };

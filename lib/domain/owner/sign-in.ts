@@ -1,7 +1,8 @@
-import { and, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { hash, verify } from "@node-rs/argon2";
 import type { Db } from "@/lib/adapters/db";
 import { authAccounts, users } from "@/drizzle/schema";
+import { storePersonAccount } from "../accounts/accounts";
 
 // A fixed argon2 hash checked when the e-mail is unknown, so that a wrong e-mail and a wrong
 // password take the same time (no account enumeration by timing).
@@ -33,13 +34,15 @@ type ProviderAccount = {
 };
 
 /**
- * After a LinkedIn or X sign-in: store the new tokens and the handle on the account row.
- * A refresh token is only replaced by a new one, never wiped (LinkedIn often sends none).
+ * After a LinkedIn or X sign-in: store the new tokens and the handle on the account row, and
+ * the person's publishing account beside any others of that network (a further account adds,
+ * never replaces; the same member again only renews). A refresh token is only replaced by a
+ * new one, never wiped (LinkedIn often sends none).
  */
 export async function storePlatformTokens(db: Db, account: ProviderAccount, profile: unknown) {
-  const p = (profile ?? {}) as { data?: { username?: string }; name?: string; email?: string };
+  const p = (profile ?? {}) as { data?: { username?: string; name?: string }; name?: string; email?: string };
   const handle = p.data?.username ? `@${p.data.username}` : (p.name ?? p.email ?? null);
-  await db
+  const [row] = await db
     .update(authAccounts)
     .set({
       access_token: account.access_token ?? null,
@@ -52,17 +55,14 @@ export async function storePlatformTokens(db: Db, account: ProviderAccount, prof
       status: "connected",
       updatedAt: new Date(),
     })
-    .where(and(eq(authAccounts.provider, account.provider), eq(authAccounts.providerAccountId, account.providerAccountId)));
-  // One account a network: connecting another one (a reconnect at which the owner chose a
-  // different account) replaces the one before, so that publishing and the approval pages
-  // name the same account.
-  const owner = db
-    .select({ userId: authAccounts.userId })
-    .from(authAccounts)
-    .where(and(eq(authAccounts.provider, account.provider), eq(authAccounts.providerAccountId, account.providerAccountId)));
-  await db
-    .delete(authAccounts)
-    .where(
-      and(inArray(authAccounts.userId, owner), eq(authAccounts.provider, account.provider), ne(authAccounts.providerAccountId, account.providerAccountId)),
-    );
+    .where(and(eq(authAccounts.provider, account.provider), eq(authAccounts.providerAccountId, account.providerAccountId)))
+    .returning({ userId: authAccounts.userId });
+  if (!row || (account.provider !== "linkedin" && account.provider !== "twitter")) return;
+  await storePersonAccount(db, {
+    userId: row.userId,
+    provider: account.provider,
+    providerAccountId: account.providerAccountId,
+    handle,
+    name: p.data?.name ?? p.name ?? handle,
+  });
 }

@@ -19,7 +19,7 @@ import type { PublishPorts } from "./outcomes";
 /** How many waiting first comments one pass posts (the rest wait for the next pass). */
 const PASS_LIMIT = 100;
 
-type Row = { id: string; userId: string; text: string | null; postId: string | null; lastPartId: string | undefined };
+type Row = { id: string; userId: string; accountId: string | null; text: string | null; postId: string | null; lastPartId: string | undefined };
 
 async function claim(db: Db, type: DraftType, where: SQL | undefined, now: Date, limit = PASS_LIMIT): Promise<Row[]> {
   const t = draftTable(type);
@@ -29,8 +29,8 @@ async function claim(db: Db, type: DraftType, where: SQL | undefined, now: Date,
     .update(t)
     .set({ firstCommentStatus: "posting", firstCommentClaimedAt: now, firstCommentReason: null })
     .where(and(sql`${t.id} = any(array(${ids}))`, mine))
-    .returning({ id: t.id, userId: t.userId, text: t.firstComment, postId: t.platformPostId, progress: t.publishProgress });
-  return rows.map((r) => ({ id: r.id, userId: r.userId, text: r.text, postId: r.postId, lastPartId: r.progress?.parts.at(-1)?.postId }));
+    .returning({ id: t.id, userId: t.userId, accountId: t.accountId, text: t.firstComment, postId: t.platformPostId, progress: t.publishProgress });
+  return rows.map(({ progress, ...r }) => ({ ...r, lastPartId: progress?.parts.at(-1)?.postId }));
 }
 
 /** Calls the network for one claimed comment and records what happened. Never throws. */
@@ -40,7 +40,7 @@ async function post(db: Db, type: DraftType, r: Row, w: PublishPorts, actor: "sc
   let outcome: { status: "posted"; postId: string; url: string | null } | { status: "failed" | "unknown"; reason: string };
   try {
     if (!on || !r.text) throw new PublishError("failed", "the post's id on the network is not known, so there is nothing to comment on.");
-    const p = await w.platforms.open(db, r.userId, platformOf(type));
+    const p = await w.platforms.open(db, r.userId, platformOf(type), r.accountId);
     const res = await p.comment({ userId: r.userId, draftType: type, draftId: r.id, on, text: r.text, now: w.clock() });
     outcome = { status: "posted", postId: res.postId, url: res.url };
   } catch (e) {

@@ -36,7 +36,7 @@ export async function listScheduled(ctx: Ctx, input: ListScheduledInput) {
     const t = draftTable(type);
     const afterKey = after ? or(gt(t.scheduledFor, new Date(after.at)), and(eq(t.scheduledFor, new Date(after.at)), gt(t.id, after.id))) : undefined;
     const found = await ctx.db
-      .select({ id: t.id, title: t.title, body: t.body, status: t.status, scheduledFor: t.scheduledFor })
+      .select({ id: t.id, title: t.title, body: t.body, status: t.status, scheduledFor: t.scheduledFor, accountId: t.accountId })
       .from(t)
       .where(and(eq(t.userId, ctx.caller.userId), gte(t.scheduledFor, from), lt(t.scheduledFor, to), afterKey))
       .orderBy(asc(t.scheduledFor), asc(t.id))
@@ -55,6 +55,7 @@ export async function listScheduled(ctx: Ctx, input: ListScheduledInput) {
       title: r.title,
       preview: preview(r.body),
       platform: platformOf(r.type),
+      account_id: r.accountId,
       scheduled_for: r.at.toISOString(),
       status: r.status,
     })),

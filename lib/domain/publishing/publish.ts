@@ -98,10 +98,19 @@ export async function claimDue(db: Db, now: Date, limit: number, c: Config): Pro
  * publish_now's claim, inside its transaction: draft, scheduled or failed -> publishing.
  * publish_progress is kept: a thread that failed at part k resumes there, never re-posting.
  */
-export async function claimForNow(tx: Db, type: DraftType, id: string, userId: string, now: Date, approvedContentHash: string): Promise<Claimed | null> {
+export async function claimForNow(
+  tx: Db,
+  type: DraftType,
+  id: string,
+  userId: string,
+  now: Date,
+  approvedContentHash: string,
+  accountId: string | null,
+): Promise<Claimed | null> {
   const t = draftTable(type);
   const where = and(eq(t.id, id), eq(t.userId, userId), inArray(t.status, ["draft", "scheduled", "failed"]));
-  const [row] = await claim(tx, type, where, now, { publishAttempts: 1, firstAttemptAt: now, nextAttemptAt: null, failureReason: null, approvedContentHash });
+  const extra = { publishAttempts: 1, firstAttemptAt: now, nextAttemptAt: null, failureReason: null, approvedContentHash, accountId };
+  const [row] = await claim(tx, type, where, now, extra);
   return row ?? null;
 }
 
@@ -139,7 +148,7 @@ export async function attempt(db: Db, c: Claimed, w: PublishPorts, target?: Prom
   if (changed) return { status: "failed", platform, reason: changed };
   let outcome: Outcome;
   try {
-    const p = await (target ?? w.platforms.open(db, c.userId, platform));
+    const p = await (target ?? w.platforms.open(db, c.userId, platform, c.accountId));
     // Part by part: what an earlier attempt posted (publish_progress) is not sent again.
     const res = await p.publish(await publishRequest(db, c, w));
     outcome = { status: "published", platform, postId: res.postId, url: res.url };

@@ -5,6 +5,7 @@ import { platformOf } from "@/lib/domain/networks/platform";
 import { network } from "@/lib/domain/networks";
 import type { Db } from "@/lib/adapters/db";
 import type { Ctx } from "../context";
+import type { StoredConnection } from "../ports";
 import { spendApproval, withApproval, type ExactAction } from "../approvals/approvals";
 import { attachmentsOf, contentHashOf, contentOf } from "../drafts/content-hash";
 import { draftTable, label, loadOwn, type DraftType } from "../drafts/drafts";
@@ -42,22 +43,30 @@ function refuseFinal(d: Row, type: DraftType, what: string) {
   }
 }
 
-async function requireConnection(ctx: Ctx, type: DraftType) {
-  const problem = await publishingProblem(ctx, platformOf(type));
+/**
+ * The account the draft goes to (its own, else the network's default), which must be able to
+ * publish: its id is bound to the draft by the action, so that what the owner approves names
+ * where it goes and a later change of the default does not move it. Null: the built-in
+ * sandbox with no account connected.
+ */
+async function targetAccount(tx: Db, ctx: Ctx, type: DraftType, d: Row): Promise<{ id: string | null; connection: StoredConnection | null }> {
+  const platform = platformOf(type);
+  const connection = await ctx.ports.platforms.connection(tx, ctx.caller.userId, platform, d.accountId);
+  const problem = await publishingProblem(ctx, platform, connection);
   if (problem) throw new AppError("action_failed", problem, "Connect the account, then repeat the call.");
+  return { id: connection?.target?.id ?? d.accountId ?? null, connection };
 }
 
 /**
  * Content the connection has no permission to post (images on an X connection made without
  * media.write) is refused now, never at its scheduled time.
  */
-async function requirePermissions(db: Db, ctx: Ctx, type: DraftType, d: Row) {
+function requirePermissions(ctx: Ctx, type: DraftType, d: Row, connection: StoredConnection | null) {
   const platform = platformOf(type);
-  const { platforms } = ctx.ports;
-  if (!platforms.configured(platform)) return; // the sandbox takes everything
+  if (!ctx.ports.platforms.configured(platform)) return; // the sandbox takes everything
   const a = attachmentsOf(contentOf(d));
   const media = a.image_urls.length > 0 || !!a.document || a.thread.some((p) => p.image_urls.length > 0);
-  const problem = scopeProblem(platform, (await platforms.connection(db, ctx.caller.userId, platform))?.scope, needsOf(media));
+  const problem = scopeProblem(platform, connection?.scope, needsOf(media));
   const { name } = network(platform);
   if (problem)
     throw new AppError(
@@ -67,13 +76,14 @@ async function requirePermissions(db: Db, ctx: Ctx, type: DraftType, d: Row) {
     );
 }
 
-const action = (operation: string, args: Record<string, unknown>, type: DraftType, d: Row, scheduledFor: Date | null): ExactAction => ({
+const action = (operation: string, args: Record<string, unknown>, type: DraftType, d: Row, scheduledFor: Date | null, account: string | null): ExactAction => ({
   operation,
   args,
   type,
   id: d.id,
   ...contentOf(d),
   scheduledFor,
+  account,
 });
 
 export async function scheduleContent(ctx: Ctx, input: { type: DraftType; id: string; scheduled_for: string }) {
@@ -82,15 +92,15 @@ export async function scheduleContent(ctx: Ctx, input: { type: DraftType; id: st
   const minLead = ctx.ports.config().SCHEDULE_MIN_LEAD_SECONDS;
   if (lead < minLead * 1000) throw invalid([{ path: "scheduled_for", message: `Must be at least ${minLead} seconds in the future` }]);
   if (lead > MAX_AHEAD_MS) throw invalid([{ path: "scheduled_for", message: "Must be at most 365 days ahead" }]);
-  await requireConnection(ctx, input.type);
-  await requirePublishableAt(ctx, input.type, at);
   const t = draftTable(input.type);
   const outcome = await withApproval(ctx, async (tx) => {
     const d = await loadOwn(tx, ctx, input.type, input.id);
     refuseFinal(d, input.type, "scheduled");
-    await requirePermissions(tx, ctx, input.type, d);
-    // The approval covers the exact time (normalised, so +02:00 and Z spellings agree).
-    const a = action("schedule_content", { type: input.type, id: d.id, scheduled_for: at.toISOString() }, input.type, d, at);
+    const account = await targetAccount(tx, ctx, input.type, d);
+    requirePublishableAt(ctx, input.type, at, account.connection);
+    requirePermissions(ctx, input.type, d, account.connection);
+    // The approval covers the exact time (normalised, so +02:00 and Z spellings agree) and account.
+    const a = action("schedule_content", { type: input.type, id: d.id, scheduled_for: at.toISOString() }, input.type, d, at, account.id);
     await spendApproval(ctx, tx, a);
     // One UPDATE moves it: there is no moment in which a rescheduled draft is unscheduled.
     const [row] = await tx
@@ -102,8 +112,9 @@ export async function scheduleContent(ctx: Ctx, input: { type: DraftType; id: st
         firstAttemptAt: null,
         nextAttemptAt: null,
         failureReason: null,
-        // What the owner just approved; the publisher posts only content that still hashes to it.
-        approvedContentHash: contentHashOf(d),
+        // What the owner just approved, and where it goes; the publisher posts only content that still hashes to it.
+        accountId: account.id,
+        approvedContentHash: contentHashOf({ ...d, accountId: account.id }),
         updatedAt: sql`greatest(now(), ${t.updatedAt} + interval '1 millisecond')`,
       })
       .where(and(eq(t.id, d.id), inArray(t.status, ["draft", "scheduled", "failed"])))
@@ -178,14 +189,14 @@ export async function unscheduleContent(ctx: Ctx, input: { type: DraftType; id: 
 }
 
 export async function publishNow(ctx: Ctx, input: { type: DraftType; id: string }) {
-  await requireConnection(ctx, input.type);
   const claimed = await withApproval(ctx, async (tx) => {
     const d = await loadOwn(tx, ctx, input.type, input.id);
     refuseFinal(d, input.type, "published");
-    await requirePermissions(tx, ctx, input.type, d);
-    await spendApproval(ctx, tx, action("publish_now", { type: input.type, id: d.id }, input.type, d, d.scheduledFor));
-    // The claim records the approved content's hash, as scheduling does, so both paths check alike.
-    return claimForNow(tx, input.type, d.id, ctx.caller.userId, ctx.now(), contentHashOf(d));
+    const account = await targetAccount(tx, ctx, input.type, d);
+    requirePermissions(ctx, input.type, d, account.connection);
+    await spendApproval(ctx, tx, action("publish_now", { type: input.type, id: d.id }, input.type, d, d.scheduledFor, account.id));
+    // The claim records the approved content's hash and account, as scheduling does, so both paths check alike.
+    return claimForNow(tx, input.type, d.id, ctx.caller.userId, ctx.now(), contentHashOf({ ...d, accountId: account.id }), account.id);
   });
   if (!claimed) throw notFound(label(input.type));
   // The platform is called outside any transaction (PGlite has one connection).

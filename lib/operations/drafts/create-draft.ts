@@ -5,6 +5,7 @@ import { Body, DraftSummary, DraftType, Title, Uuid } from "../schemas";
 import { checkMediaFields, createMediaFields } from "../media/fields";
 import { checkTweetLength } from "../rules";
 import { checkFirstComment, createFirstComment } from "./first-comment";
+import { createAccountField } from "../accounts/fields";
 
 const Input = z
   .strictObject({
@@ -13,6 +14,7 @@ const Input = z
     title: Title.optional().describe("Posts only, 1 to 200 characters; derived from the first line when omitted"),
     ...createMediaFields,
     ...createFirstComment,
+    ...createAccountField,
     post_draft_id: Uuid.optional().describe("Tweets only: the parent post draft; omitted creates a matching one"),
     series_topic_id: Uuid.optional().describe("The series topic this draft is written for (makes the topic in_progress)"),
   })

@@ -30,6 +30,7 @@ export const searchContentOp = defineOperation({
         snippet: z.string().max(200),
         status: z.string(),
         platform: Platform.nullable(),
+        account_id: z.string().nullable().optional().describe("Posts and tweets: the account it goes to (null: the network's default)"),
         scheduled_for: NullableTimestamp,
         updated_at: Timestamp,
       }),

@@ -5,8 +5,21 @@ import { Body, DraftSummary, DraftType, Hashtags, NullableTimestamp, Pillar, Req
 import { checkMediaFields, updateMediaFields } from "../media/fields";
 import { checkTweetLength } from "../rules";
 import { checkFirstComment, updateFirstComment } from "./first-comment";
+import { updateAccountField } from "../accounts/fields";
 
-const EDITABLE = ["title", "body", "image_url", "image_urls", "document_url", "document_title", "thread", "first_comment", "hashtags", "pillar"] as const;
+const EDITABLE = [
+  "title",
+  "body",
+  "image_url",
+  "image_urls",
+  "document_url",
+  "document_title",
+  "thread",
+  "first_comment",
+  "account_id",
+  "hashtags",
+  "pillar",
+] as const;
 
 const Input = z
   .strictObject({
@@ -16,6 +29,7 @@ const Input = z
     body: Body.optional(),
     ...updateMediaFields,
     ...updateFirstComment,
+    ...updateAccountField,
     hashtags: Hashtags.optional(),
     pillar: Pillar.optional().describe("Content pillar, at most 100 characters"),
     if_updated_at: RequestTimestamp.optional().describe("Refuse the edit if the draft changed since this updated_at"),
@@ -46,15 +60,16 @@ export const updateDraftOp = defineOperation({
   title: "Edit a draft",
   summary: "Edit a draft",
   description:
-    "Changes the title, text, images, document, thread parts, first comment, hashtags or pillar of an existing post or tweet draft; fields you leave out stay " +
+    "Changes the title, text, images, document, thread parts, first comment, account, hashtags or pillar of an existing post or tweet draft; fields you leave out stay " +
     "as they are (image_urls and thread replace the whole list). Images and documents are files uploaded with upload_media. Send if_updated_at (from " +
     "fetch_item) to avoid overwriting a newer edit. Published drafts cannot be edited. A scheduled draft keeps its schedule, but editing it " +
-    "needs the owner's publishing switch, and changing what will be posted (title, text, images, document, thread parts or first comment) also needs the owner's " +
+    "needs the owner's publishing switch, and changing what will be posted or where (title, text, images, document, thread parts, first comment or " +
+    "account) also needs the owner's " +
     "approval of that exact edit: without it the answer is confirmation_required with a link for the user (they see the current and the proposed " +
     "version side by side); after they approve, repeat the same call. Hashtags and pillar are not posted, so changing only those needs no approval.",
   permission: "content:write",
   confirmation: false,
-  confirmationWhen: "when it changes the title, text, images, document, thread or first comment of a scheduled draft",
+  confirmationWhen: "when it changes the title, text, images, document, thread, first comment or account of a scheduled draft",
   approval: { verb: "change the content of the scheduled" },
   hints: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   input: Input,

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { generatePost } from "@/lib/domain/generation/generation";
 import { defineOperation } from "../define";
 import { Pillar, Uuid } from "../schemas";
+import { createAccountField } from "../accounts/fields";
 
 export const generatePostOp = defineOperation({
   name: "generate_post",
@@ -23,6 +24,7 @@ export const generatePostOp = defineOperation({
       pillar: Pillar.optional().describe("Content pillar, stored on the draft"),
       save_as_draft: z.boolean().default(true).describe("false returns the text without saving it"),
       series_topic_id: Uuid.optional().describe("The series topic this post is written for (makes it in_progress); needs save_as_draft"),
+      ...createAccountField,
     })
     .superRefine((v, ctx) => {
       if (v.series_topic_id && !v.save_as_draft) {

@@ -3,10 +3,12 @@ import { MAX_THREAD_PARTS } from "@/lib/domain/media/draft-media";
 import { generateTweet, THREAD_PARTS_DEFAULT } from "@/lib/domain/generation/generation";
 import { defineOperation } from "../define";
 import { Uuid } from "../schemas";
+import { createAccountField } from "../accounts/fields";
 
 const Common = {
   instructions: z.string().max(2000).optional().describe("Wishes for angle or style, at most 2000 characters"),
   series_topic_id: Uuid.optional().describe("The series topic this tweet is written for (makes it in_progress)"),
+  ...createAccountField,
   as_thread: z.literal(true).optional().describe("Write a thread instead of one tweet (stored as the draft's body and thread)"),
   parts: z
     .number()

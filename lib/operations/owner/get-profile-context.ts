@@ -9,7 +9,8 @@ export const getProfileContextOp = defineOperation({
   summary: "Read voice, niche, traits, connected accounts",
   description:
     "Reads who the user is as a writer: voice summary, tone, up to 5 sample posts, niche, traits, content pillars, " +
-    "time zone, plan, which networks are connected and ready to publish, whether connected apps may publish, and " +
+    "time zone, plan, which networks are connected and ready to publish, every account drafts can go to (accounts, with each " +
+    "network's default), whether connected apps may publish, and " +
     "what is left of this month's allowance. Use it before writing in the user's voice by hand or to check the allowance " +
     "before generating. Name and picture appear only with the profile scope. It returns no drafts or analytics.",
   permission: "content:read",
@@ -30,6 +31,19 @@ export const getProfileContextOp = defineOperation({
     traits: z.array(z.string()),
     pillars: z.array(z.strictObject({ name: z.string(), description: z.string().nullable() })),
     connected_accounts: z.array(z.strictObject({ platform: Platform, handle: z.string().nullable(), connected: z.boolean(), ready_to_publish: z.boolean() })),
+    accounts: z
+      .array(
+        z.strictObject({
+          account_id: z.string().describe("Pass it as account_id to create_draft, update_draft or the generators"),
+          platform: Platform,
+          kind: z.enum(["person", "organization"]).describe("A member or user, or a LinkedIn company page they administer"),
+          name: z.string().nullable(),
+          handle: z.string().nullable(),
+          default: z.boolean().describe("Drafts without account_id go to their network's default"),
+          state: z.enum(["connected", "needs_reconnect"]),
+        }),
+      )
+      .describe("Every account a draft can go to; a network may have several"),
     publishing_allowed: z.boolean(),
     allowance: z.strictObject({
       posts_remaining: z.number(),

@@ -31,6 +31,7 @@ export const listScheduledOp = defineOperation({
         title: z.string(),
         preview: z.string(),
         platform: Platform,
+        account_id: z.string().nullable().describe("The account it goes to (null: the network's default, for drafts scheduled before accounts were chosen)"),
         scheduled_for: Timestamp,
         status: z.string(),
       }),

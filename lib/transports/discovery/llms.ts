@@ -64,6 +64,8 @@ Items may carry untrusted_source: their text came from somewhere other than the 
 - Media on drafts: only urls returned by upload_media, of the caller's own uploads. A post: up to 20 images, or one
   PDF document (document_url, document_title). A tweet: up to 4 images; a thread of 1 to 24 further parts (thread),
   each at most 280 characters as X counts them with up to 4 images.
+- Accounts: a network may have several (get_profile_context's accounts, each network's default marked). Drafts take
+  account_id (else they go to the default); scheduling and publishing bind it, and the approval names it.
 - first_comment (posts and tweets): posted right after the post, once; at most 1250 characters on LinkedIn, 280 as X
   counts them on X. Its outcome is in fetch_item's first_comment_result; a failed one does not fail the post.
 

@@ -4,11 +4,12 @@ import { notFound } from "next/navigation";
 import { csrfToken, requireOwner } from "@/lib/transports/auth/session";
 import { db } from "@/lib/adapters/db";
 import { ports } from "@/lib/adapters/ports";
-import { pendingApprovals, platformAccounts } from "@/lib/domain/accounts/connections";
+import { pendingApprovals } from "@/lib/domain/accounts/connections";
+import { accountLabel, listAccounts } from "@/lib/domain/accounts/accounts";
 import { draftHistory } from "@/lib/domain/drafts/history";
 import { ownerContext, ownerDraft } from "@/lib/domain/owner/owner";
 import { ActionForm } from "@/components/action-form";
-import { OPERATION_WORDS, PLATFORM_NAMES, STATUS_TONE, STATUS_WORDS, formatInZone, pickerStart, zonedParts } from "@/components/format";
+import { OPERATION_WORDS, STATUS_TONE, STATUS_WORDS, formatInZone, pickerStart, zonedParts } from "@/components/format";
 import { Attachments } from "@/components/draft-media";
 import { History } from "@/components/history";
 import { ItemForm } from "@/components/item-form";
@@ -63,9 +64,12 @@ export default async function ItemPage({
   const found = await ownerDraft(ownerContext(d, me, ports()), type, id);
   if (!found) notFound();
   const { item, record, shown } = found;
-  const [history, accounts, pending] = await Promise.all([draftHistory(d, me.id, type, id), platformAccounts(d, me.id), pendingApprovals(d, me.id)]);
-  const network = PLATFORM_NAMES[type];
-  const handle = accounts.find((a) => PLATFORM_NAMES[a.provider] === network)?.handle ?? null;
+  const [history, accounts, pending] = await Promise.all([draftHistory(d, me.id, type, id), listAccounts(d, me.id), pendingApprovals(d, me.id)]);
+  // Its own account, else its network's default.
+  const platform = type === "post" ? "pronet" : "micro";
+  const account =
+    accounts.find((a) => a.account_id === (item as { account_id?: string | null }).account_id) ?? accounts.find((a) => a.platform === platform && a.default);
+  const handle = account ? accountLabel(account) : null;
   const dest = destination(type, handle);
   const waiting = pending.filter((p) => p.action.id === id);
   const csrf = csrfToken(me.id, `item:${id}`);

@@ -1,6 +1,7 @@
 import type { JSONRPCMessage, RequestId, Transport } from "@modelcontextprotocol/server";
 import type { Db } from "@/lib/adapters/db";
 import { platformAccounts, tweetsDeletedWith } from "@/lib/domain/accounts/connections";
+import { accountLabel } from "@/lib/domain/accounts/accounts";
 import { actsAt } from "@/lib/domain/approvals/approvals";
 import { attachmentUrls, mediaMeta } from "@/lib/domain/media/media";
 import type { Caller } from "@/lib/domain/context";
@@ -53,7 +54,9 @@ export async function confirmationForm(db: Db, caller: Caller, c: Confirmation) 
   const shown = await approvalToShow(db, caller.userId, c.id);
   const type = a.type === "tweet" ? "tweet" : "post";
   const provider = networkOfDraft(type).provider;
-  const handle = (await platformAccounts(db, caller.userId)).find((p) => p.provider === provider && p.state !== "not_connected")?.handle;
+  const handle = a.account
+    ? accountLabel(a.account)
+    : (await platformAccounts(db, caller.userId)).find((p) => p.provider === provider && p.state !== "not_connected")?.handle;
   const dest = destination(type, handle);
   const { verb, irreversible } = approvalOf(c);
   const at = actsAt(a);

@@ -1,0 +1,150 @@
+import type { AccountView } from "@/lib/domain/accounts/accounts";
+import type { accountHealth } from "@/lib/domain/accounts/health";
+import { NETWORKS } from "@/lib/domain/networks";
+import { ConfirmButton } from "@/components/confirm-button";
+import { PLATFORM_NAMES, formatInZone } from "@/components/format";
+import { connectPlatform, makeDefault, removeAccount } from "./actions";
+
+type Health = Awaited<ReturnType<typeof accountHealth>>[number];
+type Props = { accounts: AccountView[]; health: Health[]; providers: { linkedin: boolean; x: boolean }; csrf: string; timeZone: string };
+
+/** What the connection an account posts with needs: renewing soon, missing permissions, today's cap, a notice. */
+function HealthNotes({ h, name, timeZone }: { h: Health; name: string; timeZone: string }) {
+  return (
+    <>
+      {h.expiresAt ? (
+        <p className="meta">
+          Access expires {formatInZone(h.expiresAt, timeZone)} · {h.canRefresh ? "renews itself" : `cannot renew itself: reconnect ${name} before then`}
+        </p>
+      ) : null}
+      {h.missing.length ? (
+        <p className="attention" role="note" aria-label={`${name} permissions`}>
+          <strong>
+            Reconnect {name} to post {h.toPost}.
+          </strong>{" "}
+          This connection was made without the permission {h.missing.join(", ")}; signing in with {name} again grants it.
+        </p>
+      ) : null}
+      {h.allowance ? (
+        <p className="meta">
+          {name} takes {h.allowance.remaining} more post{h.allowance.remaining === 1 ? "" : "s"} today (until{" "}
+          {formatInZone(new Date(h.allowance.resetsAt), timeZone)}).
+        </p>
+      ) : null}
+      {h.notice ? (
+        <p className="attention" role="note" aria-label={`${name} notice`}>
+          {h.notice}
+        </p>
+      ) : null}
+      {h.expiring && h.until ? (
+        <div className="attention" role="note" aria-label={`${name} connection expiring`}>
+          <p>
+            <strong>
+              {name} can publish only until {formatInZone(h.until, timeZone)}.
+            </strong>{" "}
+            Reconnect {name} to keep publishing.
+          </p>
+          {h.atRisk.length ? (
+            <>
+              <p>Scheduled after that, these will fail unless you reconnect:</p>
+              <ul>
+                {h.atRisk.map((p) => (
+                  <li key={p.id}>
+                    <a href={`/content/${h.type}/${p.id}`}>{p.title}</a> ({formatInZone(p.scheduledFor, timeZone)})
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : (
+            <p>Nothing is scheduled after that.</p>
+          )}
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+function ConnectButton({ provider, csrf, label, primary }: { provider: string; csrf: string; label: string; primary?: boolean }) {
+  return (
+    <form action={connectPlatform}>
+      <input type="hidden" name="csrf" value={csrf} />
+      <input type="hidden" name="provider" value={provider} />
+      <button className={primary ? "btn primary" : "btn"} type="submit">
+        {label}
+      </button>
+    </form>
+  );
+}
+
+/**
+ * Settings > Connections, Accounts: each network's accounts (the default first), each with
+ * the state of its connection, "Make default" and "Disconnect"; "Connect" or "Add another".
+ */
+export function AccountsList({ accounts, health, providers, csrf, timeZone }: Props) {
+  return (
+    <>
+      {NETWORKS.map(({ platform, provider }) => {
+        const name = PLATFORM_NAMES[provider];
+        const canConnect = provider === "linkedin" ? providers.linkedin : providers.x;
+        const mine = accounts.filter((a) => a.platform === platform);
+        return (
+          <div key={platform} className="network-accounts">
+            <h3>{name}</h3>
+            {mine.length === 0 ? (
+              <p className="meta">Not connected{canConnect ? "" : ` (posts go to the built-in sandbox until ${name} app credentials are configured)`}</p>
+            ) : (
+              <ul className="rows" aria-label={`${name} accounts`}>
+                {mine.map((a) => {
+                  const h = a.state === "connected" ? health.find((x) => x.accountId === a.account_id) : undefined;
+                  const who = a.name ?? a.handle ?? name;
+                  return (
+                    <li key={a.account_id}>
+                      <div>
+                        <strong>{who}</strong>
+                        {a.handle && a.handle !== who ? <> {a.handle}</> : null}
+                        <p className="meta">
+                          {a.kind === "organization" ? <span className="badge net">Company page</span> : null}{" "}
+                          {a.default ? <span className="badge net">Default</span> : null}{" "}
+                          {a.state === "connected" ? (
+                            <span className="badge good">Connected</span>
+                          ) : (
+                            <span className="badge warn">Needs reconnecting: token expired</span>
+                          )}
+                        </p>
+                        {h ? <HealthNotes h={h} name={name} timeZone={timeZone} /> : null}
+                      </div>
+                      <div className="actions">
+                        {canConnect && a.kind === "person" && (a.state !== "connected" || h?.expiring || h?.missing.length) ? (
+                          <ConnectButton provider={provider} csrf={csrf} label={`Reconnect ${name}`} primary />
+                        ) : null}
+                        {a.default ? null : (
+                          <form action={makeDefault}>
+                            <input type="hidden" name="csrf" value={csrf} />
+                            <input type="hidden" name="accountId" value={a.account_id} />
+                            <button className="btn" type="submit" aria-label={`Make ${who} the default ${name} account`}>
+                              Make default
+                            </button>
+                          </form>
+                        )}
+                        <ConfirmButton
+                          action={removeAccount}
+                          label="Disconnect"
+                          confirm="Disconnect"
+                          hidden={{ accountId: a.account_id, csrf }}
+                          question={`Disconnect ${who} from ${name}? Posts scheduled to it become drafts again; nothing is posted to it.`}
+                        />
+                      </div>
+                    </li>
+                  );
+                })}
+              </ul>
+            )}
+            {canConnect ? (
+              <ConnectButton provider={provider} csrf={csrf} label={mine.length ? `Add another ${name} account` : `Connect ${name}`} primary={!mine.length} />
+            ) : null}
+          </div>
+        );
+      })}
+    </>
+  );
+}

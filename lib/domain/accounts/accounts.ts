@@ -1,0 +1,232 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "@/lib/adapters/db";
+import { errorCode } from "@/lib/core/redact";
+import { isUuid } from "@/lib/core/ids";
+import { notFound } from "@/lib/core/errors";
+import { authAccounts, postDrafts, publishingAccounts, tweetDrafts, type AccountKind } from "@/drizzle/schema";
+import { connectionState, network, NETWORKS, networkOfProvider, type PlatformName, type Provider } from "@/lib/domain/networks";
+import { sha256 } from "../hash";
+
+// Where an owner's drafts go: several accounts a network (people who signed in with it, and
+// the LinkedIn pages they administer), one of them the default. Every query is scoped by the
+// owner's id: another owner's account answers exactly like a missing one.
+
+export type PublishingAccount = typeof publishingAccounts.$inferSelect;
+
+/**
+ * An account's id follows from whose it is and what it is on the network (a version 8 UUID of
+ * their hash): written twice (a transaction that was rolled back and run again, two requests
+ * at once) it is the same account, so an approval that named it still names it.
+ */
+export function accountIdOf(userId: string, platform: PlatformName, kind: AccountKind, externalId: string): string {
+  const h = sha256({ userId, platform, kind, externalId });
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${((parseInt(h[16], 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/**
+ * Every stored connection of the owner has its person account (the sign-in that made it
+ * stored one; a connection stored otherwise, or whose account could not be written then, gets
+ * it here), and each network with accounts has a default (the oldest, when none is set).
+ */
+export async function adoptConnections(db: Db, userId: string) {
+  const stray = await db
+    .select({ provider: authAccounts.provider, providerAccountId: authAccounts.providerAccountId, handle: authAccounts.handle })
+    .from(authAccounts)
+    .where(
+      and(
+        eq(authAccounts.userId, userId),
+        inArray(authAccounts.provider, ["linkedin", "twitter"]),
+        sql`not exists (select 1 from ${publishingAccounts} p where p.provider = ${authAccounts.provider}
+          and p.provider_account_id = ${authAccounts.providerAccountId} and p.kind = 'person')`,
+      ),
+    );
+  for (const a of stray)
+    await storePersonAccount(db, { userId, provider: a.provider as Provider, providerAccountId: a.providerAccountId, handle: a.handle, name: a.handle });
+}
+
+/** A network with accounts and no default gets its oldest as default (a concurrent caller may win: fine). */
+async function ensureDefault(db: Db, userId: string, platform: PlatformName) {
+  const oldest = db
+    .select({ id: publishingAccounts.id })
+    .from(publishingAccounts)
+    .where(and(eq(publishingAccounts.userId, userId), eq(publishingAccounts.platform, platform)))
+    .orderBy(asc(publishingAccounts.createdAt), asc(publishingAccounts.id))
+    .limit(1);
+  try {
+    // In a savepoint of its own: inside a caller's transaction, a conflict must not end it.
+    await db.transaction((sp) =>
+      sp
+        .update(publishingAccounts)
+        .set({ isDefault: true })
+        .where(
+          and(
+            sql`${publishingAccounts.id} = (${oldest})`,
+            sql`not exists (select 1 from ${publishingAccounts} d where d.user_id = ${userId} and d.platform = ${platform} and d.is_default)`,
+          ),
+        ),
+    );
+  } catch (e) {
+    if (errorCode(e) !== "23505") throw e; // another caller set one first
+  }
+}
+
+/** After a sign-in with LinkedIn or X: the person's account, added beside the others (never replacing them). */
+export async function storePersonAccount(
+  db: Db,
+  a: { userId: string; provider: Provider; providerAccountId: string; handle: string | null; name: string | null },
+) {
+  const platform = networkOfProvider(a.provider).platform;
+  await db
+    .insert(publishingAccounts)
+    .values({
+      id: accountIdOf(a.userId, platform, "person", a.providerAccountId),
+      userId: a.userId,
+      platform,
+      kind: "person",
+      externalId: a.providerAccountId,
+      name: a.name,
+      handle: a.handle,
+      provider: a.provider,
+      providerAccountId: a.providerAccountId,
+    })
+    .onConflictDoUpdate({
+      target: [publishingAccounts.userId, publishingAccounts.platform, publishingAccounts.kind, publishingAccounts.externalId],
+      set: { name: sql`coalesce(excluded.name, ${publishingAccounts.name})`, handle: sql`coalesce(excluded.handle, ${publishingAccounts.handle})` },
+    });
+  await ensureDefault(db, a.userId, platform);
+}
+
+/** How pages and forms name an account: a person by handle (else name), a page by name. */
+export const accountLabel = (a: { name: string | null; handle: string | null; kind: AccountKind }) =>
+  a.kind === "organization" ? `${a.name ?? a.handle ?? "a company page"} (company page)` : (a.handle ?? a.name);
+
+export type AccountView = {
+  account_id: string;
+  platform: PlatformName;
+  kind: AccountKind;
+  name: string | null;
+  handle: string | null;
+  default: boolean;
+  state: "connected" | "needs_reconnect";
+};
+
+/** The owner's accounts, each network's default first, with the state of the connection each posts with. */
+export async function listAccounts(db: Db, userId: string, now = new Date()): Promise<AccountView[]> {
+  await adoptConnections(db, userId);
+  const rows = await db
+    .select({
+      a: publishingAccounts,
+      status: authAccounts.status,
+      expires_at: authAccounts.expires_at,
+      refresh_token: authAccounts.refresh_token,
+    })
+    .from(publishingAccounts)
+    .innerJoin(
+      authAccounts,
+      and(eq(authAccounts.provider, publishingAccounts.provider), eq(authAccounts.providerAccountId, publishingAccounts.providerAccountId)),
+    )
+    .where(eq(publishingAccounts.userId, userId))
+    .orderBy(sql`${publishingAccounts.isDefault} desc`, asc(publishingAccounts.createdAt), asc(publishingAccounts.id));
+  const order = (p: PlatformName) => NETWORKS.findIndex((n) => n.platform === p);
+  rows.sort((x, y) => order(x.a.platform) - order(y.a.platform)); // stable: the default first, then the oldest
+  return rows.map(({ a, ...c }) => ({
+    account_id: a.id,
+    platform: a.platform,
+    kind: a.kind,
+    name: a.name,
+    handle: a.handle,
+    default: a.isDefault,
+    state: connectionState(c, now).state === "connected" ? "connected" : "needs_reconnect",
+  }));
+}
+
+/**
+ * The account a draft of `platform` goes to: `accountId` (the owner's, of that network, or
+ * not found as if missing), else the network's default; null when the owner has none.
+ */
+export async function accountFor(db: Db, userId: string, platform: PlatformName, accountId?: string | null): Promise<PublishingAccount | null> {
+  if (accountId) {
+    const [row] = isUuid(accountId)
+      ? await db
+          .select()
+          .from(publishingAccounts)
+          .where(and(eq(publishingAccounts.id, accountId), eq(publishingAccounts.userId, userId), eq(publishingAccounts.platform, platform)))
+      : [];
+    if (!row) throw notFound(`${network(platform).name} account (account_id)`);
+    return row;
+  }
+  const find = async () =>
+    (
+      await db
+        .select()
+        .from(publishingAccounts)
+        .where(and(eq(publishingAccounts.userId, userId), eq(publishingAccounts.platform, platform), eq(publishingAccounts.isDefault, true)))
+    )[0];
+  const found = await find();
+  if (found) return found;
+  await adoptConnections(db, userId);
+  return (await find()) ?? null;
+}
+
+/** The owner's account, locked for the rest of the transaction; undefined when not theirs. */
+async function lockOwn(tx: Db, userId: string, accountId: string) {
+  if (!isUuid(accountId)) return undefined;
+  const [a] = await tx
+    .select()
+    .from(publishingAccounts)
+    .where(and(eq(publishingAccounts.id, accountId), eq(publishingAccounts.userId, userId)))
+    .for("update");
+  return a;
+}
+
+/** The owner makes an account their network's default; false when it is not theirs. */
+export async function setDefaultAccount(db: Db, userId: string, accountId: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const a = await lockOwn(tx, userId, accountId);
+    if (!a) return false;
+    await tx
+      .update(publishingAccounts)
+      .set({ isDefault: false })
+      .where(and(eq(publishingAccounts.userId, userId), eq(publishingAccounts.platform, a.platform), eq(publishingAccounts.isDefault, true)));
+    await tx.update(publishingAccounts).set({ isDefault: true }).where(eq(publishingAccounts.id, a.id));
+    return true;
+  });
+}
+
+/**
+ * The owner disconnects one account: a person's takes its connection (its tokens, and the
+ * pages it posted to) with it; a page goes alone. Drafts scheduled to what is removed go back
+ * to drafts (nothing is posted to an account the owner removed, nor to another one they did
+ * not approve). Returns false when it is not theirs.
+ */
+export async function disconnectAccount(db: Db, userId: string, accountId: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const a = await lockOwn(tx, userId, accountId);
+    if (!a) return false;
+    const gone =
+      a.kind === "person"
+        ? (
+            await tx
+              .select({ id: publishingAccounts.id })
+              .from(publishingAccounts)
+              .where(and(eq(publishingAccounts.provider, a.provider), eq(publishingAccounts.providerAccountId, a.providerAccountId)))
+          ).map((r) => r.id)
+        : [a.id];
+    for (const t of [postDrafts, tweetDrafts]) {
+      await tx
+        .update(t)
+        .set({
+          status: "draft",
+          scheduledFor: null,
+          approvedContentHash: null,
+          failureReason: "Its account was disconnected before it went out, so it was unscheduled. Choose an account and schedule it again.",
+        })
+        .where(and(eq(t.userId, userId), inArray(t.accountId, gone), eq(t.status, "scheduled")));
+    }
+    if (a.kind === "person")
+      await tx.delete(authAccounts).where(and(eq(authAccounts.provider, a.provider), eq(authAccounts.providerAccountId, a.providerAccountId)));
+    else await tx.delete(publishingAccounts).where(eq(publishingAccounts.id, a.id));
+    await ensureDefault(tx, userId, a.platform);
+    return true;
+  });
+}

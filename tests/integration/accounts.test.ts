@@ -1,0 +1,123 @@
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/adapters/db";
+import { runDue } from "@/lib/adapters/scheduler";
+import { disconnectAccount, setDefaultAccount } from "@/lib/domain/accounts/accounts";
+import { createDraftOp } from "@/lib/operations/drafts/create-draft";
+import { fetchItemOp } from "@/lib/operations/drafts/fetch-item";
+import { getProfileContextOp } from "@/lib/operations/owner/get-profile-context";
+import { publishNowOp } from "@/lib/operations/publishing/publish-now";
+import { scheduleContentOp } from "@/lib/operations/publishing/schedule-content";
+import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
+import { withDatabase } from "../helpers/db";
+import { withFakePlatforms } from "../helpers/platform-fixture";
+import { approved, inSeconds, row } from "../helpers/publishing";
+
+// Several accounts a network: each draft goes to its own account (or the network's default),
+// through the real adapters to the fakes, with that account's token and as that member.
+
+withDatabase();
+
+const platforms = withFakePlatforms({ SCHEDULE_MIN_LEAD_SECONDS: "1" });
+const fake = () => platforms.fake;
+
+type Account = { account_id: string; platform: string; default: boolean; handle: string | null };
+
+async function owner() {
+  const u = await makeUser({ publishing: true });
+  const li1 = await platforms.connect(u, "linkedin");
+  const x1 = await platforms.connect(u, "twitter");
+  const li2 = await platforms.connect(u, "linkedin");
+  const x2 = await platforms.connect(u, "twitter");
+  const profile = expectOk(await call("get_profile_context", {}, { token: u.token }), getProfileContextOp.output);
+  const accounts = profile.accounts as Account[];
+  const of = (platform: string) => accounts.filter((a) => a.platform === platform);
+  return { u, li: of("pronet"), x: of("micro"), tokens: { li1, li2, x1, x2 }, accounts };
+}
+
+const create = async (u: TestUser, args: Record<string, unknown>) =>
+  expectOk(await call("create_draft", args, { token: u.token }), createDraftOp.output) as { id: string };
+
+const xAuth = (text: string) => fake().requests.find((r) => r.route === "x" && (r.body as { text?: string }).text === text)?.headers.authorization;
+
+describe("several accounts a network", () => {
+  it("lists every account, the first of each network the default; each draft goes to its own account, else the default", async () => {
+    const { u, li, x, tokens } = await owner();
+    expect(li).toHaveLength(2);
+    expect(x).toHaveLength(2);
+    expect([li.map((a) => a.default), x.map((a) => a.default)]).toEqual([
+      [true, false],
+      [true, false],
+    ]);
+
+    const tag = randomUUID().slice(0, 8);
+    const toSecond = await create(u, { type: "tweet", body: `Second account ${tag}`, account_id: x[1].account_id });
+    const toDefault = await create(u, { type: "tweet", body: `Default account ${tag}` });
+    expect((await call("fetch_item", { type: "tweet", id: toSecond.id }, { token: u.token })).body.account_id).toBe(x[1].account_id);
+    for (const d of [toSecond, toDefault]) expectOk(await approved(u, "publish_now", { type: "tweet", id: d.id }), publishNowOp.output);
+    expect(xAuth(`Second account ${tag}`)).toBe(`Bearer ${tokens.x2.access}`);
+    expect(xAuth(`Default account ${tag}`)).toBe(`Bearer ${tokens.x1.access}`);
+    // The default bound at publishing shows where it went.
+    const published = expectOk(await call("fetch_item", { type: "tweet", id: toDefault.id }, { token: u.token }), fetchItemOp.output);
+    expect(published.account_id).toBe(x[0].account_id);
+
+    const post = await create(u, { type: "post", body: `As the second member ${tag}`, account_id: li[1].account_id });
+    expectOk(await approved(u, "publish_now", { type: "post", id: post.id }), publishNowOp.output);
+    const sent = fake().created.linkedin.find((p) => p.text === `As the second member ${tag}`);
+    expect(sent?.body.author).toBe(`urn:li:person:${tokens.li2.accountId}`);
+  });
+
+  it("refuses an account of another network or another owner like a missing one, and changes nothing", async () => {
+    const { u, li, x } = await owner();
+    const stranger = await owner();
+    const wrongNetwork = await call("create_draft", { type: "post", body: "Where?", account_id: x[0].account_id }, { token: u.token });
+    const theirs = await call("create_draft", { type: "post", body: "Where?", account_id: stranger.li[0].account_id }, { token: u.token });
+    const missing = await call("create_draft", { type: "post", body: "Where?", account_id: randomUUID() }, { token: u.token });
+    expectError(theirs, 422, "action_failed");
+    expect(theirs.body).toEqual(missing.body);
+    expect(wrongNetwork.body).toEqual(missing.body);
+    const d = await create(u, { type: "post", body: "Mine", account_id: li[1].account_id });
+    expectError(await call("update_draft", { type: "post", id: d.id, account_id: stranger.li[1].account_id }, { token: u.token }), 422, "action_failed");
+    expect((await row("post", d.id)).accountId).toBe(li[1].account_id);
+  });
+
+  it("a scheduled draft keeps the account its approval named, whatever the default becomes; the approval names it", async () => {
+    const { u, x, tokens } = await owner();
+    const text = `Bound ${randomUUID().slice(0, 8)}`;
+    const d = await create(u, { type: "tweet", body: text });
+    const at = inSeconds(2);
+    const first = await call("schedule_content", { type: "tweet", id: d.id, scheduled_for: at.toISOString() }, { token: u.token });
+    expectError(first, 403, "confirmation_required");
+    expect(first.body.error.confirmation.action.account).toMatchObject({ id: x[0].account_id, handle: x[0].handle, kind: "person" });
+    expectOk(await approved(u, "schedule_content", { type: "tweet", id: d.id, scheduled_for: at.toISOString() }), scheduleContentOp.output);
+    expect(await setDefaultAccount(await db(), u.id, x[1].account_id)).toBe(true);
+    await runDue(await db(), { clock: () => new Date(at.getTime() + 500) });
+    expect((await row("tweet", d.id)).status).toBe("published");
+    expect(xAuth(text)).toBe(`Bearer ${tokens.x1.access}`);
+    // New drafts go to the new default.
+    const later = await create(u, { type: "tweet", body: `${text} later` });
+    expectOk(await approved(u, "publish_now", { type: "tweet", id: later.id }), publishNowOp.output);
+    expect(xAuth(`${text} later`)).toBe(`Bearer ${tokens.x2.access}`);
+  });
+
+  it("disconnecting an account unschedules what was scheduled to it, posts nothing to it, and the network's other account becomes the default", async () => {
+    const { u, li } = await owner();
+    const text = `Never posted ${randomUUID().slice(0, 8)}`;
+    const d = await create(u, { type: "post", body: text, account_id: li[0].account_id });
+    const at = inSeconds(2);
+    expectOk(await approved(u, "schedule_content", { type: "post", id: d.id, scheduled_for: at.toISOString() }), scheduleContentOp.output);
+    expect(await disconnectAccount(await db(), u.id, li[0].account_id)).toBe(true);
+    await runDue(await db(), { clock: () => new Date(at.getTime() + 500) });
+    const r = await row("post", d.id);
+    expect(r.status).toBe("draft");
+    expect(r.accountId).toBeNull();
+    expect(r.failureReason).toMatch(/disconnected/);
+    expect(fake().posts.linkedin).not.toContain(text);
+    const profile = expectOk(await call("get_profile_context", {}, { token: u.token }), getProfileContextOp.output);
+    expect((profile.accounts as Account[]).filter((a) => a.platform === "pronet").map((a) => [a.account_id, a.default])).toEqual([[li[1].account_id, true]]);
+    // Another owner cannot disconnect or pick the owner's accounts.
+    const stranger = await makeUser();
+    expect(await disconnectAccount(await db(), stranger.id, li[1].account_id)).toBe(false);
+    expect(await setDefaultAccount(await db(), stranger.id, li[1].account_id)).toBe(false);
+  });
+});
