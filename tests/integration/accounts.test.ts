@@ -85,7 +85,7 @@ describe("several accounts a network", () => {
     const { u, x, tokens } = await owner();
     const text = `Bound ${randomUUID().slice(0, 8)}`;
     const d = await create(u, { type: "tweet", body: text });
-    const at = inSeconds(2);
+    const at = inSeconds(60);
     const first = await call("schedule_content", { type: "tweet", id: d.id, scheduled_for: at.toISOString() }, { token: u.token });
     expectError(first, 403, "confirmation_required");
     expect(first.body.error.confirmation.action.account).toMatchObject({ id: x[0].account_id, handle: x[0].handle, kind: "person" });
@@ -104,7 +104,7 @@ describe("several accounts a network", () => {
     const { u, li } = await owner();
     const text = `Never posted ${randomUUID().slice(0, 8)}`;
     const d = await create(u, { type: "post", body: text, account_id: li[0].account_id });
-    const at = inSeconds(2);
+    const at = inSeconds(60);
     expectOk(await approved(u, "schedule_content", { type: "post", id: d.id, scheduled_for: at.toISOString() }), scheduleContentOp.output);
     expect(await disconnectAccount(await db(), u.id, li[0].account_id)).toBe(true);
     await runDue(await db(), { clock: () => new Date(at.getTime() + 500) });

@@ -77,7 +77,7 @@ describe("first comment", () => {
       thread: [`Part two ${tag}`, `Part three ${tag}`],
       first_comment: `Link ${tag}: https://example.com`,
     });
-    const at = inSeconds(2);
+    const at = inSeconds(60);
     expectOk(await approved(u, "schedule_content", { type: "tweet", id: d.id, scheduled_for: at.toISOString() }), scheduleContentOp.output);
     await runDue(await db(), { clock: () => new Date(at.getTime() + 500) });
     expect((await row("tweet", d.id)).status).toBe("published");
