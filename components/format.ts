@@ -1,7 +1,7 @@
 import { NETWORK_NAMES } from "@/lib/domain/networks";
-import { formatInZone, formatUtc } from "@/lib/core/time";
+import { formatInZone, formatUtc, zonedParts, zonedToUtc } from "@/lib/core/time";
 
-export { formatInZone, formatUtc };
+export { formatInZone, formatUtc, zonedParts, zonedToUtc };
 
 // Times on the owner's pages: in the owner's time zone, never the server's.
 
@@ -69,34 +69,6 @@ export function actorName(e: { actor: string; appName: string | null }): string 
   if (e.actor === "owner") return "you";
   if (e.actor === "scheduler") return "the scheduler";
   return e.appName ?? "an app";
-}
-
-/** The calendar date and wall-clock time of an instant in a time zone ("2026-11-24", "09:00"). */
-export function zonedParts(d: Date, timeZone: string): { date: string; time: string } {
-  const p = Object.fromEntries(
-    new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
-      .formatToParts(d)
-      .map((x) => [x.type, x.value]),
-  );
-  return { date: `${p.year}-${p.month}-${p.day}`, time: `${p.hour}:${p.minute}` };
-}
-
-const offsetMs = (d: Date, timeZone: string) => {
-  const { date, time } = zonedParts(d, timeZone);
-  return Date.parse(`${date}T${time}:00Z`) - Math.floor(d.getTime() / 60000) * 60000;
-};
-
-/**
- * The instant at which the wall clock in `timeZone` shows `date` `time` (what the owner
- * picked). In a daylight-saving gap the clock is read with the offset before the change.
- */
-export function zonedToUtc(date: string, time: string, timeZone: string): Date | null {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || !/^\d{2}:\d{2}$/.test(time)) return null;
-  const wall = Date.parse(`${date}T${time}:00Z`);
-  if (isNaN(wall)) return null;
-  let guess = wall - offsetMs(new Date(wall), timeZone);
-  guess = wall - offsetMs(new Date(guess), timeZone);
-  return new Date(guess);
 }
 
 /** Where the schedule picker starts: the draft's time, else tomorrow at 09:00 in the zone. */

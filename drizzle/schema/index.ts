@@ -22,3 +22,4 @@ export * from "./media";
 export * from "./webhooks";
 export * from "./mcp-tasks";
 export * from "./publishing-accounts";
+export * from "./posting-queues";

@@ -17,6 +17,7 @@ import { searchContentOp } from "./drafts/search-content";
 import { unscheduleContentOp } from "./publishing/unschedule-content";
 import { updateDraftOp } from "./drafts/update-draft";
 import { uploadMediaOp } from "./media/upload-media";
+import { manageQueueOp } from "./queue/manage-queue";
 
 /** Every operation of the API, in the spec's order. Each surface is a loop over this list. */
 export const operations: Operation[] = [
@@ -34,6 +35,7 @@ export const operations: Operation[] = [
   scheduleContentOp,
   unscheduleContentOp,
   publishNowOp,
+  manageQueueOp,
   listSeriesOp,
   manageSeriesOp,
   listWebhooksOp,

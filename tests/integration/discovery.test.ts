@@ -43,6 +43,7 @@ const EXPECTED: Record<string, Row> = {
   upload_media: ["Upload an image or PDF", "content:write", false, false, false, false, false],
   list_webhooks: ["List webhook endpoints", "content:write", false, true, false, true, false],
   manage_webhooks: ["Add, change, test or delete a webhook endpoint", "content:write", false, false, true, false, true],
+  manage_queue: ["Read or set an account's posting queue", "content:write", false, false, false, true, false],
 };
 
 // Spec section 7 plus contract section 4's confirmation_required.

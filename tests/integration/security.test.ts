@@ -47,6 +47,7 @@ const VALID: Record<string, (f: Fixture) => Record<string, unknown> | Record<str
   schedule_content: (f) => ({ type: "post", id: f.post, scheduled_for: inTwoHours() }),
   unschedule_content: (f) => ({ type: "post", id: f.post }),
   publish_now: (f) => ({ type: "post", id: f.post }),
+  manage_queue: (f) => ({ account_id: f.li }),
   list_series: () => ({}),
   manage_series: (f) => [
     { action: "update", series_id: f.series, title: "Renamed" },

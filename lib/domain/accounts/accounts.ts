@@ -76,10 +76,11 @@ export async function storePersonAccount(
   a: { userId: string; provider: Provider; providerAccountId: string; handle: string | null; name: string | null },
 ) {
   const platform = networkOfProvider(a.provider).platform;
+  const id = accountIdOf(a.userId, platform, "person", a.providerAccountId);
   await db
     .insert(publishingAccounts)
     .values({
-      id: accountIdOf(a.userId, platform, "person", a.providerAccountId),
+      id,
       userId: a.userId,
       platform,
       kind: "person",
@@ -89,10 +90,13 @@ export async function storePersonAccount(
       provider: a.provider,
       providerAccountId: a.providerAccountId,
     })
-    .onConflictDoUpdate({
-      target: [publishingAccounts.userId, publishingAccounts.platform, publishingAccounts.kind, publishingAccounts.externalId],
-      set: { name: sql`coalesce(excluded.name, ${publishingAccounts.name})`, handle: sql`coalesce(excluded.handle, ${publishingAccounts.handle})` },
-    });
+    // Any conflict (two requests adopting the same connection at once race on the id too): it is there.
+    .onConflictDoNothing();
+  if (a.name || a.handle)
+    await db
+      .update(publishingAccounts)
+      .set({ name: a.name ?? sql`${publishingAccounts.name}`, handle: a.handle ?? sql`${publishingAccounts.handle}` })
+      .where(eq(publishingAccounts.id, id));
   await ensureDefault(db, a.userId, platform);
 }
 
@@ -177,6 +181,18 @@ async function lockOwn(tx: Db, userId: string, accountId: string) {
     .where(and(eq(publishingAccounts.id, accountId), eq(publishingAccounts.userId, userId)))
     .for("update");
   return a;
+}
+
+/** One of the owner's accounts, of either network; not found (as if missing) when it is not theirs. */
+export async function ownAccount(db: Db, userId: string, accountId: string): Promise<PublishingAccount> {
+  const [row] = isUuid(accountId)
+    ? await db
+        .select()
+        .from(publishingAccounts)
+        .where(and(eq(publishingAccounts.id, accountId), eq(publishingAccounts.userId, userId)))
+    : [];
+  if (!row) throw notFound("account (account_id)");
+  return row;
 }
 
 /** The owner makes an account their network's default; false when it is not theirs. */

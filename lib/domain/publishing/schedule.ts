@@ -12,6 +12,7 @@ import { draftTable, label, loadOwn, type DraftType } from "../drafts/drafts";
 import { publishingProblem, requirePublishableAt } from "../accounts/health";
 import { claimForNow, publishClaimed } from "./publish";
 import { iso } from "../drafts/text";
+import { nextSlotFor } from "../queue/queue";
 import { draftScheduled, draftUnscheduled } from "@/lib/domain/webhooks/domain-events";
 
 const MAX_AHEAD_MS = 365 * 24 * 3600 * 1000;
@@ -86,17 +87,24 @@ const action = (operation: string, args: Record<string, unknown>, type: DraftTyp
   account,
 });
 
-export async function scheduleContent(ctx: Ctx, input: { type: DraftType; id: string; scheduled_for: string }) {
-  const at = new Date(input.scheduled_for);
-  const lead = at.getTime() - ctx.now().getTime();
-  const minLead = ctx.ports.config().SCHEDULE_MIN_LEAD_SECONDS;
-  if (lead < minLead * 1000) throw invalid([{ path: "scheduled_for", message: `Must be at least ${minLead} seconds in the future` }]);
-  if (lead > MAX_AHEAD_MS) throw invalid([{ path: "scheduled_for", message: "Must be at most 365 days ahead" }]);
+/** `scheduled_for` or `slot: "next"` (the next free slot of the queue of the account the draft goes to). */
+export type ScheduleInput = { type: DraftType; id: string; scheduled_for?: string; slot?: "next" };
+
+export async function scheduleContent(ctx: Ctx, input: ScheduleInput) {
+  const given = input.scheduled_for ? new Date(input.scheduled_for) : null;
+  if (given) {
+    const lead = given.getTime() - ctx.now().getTime();
+    const minLead = ctx.ports.config().SCHEDULE_MIN_LEAD_SECONDS;
+    if (lead < minLead * 1000) throw invalid([{ path: "scheduled_for", message: `Must be at least ${minLead} seconds in the future` }]);
+    if (lead > MAX_AHEAD_MS) throw invalid([{ path: "scheduled_for", message: "Must be at most 365 days ahead" }]);
+  }
   const t = draftTable(input.type);
   const outcome = await withApproval(ctx, async (tx) => {
     const d = await loadOwn(tx, ctx, input.type, input.id);
     refuseFinal(d, input.type, "scheduled");
     const account = await targetAccount(tx, ctx, input.type, d);
+    // A queue's slot is found again on the repeated call: the approval matches while it is still free.
+    const at = given ?? (await nextSlotFor(ctx, tx, input.type, account.id, d.id));
     requirePublishableAt(ctx, input.type, at, account.connection);
     requirePermissions(ctx, input.type, d, account.connection);
     // The approval covers the exact time (normalised, so +02:00 and Z spellings agree) and account.
@@ -131,13 +139,14 @@ export async function scheduleContent(ctx: Ctx, input: { type: DraftType; id: st
       },
       previous: d.status === "scheduled" ? d.scheduledFor : null,
       version: row.updatedAt.getTime(),
+      at,
     };
   });
   await ctx.ports.events.scheduled({
     type: input.type,
     id: input.id,
     userId: ctx.caller.userId,
-    scheduledFor: at,
+    scheduledFor: outcome.at,
     previous: outcome.previous,
     version: outcome.version,
   });

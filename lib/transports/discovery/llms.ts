@@ -66,6 +66,8 @@ Items may carry untrusted_source: their text came from somewhere other than the 
   each at most 280 characters as X counts them with up to 4 images.
 - Accounts: a network may have several (get_profile_context's accounts, each network's default marked). Drafts take
   account_id (else they go to the default); scheduling and publishing bind it, and the approval names it.
+- Posting queue: manage_queue sets an account's weekly slots (owner's time zone); schedule_content with slot "next"
+  instead of scheduled_for takes the next free slot (the answer gives the time).
 - first_comment (posts and tweets): posted right after the post, once; at most 1250 characters on LinkedIn, 280 as X
   counts them on X. Its outcome is in fetch_item's first_comment_result; a failed one does not fail the post.
 

@@ -1,0 +1,125 @@
+import { and, eq, gte, inArray, isNull, ne, or } from "drizzle-orm";
+import type { Db } from "@/lib/adapters/db";
+import { AppError } from "@/lib/core/errors";
+import { isoInZone, zonedParts, zonedToUtc } from "@/lib/core/time";
+import { postingQueues, users, type QueueSlot, type Weekday } from "@/drizzle/schema";
+import { network, networkOfDraft, type DraftType } from "@/lib/domain/networks";
+import type { Ctx } from "../context";
+import { accountFor, ownAccount, type PublishingAccount } from "../accounts/accounts";
+import { draftTable } from "../drafts/drafts";
+
+// An account's posting queue: weekly slots on the owner's wall clock, filled in order by
+// schedule_content with slot "next", one draft a slot. A slot keeps its local time across a
+// daylight-saving change (09:00 stays 09:00). In the hour the clocks skip, a slot moves on by
+// the gap (02:30 becomes 03:30, and is one slot with a 03:30 one); in the hour they repeat, it
+// is the second 02:30 (after the clocks went back).
+
+export const WEEKDAYS: Weekday[] = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"];
+/** How far ahead free slots are looked for: a queue full for longer is full. */
+const HORIZON_DAYS = 366;
+
+export type QueueView = { account_id: string; timezone: string; slots: QueueSlot[]; paused: boolean; next_slots: string[] };
+
+/** Slots in the order a week runs (Monday first), each once. */
+function normal(slots: QueueSlot[]): QueueSlot[] {
+  const order = (s: QueueSlot) => ((WEEKDAYS.indexOf(s.weekday) + 6) % 7) * 1440 + Number(s.time.slice(0, 2)) * 60 + Number(s.time.slice(3));
+  const seen = new Set<string>();
+  return [...slots].sort((a, b) => order(a) - order(b)).filter((s) => !seen.has(`${s.weekday} ${s.time}`) && seen.add(`${s.weekday} ${s.time}`));
+}
+
+/** When the account's drafts (but `exclude`) are already scheduled (each takes its slot), from `from` on. */
+async function taken(db: Db, userId: string, account: PublishingAccount, from: Date, exclude?: string): Promise<Set<number>> {
+  const t = draftTable(network(account.platform).draftType);
+  const mine = account.isDefault ? or(eq(t.accountId, account.id), isNull(t.accountId)) : eq(t.accountId, account.id);
+  const rows = await db
+    .select({ at: t.scheduledFor })
+    .from(t)
+    .where(and(eq(t.userId, userId), inArray(t.status, ["scheduled", "publishing"]), gte(t.scheduledFor, from), mine, exclude ? ne(t.id, exclude) : undefined));
+  return new Set(rows.map((r) => r.at!.getTime()));
+}
+
+/** The next `count` free slot times after `after`, in order (fewer when the queue has none within a year). */
+export async function freeSlots(
+  db: Db,
+  userId: string,
+  account: PublishingAccount,
+  q: { slots: QueueSlot[]; tz: string; after: Date; count: number; exclude?: string },
+) {
+  const { slots, tz, after, count } = q;
+  if (!slots.length || !count) return [];
+  const busy = await taken(db, userId, account, after, q.exclude);
+  const out: Date[] = [];
+  const seen = new Set<number>();
+  const start = zonedParts(after, tz).date;
+  for (let day = 0; day < HORIZON_DAYS && out.length < count; day++) {
+    const date = new Date(Date.parse(`${start}T12:00:00Z`) + day * 86400_000).toISOString().slice(0, 10);
+    const weekday = WEEKDAYS[new Date(`${date}T12:00:00Z`).getUTCDay()];
+    for (const s of slots.filter((x) => x.weekday === weekday)) {
+      const at = zonedToUtc(date, s.time, tz)!;
+      if (at.getTime() <= after.getTime() || busy.has(at.getTime()) || seen.has(at.getTime())) continue;
+      seen.add(at.getTime());
+      out.push(at);
+      if (out.length === count) break;
+    }
+  }
+  return out;
+}
+
+async function timezoneOf(db: Db, userId: string) {
+  const [u] = await db.select({ timezone: users.timezone }).from(users).where(eq(users.id, userId));
+  return u?.timezone ?? "UTC";
+}
+
+async function queueOf(db: Db, accountId: string) {
+  const [q] = await db.select().from(postingQueues).where(eq(postingQueues.accountId, accountId));
+  return q ? { slots: q.slots, paused: q.paused } : { slots: [] as QueueSlot[], paused: false };
+}
+
+/**
+ * manage_queue: reads an account's queue, or changes its slots and whether it is paused
+ * (nothing already scheduled moves). The account must be the caller's.
+ */
+export async function manageQueue(ctx: Ctx, input: { account_id: string; slots?: QueueSlot[]; paused?: boolean }): Promise<QueueView> {
+  const uid = ctx.caller.userId;
+  const account = await ownAccount(ctx.db, uid, input.account_id);
+  if (input.slots !== undefined || input.paused !== undefined) {
+    const set = { ...(input.slots !== undefined && { slots: normal(input.slots) }), ...(input.paused !== undefined && { paused: input.paused }) };
+    await ctx.db
+      .insert(postingQueues)
+      .values({ accountId: account.id, userId: uid, slots: [], paused: false, ...set })
+      .onConflictDoUpdate({ target: postingQueues.accountId, set: { ...set, updatedAt: new Date() } });
+  }
+  const tz = await timezoneOf(ctx.db, uid);
+  const q = await queueOf(ctx.db, account.id);
+  const next = q.paused ? [] : await freeSlots(ctx.db, uid, account, { slots: q.slots, tz, after: leadFrom(ctx), count: 5 });
+  return { account_id: account.id, timezone: tz, slots: q.slots, paused: q.paused, next_slots: next.map((d) => isoInZone(d, tz)) };
+}
+
+/** The earliest time a draft may be scheduled for now. */
+const leadFrom = (ctx: Ctx) => new Date(ctx.now().getTime() + ctx.ports.config().SCHEDULE_MIN_LEAD_SECONDS * 1000);
+
+/**
+ * schedule_content with slot "next": the first free slot of the queue of the account the
+ * draft goes to (`accountId`, else the network's default). A paused queue, or one with no
+ * slots, is refused with a hint.
+ */
+export async function nextSlotFor(ctx: Ctx, db: Db, type: DraftType, accountId: string | null, draftId: string): Promise<Date> {
+  const platform = networkOfDraft(type).platform;
+  const name = network(platform).name;
+  const account = await accountFor(db, ctx.caller.userId, platform, accountId);
+  if (!account) throw new AppError("action_failed", `No ${name} account is connected, so it has no queue.`, "Connect one in Settings > Connections.");
+  const q = await queueOf(db, account.id);
+  const hint = `Set its slots with manage_queue (account_id ${account.id}), or give scheduled_for instead.`;
+  if (q.paused)
+    throw new AppError(
+      "action_failed",
+      `The posting queue of this ${name} account is paused.`,
+      `Resume it with manage_queue (paused: false), or give scheduled_for instead.`,
+    );
+  if (!q.slots.length) throw new AppError("action_failed", `This ${name} account has no posting slots.`, hint);
+  const tz = await timezoneOf(db, ctx.caller.userId);
+  // The draft's own slot counts as free: asking again for an already queued draft keeps it there.
+  const [at] = await freeSlots(db, ctx.caller.userId, account, { slots: q.slots, tz, after: leadFrom(ctx), count: 1, exclude: draftId });
+  if (!at) throw new AppError("action_failed", `The posting queue of this ${name} account has no free slot within a year.`, hint);
+  return at;
+}
