@@ -13,6 +13,7 @@ async function signOutAction() {
 
 const NAV = [
   ["/content", "Content"],
+  ["/queue", "Queue"],
   ["/calendar", "Calendar"],
   ["/analytics", "Analytics"],
   ["/settings/connections", "Connections"],

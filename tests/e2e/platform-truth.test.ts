@@ -141,4 +141,53 @@ describe("publishing to X and LinkedIn connected in a browser", () => {
     expect(fake.badRequests).toEqual([]);
     await page.close();
   }, 300_000);
+
+  it("the owner sets X's queue on the queue page, an app queues two tweets into the next slots, and the owner moves one", async () => {
+    const page = await newPage();
+    await openSignedIn(page, `${srv.origin}/queue`, WRITER.email, WRITER.password);
+    const queue = page.getByRole("region", { name: /^X: / });
+    for (const day of ["Monday", "Wednesday", "Friday"]) {
+      await queue.getByLabel("Day").selectOption({ label: day });
+      await queue.getByLabel("Time").fill("09:30");
+      await queue.getByRole("button", { name: "Add slot" }).click();
+      await expect
+        .poll(() =>
+          queue
+            .getByRole("list", { name: /^Slots of/ })
+            .getByText(`${day} 09:30`)
+            .count(),
+        )
+        .toBe(1);
+    }
+    const x = ((await api("get_profile_context", {})).body.accounts as { account_id: string; platform: string; default: boolean }[]).find(
+      (a) => a.platform === "micro" && a.default,
+    )!;
+    const next = (await api("manage_queue", { account_id: x.account_id })).body.next_slots as string[];
+    expect(next).toHaveLength(5);
+    const ids: string[] = [];
+    for (const body of ["Queued first.", "Queued second."]) {
+      const id = (await api("create_draft", { type: "tweet", body })).body.id as string;
+      const res = await approvedCall(page, "schedule_content", { type: "tweet", id, slot: "next" });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      ids.push(id);
+    }
+    const at = async (id: string) => (await api("fetch_item", { type: "tweet", id })).body.scheduled_for as string;
+    expect([await at(ids[0]), await at(ids[1])]).toEqual([new Date(next[0]).toISOString(), new Date(next[1]).toISOString()]);
+
+    await page.goto(`${srv.origin}/queue`);
+    const slots = queue.getByRole("list", { name: /^Next slots of/ }).getByRole("listitem");
+    expect(await slots.nth(0).textContent()).toContain("Queued first.");
+    expect(await slots.nth(1).textContent()).toContain("Queued second.");
+    expect(await slots.nth(2).textContent()).toContain("Empty slot");
+    await axe(page);
+    await screenshots(page, "queue");
+    // The owner moves the first tweet to the end of the queue: no approval, their own page.
+    await slots.nth(0).getByRole("button", { name: "Move to the end" }).click();
+    await page.waitForURL(/done=moved/);
+    expect(await slots.nth(0).textContent()).toContain("Empty slot");
+    expect(await slots.nth(1).textContent()).toContain("Queued second.");
+    expect(await slots.nth(2).textContent()).toContain("Queued first.");
+    expect(await at(ids[0])).toBe(new Date(next[2]).toISOString());
+    await page.close();
+  }, 180_000);
 });

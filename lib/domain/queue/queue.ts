@@ -38,6 +38,22 @@ async function taken(db: Db, userId: string, account: PublishingAccount, from: D
   return new Set(rows.map((r) => r.at!.getTime()));
 }
 
+/** The slot times after `after` (each once), in order, while `want` asks for more; within a year. */
+function* slotTimes(slots: QueueSlot[], tz: string, after: Date): Generator<Date> {
+  const seen = new Set<number>();
+  const start = zonedParts(after, tz).date;
+  for (let day = 0; day < HORIZON_DAYS; day++) {
+    const date = new Date(Date.parse(`${start}T12:00:00Z`) + day * 86400_000).toISOString().slice(0, 10);
+    const weekday = WEEKDAYS[new Date(`${date}T12:00:00Z`).getUTCDay()];
+    for (const s of slots.filter((x) => x.weekday === weekday)) {
+      const at = zonedToUtc(date, s.time, tz)!;
+      if (at.getTime() <= after.getTime() || seen.has(at.getTime())) continue;
+      seen.add(at.getTime());
+      yield at;
+    }
+  }
+}
+
 /** The next `count` free slot times after `after`, in order (fewer when the queue has none within a year). */
 export async function freeSlots(
   db: Db,
@@ -49,18 +65,10 @@ export async function freeSlots(
   if (!slots.length || !count) return [];
   const busy = await taken(db, userId, account, after, q.exclude);
   const out: Date[] = [];
-  const seen = new Set<number>();
-  const start = zonedParts(after, tz).date;
-  for (let day = 0; day < HORIZON_DAYS && out.length < count; day++) {
-    const date = new Date(Date.parse(`${start}T12:00:00Z`) + day * 86400_000).toISOString().slice(0, 10);
-    const weekday = WEEKDAYS[new Date(`${date}T12:00:00Z`).getUTCDay()];
-    for (const s of slots.filter((x) => x.weekday === weekday)) {
-      const at = zonedToUtc(date, s.time, tz)!;
-      if (at.getTime() <= after.getTime() || busy.has(at.getTime()) || seen.has(at.getTime())) continue;
-      seen.add(at.getTime());
-      out.push(at);
-      if (out.length === count) break;
-    }
+  for (const at of slotTimes(slots, tz, after)) {
+    if (busy.has(at.getTime())) continue;
+    out.push(at);
+    if (out.length === count) break;
   }
   return out;
 }
@@ -122,4 +130,32 @@ export async function nextSlotFor(ctx: Ctx, db: Db, type: DraftType, accountId: 
   const [at] = await freeSlots(db, ctx.caller.userId, account, { slots: q.slots, tz, after: leadFrom(ctx), count: 1, exclude: draftId });
   if (!at) throw new AppError("action_failed", `The posting queue of this ${name} account has no free slot within a year.`, hint);
   return at;
+}
+
+export type UpcomingSlot = { at: Date; draft: { type: DraftType; id: string; title: string } | null };
+
+/**
+ * The owner's queue page: an account's queue, its next `count` slots with the draft in each
+ * (or none), the first free slot after its last queued draft ("the end"), and its time zone.
+ */
+export async function queueOverview(db: Db, userId: string, account: PublishingAccount, now: Date, count: number) {
+  const tz = await timezoneOf(db, userId);
+  const q = await queueOf(db, account.id);
+  const type = network(account.platform).draftType;
+  const t = draftTable(type);
+  const mine = account.isDefault ? or(eq(t.accountId, account.id), isNull(t.accountId)) : eq(t.accountId, account.id);
+  const queued = await db
+    .select({ id: t.id, title: t.title, at: t.scheduledFor })
+    .from(t)
+    .where(and(eq(t.userId, userId), eq(t.status, "scheduled"), gte(t.scheduledFor, now), mine));
+  const byTime = new Map(queued.map((d) => [d.at!.getTime(), d]));
+  const upcoming: UpcomingSlot[] = [];
+  for (const at of slotTimes(q.slots, tz, now)) {
+    const d = byTime.get(at.getTime());
+    upcoming.push({ at, draft: d ? { type, id: d.id, title: d.title } : null });
+    if (upcoming.length === count) break;
+  }
+  const last = upcoming.filter((s) => s.draft).at(-1)?.at ?? now;
+  const [end] = await freeSlots(db, userId, account, { slots: q.slots, tz, after: last, count: 1 });
+  return { ...q, timezone: tz, upcoming, end: end ?? null };
 }
