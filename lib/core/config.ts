@@ -59,6 +59,10 @@ const Env = z
       .string()
       .regex(/^\d{6}$/)
       .optional(),
+    // "on": sign-in with LinkedIn also asks to manage and post to the company pages the member
+    // administers (Community Management API: LinkedIn refuses a sign-in that asks for scopes
+    // the app was not granted, so it is off unless the app has that product).
+    LINKEDIN_PAGES: z.enum(["on", "off"]).default("off"),
     X_API_URL: z.url().default("https://api.x.com"),
     // X's sign-in page (`/i/oauth2/authorize`); its token and user endpoints are on X_API_URL.
     X_OAUTH_URL: z.url().default("https://x.com"),

@@ -55,6 +55,7 @@ export async function startFakePlatforms(
     posts: { linkedin: [], x: [] },
     created: { linkedin: [], x: [] },
     comments: [],
+    organizations: [],
     uploads: new Map(),
     refreshes: { linkedin: 0, x: 0 },
     badRequests: [],

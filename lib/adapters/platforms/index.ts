@@ -42,6 +42,15 @@ export async function connectionProblem(db: Db, userId: string, name: PlatformNa
   return connectionProblemOf(name, known !== undefined ? known : await connectedAccount(db, userId, name), now);
 }
 
+/** A stored connection by its network identity (no account it posts as). */
+export async function connectedConnection(db: Db, provider: string, providerAccountId: string): Promise<Account | null> {
+  const [row] = await db
+    .select()
+    .from(authAccounts)
+    .where(and(eq(authAccounts.provider, provider), eq(authAccounts.providerAccountId, providerAccountId)));
+  return row ?? null;
+}
+
 /** The platform a user's draft goes to: the real network when configured, else the sandbox. */
 export async function platformFor(db: Db, userId: string, name: PlatformName, accountId?: string | null): Promise<Platform> {
   if (!realConfigured(name)) return sandbox(name, db);

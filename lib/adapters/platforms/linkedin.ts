@@ -44,6 +44,29 @@ function refresher() {
     });
 }
 
+/** LinkedIn's versioned REST API for one task (a publish, a comment, a listing): one token and version for all its calls. */
+export function linkedInSession(acc: Account, db: Db, now: Date) {
+  const api = config().LINKEDIN_API_URL.replace(/\/+$/, "");
+  const auth = authorized(db, acc, refresher, NET);
+  const versions = linkedInVersions(db, acc, now);
+  const rest: LinkedInRest = (path, body) =>
+    versions((version) =>
+      auth((token) =>
+        send(NET, `${api}${path}`, {
+          method: body === undefined ? "GET" : "POST",
+          headers: {
+            authorization: `Bearer ${token}`,
+            "linkedin-version": version,
+            "x-restli-protocol-version": "2.0.0",
+            ...(body !== undefined && { "content-type": "application/json" }),
+          },
+          ...(body !== undefined && { body: JSON.stringify(body) }),
+        }),
+      ),
+    );
+  return { auth, rest };
+}
+
 /**
  * LinkedIn Posts API (POST /rest/posts) as the member whose connection `acc` is, with images
  * (Images API) or a PDF document (Documents API). A LinkedIn post is one part; its first
@@ -55,27 +78,6 @@ export function linkedin(acc: Account, db: Db): Platform {
   // next-auth's LinkedIn (OpenID) provider stores the member's `sub` as the account id; a
   // page posts as its organization, with the token of the member who administers it.
   const author = acc.target?.kind === "organization" ? `urn:li:organization:${acc.target.externalId}` : `urn:li:person:${acc.providerAccountId}`;
-  /** LinkedIn's versioned REST API for one publish or comment: one token and version for all its calls. */
-  const session = (now: Date) => {
-    const auth = authorized(db, acc, refresher, NET);
-    const versions = linkedInVersions(db, acc, now);
-    const rest: LinkedInRest = (path, body) =>
-      versions((version) =>
-        auth((token) =>
-          send(NET, `${api}${path}`, {
-            method: body === undefined ? "GET" : "POST",
-            headers: {
-              authorization: `Bearer ${token}`,
-              "linkedin-version": version,
-              "x-restli-protocol-version": "2.0.0",
-              ...(body !== undefined && { "content-type": "application/json" }),
-            },
-            ...(body !== undefined && { body: JSON.stringify(body) }),
-          }),
-        ),
-      );
-    return { auth, rest };
-  };
   return {
     name: "pronet",
     kind: "linkedin",
@@ -86,7 +88,7 @@ export function linkedin(acc: Account, db: Db): Platform {
       }),
     async publish(req: PublishRequest) {
       requireScopes("pronet", acc, req);
-      const { auth, rest } = session(req.now);
+      const { auth, rest } = linkedInSession(acc, db, req.now);
       const media = linkedInMedia(rest, auth, author, api);
       return postParts(req, async (k, _replyTo, progress) => {
         if (k > 0) throw new PublishError("failed", "LinkedIn posts have no thread parts; only the first part can be posted.");
@@ -112,7 +114,7 @@ export function linkedin(acc: Account, db: Db): Platform {
       requireScopes("pronet", acc, null);
       // The message is text with attributes, not little text: nothing is escaped (Comments API).
       const path = ENDPOINTS.pronet.createComment.path.replace("{urn}", encodeURIComponent(req.on));
-      const res = await session(req.now).rest(path, { actor: author, object: req.on, message: { text: req.text } });
+      const res = await linkedInSession(acc, db, req.now).rest(path, { actor: author, object: req.on, message: { text: req.text } });
       if (res.status === 201 || res.ok) {
         const body = (await res.json().catch(() => null)) as { commentUrn?: string; $URN?: string } | null;
         const urn = body?.commentUrn ?? body?.$URN ?? res.headers.get("x-restli-id");

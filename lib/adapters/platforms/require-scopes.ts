@@ -8,7 +8,9 @@ const hasMedia = (req: PublishRequest | null) => !!req && (req.parts.some((part)
 // them too); the adapters' own check is here.
 
 /** Publishing's own check, before anything is sent: content the connection cannot post fails at once. */
-export function requireScopes(p: PlatformName, acc: { scope: string | null }, req: PublishRequest | null) {
-  const problem = scopeProblem(p, acc.scope, needsOf(hasMedia(req)));
+export function requireScopes(p: PlatformName, acc: { scope: string | null; target?: { kind: string } }, req: PublishRequest | null) {
+  // A company page posts with its administering member's token, which must hold the pages' scopes.
+  const needs = acc.target?.kind === "organization" ? ["pages" as const] : needsOf(hasMedia(req));
+  const problem = scopeProblem(p, acc.scope, needs);
   if (problem) throw new PublishError("failed", problem);
 }

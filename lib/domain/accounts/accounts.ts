@@ -44,13 +44,13 @@ export async function adoptConnections(db: Db, userId: string) {
     await storePersonAccount(db, { userId, provider: a.provider as Provider, providerAccountId: a.providerAccountId, handle: a.handle, name: a.handle });
 }
 
-/** A network with accounts and no default gets its oldest as default (a concurrent caller may win: fine). */
+/** A network with accounts and no default gets its oldest person (else page) as default (a concurrent caller may win: fine). */
 async function ensureDefault(db: Db, userId: string, platform: PlatformName) {
   const oldest = db
     .select({ id: publishingAccounts.id })
     .from(publishingAccounts)
     .where(and(eq(publishingAccounts.userId, userId), eq(publishingAccounts.platform, platform)))
-    .orderBy(asc(publishingAccounts.createdAt), asc(publishingAccounts.id))
+    .orderBy(sql`${publishingAccounts.kind} <> 'person'`, asc(publishingAccounts.createdAt), asc(publishingAccounts.id))
     .limit(1);
   try {
     // In a savepoint of its own: inside a caller's transaction, a conflict must not end it.
@@ -103,6 +103,36 @@ export async function storePersonAccount(
 /** How pages and forms name an account: a person by handle (else name), a page by name. */
 export const accountLabel = (a: { name: string | null; handle: string | null; kind: AccountKind }) =>
   a.kind === "organization" ? `${a.name ?? a.handle ?? "a company page"} (company page)` : (a.handle ?? a.name);
+
+/**
+ * The company pages a LinkedIn connection's member administers, as accounts of the connection's
+ * owner posting with its tokens (added or renamed; one no longer administered stays until the
+ * owner disconnects it, and LinkedIn refuses its posts with its reason).
+ */
+export async function storeOrganizationAccounts(
+  db: Db,
+  conn: { userId: string; provider: string; providerAccountId: string },
+  pages: { id: string; name: string | null; vanity: string | null }[],
+) {
+  for (const p of pages) {
+    const id = accountIdOf(conn.userId, "pronet", "organization", p.id);
+    await db
+      .insert(publishingAccounts)
+      .values({
+        id,
+        userId: conn.userId,
+        platform: "pronet",
+        kind: "organization",
+        externalId: p.id,
+        name: p.name,
+        handle: p.vanity,
+        provider: conn.provider,
+        providerAccountId: conn.providerAccountId,
+      })
+      .onConflictDoNothing();
+    await db.update(publishingAccounts).set({ name: p.name, handle: p.vanity }).where(eq(publishingAccounts.id, id));
+  }
+}
 
 export type AccountView = {
   account_id: string;

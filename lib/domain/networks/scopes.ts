@@ -7,8 +7,8 @@ import { network, type PlatformName } from "@/lib/domain/networks";
 // Actions and OpenID Connect pages (docs/platforms.md). Pure functions of the table and a stored grant, so
 // the domain checks a connection's permissions without reaching an adapter.
 
-/** What a request is for: posting text, attaching media, or checking the connection. */
-export type Need = "text" | "media" | "check";
+/** What a request is for: posting text, attaching media, checking the connection, or a company page's (listing, posting as it). */
+export type Need = "text" | "media" | "check" | "pages";
 
 export type Endpoint = { method: "GET" | "POST" | "PUT"; path: string; scopes: readonly string[]; for: Need };
 
@@ -34,6 +34,11 @@ export const ENDPOINTS = {
     initializeDocument: { method: "POST", path: "/rest/documents", scopes: ["w_member_social"], for: "media" },
     documentStatus: { method: "GET", path: "/rest/documents/{urn}", scopes: ["w_member_social"], for: "media" },
     userinfo: { method: "GET", path: "/v2/userinfo", scopes: ["openid", "profile", "email"], for: "check" },
+    // Company pages (Community Management: Organization Access Control by Role, Organization
+    // Lookup; posting, uploading and commenting as an organization need w_organization_social).
+    organizationAcls: { method: "GET", path: "/rest/organizationAcls", scopes: ["rw_organization_admin"], for: "pages" },
+    organization: { method: "GET", path: "/rest/organizations/{id}", scopes: ["rw_organization_admin"], for: "pages" },
+    postAsOrganization: { method: "POST", path: "/rest/posts", scopes: ["w_organization_social"], for: "pages" },
   },
 } as const satisfies Record<PlatformName, Record<string, Endpoint>>;
 
@@ -47,10 +52,12 @@ const SIGN_IN_EXTRA: Record<PlatformName, readonly string[]> = { micro: ["offlin
 const union = (lists: readonly (readonly string[])[]) => [...new Set(lists.flat())];
 const endpointsOf = (p: PlatformName): Endpoint[] => Object.values(ENDPOINTS[p]);
 
-/** The scopes the sign-in with a network asks for: every endpoint's, checks first. */
-export function signInScopes(p: PlatformName): string[] {
-  const order: Need[] = ["check", "text", "media"];
-  const sorted = endpointsOf(p).sort((a, b) => order.indexOf(a.for) - order.indexOf(b.for));
+/** The scopes the sign-in with a network asks for: every endpoint's, checks first; company pages' only with `pages`. */
+export function signInScopes(p: PlatformName, opts: { pages?: boolean } = {}): string[] {
+  const order: Need[] = ["check", "text", "media", "pages"];
+  const sorted = endpointsOf(p)
+    .filter((e) => opts.pages || e.for !== "pages")
+    .sort((a, b) => order.indexOf(a.for) - order.indexOf(b.for));
   return union([...sorted.map((e) => e.scopes), SIGN_IN_EXTRA[p]]);
 }
 

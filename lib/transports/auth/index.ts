@@ -9,6 +9,7 @@ import { config } from "@/lib/core/config";
 import { db } from "@/lib/adapters/db";
 import { dropUnconfirmedPassword } from "@/lib/domain/owner/email-verification";
 import { storePlatformTokens } from "@/lib/domain/owner/sign-in";
+import { syncLinkedInPages } from "@/lib/adapters/platforms/linkedin-pages";
 import { clientAddress } from "@/lib/transports/http/client-address";
 import { mailServer } from "@/lib/adapters/mail/server";
 import { signInScopes } from "@/lib/domain/networks/scopes";
@@ -64,7 +65,7 @@ async function authConfig(): Promise<NextAuthConfig> {
         clientSecret: c.LINKEDIN_CLIENT_SECRET,
         // OpenID Connect: everything else is read from the issuer's discovery document.
         issuer: `${base(c.LINKEDIN_OAUTH_URL)}/oauth`,
-        authorization: { params: { scope: signInScopes("pronet").join(" ") } },
+        authorization: { params: { scope: signInScopes("pronet", { pages: c.LINKEDIN_PAGES === "on" }).join(" ") } },
       }),
     );
   }
@@ -128,6 +129,7 @@ async function authConfig(): Promise<NextAuthConfig> {
       signIn: async ({ user, account, profile }) => {
         if (account && (account.provider === "linkedin" || account.provider === "twitter")) {
           await storePlatformTokens(await db(), account, profile);
+          await syncLinkedInPages(await db(), account.provider, account.providerAccountId);
         }
         // The mailbox's owner opened a sign-in link: a password nobody confirmed goes.
         if (account?.provider === "nodemailer" && user.id) await dropUnconfirmedPassword(await db(), user.id);

@@ -13,7 +13,10 @@ import { bearer, json, keys, parseOrNull, sniff, subsetOf, type Grant } from "./
 // commentary is little text, rendered as a reader would see it; a comment (Social Actions:
 // POST /rest/socialActions/{urn}/comments, the post's URN encoded in the path) is made on a
 // post that exists, as the token's member, with a message of plain text of at most 1,250
-// characters, and is answered 201 with the comment (its `commentUrn`).
+// characters, and is answered 201 with the comment (its `commentUrn`). Company pages
+// (Organization Access Control by Role, Organization Lookup): listing them needs
+// rw_organization_admin; posting, uploading or commenting as an organization needs
+// w_organization_social and an approved ADMINISTRATOR role of the token's member.
 
 const ACCESS_DENIED = (what: string) => ({ status: 403, serviceErrorCode: 100, code: "ACCESS_DENIED", message: `Not enough permissions to access: ${what}` });
 const UNAUTHORIZED = {
@@ -37,6 +40,15 @@ export function linkedinRoutes(c: FakeContext, minVersion?: string) {
   const oldest = minVersion ?? computedLinkedInVersion(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 9, 1)));
 
   const memberOf = (g: Grant) => (g.member ? `urn:li:person:${g.member}` : null);
+  /** Why `member` may not act as `urn` (a person other than the token's, a page it does not administer), or null. */
+  const mayActAs = (urn: string, member: string | null, g: Grant): string | null => {
+    const org = /^urn:li:organization:(\d+)$/.exec(urn)?.[1];
+    if (!org) return member && urn !== member ? `acts as ${urn}` : null;
+    if (!g.scopes.has("w_organization_social")) return `acts as ${urn} without w_organization_social`;
+    const page = f.organizations.find((o) => o.id === org);
+    return page && g.member && page.admins.includes(g.member) ? null : `acts as ${urn}, which ${member} does not administer`;
+  };
+  const actor = /^urn:li:(person|organization):.+/;
 
   /** A post's `content` names only media its author uploaded, each ready; null when it may. */
   const contentProblem = (content: Record<string, unknown>, author: string): string | null => {
@@ -69,17 +81,25 @@ export function linkedinRoutes(c: FakeContext, minVersion?: string) {
     return `content keys ${keys(content)}`;
   };
 
-  const initialize = (req: http.IncomingMessage, res: http.ServerResponse, u: URL, kind: "image" | "document", body: string, member: string | null) => {
+  const initialize = (
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    u: URL,
+    kind: "image" | "document",
+    body: string,
+    member: string | null,
+    g: Grant,
+  ) => {
     if (req.method !== "POST" || u.searchParams.get("action") !== "initializeUpload") return c.bad(res, `${kind} ${req.method} ${u.search}`);
     const next = c.next("linkedin-upload");
     if (next === "401") return json(res, 401, UNAUTHORIZED);
     if (c.refuseEarly(res, next, bearer(req))) return;
     const b = parseOrNull(body) as { initializeUploadRequest?: { owner?: string } } | null;
     const owner = b?.initializeUploadRequest?.owner ?? "";
-    if (keys(b) !== "initializeUploadRequest" || keys(b!.initializeUploadRequest) !== "owner" || !/^urn:li:person:.+/.test(owner))
+    if (keys(b) !== "initializeUploadRequest" || keys(b!.initializeUploadRequest) !== "owner" || !actor.test(owner))
       return c.bad(res, `${kind} init body ${body}`);
-    // For person URN owners, the caller must match the owner (Documents API, permissions).
-    if (member && owner !== member) return json(res, 403, ACCESS_DENIED(`${kind}s of ${owner}`));
+    // The caller must be the owner, or administer the owning page (Documents API, permissions).
+    if (mayActAs(owner, member, g)) return json(res, 403, ACCESS_DENIED(`${kind}s of ${owner}`));
     const id = `urn:li:${kind}:C${c.serial()}`;
     f.uploads.set(id, { id, owner, kind, bytes: null, contentType: null, state: "waiting", pollsLeft: kind === "document" ? f.processingPolls.linkedin : 0 });
     if (c.hideAnswer(req, res, next)) return;
@@ -106,10 +126,10 @@ export function linkedinRoutes(c: FakeContext, minVersion?: string) {
   };
 
   /** GET /rest/images/{urn} and /rest/documents/{urn}: the status, one poll nearer AVAILABLE. */
-  const status = (res: http.ServerResponse, kind: "image" | "document", urn: string, member: string | null) => {
+  const status = (res: http.ServerResponse, kind: "image" | "document", urn: string, member: string | null, g: Grant) => {
     const up = f.uploads.get(urn);
     if (!up || up.kind !== kind) return json(res, 404, { status: 404, message: `${kind} ${urn} not found` });
-    if (member && up.owner !== member) return json(res, 403, ACCESS_DENIED(urn));
+    if (mayActAs(up.owner, member, g)) return json(res, 403, ACCESS_DENIED(urn));
     if (up.state === "processing" && --up.pollsLeft <= 0) up.state = "ready";
     const word = { waiting: "WAITING_UPLOAD", processing: "PROCESSING", ready: "AVAILABLE", failed: "PROCESSING_FAILED" }[up.state];
     json(res, 200, {
@@ -120,7 +140,7 @@ export function linkedinRoutes(c: FakeContext, minVersion?: string) {
     });
   };
 
-  const post = async (req: http.IncomingMessage, res: http.ServerResponse, body: string, member: string | null) => {
+  const post = async (req: http.IncomingMessage, res: http.ServerResponse, body: string, member: string | null, g: Grant) => {
     const b = parseOrNull(body) as Record<string, any> | null;
     f.requests.push({ route: "linkedin", headers: req.headers, body: b });
     const next = c.next("linkedin");
@@ -132,8 +152,8 @@ export function linkedinRoutes(c: FakeContext, minVersion?: string) {
       keys(b) !== "author,commentary,content,distribution,isReshareDisabledByAuthor,lifecycleState,visibility"
     )
       return c.bad(res, `keys ${keys(b)}`);
-    if (!/^urn:li:person:.+/.test(b.author) || b.visibility !== "PUBLIC" || b.lifecycleState !== "PUBLISHED") return c.bad(res, "author/visibility/lifecycle");
-    if (member && b.author !== member) return json(res, 403, ACCESS_DENIED(`posts as ${b.author}`));
+    if (!actor.test(b.author) || b.visibility !== "PUBLIC" || b.lifecycleState !== "PUBLISHED") return c.bad(res, "author/visibility/lifecycle");
+    if (mayActAs(b.author, member, g)) return json(res, 403, ACCESS_DENIED(`posts as ${b.author}`));
     if (JSON.stringify(b.distribution) !== JSON.stringify({ feedDistribution: "MAIN_FEED", targetEntities: [], thirdPartyDistributionChannels: [] }))
       return c.bad(res, "distribution");
     if ("content" in b) {
@@ -152,7 +172,7 @@ export function linkedinRoutes(c: FakeContext, minVersion?: string) {
     res.writeHead(201, { "x-restli-id": id }).end();
   };
 
-  const comment = async (req: http.IncomingMessage, res: http.ServerResponse, encoded: string, body: string, member: string | null) => {
+  const comment = async (req: http.IncomingMessage, res: http.ServerResponse, encoded: string, body: string, member: string | null, g: Grant) => {
     const b = parseOrNull(body) as { actor?: string; object?: string; message?: { text?: unknown } } | null;
     const next = c.next("linkedin-comment");
     if (next === "401") return json(res, 401, UNAUTHORIZED);
@@ -162,8 +182,8 @@ export function linkedinRoutes(c: FakeContext, minVersion?: string) {
     const urn = decodeURIComponent(encoded);
     if (!b || keys(b) !== "actor,message,object" || keys(b.message) !== "text") return c.bad(res, `comment keys ${keys(b)} / ${keys(b?.message)}`);
     if (b.object !== urn) return c.bad(res, `comment object ${b.object} is not the path's ${urn}`);
-    if (!/^urn:li:person:.+/.test(b.actor ?? "")) return c.bad(res, `comment actor ${b.actor}`);
-    if (member && b.actor !== member) return json(res, 403, ACCESS_DENIED(`comments as ${b.actor}`));
+    if (!actor.test(b.actor ?? "")) return c.bad(res, `comment actor ${b.actor}`);
+    if (mayActAs(b.actor!, member, g)) return json(res, 403, ACCESS_DENIED(`comments as ${b.actor}`));
     const text = b.message!.text;
     if (typeof text !== "string" || !text.trim() || Array.from(text).length > 1250) return c.bad(res, "comment message text");
     if (!f.created.linkedin.some((p) => p.id === urn)) return json(res, 404, { status: 404, message: `${urn} not found` });
@@ -172,6 +192,24 @@ export function linkedinRoutes(c: FakeContext, minVersion?: string) {
     f.comments.push({ id: commentUrn, object: urn, actor: b.actor!, text });
     if (c.hideAnswer(req, res, next)) return;
     json(res, 201, { id, commentUrn, actor: b.actor, object: urn, message: { text }, created: { actor: b.actor, time: Date.now() } });
+  };
+
+  /** GET /rest/organizationAcls?q=roleAssignee&role=ADMINISTRATOR&state=APPROVED: the token's member's page roles. */
+  const aclsOf = (res: http.ServerResponse, u: URL, g: Grant) => {
+    const q = Object.fromEntries(u.searchParams);
+    if (q.q !== "roleAssignee") return c.bad(res, `organizationAcls finder ${q.q}`);
+    const who = `urn:li:person:${g.member}`;
+    const elements = f.organizations
+      .filter((o) => g.member && o.admins.includes(g.member))
+      .map((o) => ({ organization: `urn:li:organization:${o.id}`, role: "ADMINISTRATOR", state: "APPROVED", roleAssignee: who }))
+      .filter((a) => (!q.role || a.role === q.role) && (!q.state || a.state === q.state));
+    json(res, 200, { paging: { start: 0, count: 10, total: elements.length }, elements });
+  };
+  /** GET /rest/organizations/{id}: an organization's names. */
+  const organization = (res: http.ServerResponse, id: string) => {
+    const o = f.organizations.find((x) => x.id === id);
+    if (!o) return json(res, 404, { status: 404, message: `organization ${id} not found` });
+    json(res, 200, { id: Number(o.id), localizedName: o.name, vanityName: o.vanity });
   };
 
   return async (req: http.IncomingMessage, res: http.ServerResponse, u: URL, raw: Buffer): Promise<boolean> => {
@@ -190,7 +228,8 @@ export function linkedinRoutes(c: FakeContext, minVersion?: string) {
       return true;
     }
     if (!p.startsWith("/rest/")) return false;
-    if (p !== "/rest/posts" && !p.startsWith("/rest/socialActions/")) f.mediaRequests.push({ path: p, method: req.method!, headers: req.headers });
+    if (p !== "/rest/posts" && !p.startsWith("/rest/socialActions/") && !p.startsWith("/rest/organization"))
+      f.mediaRequests.push({ path: p, method: req.method!, headers: req.headers });
     // Every versioned LinkedIn endpoint: a retired or unreleased version is answered 426.
     const v = String(req.headers["linkedin-version"] ?? "");
     if (!/^\d{6}$/.test(v)) return (c.bad(res, `LinkedIn-Version ${v}`), true);
@@ -199,19 +238,27 @@ export function linkedinRoutes(c: FakeContext, minVersion?: string) {
     const token = bearer(req);
     const g = f.tokens.linkedin.access.get(token);
     if (!g) return (json(res, 401, UNAUTHORIZED), true);
-    if (!g.scopes.has("w_member_social")) {
-      f.refusals.push(`${p}: missing w_member_social`);
+    // Pages are listed with rw_organization_admin; everything else is written (or read back)
+    // as the member, or as a page (w_organization_social, checked where the author is named).
+    const pages = p === "/rest/organizationAcls" || p.startsWith("/rest/organizations/");
+    const asPage = !pages && /"urn:li:organization:/.test(body);
+    const scope = pages ? "rw_organization_admin" : asPage ? "w_organization_social" : "w_member_social";
+    if (!g.scopes.has(scope) && !(req.method === "GET" && g.scopes.has("w_organization_social"))) {
+      f.refusals.push(`${p}: missing ${scope}`);
       return (json(res, 403, ACCESS_DENIED(p)), true);
     }
     if (req.method === "POST" && !String(req.headers["content-type"]).startsWith("application/json")) return (c.bad(res, `${p} content-type`), true);
     const member = memberOf(g);
     const urn = /^\/rest\/(image|document)s\/(.+)$/.exec(p);
     const commented = /^\/rest\/socialActions\/([^/]+)\/comments$/.exec(p);
-    if (commented && req.method === "POST") await comment(req, res, commented[1], body, member);
-    else if (urn && req.method === "GET") status(res, urn[1] as "image" | "document", decodeURIComponent(urn[2]), member);
-    else if (p === "/rest/images") initialize(req, res, u, "image", body, member);
-    else if (p === "/rest/documents") initialize(req, res, u, "document", body, member);
-    else if (p === "/rest/posts" && req.method === "POST") await post(req, res, body, member);
+    const page = /^\/rest\/organizations\/(\d+)$/.exec(p);
+    if (p === "/rest/organizationAcls" && req.method === "GET") aclsOf(res, u, g);
+    else if (page && req.method === "GET") organization(res, page[1]);
+    else if (commented && req.method === "POST") await comment(req, res, commented[1], body, member, g);
+    else if (urn && req.method === "GET") status(res, urn[1] as "image" | "document", decodeURIComponent(urn[2]), member, g);
+    else if (p === "/rest/images") initialize(req, res, u, "image", body, member, g);
+    else if (p === "/rest/documents") initialize(req, res, u, "document", body, member, g);
+    else if (p === "/rest/posts" && req.method === "POST") await post(req, res, body, member, g);
     else c.bad(res, `LinkedIn: ${req.method} ${p} is not an endpoint the fake knows`, 404);
     return true;
   };

@@ -73,6 +73,8 @@ export type FakeState = {
   posts: Record<Route, string[]>;
   /** Each created post/tweet in order, with its id and request body. */
   created: Record<Route, Created[]>;
+  /** LinkedIn company pages: each organization's number, name, vanity name and the members who administer it. */
+  organizations: { id: string; name: string; vanity: string; admins: string[] }[];
   /** LinkedIn comments created (Social Actions), in order: on which post, as whom, the text. */
   comments: { id: string; object: string; actor: string; text: string }[];
   /** LinkedIn image/document URNs and X media ids, with the bytes received. */
