@@ -7,6 +7,9 @@ import { ownerContext } from "@/lib/domain/owner/owner";
 import { STATUS_WORDS, formatTime, zonedParts, zonedToUtc } from "@/components/format";
 import { OwnerShell } from "@/components/owner-shell";
 import { destinationBadges } from "@/lib/adapters/platforms/destination";
+import { openSlots } from "@/lib/domain/queue/queue";
+import { accountLabel } from "@/lib/domain/accounts/accounts";
+import { NETWORK_NAMES, network } from "@/lib/domain/networks";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Calendar · Contentio" };
@@ -64,13 +67,19 @@ export default async function CalendarPage({ searchParams }: { searchParams: Pro
     const k = zonedParts(i.at, tz).date;
     byDay.set(k, [...(byDay.get(k) ?? []), i]);
   }
+  // The queues' free slots ahead, each under its day: where a queued draft would go.
+  const slotsByDay = new Map<string, Awaited<ReturnType<typeof openSlots>>>();
+  for (const s of await openSlots(await db(), me.id, from, to, new Date())) {
+    const k = zonedParts(s.at, tz).date;
+    slotsByDay.set(k, [...(slotsByDay.get(k) ?? []), s]);
+  }
   const href = (d: string, v = view) => `/calendar?view=${v}&d=${d}`;
   const month = anchor.slice(0, 7);
 
   return (
     <OwnerShell email={me.email} userId={me.id} current="/calendar" wide>
       <h1>Calendar</h1>
-      <p className="muted">Scheduled and published posts and tweets, in your time zone ({tz}).</p>
+      <p className="muted">Scheduled and published posts and tweets, and your queues&apos; open slots, in your time zone ({tz}).</p>
       <nav className="cal-nav" aria-label="Calendar">
         <div>
           <Link href={href(r.prev)}>← Previous {view}</Link>
@@ -96,6 +105,7 @@ export default async function CalendarPage({ searchParams }: { searchParams: Pro
         <ol className="cal-days">
           {days.map((d) => {
             const list = byDay.get(d) ?? [];
+            const open = slotsByDay.get(d) ?? [];
             const outside = view === "month" && d.slice(0, 7) !== month;
             return (
               <li key={d} className={`${outside ? "outside" : ""}${d === today ? " today" : ""}`} aria-current={d === today ? "date" : undefined}>
@@ -114,9 +124,21 @@ export default async function CalendarPage({ searchParams }: { searchParams: Pro
                       </li>
                     ))}
                   </ul>
-                ) : (
+                ) : open.length ? null : (
                   <p className="empty">Nothing</p>
                 )}
+                {open.length ? (
+                  <ul aria-label="Open queue slots">
+                    {open.map((s) => (
+                      <li key={`${s.account.id}:${s.at.getTime()}`} className="cal-item cal-slot">
+                        <Link href="/queue">
+                          <span className="t">{formatTime(s.at, tz).replace(/ .*$/, "")}</span> Open slot ·{" "}
+                          {NETWORK_NAMES[network(s.account.platform).provider]} {accountLabel(s.account)}
+                        </Link>
+                      </li>
+                    ))}
+                  </ul>
+                ) : null}
               </li>
             );
           })}

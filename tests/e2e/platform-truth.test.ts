@@ -188,6 +188,11 @@ describe("publishing to X and LinkedIn connected in a browser", () => {
     expect(await slots.nth(1).textContent()).toContain("Queued second.");
     expect(await slots.nth(2).textContent()).toContain("Queued first.");
     expect(await at(ids[0])).toBe(new Date(next[2]).toISOString());
+    // The calendar shows the queue's open slots beside what is scheduled.
+    await page.goto(`${srv.origin}/calendar?view=month&d=${next[3].slice(0, 10)}`);
+    await expect.poll(() => page.getByRole("link", { name: /Open slot · X @wendy_w/ }).count()).toBeGreaterThan(0);
+    await axe(page);
+    await screenshots(page, "calendar-queue");
     await page.close();
   }, 180_000);
 });

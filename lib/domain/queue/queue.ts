@@ -2,7 +2,7 @@ import { and, eq, gte, inArray, isNull, ne, or } from "drizzle-orm";
 import type { Db } from "@/lib/adapters/db";
 import { AppError } from "@/lib/core/errors";
 import { isoInZone, zonedParts, zonedToUtc } from "@/lib/core/time";
-import { postingQueues, users, type QueueSlot, type Weekday } from "@/drizzle/schema";
+import { postingQueues, publishingAccounts, users, type QueueSlot, type Weekday } from "@/drizzle/schema";
 import { network, networkOfDraft, type DraftType } from "@/lib/domain/networks";
 import type { Ctx } from "../context";
 import { accountFor, ownAccount, type PublishingAccount } from "../accounts/accounts";
@@ -158,4 +158,21 @@ export async function queueOverview(db: Db, userId: string, account: PublishingA
   const last = upcoming.filter((s) => s.draft).at(-1)?.at ?? now;
   const [end] = await freeSlots(db, userId, account, { slots: q.slots, tz, after: last, count: 1 });
   return { ...q, timezone: tz, upcoming, end: end ?? null };
+}
+
+/** Every account's free queue slots in [from, to) that are still ahead (the calendar shows them), in time order. */
+export async function openSlots(db: Db, userId: string, from: Date, to: Date, now: Date) {
+  const tz = await timezoneOf(db, userId);
+  const queues = await db
+    .select({ q: postingQueues, a: publishingAccounts })
+    .from(postingQueues)
+    .innerJoin(publishingAccounts, eq(publishingAccounts.id, postingQueues.accountId))
+    .where(and(eq(postingQueues.userId, userId), eq(postingQueues.paused, false)));
+  const after = new Date(Math.max(from.getTime(), now.getTime()));
+  const out: { at: Date; account: PublishingAccount }[] = [];
+  for (const { q, a } of queues) {
+    const free = await freeSlots(db, userId, a, { slots: q.slots, tz, after, count: 500 });
+    out.push(...free.filter((at) => at < to).map((at) => ({ at, account: a })));
+  }
+  return out.sort((x, y) => x.at.getTime() - y.at.getTime());
 }
