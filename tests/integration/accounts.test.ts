@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
 import { db } from "@/lib/adapters/db";
+import { webhookEvents } from "@/drizzle/schema";
 import { runDue } from "@/lib/adapters/scheduler";
 import { disconnectAccount, setDefaultAccount } from "@/lib/domain/accounts/accounts";
 import { createDraftOp } from "@/lib/operations/drafts/create-draft";
@@ -51,12 +53,19 @@ describe("several accounts a network", () => {
     ]);
 
     const tag = randomUUID().slice(0, 8);
+    const hook = await call("manage_webhooks", { action: "create", url: "https://hooks.example.com/accounts", events: ["post.published"] }, { token: u.token });
+    expect(hook.status).toBe(200);
     const toSecond = await create(u, { type: "tweet", body: `Second account ${tag}`, account_id: x[1].account_id });
     const toDefault = await create(u, { type: "tweet", body: `Default account ${tag}` });
     expect((await call("fetch_item", { type: "tweet", id: toSecond.id }, { token: u.token })).body.account_id).toBe(x[1].account_id);
     for (const d of [toSecond, toDefault]) expectOk(await approved(u, "publish_now", { type: "tweet", id: d.id }), publishNowOp.output);
     expect(xAuth(`Second account ${tag}`)).toBe(`Bearer ${tokens.x2.access}`);
     expect(xAuth(`Default account ${tag}`)).toBe(`Bearer ${tokens.x1.access}`);
+    // Webhooks name the account each went to.
+    const events = await (await db()).select().from(webhookEvents).where(eq(webhookEvents.userId, u.id));
+    const eventOf = (id: string) => events.find((e) => e.type === "post.published" && e.subject === `tweet:${id}`)?.payload as { data: { account_id: string } };
+    expect(eventOf(toSecond.id).data.account_id).toBe(x[1].account_id);
+    expect(eventOf(toDefault.id).data.account_id).toBe(x[0].account_id);
     // The default bound at publishing shows where it went.
     const published = expectOk(await call("fetch_item", { type: "tweet", id: toDefault.id }, { token: u.token }), fetchItemOp.output);
     expect(published.account_id).toBe(x[0].account_id);

@@ -155,7 +155,7 @@ export async function deleteDraft(ctx: Ctx, input: { type: DraftType; id: string
     // Deleting the row cancels its schedule: the scheduler only ever claims existing rows.
     // A post's tweets go with it (ON DELETE CASCADE).
     await tx.delete(t).where(eq(t.id, draft.id));
-    await draftDeleted(tx, ctx, input.type, draft.id, states.includes("scheduled"));
+    await draftDeleted(tx, ctx, input.type, draft.id, states.includes("scheduled"), draft.accountId);
     return { id: draft.id, type: input.type, deleted: true, cancelled_schedule: states.includes("scheduled") };
   });
   // Cancels a sleeping Inngest run at once (when configured); the scheduler needs nothing.

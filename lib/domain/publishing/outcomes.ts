@@ -20,6 +20,8 @@ export type AttemptOutcome = {
   type: DraftType;
   id: string;
   status: "published" | "failed" | "unknown" | "retrying";
+  /** The account it went to (or was to go to); null: the network's default. */
+  accountId?: string | null;
   url?: string | null;
   reason?: string;
 };

@@ -259,6 +259,7 @@ export async function record(db: Db, c: Claimed, o: Outcome, now: Date) {
 /** An outcome as the draft's history keeps it. */
 export const attemptOf = (c: Claimed, o: Outcome) => ({
   userId: c.userId,
+  accountId: c.accountId,
   type: c.type,
   id: c.id,
   status: o.status,
@@ -278,9 +279,9 @@ export async function sweep(db: Db, now: Date, c: Config): Promise<{ missed: num
   const stuck: AttemptOutcome[] = [];
   for (const type of TYPES) {
     const t = draftTable(type);
-    const changed = { id: t.id, userId: t.userId, reason: t.failureReason };
-    const note = (status: "failed" | "unknown") => (rows: { id: string; userId: string; reason: string | null }[]) =>
-      rows.map((r) => ({ userId: r.userId, type, id: r.id, status, reason: r.reason ?? undefined }));
+    const changed = { id: t.id, userId: t.userId, reason: t.failureReason, accountId: t.accountId };
+    const note = (status: "failed" | "unknown") => (rows: { id: string; userId: string; reason: string | null; accountId: string | null }[]) =>
+      rows.map((r) => ({ userId: r.userId, accountId: r.accountId, type, id: r.id, status, reason: r.reason ?? undefined }));
     const missedNow = await db
       .update(t)
       .set({

@@ -9,10 +9,10 @@ import type { Actor, EventData } from "./events";
 // makes the change (see emit.ts), so the domain's files only gain a line each.
 
 type DraftType = "post" | "tweet";
-type DraftRow = { id: string; title: string; status: string; scheduledFor?: Date | null; updatedAt?: Date };
+type DraftRow = { id: string; title: string; status: string; scheduledFor?: Date | null; updatedAt?: Date; accountId?: string | null };
 
 const actorOf = (ctx: Ctx): Actor => (ctx.caller.inPerson ? { kind: "owner", app_name: null } : { kind: "app", app_name: ctx.caller.appName });
-const ref = (type: DraftType, id: string) => ({ type, id, platform: platformOf(type) });
+const ref = (type: DraftType, id: string, accountId: string | null | undefined) => ({ type, id, platform: platformOf(type), account_id: accountId ?? null });
 const subject = (type: DraftType, id: string) => `${type}:${id}`;
 const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
 
@@ -23,33 +23,50 @@ const draftEvent = <T extends "draft.created" | "draft.updated" | "draft.deleted
   kind: T,
   type: DraftType,
   id: string,
-  facts: Omit<EventData<T>, "type" | "id" | "platform" | "actor">,
+  facts: Omit<EventData<T>, "type" | "id" | "platform" | "account_id" | "actor">,
+  accountId: string | null | undefined,
 ) =>
   emit(
     tx,
-    { userId: ctx.caller.userId, type: kind, subject: subject(type, id), data: { ...ref(type, id), ...facts, actor: actorOf(ctx) } as EventData<T> },
+    { userId: ctx.caller.userId, type: kind, subject: subject(type, id), data: { ...ref(type, id, accountId), ...facts, actor: actorOf(ctx) } as EventData<T> },
     { now: ctx.now() },
   );
 
 export const draftCreated = (tx: Db, ctx: Ctx, type: DraftType, d: DraftRow) =>
-  draftEvent(tx, ctx, "draft.created", type, d.id, { title: d.title, status: d.status });
+  draftEvent(tx, ctx, "draft.created", type, d.id, { title: d.title, status: d.status }, d.accountId);
 
 export const draftUpdated = (tx: Db, ctx: Ctx, type: DraftType, d: DraftRow) =>
-  draftEvent(tx, ctx, "draft.updated", type, d.id, {
-    title: d.title,
-    status: d.status,
-    scheduled_for: iso(d.scheduledFor),
-    updated_at: (d.updatedAt ?? ctx.now()).toISOString(),
-  });
+  draftEvent(
+    tx,
+    ctx,
+    "draft.updated",
+    type,
+    d.id,
+    {
+      title: d.title,
+      status: d.status,
+      scheduled_for: iso(d.scheduledFor),
+      updated_at: (d.updatedAt ?? ctx.now()).toISOString(),
+    },
+    d.accountId,
+  );
 
-export const draftDeleted = (tx: Db, ctx: Ctx, type: DraftType, id: string, cancelledSchedule: boolean) =>
-  draftEvent(tx, ctx, "draft.deleted", type, id, { cancelled_schedule: cancelledSchedule });
+export const draftDeleted = (tx: Db, ctx: Ctx, type: DraftType, id: string, cancelledSchedule: boolean, accountId: string | null) =>
+  draftEvent(tx, ctx, "draft.deleted", type, id, { cancelled_schedule: cancelledSchedule }, accountId);
 
 export const draftScheduled = (tx: Db, ctx: Ctx, type: DraftType, d: DraftRow, previous: Date | null) =>
-  draftEvent(tx, ctx, "draft.scheduled", type, d.id, { title: d.title, scheduled_for: iso(d.scheduledFor)!, previous_scheduled_for: iso(previous) });
+  draftEvent(
+    tx,
+    ctx,
+    "draft.scheduled",
+    type,
+    d.id,
+    { title: d.title, scheduled_for: iso(d.scheduledFor)!, previous_scheduled_for: iso(previous) },
+    d.accountId,
+  );
 
 export const draftUnscheduled = (tx: Db, ctx: Ctx, type: DraftType, d: DraftRow, previous: Date | null) =>
-  draftEvent(tx, ctx, "draft.unscheduled", type, d.id, { title: d.title, previous_scheduled_for: iso(previous) });
+  draftEvent(tx, ctx, "draft.unscheduled", type, d.id, { title: d.title, previous_scheduled_for: iso(previous) }, d.accountId);
 
 /**
  * Publish outcomes, from the history writer of attempts (publish_now, both engines, the
@@ -59,9 +76,10 @@ export function publishOutcomes(tx: Db, outcomes: AttemptOutcome[], now = new Da
   const events: Emitted[] = [];
   for (const o of outcomes) {
     const base = { userId: o.userId, subject: subject(o.type, o.id) };
-    if (o.status === "published") events.push({ ...base, type: "post.published", data: { ...ref(o.type, o.id), url: o.url ?? null } });
+    const r = ref(o.type, o.id, o.accountId);
+    if (o.status === "published") events.push({ ...base, type: "post.published", data: { ...r, url: o.url ?? null } });
     else if (o.status === "failed" || o.status === "unknown")
-      events.push({ ...base, type: `post.${o.status}`, data: { ...ref(o.type, o.id), reason: o.reason ?? "no reason recorded" } });
+      events.push({ ...base, type: `post.${o.status}`, data: { ...r, reason: o.reason ?? "no reason recorded" } });
   }
   return emitMany(tx, events, { now });
 }

@@ -13,7 +13,12 @@ const Actor = z
   .describe("Who made the change: a connected app (by the name it had then), the owner, or the publishing engine");
 
 /** The draft an event is about. */
-const DraftRef = { type: DraftType, id: z.string(), platform: Platform };
+const DraftRef = {
+  type: DraftType,
+  id: z.string(),
+  platform: Platform,
+  account_id: z.string().nullable().describe("The account it goes to (get_profile_context's accounts); null: the network's default"),
+};
 
 export const EVENT_DATA = {
   "draft.created": z.strictObject({ ...DraftRef, title: z.string(), status: z.string(), actor: Actor }),
