@@ -22,7 +22,10 @@ const { newPage } = appInBrowser(srv, async () => {
   fake.signIn.linkedin.person = { sub: "li-member-Wendy", name: "Wendy Linked", email: WRITER.email };
   fake.signIn.x.person = { sub: "2244994945", name: "Wendy on X", username: "wendy_w" };
   delete srv.env.REDIS_URL; // sign-in counters in this server's memory
-  Object.assign(srv.env, fakePlatformEnv(fake));
+  Object.assign(srv.env, fakePlatformEnv(fake), { LINKEDIN_PAGES: "on" });
+  // A company page the LinkedIn member administers, and one they do not.
+  fake.organizations.push({ id: "5515", name: "Wendy's Studio", vanity: "wendys-studio", admins: ["li-member-Wendy"] });
+  fake.organizations.push({ id: "7777", name: "Not Wendy's", vanity: "other", admins: ["li-member-Other"] });
   await srv.admin("create-user", "--email", WRITER.email, "--password", WRITER.password, "--name", "Wendy Writer", "--plan", "creator", "--allow-publishing");
   token = JSON.parse((await srv.admin("issue-token", "--email", WRITER.email, "--app", "Publishing Assistant")).stdout).access_token;
   return [fake];
@@ -52,8 +55,14 @@ describe("publishing to X and LinkedIn connected in a browser", () => {
         .getByRole("button", { name: `Connect ${name}` })
         .click();
       await page.waitForURL(/\/settings\/connections$/);
-      await expect.poll(() => accountRow(page, name).getByText("Connected", { exact: true }).count()).toBe(1);
+      const who = name === "LinkedIn" ? "Wendy Linked" : "@wendy_w";
+      await expect.poll(() => accountRow(page, name).getByRole("listitem").filter({ hasText: who }).getByText("Connected", { exact: true }).count()).toBe(1);
     }
+    // The page the member administers came with the LinkedIn sign-in; the other did not.
+    const pageRow = accountRow(page, "LinkedIn").getByRole("listitem").filter({ hasText: "Wendy's Studio" });
+    expect(await pageRow.getByText("Company page").count()).toBe(1);
+    expect(await accountRow(page, "LinkedIn").getByText("Not Wendy's").count()).toBe(0);
+    expect(fake.signIn.linkedin.authorizations[0].get("scope")).toContain("w_organization_social");
     expect(fake.signIn.x.authorizations[0].get("scope")).toContain("media.write");
     await page.getByRole("button", { name: "Check connections" }).click();
     const report = page.getByRole("status", { name: "Connection check" });
@@ -188,6 +197,16 @@ describe("publishing to X and LinkedIn connected in a browser", () => {
     expect(await slots.nth(1).textContent()).toContain("Queued second.");
     expect(await slots.nth(2).textContent()).toContain("Queued first.");
     expect(await at(ids[0])).toBe(new Date(next[2]).toISOString());
+    // A post to the company page goes out as the organization, its first comment once, by it.
+    const li = ((await api("get_profile_context", {})).body.accounts as { account_id: string; kind: string }[]).find((a) => a.kind === "organization")!;
+    const post = (await api("create_draft", { type: "post", body: "Studio news: we moved.", account_id: li.account_id, first_comment: "New address inside." }))
+      .body;
+    const out = await approvedCall(page, "publish_now", { type: "post", id: post.id });
+    expect(out.status, JSON.stringify(out.body)).toBe(200);
+    expect(fake.created.linkedin.find((p) => p.text === "Studio news: we moved.")?.body.author).toBe("urn:li:organization:5515");
+    expect(fake.comments.filter((c) => c.object === out.body.platform_post_id)).toEqual([
+      expect.objectContaining({ actor: "urn:li:organization:5515", text: "New address inside." }),
+    ]);
     // The calendar shows the queue's open slots beside what is scheduled.
     await page.goto(`${srv.origin}/calendar?view=month&d=${next[3].slice(0, 10)}`);
     await expect.poll(() => page.getByRole("link", { name: /Open slot · X @wendy_w/ }).count()).toBeGreaterThan(0);

@@ -30,7 +30,8 @@ export async function checkConnections(db: Db, userId: string): Promise<Connecti
   const out: ConnectionCheck[] = [];
   for (const account of await listAccounts(db, userId)) {
     const { platform, name } = network(account.platform);
-    if (!realConfigured(platform)) continue;
+    // A company page posts with its member's connection, which that member's own check reads.
+    if (!realConfigured(platform) || account.kind === "organization") continue;
     const acc = await connectedAccount(db, userId, platform, account.account_id);
     if (!acc) continue;
     const { reachable, detail } = await (platform === "pronet" ? linkedin(acc, db) : x(acc, db)).probe();
