@@ -28,6 +28,7 @@ function Line({ e, timeZone }: { e: HistoryEntry; timeZone: string }) {
       return (
         <>
           Scheduled by {who} for {when(d.scheduled_for)}
+          {d.account ? ` (to ${d.account})` : ""}
         </>
       );
     case "unscheduled":

@@ -8,8 +8,8 @@ import { STATUS_WORDS, formatTime, zonedParts, zonedToUtc } from "@/components/f
 import { OwnerShell } from "@/components/owner-shell";
 import { destinationBadges } from "@/lib/adapters/platforms/destination";
 import { openSlots } from "@/lib/domain/queue/queue";
-import { accountLabel } from "@/lib/domain/accounts/accounts";
-import { NETWORK_NAMES, network } from "@/lib/domain/networks";
+import { accountLabel, listAccounts } from "@/lib/domain/accounts/accounts";
+import { NETWORK_NAMES, network, networkOfDraft } from "@/lib/domain/networks";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Calendar · Contentio" };
@@ -61,7 +61,14 @@ export default async function CalendarPage({ searchParams }: { searchParams: Pro
   const days = Array.from({ length: r.days }, (_, i) => addDays(r.first, i));
   const from = zonedToUtc(r.first, "00:00", tz)!;
   const to = zonedToUtc(addDays(r.first, r.days), "00:00", tz)!;
-  const items = await calendarItems(ownerContext(await db(), me, ports()), from, to);
+  const [items, accounts] = await Promise.all([calendarItems(ownerContext(await db(), me, ports()), from, to), listAccounts(await db(), me.id)]);
+  // With several accounts on a network, each item names its own (else the network's default).
+  const accountOf = (i: CalendarItem) => {
+    const { platform } = networkOfDraft(i.type);
+    if (accounts.filter((a) => a.platform === platform).length < 2) return null;
+    const a = accounts.find((x) => x.account_id === i.accountId) ?? accounts.find((x) => x.platform === platform && x.default);
+    return a ? accountLabel(a) : null;
+  };
   const byDay = new Map<string, CalendarItem[]>();
   for (const i of items) {
     const k = zonedParts(i.at, tz).date;
@@ -118,7 +125,8 @@ export default async function CalendarPage({ searchParams }: { searchParams: Pro
                     {list.map((i) => (
                       <li key={`${i.type}:${i.id}`} className={`cal-item ${i.status}`}>
                         <Link href={`/content/${i.type}/${i.id}`}>
-                          <span className="t">{formatTime(i.at, tz).replace(/ .*$/, "")}</span> {badge[i.type]} · {i.title}
+                          <span className="t">{formatTime(i.at, tz).replace(/ .*$/, "")}</span> {badge[i.type]}
+                          {accountOf(i) ? ` ${accountOf(i)}` : ""} · {i.title}
                         </Link>
                         <span className="s">{STATUS_WORDS[i.status] ?? i.status}</span>
                       </li>

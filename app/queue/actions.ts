@@ -7,7 +7,7 @@ import { ports } from "@/lib/adapters/ports";
 import { AppError } from "@/lib/core/errors";
 import { ownAccount } from "@/lib/domain/accounts/accounts";
 import type { Ctx } from "@/lib/domain/context";
-import { noteByCaller } from "@/lib/domain/drafts/history";
+import { noteScheduled } from "@/lib/domain/drafts/history";
 import { getProfile } from "@/lib/domain/owner/onboarding";
 import { ownerContext } from "@/lib/domain/owner/owner";
 import { scheduleContent } from "@/lib/domain/publishing/schedule";
@@ -88,7 +88,7 @@ export async function moveDraft(_prev: ActionState, form: FormData): Promise<Act
       at = end.toISOString();
     }
     const out = await scheduleContent(ctx, { type, id, scheduled_for: at });
-    await noteByCaller(ctx, { type, id, kind: "scheduled", detail: { scheduled_for: out.scheduled_for } });
+    await noteScheduled(ctx, type, id, out.scheduled_for);
     return `${PAGE}?done=moved`;
   });
 }

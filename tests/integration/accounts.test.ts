@@ -5,6 +5,7 @@ import { db } from "@/lib/adapters/db";
 import { webhookEvents } from "@/drizzle/schema";
 import { runDue } from "@/lib/adapters/scheduler";
 import { disconnectAccount, setDefaultAccount } from "@/lib/domain/accounts/accounts";
+import { draftHistory } from "@/lib/domain/drafts/history";
 import { createDraftOp } from "@/lib/operations/drafts/create-draft";
 import { fetchItemOp } from "@/lib/operations/drafts/fetch-item";
 import { getProfileContextOp } from "@/lib/operations/owner/get-profile-context";
@@ -99,6 +100,9 @@ describe("several accounts a network", () => {
     expectError(first, 403, "confirmation_required");
     expect(first.body.error.confirmation.action.account).toMatchObject({ id: x[0].account_id, handle: x[0].handle, kind: "person" });
     expectOk(await approved(u, "schedule_content", { type: "tweet", id: d.id, scheduled_for: at.toISOString() }), scheduleContentOp.output);
+    // The history names the account it was scheduled to.
+    const scheduled = (await draftHistory(await db(), u.id, "tweet", d.id)).find((e) => e.kind === "scheduled");
+    expect(scheduled?.detail.account).toBe(x[0].handle);
     expect(await setDefaultAccount(await db(), u.id, x[1].account_id)).toBe(true);
     await runDue(await db(), { clock: () => new Date(at.getTime() + 500) });
     expect((await row("tweet", d.id)).status).toBe("published");

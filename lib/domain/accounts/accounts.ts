@@ -4,7 +4,7 @@ import { errorCode } from "@/lib/core/redact";
 import { isUuid } from "@/lib/core/ids";
 import { notFound } from "@/lib/core/errors";
 import { authAccounts, postDrafts, publishingAccounts, tweetDrafts, type AccountKind } from "@/drizzle/schema";
-import { connectionState, network, NETWORKS, networkOfProvider, type PlatformName, type Provider } from "@/lib/domain/networks";
+import { connectionState, network, NETWORKS, networkOfDraft, networkOfProvider, type PlatformName, type Provider } from "@/lib/domain/networks";
 import { sha256 } from "../hash";
 
 // Where an owner's drafts go: several accounts a network (people who signed in with it, and
@@ -132,6 +132,20 @@ export async function storeOrganizationAccounts(
       .onConflictDoNothing();
     await db.update(publishingAccounts).set({ name: p.name, handle: p.vanity }).where(eq(publishingAccounts.id, id));
   }
+}
+
+/** How the draft's history names where it goes: its account, else the network's default (null: none). */
+export async function draftAccountLabel(db: Db, userId: string, type: "post" | "tweet", draftId: string): Promise<string | null> {
+  const t = type === "post" ? postDrafts : tweetDrafts;
+  const [d] = isUuid(draftId)
+    ? await db
+        .select({ accountId: t.accountId })
+        .from(t)
+        .where(and(eq(t.id, draftId), eq(t.userId, userId)))
+    : [];
+  if (!d) return null;
+  const a = await accountFor(db, userId, networkOfDraft(type).platform, d.accountId).catch(() => null);
+  return a ? accountLabel(a) : null;
 }
 
 export type AccountView = {

@@ -7,6 +7,7 @@ import { publishOutcomes } from "@/lib/domain/webhooks/domain-events";
 import type { Ctx } from "../context";
 import type { DraftType } from "@/lib/domain/networks";
 import type { AttemptOutcome } from "../publishing/outcomes";
+import { draftAccountLabel } from "../accounts/accounts";
 
 export type { AttemptOutcome };
 import { jsonText } from "@/drizzle/schema/columns";
@@ -43,6 +44,15 @@ async function write(db: Db, rows: (Event & { actor: "app" | "owner" | "schedule
 /** One event by the caller (an app or the owner in person). */
 export const noteByCaller = (ctx: Ctx, e: Omit<Event, "userId">) => write(ctx.db, [{ ...e, userId: ctx.caller.userId, ...who(ctx) }]);
 
+/** A schedule by the caller: when, and to which account. */
+export const noteScheduled = async (ctx: Ctx, type: DraftType, id: string, scheduledFor: string | null) =>
+  noteByCaller(ctx, {
+    type,
+    id,
+    kind: "scheduled",
+    detail: { scheduled_for: scheduledFor, account: await draftAccountLabel(ctx.db, ctx.caller.userId, type, id) },
+  });
+
 type R = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === "string" ? v : null);
 
@@ -71,7 +81,7 @@ export async function noteOperation(ctx: Ctx, op: string, args: R, result: unkno
       return;
     }
     case "schedule_content":
-      if (id) await noteByCaller(ctx, { type, id, kind: "scheduled", detail: { scheduled_for: str(res.scheduled_for) } });
+      if (id) await noteScheduled(ctx, type, id, str(res.scheduled_for));
       return;
     case "unschedule_content":
       if (id && res.unscheduled)

@@ -3,7 +3,8 @@ import type { Ctx } from "../context";
 import { draftTable, type DraftType } from "../drafts/drafts";
 import { listScheduled } from "./list-scheduled";
 
-export type CalendarItem = { id: string; type: DraftType; title: string; status: string; at: Date };
+/** `accountId`: the account it goes (or went) to; null: the network's default. */
+export type CalendarItem = { id: string; type: DraftType; title: string; status: string; at: Date; accountId: string | null };
 
 const MAX_ITEMS = 2000; // a month of a busy account, many times over
 
@@ -18,13 +19,14 @@ export async function calendarItems(ctx: Ctx, from: Date, to: Date): Promise<Cal
   do {
     const page = await listScheduled(ctx, { from: from.toISOString(), to: to.toISOString(), limit: 100, cursor });
     for (const i of page.items)
-      if (i.status !== "published") out.push({ id: i.id, type: i.type, title: i.title, status: i.status, at: new Date(i.scheduled_for) });
+      if (i.status !== "published")
+        out.push({ id: i.id, type: i.type, title: i.title, status: i.status, at: new Date(i.scheduled_for), accountId: i.account_id });
     cursor = page.next_cursor ?? undefined;
   } while (cursor && out.length < MAX_ITEMS);
   for (const type of ["post", "tweet"] as const) {
     const t = draftTable(type);
     const rows = await ctx.db
-      .select({ id: t.id, title: t.title, status: t.status, at: t.publishedAt })
+      .select({ id: t.id, title: t.title, status: t.status, at: t.publishedAt, accountId: t.accountId })
       .from(t)
       .where(and(eq(t.userId, ctx.caller.userId), eq(t.status, "published"), gte(t.publishedAt, from), lt(t.publishedAt, to)))
       .limit(MAX_ITEMS);

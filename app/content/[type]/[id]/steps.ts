@@ -3,7 +3,7 @@ import { contentHashOf } from "@/lib/domain/drafts/content-hash";
 import type { Ctx } from "@/lib/domain/context";
 import { loadOwn, type DraftType } from "@/lib/domain/drafts/drafts";
 import { editDraft } from "@/lib/domain/drafts/edit";
-import { noteByCaller } from "@/lib/domain/drafts/history";
+import { noteByCaller, noteScheduled } from "@/lib/domain/drafts/history";
 import { ownerDraft } from "@/lib/domain/owner/owner";
 import { publishNow, scheduleContent, unscheduleContent } from "@/lib/domain/publishing/schedule";
 import { AppError } from "@/lib/core/errors";
@@ -38,7 +38,7 @@ export async function saveTyped(ctx: Ctx, type: DraftType, id: string, form: For
 
 export async function scheduleAt(ctx: Ctx, type: DraftType, id: string, at: Date) {
   const out = await scheduleContent(ctx, { type, id, scheduled_for: at.toISOString() });
-  await noteByCaller(ctx, { type, id, kind: "scheduled", detail: { scheduled_for: out.scheduled_for } });
+  await noteScheduled(ctx, type, id, out.scheduled_for);
   return out.rescheduled ? "rescheduled" : "scheduled";
 }
 
