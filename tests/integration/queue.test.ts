@@ -2,9 +2,11 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/adapters/db";
+import { replacePorts } from "@/lib/adapters/ports";
 import { isoInZone } from "@/lib/core/time";
 import { ownAccount } from "@/lib/domain/accounts/accounts";
 import { freeSlots } from "@/lib/domain/queue/queue";
+import { decideApproval } from "@/lib/domain/approvals/approvals";
 import { createDraftOp } from "@/lib/operations/drafts/create-draft";
 import { getProfileContextOp } from "@/lib/operations/owner/get-profile-context";
 import { manageQueueOp } from "@/lib/operations/queue/manage-queue";
@@ -72,6 +74,39 @@ describe("posting queue", () => {
     ]);
     const autumn = await freeSlots(await db(), u.id, account, { slots, tz: TZ, after: new Date("2027-10-29T00:00:00Z"), count: 3 });
     expect(autumn.map((d) => isoInZone(d, TZ))).toEqual(["2027-10-29T09:00:00+02:00", "2027-10-31T02:30:00+01:00", "2027-11-01T09:00:00+01:00"]);
+  });
+
+  it("slot next fills the slots in order through a daylight-saving change, each at its wall-clock time", async () => {
+    const { u, x1 } = await owner();
+    // The service's clock a day before Europe/Berlin's clocks go forward (2027-03-28); the
+    // owner approves at that time too.
+    const now = new Date("2027-03-26T10:00:00Z");
+    replacePorts({ clock: () => now });
+    const approvedThen = async (args: Record<string, unknown>) => {
+      const first = await call("schedule_content", args, { token: u.token });
+      expectError(first, 403, "confirmation_required");
+      expect(await decideApproval(await db(), u.id, first.body.error.confirmation.id, "approved", now)).toBe(true);
+      return call("schedule_content", args, { token: u.token });
+    };
+    try {
+      await queue(u, {
+        account_id: x1,
+        slots: [
+          { weekday: "sat", time: "09:00" },
+          { weekday: "sun", time: "09:00" },
+          { weekday: "mon", time: "09:00" },
+        ],
+      });
+      const got: string[] = [];
+      for (const n of [1, 2, 3]) {
+        const id = await tweet(u, `Across the change ${n} ${randomUUID()}`);
+        const ok = expectOk(await approvedThen({ type: "tweet", id, slot: "next" }), scheduleContentOp.output);
+        got.push(isoInZone(new Date(ok.scheduled_for), TZ));
+      }
+      expect(got).toEqual(["2027-03-27T09:00:00+01:00", "2027-03-28T09:00:00+02:00", "2027-03-29T09:00:00+02:00"]);
+    } finally {
+      replacePorts();
+    }
   });
 
   it("reads and sets an account's slots; slot next fills them in order, one draft a slot, each approval naming its time", async () => {
