@@ -15,6 +15,7 @@ import { users } from "@/drizzle/schema";
 import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { withFakePlatforms } from "../helpers/platform-fixture";
+import { mcpClient } from "../helpers/mcp";
 import { approved, row } from "../helpers/publishing";
 
 // An account's posting queue: weekly slots on the owner's wall clock, filled in order by
@@ -152,6 +153,20 @@ describe("posting queue", () => {
     expect(res.body.error.message).toContain("paused");
     expect((await row("tweet", id)).status).toBe("draft");
     expect((await queue(u, { account_id: x1, paused: false })).next_slots).toHaveLength(5);
+  });
+
+  it("over MCP as over REST: manage_queue sets and reads the slots, and schedule_content offers slot next", async () => {
+    const { u, x1 } = await owner();
+    const client = await mcpClient(u.token);
+    const structured = (r: unknown) => (r as { structuredContent: Record<string, unknown> }).structuredContent;
+    const set = structured(await client.callTool({ name: "manage_queue", arguments: { account_id: x1, slots: [{ weekday: "tue", time: "08:00" }] } }));
+    expect(set).toMatchObject({ account_id: x1, timezone: TZ, slots: [{ weekday: "tue", time: "08:00" }], paused: false });
+    expect(set.next_slots).toHaveLength(5);
+    const tools = (await client.listTools()).tools;
+    expect(Object.keys(tools.find((t) => t.name === "schedule_content")!.inputSchema.properties ?? {})).toContain("slot");
+    const other = await makeUser();
+    const refused = await mcpClient(other.token).then((c) => c.callTool({ name: "manage_queue", arguments: { account_id: x1 } }));
+    expect(refused.isError).toBe(true);
   });
 
   it("refuses a body with both scheduled_for and slot, or neither, and a slot time that is not HH:MM", async () => {
