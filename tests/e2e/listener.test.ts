@@ -82,13 +82,13 @@ describe("keep-alive, for a reverse proxy's idle connections", () => {
     await srv.start();
     // Node's default closes it after a few seconds: a proxy reusing it then gets a 502.
     expect(await twiceOnOneConnection(6500)).toEqual({ keepAlive: "timeout=65", second: 200 });
-  }, 30_000);
+  }, 90_000);
 
   it("KEEP_ALIVE_TIMEOUT_SECONDS sets it", async () => {
     srv.env.KEEP_ALIVE_TIMEOUT_SECONDS = "2";
     await srv.start();
     expect(await twiceOnOneConnection(4000)).toEqual({ keepAlive: "timeout=2", second: 0 });
-  }, 30_000);
+  }, 90_000);
 
   it("a value that is not a whole number of seconds stops the start with a clear message", async () => {
     for (const bad of ["0", "1.5", "soon"]) {
@@ -97,5 +97,5 @@ describe("keep-alive, for a reverse proxy's idle connections", () => {
       expect(failed).toContain(`KEEP_ALIVE_TIMEOUT_SECONDS must be a whole number of seconds`);
     }
     delete srv.env.KEEP_ALIVE_TIMEOUT_SECONDS;
-  }, 30_000);
+  }, 90_000);
 });
