@@ -76,7 +76,7 @@ export default async function CalendarPage({ searchParams }: { searchParams: Pro
   }
   // The queues' free slots ahead, each under its day: where a queued draft would go.
   const slotsByDay = new Map<string, Awaited<ReturnType<typeof openSlots>>>();
-  for (const s of await openSlots(await db(), me.id, from, to, new Date())) {
+  for (const s of await openSlots(await db(), me.id, tz, from, to, new Date())) {
     const k = zonedParts(s.at, tz).date;
     slotsByDay.set(k, [...(slotsByDay.get(k) ?? []), s]);
   }

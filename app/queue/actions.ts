@@ -83,7 +83,7 @@ export async function moveDraft(_prev: ActionState, form: FormData): Promise<Act
     let at = text(form, "to");
     if (at === "end") {
       const account = await ownAccount(ctx.db, ctx.caller.userId, text(form, "accountId"));
-      const end = (await queueOverview(ctx.db, ctx.caller.userId, account, ctx.now(), 1)).end;
+      const end = (await queueOverview(ctx.db, ctx.caller.userId, ctx.caller.timezone, account, ctx.now(), 1)).end;
       if (!end) throw new AppError("action_failed", "This queue has no free slot to move it to.", "Add a slot, then try again.");
       at = end.toISOString();
     }

@@ -34,7 +34,10 @@ export default async function QueuePage({ searchParams }: { searchParams: Promis
   const csrf = csrfToken(me.id, "queue");
   const now = new Date();
   const accounts = await Promise.all(
-    (await listAccounts(d, me.id, now)).map(async (a) => ({ a, q: await queueOverview(d, me.id, await ownAccount(d, me.id, a.account_id), now, SHOWN) })),
+    (await listAccounts(d, me.id, now)).map(async (a) => ({
+      a,
+      q: await queueOverview(d, me.id, me.timezone, await ownAccount(d, me.id, a.account_id), now, SHOWN),
+    })),
   );
   const hidden = (accountId: string) => (
     <>

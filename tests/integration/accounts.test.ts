@@ -6,6 +6,7 @@ import { webhookEvents } from "@/drizzle/schema";
 import { runDue } from "@/lib/adapters/scheduler";
 import { disconnectAccount, setDefaultAccount } from "@/lib/domain/accounts/accounts";
 import { draftHistory } from "@/lib/domain/drafts/history";
+import { decideApproval } from "@/lib/domain/approvals/approvals";
 import { createDraftOp } from "@/lib/operations/drafts/create-draft";
 import { fetchItemOp } from "@/lib/operations/drafts/fetch-item";
 import { getProfileContextOp } from "@/lib/operations/owner/get-profile-context";
@@ -111,6 +112,21 @@ describe("several accounts a network", () => {
     const later = await create(u, { type: "tweet", body: `${text} later` });
     expectOk(await approved(u, "publish_now", { type: "tweet", id: later.id }), publishNowOp.output);
     expect(xAuth(`${text} later`)).toBe(`Bearer ${tokens.x2.access}`);
+  });
+
+  it("an approval to publish to one account cannot be spent after the app moves the draft to another", async () => {
+    const { u, x } = await owner();
+    const text = `Swapped ${randomUUID().slice(0, 8)}`;
+    const d = await create(u, { type: "tweet", body: text, account_id: x[0].account_id });
+    const first = await call("publish_now", { type: "tweet", id: d.id }, { token: u.token });
+    expectError(first, 403, "confirmation_required");
+    expect(await decideApproval(await db(), u.id, first.body.error.confirmation.id, "approved")).toBe(true);
+    // The app points the unscheduled draft at the other account (no approval needed for that), then replays.
+    expect((await call("update_draft", { type: "tweet", id: d.id, account_id: x[1].account_id }, { token: u.token })).status).toBe(200);
+    const replay = await call("publish_now", { type: "tweet", id: d.id, confirmation_id: first.body.error.confirmation.id }, { token: u.token });
+    expectError(replay, 403, "confirmation_required");
+    expect(replay.body.error.confirmation.action.account.id).toBe(x[1].account_id);
+    expect(xAuth(text)).toBeUndefined();
   });
 
   it("disconnecting an account unschedules what was scheduled to it, posts nothing to it, and the network's other account becomes the default", async () => {

@@ -6,6 +6,7 @@ import { ports } from "@/lib/adapters/ports";
 import { runDue } from "@/lib/adapters/scheduler";
 import { draftHistory } from "@/lib/domain/drafts/history";
 import { retryFirstComment } from "@/lib/domain/publishing/first-comment";
+import { decideApproval } from "@/lib/domain/approvals/approvals";
 import { createDraftOp } from "@/lib/operations/drafts/create-draft";
 import { fetchItemOp } from "@/lib/operations/drafts/fetch-item";
 import { updateDraftOp } from "@/lib/operations/drafts/update-draft";
@@ -129,6 +130,20 @@ describe("first comment", () => {
     expect(r.status).toBe("failed");
     expect(r.failureReason).toMatch(/first comment/);
     expect(fake().comments.filter((c) => c.text === "A sneaky link")).toHaveLength(0);
+  });
+
+  it("an approval to publish cannot be spent after the app changes the first comment", async () => {
+    const { u } = await publisher();
+    const text = `Comment swapped ${randomUUID()}`;
+    const d = await create(u, { type: "post", body: text, first_comment: "The approved link" });
+    const first = await call("publish_now", { type: "post", id: d.id }, { token: u.token });
+    expectError(first, 403, "confirmation_required");
+    expect(await decideApproval(await db(), u.id, first.body.error.confirmation.id, "approved")).toBe(true);
+    expect((await call("update_draft", { type: "post", id: d.id, first_comment: "https://phishing.example" }, { token: u.token })).status).toBe(200);
+    const replay = await call("publish_now", { type: "post", id: d.id, confirmation_id: first.body.error.confirmation.id }, { token: u.token });
+    expectError(replay, 403, "confirmation_required");
+    expect(fake().count("linkedin", text)).toBe(0);
+    expect(fake().comments.filter((c) => c.text === "https://phishing.example")).toHaveLength(0);
   });
 
   it("is refused past each network's limit, changing nothing", async () => {

@@ -25,11 +25,7 @@ export function realConfigured(name: PlatformName): boolean {
  */
 export async function connectedAccount(db: Db, userId: string, name: PlatformName, accountId?: string | null): Promise<Account | null> {
   const target = await accountFor(db, userId, name, accountId);
-  if (!target) return null;
-  const [row] = await db
-    .select()
-    .from(authAccounts)
-    .where(and(eq(authAccounts.provider, target.provider), eq(authAccounts.providerAccountId, target.providerAccountId)));
+  const row = target && (await connectedConnection(db, target.provider, target.providerAccountId));
   return row ? { ...row, target } : null;
 }
 

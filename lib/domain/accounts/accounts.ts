@@ -1,10 +1,10 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/adapters/db";
 import { errorCode } from "@/lib/core/redact";
 import { isUuid } from "@/lib/core/ids";
 import { notFound } from "@/lib/core/errors";
 import { authAccounts, postDrafts, publishingAccounts, tweetDrafts, type AccountKind } from "@/drizzle/schema";
-import { connectionState, network, NETWORKS, networkOfDraft, networkOfProvider, type PlatformName, type Provider } from "@/lib/domain/networks";
+import { connectionState, network, NETWORKS, networkOfProvider, type PlatformName, type Provider } from "@/lib/domain/networks";
 import { sha256 } from "../hash";
 
 // Where an owner's drafts go: several accounts a network (people who signed in with it, and
@@ -76,28 +76,30 @@ export async function storePersonAccount(
   a: { userId: string; provider: Provider; providerAccountId: string; handle: string | null; name: string | null },
 ) {
   const platform = networkOfProvider(a.provider).platform;
-  const id = accountIdOf(a.userId, platform, "person", a.providerAccountId);
+  await storeAccount(db, { userId: a.userId, platform, kind: "person", externalId: a.providerAccountId, name: a.name, handle: a.handle }, a);
+  await ensureDefault(db, a.userId, platform);
+}
+
+/**
+ * Adds an account, or renames it (what the network said of it last; nothing it did not say is
+ * wiped). Its id follows from what it is, so any conflict (two requests adopting the same
+ * connection at once race on the id too) means it is there.
+ */
+async function storeAccount(
+  db: Db,
+  a: { userId: string; platform: PlatformName; kind: AccountKind; externalId: string; name: string | null; handle: string | null },
+  conn: { provider: string; providerAccountId: string },
+) {
+  const id = accountIdOf(a.userId, a.platform, a.kind, a.externalId);
   await db
     .insert(publishingAccounts)
-    .values({
-      id,
-      userId: a.userId,
-      platform,
-      kind: "person",
-      externalId: a.providerAccountId,
-      name: a.name,
-      handle: a.handle,
-      provider: a.provider,
-      providerAccountId: a.providerAccountId,
-    })
-    // Any conflict (two requests adopting the same connection at once race on the id too): it is there.
+    .values({ id, ...a, provider: conn.provider, providerAccountId: conn.providerAccountId })
     .onConflictDoNothing();
   if (a.name || a.handle)
     await db
       .update(publishingAccounts)
       .set({ name: a.name ?? sql`${publishingAccounts.name}`, handle: a.handle ?? sql`${publishingAccounts.handle}` })
       .where(eq(publishingAccounts.id, id));
-  await ensureDefault(db, a.userId, platform);
 }
 
 /** How pages and forms name an account: a person by handle (else name), a page by name. */
@@ -114,39 +116,16 @@ export async function storeOrganizationAccounts(
   conn: { userId: string; provider: string; providerAccountId: string },
   pages: { id: string; name: string | null; vanity: string | null }[],
 ) {
-  for (const p of pages) {
-    const id = accountIdOf(conn.userId, "pronet", "organization", p.id);
-    await db
-      .insert(publishingAccounts)
-      .values({
-        id,
-        userId: conn.userId,
-        platform: "pronet",
-        kind: "organization",
-        externalId: p.id,
-        name: p.name,
-        handle: p.vanity,
-        provider: conn.provider,
-        providerAccountId: conn.providerAccountId,
-      })
-      .onConflictDoNothing();
-    await db.update(publishingAccounts).set({ name: p.name, handle: p.vanity }).where(eq(publishingAccounts.id, id));
-  }
+  for (const p of pages)
+    await storeAccount(db, { userId: conn.userId, platform: "pronet", kind: "organization", externalId: p.id, name: p.name, handle: p.vanity }, conn);
 }
 
-/** How the draft's history names where it goes: its account, else the network's default (null: none). */
-export async function draftAccountLabel(db: Db, userId: string, type: "post" | "tweet", draftId: string): Promise<string | null> {
-  const t = type === "post" ? postDrafts : tweetDrafts;
-  const [d] = isUuid(draftId)
-    ? await db
-        .select({ accountId: t.accountId })
-        .from(t)
-        .where(and(eq(t.id, draftId), eq(t.userId, userId)))
-    : [];
-  if (!d) return null;
-  const a = await accountFor(db, userId, networkOfDraft(type).platform, d.accountId).catch(() => null);
-  return a ? accountLabel(a) : null;
-}
+/**
+ * The drafts of `t` that go to `account`: its own, and for the network's default those with
+ * none of their own (scheduled before accounts were chosen).
+ */
+export const goingTo = (t: typeof postDrafts | typeof tweetDrafts, account: { id: string; isDefault: boolean }) =>
+  account.isDefault ? or(eq(t.accountId, account.id), isNull(t.accountId)) : eq(t.accountId, account.id);
 
 export type AccountView = {
   account_id: string;
@@ -194,12 +173,7 @@ export async function listAccounts(db: Db, userId: string, now = new Date()): Pr
  */
 export async function accountFor(db: Db, userId: string, platform: PlatformName, accountId?: string | null): Promise<PublishingAccount | null> {
   if (accountId) {
-    const [row] = isUuid(accountId)
-      ? await db
-          .select()
-          .from(publishingAccounts)
-          .where(and(eq(publishingAccounts.id, accountId), eq(publishingAccounts.userId, userId), eq(publishingAccounts.platform, platform)))
-      : [];
+    const [row] = await findOwn(db, userId, accountId, platform);
     if (!row) throw notFound(`${network(platform).name} account (account_id)`);
     return row;
   }
@@ -216,25 +190,22 @@ export async function accountFor(db: Db, userId: string, platform: PlatformName,
   return (await find()) ?? null;
 }
 
-/** The owner's account, locked for the rest of the transaction; undefined when not theirs. */
-async function lockOwn(tx: Db, userId: string, accountId: string) {
-  if (!isUuid(accountId)) return undefined;
-  const [a] = await tx
+/** The owner's account `accountId` (of `platform`, when given) as a one-row list; empty when not theirs. */
+async function findOwn(db: Db, userId: string, accountId: string, platform?: PlatformName, lock = false): Promise<PublishingAccount[]> {
+  if (!isUuid(accountId)) return [];
+  const q = db
     .select()
     .from(publishingAccounts)
-    .where(and(eq(publishingAccounts.id, accountId), eq(publishingAccounts.userId, userId)))
-    .for("update");
-  return a;
+    .where(and(eq(publishingAccounts.id, accountId), eq(publishingAccounts.userId, userId), platform ? eq(publishingAccounts.platform, platform) : undefined));
+  return lock ? q.for("update") : q;
 }
+
+/** The owner's account, locked for the rest of the transaction; undefined when not theirs. */
+const lockOwn = async (tx: Db, userId: string, accountId: string) => (await findOwn(tx, userId, accountId, undefined, true))[0];
 
 /** One of the owner's accounts, of either network; not found (as if missing) when it is not theirs. */
 export async function ownAccount(db: Db, userId: string, accountId: string): Promise<PublishingAccount> {
-  const [row] = isUuid(accountId)
-    ? await db
-        .select()
-        .from(publishingAccounts)
-        .where(and(eq(publishingAccounts.id, accountId), eq(publishingAccounts.userId, userId)))
-    : [];
+  const [row] = await findOwn(db, userId, accountId);
   if (!row) throw notFound("account (account_id)");
   return row;
 }

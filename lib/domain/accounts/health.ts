@@ -1,8 +1,8 @@
-import { and, asc, eq, gte, isNull, or } from "drizzle-orm";
+import { and, asc, eq, gte } from "drizzle-orm";
 import type { Db } from "@/lib/adapters/db";
 import { AppError } from "@/lib/core/errors";
 import { connectionProblemOf, connectionState, network, networkOfDraft, type PlatformName } from "@/lib/domain/networks";
-import { listAccounts } from "./accounts";
+import { goingTo, listAccounts } from "./accounts";
 import { missingScopes } from "@/lib/domain/networks/scopes";
 import type { Ctx } from "../context";
 import type { Ports, StoredConnection } from "../ports";
@@ -27,7 +27,7 @@ export async function accountHealth(db: Db, userId: string, p: Pick<Ports, "plat
     const { until } = connectionState(acc, now);
     const t = draftTable(type);
     // Posts scheduled to this account for when its connection can no longer publish would fail.
-    const mine = account.default ? or(eq(t.accountId, account.account_id), isNull(t.accountId)) : eq(t.accountId, account.account_id);
+    const mine = goingTo(t, { id: account.account_id, isDefault: account.default });
     const atRisk = until
       ? await db
           .select({ id: t.id, title: t.title, scheduledFor: t.scheduledFor })

@@ -1,13 +1,14 @@
 import { and, asc, desc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/adapters/db";
 import { log } from "@/lib/core/log";
-import { approvals, connectedApps, draftEvents, oauthClients, tweetDrafts, type DraftEventKind } from "@/drizzle/schema";
+import { approvals, connectedApps, draftEvents, oauthClients, postDrafts, tweetDrafts, type DraftEventKind } from "@/drizzle/schema";
 import { errorFacts } from "@/lib/core/redact";
 import { publishOutcomes } from "@/lib/domain/webhooks/domain-events";
 import type { Ctx } from "../context";
 import type { DraftType } from "@/lib/domain/networks";
 import type { AttemptOutcome } from "../publishing/outcomes";
-import { draftAccountLabel } from "../accounts/accounts";
+import { accountFor, accountLabel } from "../accounts/accounts";
+import { networkOfDraft } from "@/lib/domain/networks";
 
 export type { AttemptOutcome };
 import { jsonText } from "@/drizzle/schema/columns";
@@ -43,6 +44,17 @@ async function write(db: Db, rows: (Event & { actor: "app" | "owner" | "schedule
 
 /** One event by the caller (an app or the owner in person). */
 export const noteByCaller = (ctx: Ctx, e: Omit<Event, "userId">) => write(ctx.db, [{ ...e, userId: ctx.caller.userId, ...who(ctx) }]);
+
+/** How the history names where a draft goes: its account, else the network's default (null: none). */
+async function draftAccountLabel(db: Db, userId: string, type: DraftType, draftId: string): Promise<string | null> {
+  const t = type === "post" ? postDrafts : tweetDrafts;
+  const [d] = await db
+    .select({ accountId: t.accountId })
+    .from(t)
+    .where(and(eq(t.id, draftId), eq(t.userId, userId)));
+  const a = d && (await accountFor(db, userId, networkOfDraft(type).platform, d.accountId).catch(() => null));
+  return a ? accountLabel(a) : null;
+}
 
 /** A schedule by the caller: when, and to which account. */
 export const noteScheduled = async (ctx: Ctx, type: DraftType, id: string, scheduledFor: string | null) =>

@@ -21,6 +21,8 @@ export async function getProfileContext(ctx: Ctx) {
   const [u] = await ctx.db.select().from(users).where(eq(users.id, uid));
   if (!u) throw notFound("account");
   const withProfile = ctx.caller.scopes.includes("profile");
+  // First: it adopts any stray connection once, so the per-network reads below only read.
+  const accounts = await listAccounts(ctx.db, uid, ctx.now());
   const connected_accounts = await Promise.all(
     PLATFORMS.map(async (platform) => {
       const acc = await ctx.ports.platforms.connection(ctx.db, uid, platform);
@@ -41,7 +43,7 @@ export async function getProfileContext(ctx: Ctx) {
     traits: u.traits,
     pillars: u.pillars.map((p) => ({ name: p.name, description: p.description ?? null })),
     connected_accounts,
-    accounts: await listAccounts(ctx.db, uid, ctx.now()),
+    accounts,
     publishing_allowed: u.publishingAllowed,
     allowance: await remaining(ctx.db, uid, u.plan, ctx.now()),
   };

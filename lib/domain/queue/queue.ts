@@ -1,11 +1,11 @@
-import { and, eq, gte, inArray, isNull, ne, or } from "drizzle-orm";
+import { and, eq, gte, inArray, ne } from "drizzle-orm";
 import type { Db } from "@/lib/adapters/db";
 import { AppError } from "@/lib/core/errors";
 import { isoInZone, zonedParts, zonedToUtc } from "@/lib/core/time";
-import { postingQueues, publishingAccounts, users, type QueueSlot, type Weekday } from "@/drizzle/schema";
+import { postingQueues, publishingAccounts, type QueueSlot, type Weekday } from "@/drizzle/schema";
 import { network, networkOfDraft, type DraftType } from "@/lib/domain/networks";
 import type { Ctx } from "../context";
-import { accountFor, ownAccount, type PublishingAccount } from "../accounts/accounts";
+import { accountFor, goingTo, ownAccount, type PublishingAccount } from "../accounts/accounts";
 import { draftTable } from "../drafts/drafts";
 
 // An account's posting queue: weekly slots on the owner's wall clock, filled in order by
@@ -30,7 +30,7 @@ function normal(slots: QueueSlot[]): QueueSlot[] {
 /** When the account's drafts (but `exclude`) are already scheduled (each takes its slot), from `from` on. */
 async function taken(db: Db, userId: string, account: PublishingAccount, from: Date, exclude?: string): Promise<Set<number>> {
   const t = draftTable(network(account.platform).draftType);
-  const mine = account.isDefault ? or(eq(t.accountId, account.id), isNull(t.accountId)) : eq(t.accountId, account.id);
+  const mine = goingTo(t, account);
   const rows = await db
     .select({ at: t.scheduledFor })
     .from(t)
@@ -38,7 +38,7 @@ async function taken(db: Db, userId: string, account: PublishingAccount, from: D
   return new Set(rows.map((r) => r.at!.getTime()));
 }
 
-/** The slot times after `after` (each once), in order, while `want` asks for more; within a year. */
+/** The slot times after `after` (each once), in order, within a year; the caller stops when it has enough. */
 function* slotTimes(slots: QueueSlot[], tz: string, after: Date): Generator<Date> {
   const seen = new Set<number>();
   const start = zonedParts(after, tz).date;
@@ -73,11 +73,6 @@ export async function freeSlots(
   return out;
 }
 
-async function timezoneOf(db: Db, userId: string) {
-  const [u] = await db.select({ timezone: users.timezone }).from(users).where(eq(users.id, userId));
-  return u?.timezone ?? "UTC";
-}
-
 async function queueOf(db: Db, accountId: string) {
   const [q] = await db.select().from(postingQueues).where(eq(postingQueues.accountId, accountId));
   return q ? { slots: q.slots, paused: q.paused } : { slots: [] as QueueSlot[], paused: false };
@@ -97,7 +92,7 @@ export async function manageQueue(ctx: Ctx, input: { account_id: string; slots?:
       .values({ accountId: account.id, userId: uid, slots: [], paused: false, ...set })
       .onConflictDoUpdate({ target: postingQueues.accountId, set: { ...set, updatedAt: new Date() } });
   }
-  const tz = await timezoneOf(ctx.db, uid);
+  const tz = ctx.caller.timezone;
   const q = await queueOf(ctx.db, account.id);
   const next = q.paused ? [] : await freeSlots(ctx.db, uid, account, { slots: q.slots, tz, after: leadFrom(ctx), count: 5 });
   return { account_id: account.id, timezone: tz, slots: q.slots, paused: q.paused, next_slots: next.map((d) => isoInZone(d, tz)) };
@@ -125,7 +120,7 @@ export async function nextSlotFor(ctx: Ctx, db: Db, type: DraftType, accountId: 
       `Resume it with manage_queue (paused: false), or give scheduled_for instead.`,
     );
   if (!q.slots.length) throw new AppError("action_failed", `This ${name} account has no posting slots.`, hint);
-  const tz = await timezoneOf(db, ctx.caller.userId);
+  const tz = ctx.caller.timezone;
   // The draft's own slot counts as free: asking again for an already queued draft keeps it there.
   const [at] = await freeSlots(db, ctx.caller.userId, account, { slots: q.slots, tz, after: leadFrom(ctx), count: 1, exclude: draftId });
   if (!at) throw new AppError("action_failed", `The posting queue of this ${name} account has no free slot within a year.`, hint);
@@ -136,14 +131,13 @@ export type UpcomingSlot = { at: Date; draft: { type: DraftType; id: string; tit
 
 /**
  * The owner's queue page: an account's queue, its next `count` slots with the draft in each
- * (or none), the first free slot after its last queued draft ("the end"), and its time zone.
+ * (or none), and the first free slot after its last queued draft ("the end"), in the owner's time zone `tz`.
  */
-export async function queueOverview(db: Db, userId: string, account: PublishingAccount, now: Date, count: number) {
-  const tz = await timezoneOf(db, userId);
+export async function queueOverview(db: Db, userId: string, tz: string, account: PublishingAccount, now: Date, count: number) {
   const q = await queueOf(db, account.id);
   const type = network(account.platform).draftType;
   const t = draftTable(type);
-  const mine = account.isDefault ? or(eq(t.accountId, account.id), isNull(t.accountId)) : eq(t.accountId, account.id);
+  const mine = goingTo(t, account);
   const queued = await db
     .select({ id: t.id, title: t.title, at: t.scheduledFor })
     .from(t)
@@ -157,12 +151,11 @@ export async function queueOverview(db: Db, userId: string, account: PublishingA
   }
   const last = upcoming.filter((s) => s.draft).at(-1)?.at ?? now;
   const [end] = await freeSlots(db, userId, account, { slots: q.slots, tz, after: last, count: 1 });
-  return { ...q, timezone: tz, upcoming, end: end ?? null };
+  return { ...q, upcoming, end: end ?? null };
 }
 
 /** Every account's free queue slots in [from, to) that are still ahead (the calendar shows them), in time order. */
-export async function openSlots(db: Db, userId: string, from: Date, to: Date, now: Date) {
-  const tz = await timezoneOf(db, userId);
+export async function openSlots(db: Db, userId: string, tz: string, from: Date, to: Date, now: Date) {
   const queues = await db
     .select({ q: postingQueues, a: publishingAccounts })
     .from(postingQueues)

@@ -243,7 +243,9 @@ export function linkedinRoutes(c: FakeContext, minVersion?: string) {
     const pages = p === "/rest/organizationAcls" || p.startsWith("/rest/organizations/");
     const asPage = !pages && /"urn:li:organization:/.test(body);
     const scope = pages ? "rw_organization_admin" : asPage ? "w_organization_social" : "w_member_social";
-    if (!g.scopes.has(scope) && !(req.method === "GET" && g.scopes.has("w_organization_social"))) {
+    // A page's upload status is read with the page's scope; the pages list only with its own.
+    const mediaRead = req.method === "GET" && /^\/rest\/(image|document)s\//.test(p);
+    if (!g.scopes.has(scope) && !(mediaRead && g.scopes.has("w_organization_social"))) {
       f.refusals.push(`${p}: missing ${scope}`);
       return (json(res, 403, ACCESS_DENIED(p)), true);
     }
