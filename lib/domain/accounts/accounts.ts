@@ -177,12 +177,21 @@ export async function accountFor(db: Db, userId: string, platform: PlatformName,
     if (!row) throw notFound(`${network(platform).name} account (account_id)`);
     return row;
   }
+  // The default, else the account that is about to become it (ensureDefault's rule): another
+  // process adopting the same connection may not have marked it yet.
   const find = async () =>
     (
       await db
         .select()
         .from(publishingAccounts)
-        .where(and(eq(publishingAccounts.userId, userId), eq(publishingAccounts.platform, platform), eq(publishingAccounts.isDefault, true)))
+        .where(and(eq(publishingAccounts.userId, userId), eq(publishingAccounts.platform, platform)))
+        .orderBy(
+          sql`${publishingAccounts.isDefault} desc`,
+          sql`${publishingAccounts.kind} <> 'person'`,
+          asc(publishingAccounts.createdAt),
+          asc(publishingAccounts.id),
+        )
+        .limit(1)
     )[0];
   const found = await find();
   if (found) return found;
