@@ -23,7 +23,24 @@ const config = {
       { key: "Referrer-Policy", value: "no-referrer" },
     ];
     return (
-      ["/oauth/authorize", "/confirm/:id", "/settings/:path*", "/signin", "/signup", "/onboarding", "/content", "/content/:path*", "/calendar", "/analytics"]
+      // Every page (tests/e2e/owner-pages.test.ts checks each page.tsx against this list).
+      [
+        "/",
+        "/oauth/authorize",
+        "/confirm/:id",
+        "/settings/:path*",
+        "/signin",
+        "/signup",
+        "/signup/:path*",
+        "/onboarding",
+        "/content",
+        "/content/:path*",
+        "/calendar",
+        "/queue",
+        "/analytics",
+        "/sandbox/:path*",
+        "/docs/:path*",
+      ]
         .map((source) => ({ source, headers: noFraming }))
         // An e-mailed link's page: never framed either, but its button's POST must carry its
         // Origin (checked), which a no-referrer page sends as "null".

@@ -1,4 +1,6 @@
+import fs from "node:fs";
 import http from "node:http";
+import path from "node:path";
 import * as oauth from "oauth4webapi";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
@@ -409,5 +411,19 @@ describe("the owner's pages", () => {
     const unknown = await fetch(`${srv.origin}/oauth/authorize?client_id=00000000-0000-4000-8000-000000000000`, { redirect: "manual" });
     expect(unknown.status).toBe(200); // an error page, never a redirect
     expect(await unknown.text()).toContain("unknown client_id");
+  });
+
+  it("refuses framing on every page, so that no button of the owner's can be clicked through a frame", async () => {
+    const pages = fs
+      .readdirSync("app", { recursive: true, encoding: "utf8" })
+      .filter((file) => path.basename(file) === "page.tsx")
+      .map((file) => "/" + path.dirname(file).replace(/\[[^\]]+\]/g, "x"))
+      .map((route) => route.replace(/^\/\.$/, "/"));
+    expect(pages).toContain("/queue");
+    for (const route of pages) {
+      const res = await fetch(`${srv.origin}${route}`, { redirect: "manual" });
+      expect([route, res.headers.get("x-frame-options")]).toEqual([route, "DENY"]);
+      expect(res.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    }
   });
 });

@@ -25,7 +25,10 @@ export async function ensureBuild() {
   const id = path.join(ROOT, ".next", "BUILD_ID");
   const lock = path.join(ROOT, ".next-build.lock");
   const fresh = () => {
-    const sources = Math.max(...["app", "lib", "drizzle", "components"].filter((d) => fs.existsSync(d)).map(newest));
+    const sources = Math.max(
+      ...["app", "lib", "drizzle", "components"].filter((d) => fs.existsSync(d)).map(newest),
+      ...["next.config.mjs", "instrumentation.ts"].map((f) => fs.statSync(f).mtimeMs),
+    );
     return fs.existsSync(id) && fs.statSync(id).mtimeMs > sources;
   };
   if (fresh()) return;
