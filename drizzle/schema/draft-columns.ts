@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { integer, text, uuid } from "drizzle-orm/pg-core";
+import { boolean, integer, text, uuid } from "drizzle-orm/pg-core";
 import { publishingAccounts } from "./publishing-accounts";
 import { at, createdAt, id, jsonb, tsvector, updatedAt } from "./columns";
 
@@ -68,6 +68,12 @@ export const draftColumns = (alsoSearched?: SQL) => ({
   firstCommentPostId: text("first_comment_post_id"),
   firstCommentUrl: text("first_comment_url"),
   firstCommentReason: text("first_comment_reason"),
+  // Reads of its engagement once published (lib/domain/metrics/collect.ts): the index in the
+  // schedule (METRICS_AFTER) of the next read, and its time (null: the first one, measured
+  // from published_at); done when none is left.
+  metricsNext: integer("metrics_next").notNull().default(0),
+  metricsDueAt: at("metrics_due_at"),
+  metricsDone: boolean("metrics_done").notNull().default(false),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
   search: tsvector("search").generatedAlwaysAs(

@@ -23,3 +23,4 @@ export * from "./webhooks";
 export * from "./mcp-tasks";
 export * from "./publishing-accounts";
 export * from "./posting-queues";
+export * from "./post-metrics";

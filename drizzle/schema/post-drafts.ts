@@ -21,6 +21,10 @@ export const postDrafts = pgTable(
     index("post_drafts_user_updated_idx").on(t.userId, t.updatedAt),
     index("post_drafts_search_idx").using("gin", t.search).with({ fastupdate: false }),
     index("post_drafts_due_idx").on(t.status, t.scheduledFor),
+    // Published posts whose engagement is still to be read (a few weeks' worth).
+    index("post_drafts_metrics_due_idx")
+      .on(t.metricsDueAt)
+      .where(sql`status = 'published' and not metrics_done`),
     // First comments waiting for the scheduler, or being posted (a few at any time).
     index("post_drafts_comment_due_idx")
       .on(t.firstCommentStatus)

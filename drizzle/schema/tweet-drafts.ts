@@ -28,6 +28,10 @@ export const tweetDrafts = pgTable(
     index("tweet_drafts_post_idx").on(t.postDraftId),
     index("tweet_drafts_search_idx").using("gin", t.search).with({ fastupdate: false }),
     index("tweet_drafts_due_idx").on(t.status, t.scheduledFor),
+    // Published posts whose engagement is still to be read (a few weeks' worth).
+    index("tweet_drafts_metrics_due_idx")
+      .on(t.metricsDueAt)
+      .where(sql`status = 'published' and not metrics_done`),
     // First comments waiting for the scheduler, or being posted (a few at any time).
     index("tweet_drafts_comment_due_idx")
       .on(t.firstCommentStatus)

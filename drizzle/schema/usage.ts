@@ -12,6 +12,8 @@ export const allowancePeriods = pgTable(
     postsUsed: integer("posts_used").notNull().default(0),
     aiActionsUsed: integer("ai_actions_used").notNull().default(0),
     creditsUsed: integer("credits_used").notNull().default(0),
+    // Posts read from X for their engagement (METRICS_X_READS_PER_MONTH).
+    xReadsUsed: integer("x_reads_used").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.userId, t.period] })],
 );

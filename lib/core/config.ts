@@ -63,6 +63,18 @@ const Env = z
     // administers (Community Management API: LinkedIn refuses a sign-in that asks for scopes
     // the app was not granted, so it is off unless the app has that product).
     LINKEDIN_PAGES: z.enum(["on", "off"]).default("off"),
+    // "on": sign-in with LinkedIn also asks for r_member_postAnalytics (Member Post Analytics,
+    // a product the app must have, else LinkedIn refuses the sign-in), so the engagement of
+    // the member's own posts can be read.
+    LINKEDIN_ANALYTICS: z.enum(["on", "off"]).default("off"),
+    // When a published post's engagement is read, after its publishing (lib/domain/metrics):
+    // a list of durations (s, m, h, d).
+    METRICS_AFTER: z
+      .string()
+      .regex(/^\s*\d+[smhd]\s*(,\s*\d+[smhd]\s*)*$/, "a comma-separated list of durations such as 1h,24h,7d")
+      .default("1h,24h,7d,14d,21d,28d,35d"),
+    // Post reads from X per owner and calendar month (X charges for each post read).
+    METRICS_X_READS_PER_MONTH: z.coerce.number().int().min(0).max(1_000_000).default(300),
     X_API_URL: z.url().default("https://api.x.com"),
     // X's sign-in page (`/i/oauth2/authorize`); its token and user endpoints are on X_API_URL.
     X_OAUTH_URL: z.url().default("https://x.com"),

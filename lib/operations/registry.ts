@@ -5,6 +5,7 @@ import { fetchItemOp } from "./drafts/fetch-item";
 import { generatePostOp } from "./generation/generate-post";
 import { generateTweetOp } from "./generation/generate-tweet";
 import { getAnalyticsOp } from "./analytics/get-analytics";
+import { getPostMetricsOp } from "./analytics/get-post-metrics";
 import { getProfileContextOp } from "./owner/get-profile-context";
 import { listScheduledOp } from "./publishing/list-scheduled";
 import { listSeriesOp } from "./series/list-series";
@@ -26,6 +27,7 @@ export const operations: Operation[] = [
   listScheduledOp,
   getProfileContextOp,
   getAnalyticsOp,
+  getPostMetricsOp,
   generatePostOp,
   generateTweetOp,
   createDraftOp,

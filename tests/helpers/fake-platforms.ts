@@ -8,7 +8,7 @@ import type { FakeState, Grant, Misbehaviour, Person, Queue, Route, SignIn } fro
 import { json } from "./fakes/state";
 import { xRoutes } from "./fakes/x";
 
-export type { Created, Misbehaviour, Person, Queue, Upload } from "./fakes/state";
+export type { Counts, Created, Misbehaviour, Person, Queue, Upload } from "./fakes/state";
 
 // Fake LinkedIn and X on one loopback HTTP server, driven through the real adapters: their
 // sign-in (OpenID Connect, OAuth 2.0 with PKCE), publishing APIs and media uploads. X is held
@@ -77,6 +77,8 @@ export async function startFakePlatforms(
     },
     processingPolls: { x: 2, linkedin: 2 },
     xDailyRemaining: 100_000,
+    engagement: new Map(),
+    reads: [],
   };
   const c = fakeContext(f, () => url, opts.answerDelayMs ?? 0, opts.refreshDelayMs ?? 50);
   const routes = [await signInRoutes(c), xRoutes(c), linkedinRoutes(c, opts.linkedinMinVersion)];

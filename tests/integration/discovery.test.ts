@@ -29,6 +29,7 @@ const EXPECTED: Record<string, Row> = {
   list_scheduled: ["List what is scheduled in a date range", "content:read", false, true, false, true, false],
   get_profile_context: ["Read voice, niche, traits, connected accounts", "content:read", false, true, false, true, false],
   get_analytics: ["Numeric summary of own activity", "analytics:read", false, true, false, true, false],
+  get_post_metrics: ["Engagement of published posts", "analytics:read", false, true, false, true, false],
   generate_post: ["Write a professional-network post draft", "content:write", false, false, false, false, false],
   generate_tweet: ["Write a tweet draft", "content:write", false, false, false, false, false],
   create_draft: ["Save a draft", "content:write", false, false, false, false, false],

@@ -38,6 +38,7 @@ describe("scheduler: calls per account", () => {
       kind: "counting",
       probe: async () => ({ reachable: true, detail: "" }),
       comment: async () => ({ postId: "c", url: null }),
+      metrics: async () => new Map(),
       async publish() {
         running.set(userId, (running.get(userId) ?? 0) + 1);
         most.set(userId, Math.max(most.get(userId) ?? 0, running.get(userId)!));
@@ -69,6 +70,7 @@ describe("scheduler: calls per account", () => {
       kind: "counting",
       probe: async () => ({ reachable: true, detail: "" }),
       comment: async () => ({ postId: "c", url: null }),
+      metrics: async () => new Map(),
       async publish() {
         if (userId === quick.id) posted();
         else await new Promise((r) => setTimeout(r, 3000));
@@ -109,6 +111,7 @@ describe("scheduler: calls per account", () => {
         kind: "counting",
         probe: async () => ({ reachable: true, detail: "" }),
         comment: async () => ({ postId: "c", url: null }),
+        metrics: async () => new Map(),
         async publish() {
           postedAs.push(as);
           now += 3000;
@@ -142,6 +145,7 @@ describe("scheduler: calls per account", () => {
       kind: "counting",
       probe: async () => ({ reachable: true, detail: "" }),
       comment: async () => ({ postId: "c", url: null }),
+      metrics: async () => new Map(),
       async publish(req) {
         now += 0.4 * stuckMs;
         posted.push(req.draftId);

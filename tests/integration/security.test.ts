@@ -35,6 +35,7 @@ const VALID: Record<string, (f: Fixture) => Record<string, unknown> | Record<str
   list_scheduled: () => ({}),
   get_profile_context: () => ({}),
   get_analytics: () => ({ area: "overview" }),
+  get_post_metrics: (f) => ({ type: "post", id: f.post }),
   generate_post: (f) => ({ topic: "Shipping small things", series_topic_id: f.topic, account_id: f.li }),
   generate_tweet: (f) => [{ from_post_id: f.post }, { topic: "Shipping small things", series_topic_id: f.topic, account_id: f.x }],
   create_draft: (f) => [

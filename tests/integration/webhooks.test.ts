@@ -248,6 +248,7 @@ describe("events", () => {
       name: "pronet",
       kind: "sandbox",
       probe: async () => ({ reachable: true, detail: "" }),
+      metrics: async () => new Map(),
       comment: async () => ({ postId: "c", url: null }),
       publish: async () => {
         throw new PublishError("unknown", "no answer within 20 s; it may have been posted");

@@ -4,6 +4,7 @@ import { ports } from "@/lib/adapters/ports";
 import { runDue } from "@/lib/adapters/scheduler";
 import { announceConnections } from "@/lib/domain/webhooks/connection-events";
 import { deliverDue, pruneOld } from "@/lib/adapters/webhooks/deliver";
+import { collectDue } from "@/lib/domain/metrics/collect";
 import { EVENTS, inngest, ScheduledData } from "./client";
 
 // Thin jobs: the same domain functions as the in-process scheduler. Correctness does not
@@ -52,4 +53,10 @@ export const deliverWebhooks = client.createFunction(
   },
 );
 
-export const functions = [publishScheduled, sweepOverdue, deliverWebhooks];
+/** Posts' engagement when Inngest is the engine: the reads that have come due, each minute (lib/domain/metrics). */
+export const collectMetrics = client.createFunction(
+  { id: "collect-post-metrics", triggers: [{ cron: "* * * * *" }], concurrency: [{ limit: 1 }] },
+  async ({ step }) => step.run("collect", async () => collectDue(await db(), ports())),
+);
+
+export const functions = [publishScheduled, sweepOverdue, deliverWebhooks, collectMetrics];

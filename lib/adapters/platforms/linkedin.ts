@@ -2,6 +2,7 @@ import type { Db } from "@/lib/adapters/db";
 import { config } from "@/lib/core/config";
 import { send } from "./http";
 import { linkedInMedia, linkedInRefusal, type LinkedInRest } from "./linkedin-media";
+import { linkedInMetrics } from "./linkedin-metrics";
 import { linkedInVersions } from "./linkedin-version";
 import { postParts } from "./parts";
 import { probe } from "./probe";
@@ -123,5 +124,6 @@ export function linkedin(acc: Account, db: Db): Platform {
       }
       throw await linkedInRefusal(res, "comment");
     },
+    metrics: (req) => linkedInMetrics(linkedInSession(acc, db, req.now).rest, acc.scope, author)(req),
   };
 }

@@ -1,3 +1,4 @@
+import { noteAll } from "./metrics";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { config } from "@/lib/core/config";
 import type { Db } from "@/lib/adapters/db";
@@ -35,8 +36,12 @@ export function sandbox(name: PlatformName, db: Db): Platform {
         return store(req, { text: part.text, mediaIds, documentTitle: doc?.title ?? null, part: k, inReplyTo: replyTo });
       }),
     comment: (req: CommentRequest) => store(req, { text: req.text, mediaIds: [], part: COMMENT, inReplyTo: req.on }),
+    // Nobody sees the sandbox: there is no engagement to read, and none is made up.
+    metrics: async (req) => noteAll(req, SANDBOX_NO_METRICS),
   };
 }
+
+export const SANDBOX_NO_METRICS = "It went to the built-in sandbox, which has no audience: there is no engagement to read.";
 
 /** The `part` of a first comment: not a part of the post or thread. */
 export const COMMENT = -1;

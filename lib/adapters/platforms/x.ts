@@ -9,6 +9,7 @@ import { probe } from "./probe";
 import { ENDPOINTS } from "@/lib/domain/networks/scopes";
 import { requireScopes } from "./require-scopes";
 import { xMedia } from "./x-media";
+import { xMetrics } from "./x-metrics";
 import { DuplicateRefusal, PublishError, type CommentRequest, type Platform, type Published, type PublishRequest } from "@/lib/domain/networks/platform";
 
 const NET = "X";
@@ -93,5 +94,6 @@ export function x(acc: Account, db: Db): Platform {
       requireScopes("micro", acc, null);
       return tweet(authorized(db, acc, refresher, NET), req.text, [], req.on);
     },
+    metrics: (req) => xMetrics(api, acc, authorized(db, acc, refresher, NET))(req),
   };
 }

@@ -10,6 +10,7 @@ import { log } from "@/lib/core/log";
 import { repeatPasses, type Passes } from "@/lib/core/passes";
 import { errorFacts } from "@/lib/core/redact";
 import { startDeliverer } from "@/lib/adapters/webhooks/loop";
+import { startCollector } from "@/lib/adapters/metrics/loop";
 import { Lanes } from "./lanes";
 import { quietPasses } from "./quiet";
 
@@ -179,9 +180,11 @@ export function startScheduler(opts: { db?: () => Promise<Db>; pollMs?: number; 
   const passes = repeatPasses(tick);
   // Webhooks go out from every process that publishes, on a loop of their own (lib/adapters/webhooks/loop.ts).
   const webhooks = startDeliverer({ db: getDb, pollMs, clock: opts.clock });
+  // And posts' engagement is read on a third (lib/adapters/metrics/loop.ts).
+  const metrics = startCollector({ db: getDb, pollMs, clock: opts.clock });
   const handle: Passes = {
     stop: async () => {
-      await Promise.all([passes.stop(), webhooks.stop()]);
+      await Promise.all([passes.stop(), webhooks.stop(), metrics.stop()]);
       if (opts.global) g.__contentioScheduler = undefined;
     },
   };

@@ -1,8 +1,8 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/adapters/db";
 import { readable } from "@/lib/adapters/db/readable";
 import { AppError, notFound } from "@/lib/core/errors";
-import { postDrafts, tweetDrafts } from "@/drizzle/schema";
+import { postDrafts, postMetrics, tweetDrafts } from "@/drizzle/schema";
 import type { Ctx } from "../context";
 import { spendApproval, withApproval } from "../approvals/approvals";
 import { contentOf } from "./content-hash";
@@ -155,6 +155,12 @@ export async function deleteDraft(ctx: Ctx, input: { type: DraftType; id: string
     // Deleting the row cancels its schedule: the scheduler only ever claims existing rows.
     // A post's tweets go with it (ON DELETE CASCADE).
     await tx.delete(t).where(eq(t.id, draft.id));
+    // Its engagement, and that of the tweets that went with it.
+    const gone = [
+      and(eq(postMetrics.draftType, input.type), eq(postMetrics.draftId, draft.id)),
+      ...tweets.map((tw) => and(eq(postMetrics.draftType, "tweet"), eq(postMetrics.draftId, tw.id))),
+    ];
+    await tx.delete(postMetrics).where(and(eq(postMetrics.userId, ctx.caller.userId), or(...gone)));
     await draftDeleted(tx, ctx, input.type, draft.id, states.includes("scheduled"), draft.accountId);
     return { id: draft.id, type: input.type, deleted: true, cancelled_schedule: states.includes("scheduled") };
   });

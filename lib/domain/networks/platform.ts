@@ -92,6 +92,15 @@ export class DuplicateRefusal extends PublishError {
   }
 }
 
+/** A published post's engagement as its network counts it; null: a number the network does not give. */
+export type Engagement = { impressions: number | null; likes: number | null; replies: number | null; reposts: number | null; clicks: number | null };
+
+/** One post's read: its numbers, or why there are none (a refusal, a missing permission, a deleted post). */
+export type EngagementRead = { metrics: Engagement } | { note: string };
+
+/** Posts of one account whose engagement is read together (X: up to 100 a request). */
+export type MetricsRequest = { posts: { postId: string; publishedAt: Date }[]; now: Date };
+
 /** What one harmless read of the network said about a connection (Check connection). */
 export type Probe = { reachable: boolean; detail: string };
 
@@ -105,6 +114,8 @@ export interface Platform {
   comment(req: CommentRequest): Promise<Published>;
   /** One harmless read as the connected account (X: GET /2/users/me; LinkedIn: GET /v2/userinfo). */
   probe(): Promise<Probe>;
+  /** Reads published posts' engagement: an answer for each post id asked for. Never throws. */
+  metrics(req: MetricsRequest): Promise<Map<string, EngagementRead>>;
 }
 
 export const platformOf = (draftType: "post" | "tweet"): PlatformName => networkOfDraft(draftType).platform;

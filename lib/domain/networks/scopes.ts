@@ -7,8 +7,12 @@ import { network, type PlatformName } from "@/lib/domain/networks";
 // Actions and OpenID Connect pages (docs/platforms.md). Pure functions of the table and a stored grant, so
 // the domain checks a connection's permissions without reaching an adapter.
 
-/** What a request is for: posting text, attaching media, checking the connection, or a company page's (listing, posting as it). */
-export type Need = "text" | "media" | "check" | "pages";
+/**
+ * What a request is for: posting text, attaching media, checking the connection, a company
+ * page's (listing, posting as it), or reading posts' engagement (`metrics`; LinkedIn's member
+ * analytics is a product of its own, `analytics`).
+ */
+export type Need = "text" | "media" | "check" | "pages" | "metrics" | "analytics";
 
 export type Endpoint = { method: "GET" | "POST" | "PUT"; path: string; scopes: readonly string[]; for: Need };
 
@@ -24,6 +28,9 @@ export const ENDPOINTS = {
     uploadStatus: { method: "GET", path: "/2/media/upload", scopes: X_MEDIA, for: "media" },
     mediaMetadata: { method: "POST", path: "/2/media/metadata", scopes: X_MEDIA, for: "media" },
     me: { method: "GET", path: "/2/users/me", scopes: ["tweet.read", "users.read"], for: "check" },
+    // Engagement of the account's own tweets (public_metrics; non_public_metrics for those of
+    // the last 30 days), up to 100 ids a request.
+    readPosts: { method: "GET", path: "/2/tweets", scopes: ["tweet.read", "users.read"], for: "metrics" },
   },
   pronet: {
     createPost: { method: "POST", path: "/rest/posts", scopes: ["w_member_social"], for: "text" },
@@ -39,6 +46,10 @@ export const ENDPOINTS = {
     organizationAcls: { method: "GET", path: "/rest/organizationAcls", scopes: ["rw_organization_admin"], for: "pages" },
     organization: { method: "GET", path: "/rest/organizations/{id}", scopes: ["rw_organization_admin"], for: "pages" },
     postAsOrganization: { method: "POST", path: "/rest/posts", scopes: ["w_organization_social"], for: "pages" },
+    // Member Post Analytics: one metric of one of the member's posts a request.
+    memberPostAnalytics: { method: "GET", path: "/rest/memberCreatorPostAnalytics", scopes: ["r_member_postAnalytics"], for: "analytics" },
+    // A page's posts: Organization Share Statistics, several posts a request.
+    pageShareStatistics: { method: "GET", path: "/rest/organizationalEntityShareStatistics", scopes: ["rw_organization_admin"], for: "pages" },
   },
 } as const satisfies Record<PlatformName, Record<string, Endpoint>>;
 
@@ -52,11 +63,14 @@ const SIGN_IN_EXTRA: Record<PlatformName, readonly string[]> = { micro: ["offlin
 const union = (lists: readonly (readonly string[])[]) => [...new Set(lists.flat())];
 const endpointsOf = (p: PlatformName): Endpoint[] => Object.values(ENDPOINTS[p]);
 
-/** The scopes the sign-in with a network asks for: every endpoint's, checks first; company pages' only with `pages`. */
-export function signInScopes(p: PlatformName, opts: { pages?: boolean } = {}): string[] {
-  const order: Need[] = ["check", "text", "media", "pages"];
+/**
+ * The scopes the sign-in with a network asks for: every endpoint's, checks first; company
+ * pages' only with `pages`, LinkedIn's member analytics only with `analytics`.
+ */
+export function signInScopes(p: PlatformName, opts: { pages?: boolean; analytics?: boolean } = {}): string[] {
+  const order: Need[] = ["check", "text", "media", "metrics", "pages", "analytics"];
   const sorted = endpointsOf(p)
-    .filter((e) => opts.pages || e.for !== "pages")
+    .filter((e) => (opts.pages || e.for !== "pages") && (opts.analytics || e.for !== "analytics"))
     .sort((a, b) => order.indexOf(a.for) - order.indexOf(b.for));
   return union([...sorted.map((e) => e.scopes), SIGN_IN_EXTRA[p]]);
 }

@@ -65,7 +65,7 @@ async function authConfig(): Promise<NextAuthConfig> {
         clientSecret: c.LINKEDIN_CLIENT_SECRET,
         // OpenID Connect: everything else is read from the issuer's discovery document.
         issuer: `${base(c.LINKEDIN_OAUTH_URL)}/oauth`,
-        authorization: { params: { scope: signInScopes("pronet", { pages: c.LINKEDIN_PAGES === "on" }).join(" ") } },
+        authorization: { params: { scope: signInScopes("pronet", { pages: c.LINKEDIN_PAGES === "on", analytics: c.LINKEDIN_ANALYTICS === "on" }).join(" ") } },
       }),
     );
   }

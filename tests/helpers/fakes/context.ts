@@ -28,7 +28,15 @@ export function fakeContext(
   answerDelayMs: number,
   refreshDelayMs: number,
 ): FakeContext & { queue: Record<Queue, Misbehaviour[]>; hanging: Set<http.ServerResponse> } {
-  const queue: Record<Queue, Misbehaviour[]> = { linkedin: [], x: [], "linkedin-comment": [], "linkedin-upload": [], "x-upload": [] };
+  const queue: Record<Queue, Misbehaviour[]> = {
+    linkedin: [],
+    x: [],
+    "linkedin-comment": [],
+    "linkedin-upload": [],
+    "x-upload": [],
+    "linkedin-read": [],
+    "x-read": [],
+  };
   const hanging = new Set<http.ServerResponse>();
   let serial = 0;
   const issued: Record<Route, number> = { linkedin: 0, x: 0 };

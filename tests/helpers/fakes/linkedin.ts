@@ -17,6 +17,11 @@ import { bearer, json, keys, parseOrNull, sniff, subsetOf, type Grant } from "./
 // (Organization Access Control by Role, Organization Lookup): listing them needs
 // rw_organization_admin; posting, uploading or commenting as an organization needs
 // w_organization_social and an approved ADMINISTRATOR role of the token's member.
+// Engagement: Member Post Analytics (GET /rest/memberCreatorPostAnalytics?q=entity, one
+// queryType and aggregation a request, the post a Rest.li union of its encoded URN, only the
+// token's member's own posts, r_member_postAnalytics) and Organization Share Statistics
+// (GET /rest/organizationalEntityShareStatistics?q=organizationalEntity, shares=List(…) and
+// ugcPosts=List(…) of the page's posts, rw_organization_admin and an ADMINISTRATOR role).
 
 const ACCESS_DENIED = (what: string) => ({ status: 403, serviceErrorCode: 100, code: "ACCESS_DENIED", message: `Not enough permissions to access: ${what}` });
 const UNAUTHORIZED = {
@@ -212,6 +217,72 @@ export function linkedinRoutes(c: FakeContext, minVersion?: string) {
     json(res, 200, { id: Number(o.id), localizedName: o.name, vanityName: o.vanity });
   };
 
+  const counts = (urn: string) => f.engagement.get(urn) ?? { impressions: 0, likes: 0, replies: 0, reposts: 0, clicks: 0 };
+  const METRIC = { IMPRESSION: "impressions", REACTION: "likes", COMMENT: "replies", RESHARE: "reposts" } as const;
+  const QUERY_TYPES = ["IMPRESSION", "MEMBERS_REACHED", "RESHARE", "REACTION", "COMMENT", "POST_SAVE", "POST_SEND"];
+
+  /** GET /rest/memberCreatorPostAnalytics?q=entity&entity=(share:urn%3Ali%3Ashare%3A1)&queryType=…&aggregation=TOTAL. */
+  const memberAnalytics = (req: http.IncomingMessage, res: http.ServerResponse, u: URL, member: string | null) => {
+    const next = c.next("linkedin-read");
+    if (c.refuseEarly(res, next, bearer(req))) return;
+    const q = Object.fromEntries(u.searchParams);
+    const raw = /(?:^|&)entity=([^&]*)/.exec(u.search.slice(1))?.[1] ?? "";
+    const union = /^\((share|ugcPost):(urn%3Ali%3A(share|ugcPost)%3A\d+)\)$/.exec(raw);
+    if (q.q !== "entity" || !union || union[1] !== union[3]) return c.bad(res, `memberCreatorPostAnalytics q=${q.q} entity=${raw}`);
+    if (!QUERY_TYPES.includes(q.queryType) || !["DAILY", "TOTAL"].includes(q.aggregation))
+      return c.bad(res, `memberCreatorPostAnalytics queryType=${q.queryType} aggregation=${q.aggregation}`);
+    const urn = decodeURIComponent(union[2]);
+    f.reads.push({ route: "linkedin", ids: [urn] });
+    const post = f.created.linkedin.find((x) => x.id === urn);
+    if (!post) return json(res, 404, { status: 404, message: `${urn} not found` });
+    if (post.body.author !== member) return json(res, 403, ACCESS_DENIED(`analytics of ${urn}`));
+    const field = METRIC[q.queryType as keyof typeof METRIC];
+    const metricType = { "com.linkedin.adsexternalapi.memberanalytics.v1.CreatorPostAnalyticsMetricTypeV1": q.queryType };
+    json(res, 200, { paging: { start: 0, count: 10, total: 1 }, elements: [{ count: field ? counts(urn)[field] : 0, metricType }] });
+  };
+
+  /** GET /rest/organizationalEntityShareStatistics?q=organizationalEntity&organizationalEntity=…&shares=List(…). */
+  const pageStatistics = (req: http.IncomingMessage, res: http.ServerResponse, u: URL, g: Grant) => {
+    const next = c.next("linkedin-read");
+    if (c.refuseEarly(res, next, bearer(req))) return;
+    const org = /^urn:li:organization:(\d+)$/.exec(u.searchParams.get("organizationalEntity") ?? "")?.[1];
+    if (u.searchParams.get("q") !== "organizationalEntity" || !org) return c.bad(res, `organizationalEntityShareStatistics ${u.search}`);
+    const page = f.organizations.find((o) => o.id === org);
+    if (!page || !g.member || !page.admins.includes(g.member)) return json(res, 403, ACCESS_DENIED(`statistics of urn:li:organization:${org}`));
+    const listed: string[] = [];
+    for (const [name, kind] of [
+      ["shares", "share"],
+      ["ugcPosts", "ugcPost"],
+    ] as const) {
+      const list = new RegExp(`(?:^|&)${name}=List\\(([^)]*)\\)`).exec(u.search.slice(1))?.[1];
+      if (list === undefined) continue;
+      for (const item of list.split(",")) {
+        if (!new RegExp(`^urn%3Ali%3A${kind}%3A\\d+$`).test(item)) return c.bad(res, `organizationalEntityShareStatistics ${name} item ${item}`);
+        listed.push(decodeURIComponent(item));
+      }
+    }
+    f.reads.push({ route: "linkedin", ids: listed });
+    const elements = listed
+      .filter((urn) => f.created.linkedin.some((x) => x.id === urn && x.body.author === `urn:li:organization:${org}`))
+      .map((urn) => {
+        const n = counts(urn);
+        return {
+          organizationalEntity: `urn:li:organization:${org}`,
+          [urn.split(":")[2]]: urn,
+          totalShareStatistics: {
+            impressionCount: n.impressions,
+            uniqueImpressionsCount: n.impressions,
+            likeCount: n.likes,
+            commentCount: n.replies,
+            shareCount: n.reposts,
+            clickCount: n.clicks,
+            engagement: n.impressions ? (n.likes + n.replies + n.reposts + n.clicks) / n.impressions : 0,
+          },
+        };
+      });
+    json(res, 200, { paging: { start: 0, count: 10, total: elements.length }, elements });
+  };
+
   return async (req: http.IncomingMessage, res: http.ServerResponse, u: URL, raw: Buffer): Promise<boolean> => {
     const p = u.pathname;
     const body = raw.toString("utf8");
@@ -228,7 +299,7 @@ export function linkedinRoutes(c: FakeContext, minVersion?: string) {
       return true;
     }
     if (!p.startsWith("/rest/")) return false;
-    if (p !== "/rest/posts" && !p.startsWith("/rest/socialActions/") && !p.startsWith("/rest/organization"))
+    if (p !== "/rest/posts" && !p.startsWith("/rest/socialActions/") && !p.startsWith("/rest/organization") && p !== "/rest/memberCreatorPostAnalytics")
       f.mediaRequests.push({ path: p, method: req.method!, headers: req.headers });
     // Every versioned LinkedIn endpoint: a retired or unreleased version is answered 426.
     const v = String(req.headers["linkedin-version"] ?? "");
@@ -240,9 +311,10 @@ export function linkedinRoutes(c: FakeContext, minVersion?: string) {
     if (!g) return (json(res, 401, UNAUTHORIZED), true);
     // Pages are listed with rw_organization_admin; everything else is written (or read back)
     // as the member, or as a page (w_organization_social, checked where the author is named).
-    const pages = p === "/rest/organizationAcls" || p.startsWith("/rest/organizations/");
+    const pages = p === "/rest/organizationAcls" || p.startsWith("/rest/organizations/") || p === "/rest/organizationalEntityShareStatistics";
     const asPage = !pages && /"urn:li:organization:/.test(body);
-    const scope = pages ? "rw_organization_admin" : asPage ? "w_organization_social" : "w_member_social";
+    const analytics = p === "/rest/memberCreatorPostAnalytics";
+    const scope = analytics ? "r_member_postAnalytics" : pages ? "rw_organization_admin" : asPage ? "w_organization_social" : "w_member_social";
     // A page's upload status is read with the page's scope; the pages list only with its own.
     const mediaRead = req.method === "GET" && /^\/rest\/(image|document)s\//.test(p);
     if (!g.scopes.has(scope) && !(mediaRead && g.scopes.has("w_organization_social"))) {
@@ -255,6 +327,8 @@ export function linkedinRoutes(c: FakeContext, minVersion?: string) {
     const commented = /^\/rest\/socialActions\/([^/]+)\/comments$/.exec(p);
     const page = /^\/rest\/organizations\/(\d+)$/.exec(p);
     if (p === "/rest/organizationAcls" && req.method === "GET") aclsOf(res, u, g);
+    else if (analytics && req.method === "GET") memberAnalytics(req, res, u, member);
+    else if (p === "/rest/organizationalEntityShareStatistics" && req.method === "GET") pageStatistics(req, res, u, g);
     else if (page && req.method === "GET") organization(res, page[1]);
     else if (commented && req.method === "POST") await comment(req, res, commented[1], body, member, g);
     else if (urn && req.method === "GET") status(res, urn[1] as "image" | "document", decodeURIComponent(urn[2]), member, g);

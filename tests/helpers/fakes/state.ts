@@ -21,7 +21,7 @@ export type Misbehaviour =
   | "processing_failed";
 export type Route = "linkedin" | "x";
 /** Posts/tweets ("linkedin", "x"; X's replies too), LinkedIn comments and media uploads (initializeUpload, X's uploads). */
-export type Queue = Route | "linkedin-comment" | "linkedin-upload" | "x-upload";
+export type Queue = Route | "linkedin-comment" | "linkedin-upload" | "x-upload" | "linkedin-read" | "x-read";
 
 export type Upload = {
   id: string;
@@ -42,7 +42,10 @@ export type Upload = {
   /** X: this upload's processing will fail (a test asked for it). */
   failProcessing?: boolean;
 };
-export type Created = { id: string; text: string; body: Record<string, unknown>; rendered?: Rendered };
+export type Created = { id: string; text: string; body: Record<string, unknown>; rendered?: Rendered; owner?: string; at?: number };
+
+/** A post's engagement as the network reports it (a test sets it; zero until then). */
+export type Counts = { impressions: number; likes: number; replies: number; reposts: number; clicks: number };
 
 /** A person who signs in with a network through the fake's authorize page. */
 export type Person = { sub: string; name: string; email?: string; username?: string };
@@ -99,6 +102,10 @@ export type FakeState = {
   processingPolls: { x: number; linkedin: number };
   /** X's daily cap on posts per user: what X reports as remaining. */
   xDailyRemaining: number;
+  /** Each post's engagement, by its id (X) or URN (LinkedIn). */
+  engagement: Map<string, Counts>;
+  /** Every engagement read as received: the network and the post ids it named. */
+  reads: { route: Route; ids: string[] }[];
 };
 
 export const json = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {

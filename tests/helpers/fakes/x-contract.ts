@@ -95,9 +95,10 @@ export class XContract {
     const problems: string[] = [];
     const params = (op.parameters ?? []).map((p) => this.resolveParam(p));
     const known = new Set(params.filter((p) => p.in === "query").map((p) => p.name));
-    for (const name of new Set(req.query.keys())) if (!known.has(name)) problems.push(`query parameter ${name} is not defined`);
+    const query = withFieldAlias(req.query, known);
+    for (const name of new Set(query.keys())) if (!known.has(name)) problems.push(`query parameter ${name} is not defined`);
     params.forEach((p, i) => {
-      const raw = p.in === "query" ? req.query.get(p.name) : p.in === "path" ? found.pathParams[p.name] : undefined;
+      const raw = p.in === "query" ? query.get(p.name) : p.in === "path" ? found.pathParams[p.name] : undefined;
       if (p.in !== "query" && p.in !== "path") return;
       if (raw === null || raw === undefined) {
         if (p.required) problems.push(`${p.in} parameter ${p.name} is required`);
@@ -138,6 +139,20 @@ export class XContract {
     if (!content) return [];
     return this.check(`${op.pointer}/responses/${status}/content/application~1json/schema`, body, `response ${status}`);
   }
+}
+
+/**
+ * The document's shared parameter for a post's fields is named `post.fields`, while X's field
+ * guide (docs.x.com/x-api/fundamentals/fields), its lookup quickstart (GET /2/tweets/{id}) and
+ * the document's own inline parameters elsewhere name it `tweet.fields`: both are taken, as
+ * the same parameter, where the document defines `post.fields`.
+ */
+function withFieldAlias(query: URLSearchParams, known: Set<string>): URLSearchParams {
+  if (!known.has("post.fields") || known.has("tweet.fields") || !query.has("tweet.fields")) return query;
+  const q = new URLSearchParams(query);
+  q.set("post.fields", q.get("tweet.fields")!);
+  q.delete("tweet.fields");
+  return q;
 }
 
 /** Follows one level of local $ref (enough for the schemas of bodies and parameters). */

@@ -22,6 +22,7 @@ const IMPLEMENTED: Record<string, string> = {
   "GET /2/media/upload": "getMediaUploadStatus",
   "POST /2/media/metadata": "createMediaMetadata",
   "GET /2/users/me": "getUsersMe",
+  "GET /2/tweets": "getPostsByIds",
 };
 
 const INVALID = (message: string) => ({
@@ -81,7 +82,14 @@ export function xRoutes(c: FakeContext) {
     if (op.id !== "createPosts") f.mediaRequests.push({ path: u.pathname, method, headers: req.headers });
 
     const token = bearer(req);
-    const queued = op.id === "createPosts" ? c.next("x") : op.id === "mediaUpload" || op.id === "initializeMediaUpload" ? c.next("x-upload") : undefined;
+    const queued =
+      op.id === "createPosts"
+        ? c.next("x")
+        : op.id === "mediaUpload" || op.id === "initializeMediaUpload"
+          ? c.next("x-upload")
+          : op.id === "getPostsByIds"
+            ? c.next("x-read")
+            : undefined;
     const grant = f.tokens.x.access.get(token);
     if (queued === "401" || !grant) return (json(res, 401, UNAUTHORIZED), true);
     if (op.scopes !== null || xContract()) {
@@ -179,6 +187,7 @@ export function xRoutes(c: FakeContext) {
         send(200, { data: { id: b.id, associated_metadata: b.metadata ?? {} } });
       },
       createPosts: () => createPost(req, res, raw, who, queued, send),
+      getPostsByIds: () => readPosts(u, who, send),
     };
     const handler = handlers[op.id];
     if (!handler) return (c.bad(res, `the fake of X does not implement ${op.id}`, 501), true);
@@ -215,6 +224,54 @@ export function xRoutes(c: FakeContext) {
       return up;
     }
   };
+
+  /**
+   * Engagement of tweets by id: public_metrics for any tweet; non_public_metrics only for the
+   * token's own tweets of the last 30 days (X's metrics guide), else the whole request is
+   * refused. A tweet it does not know is an entry of `errors` (Resource Not Found).
+   */
+  function readPosts(u: URL, who: string, send: (status: number, body: unknown) => void) {
+    const ids = (u.searchParams.get("ids") ?? "").split(",");
+    const fields = (u.searchParams.get("tweet.fields") ?? u.searchParams.get("post.fields") ?? "").split(",");
+    f.reads.push({ route: "x", ids });
+    const known = ids.map((id) => f.created.x.find((t) => t.id === id)).filter((t) => t !== undefined);
+    if (fields.includes("non_public_metrics") && known.some((t) => t.owner !== who || Date.now() - (t.at ?? 0) > 30 * 86_400_000))
+      return send(400, INVALID("non_public_metrics is only available for the authenticating user's Posts of the last 30 days"));
+    const counts = (id: string) => f.engagement.get(id) ?? { impressions: 0, likes: 0, replies: 0, reposts: 0, clicks: 0 };
+    send(200, {
+      data: known.map((t) => ({
+        id: t.id,
+        text: t.text,
+        edit_history_tweet_ids: [t.id],
+        ...(fields.includes("public_metrics") && {
+          public_metrics: {
+            repost_count: counts(t.id).reposts,
+            reply_count: counts(t.id).replies,
+            like_count: counts(t.id).likes,
+            quote_count: 0,
+            bookmark_count: 0,
+            impression_count: counts(t.id).impressions,
+          },
+        }),
+        ...(fields.includes("non_public_metrics") && {
+          non_public_metrics: { impression_count: counts(t.id).impressions, url_link_clicks: counts(t.id).clicks, user_profile_clicks: 0 },
+        }),
+      })),
+      ...(known.length < ids.length && {
+        errors: ids
+          .filter((id) => !known.some((t) => t.id === id))
+          .map((id) => ({
+            value: id,
+            detail: `Could not find post with ids: [${id}].`,
+            title: "Not Found Error",
+            resource_type: "post",
+            parameter: "ids",
+            resource_id: id,
+            type: "https://api.twitter.com/2/problems/resource-not-found",
+          })),
+      }),
+    });
+  }
 
   /** X's processing_info for media it processes after upload (absent for images). */
   function processing(up: Upload): { processing_info?: { state: string; check_after_secs?: number; progress_percent?: number } } {
@@ -268,7 +325,7 @@ export function xRoutes(c: FakeContext) {
     const text = b.text ?? "";
     f.posts.x.push(text);
     const id = String(1_900_000_000_000_000_000n + BigInt(c.serial()));
-    f.created.x.push({ id, text, body: b });
+    f.created.x.push({ id, text, body: b, owner: who, at: Date.now() });
     f.xDailyRemaining--;
     if (c.hideAnswer(req, res, queued)) return;
     // Created, but a proxy on the way answers as if the network had failed.

@@ -1,0 +1,123 @@
+import { and, eq, isNull, lte, min, or, sql } from "drizzle-orm";
+import type { Db } from "@/lib/adapters/db";
+import { postMetrics } from "@/drizzle/schema";
+import { log } from "@/lib/core/log";
+import { errorFacts, redactSecrets } from "@/lib/core/redact";
+import { platformOf, type EngagementRead } from "@/lib/domain/networks/platform";
+import { draftTable, type DraftType } from "../drafts/drafts";
+import type { PublishPorts } from "../publishing/outcomes";
+import { takeXReads } from "./budget";
+import { metricWindows, planRead, type Window } from "./schedule";
+
+// Reads published posts' engagement at the times of the schedule (schedule.ts), in the
+// background engine that publishes (the in-process loop or Inngest's cron), never in a request.
+// At most once per post and window: one transaction moves each due post to its next window
+// (FOR UPDATE SKIP LOCKED, so two processes never take the same one), and only then is the
+// network read. A process that stops in between loses that window's read; none is repeated.
+// Whatever the network says, or why it said nothing (a 429, a missing permission, the read
+// budget), is stored as that window's row: nothing is retried in a loop.
+
+/** Posts one pass reads (the rest wait for the next pass). */
+const PASS_LIMIT = 500;
+
+type Due = { type: DraftType; id: string; userId: string; accountId: string | null; postId: string; publishedAt: Date; window: string };
+
+const published = (t: ReturnType<typeof draftTable>) => and(eq(t.status, "published"), eq(t.metricsDone, false));
+
+async function claim(db: Db, type: DraftType, windows: Window[], now: Date): Promise<Due[]> {
+  const t = draftTable(type);
+  const firstDue = new Date(now.getTime() - windows[0].ms);
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .select({ id: t.id, userId: t.userId, accountId: t.accountId, postId: t.platformPostId, publishedAt: t.publishedAt, next: t.metricsNext })
+      .from(t)
+      .where(and(published(t), or(lte(t.metricsDueAt, now), and(isNull(t.metricsDueAt), lte(t.publishedAt, firstDue)))))
+      .limit(PASS_LIMIT)
+      .for("update", { skipLocked: true });
+    const due: Due[] = [];
+    for (const r of rows) {
+      const plan = r.publishedAt && planRead(windows, r.publishedAt, r.next, now);
+      await tx
+        .update(t)
+        .set(plan ? { metricsNext: plan.nextIndex, metricsDueAt: plan.nextDueAt, metricsDone: !plan.nextDueAt } : { metricsDone: true })
+        .where(eq(t.id, r.id));
+      if (plan && r.postId && r.publishedAt)
+        due.push({ type, id: r.id, userId: r.userId, accountId: r.accountId, postId: r.postId, publishedAt: r.publishedAt, window: windows[plan.index].label });
+    }
+    return due;
+  });
+}
+
+/** Reads one account's due posts and stores a row for each. Never throws. */
+async function readAccount(db: Db, posts: Due[], w: PublishPorts): Promise<EngagementRead[]> {
+  const { userId, type, accountId } = posts[0];
+  const now = w.clock();
+  try {
+    const platform = await w.platforms.open(db, userId, platformOf(type), accountId);
+    let reading = posts;
+    const reads = new Map<string, EngagementRead>();
+    if (platform.kind === "x") {
+      const granted = await takeXReads(db, userId, posts.length, w.config().METRICS_X_READS_PER_MONTH, now);
+      reading = posts.slice(0, granted);
+      for (const p of posts.slice(granted))
+        reads.set(p.postId, { note: "This month's budget of reads from X is used up (X charges for each read); it starts again next month." });
+    }
+    if (reading.length) for (const [id, read] of await platform.metrics({ posts: reading, now })) reads.set(id, read);
+    return posts.map((p) => reads.get(p.postId) ?? { note: "The network's answer did not include this post." });
+  } catch (e) {
+    const note = `It could not be read: ${redactSecrets(String((e as Error)?.message ?? e), 300)}`;
+    if (!(e instanceof Error && e.name === "PublishError")) log("error", "metrics read failed", { userId, type, ...errorFacts(e) });
+    return posts.map(() => ({ note }));
+  }
+}
+
+/** One pass: claims every due read, reads each account's posts together, stores the answers. */
+export async function collectDue(db: Db, w: PublishPorts): Promise<{ read: number; noted: number }> {
+  const windows = metricWindows(w.config().METRICS_AFTER);
+  if (!windows.length) return { read: 0, noted: 0 };
+  const due = [...(await claim(db, "post", windows, w.clock())), ...(await claim(db, "tweet", windows, w.clock()))];
+  const accounts = new Map<string, Due[]>();
+  for (const d of due) {
+    const key = `${d.userId}:${d.type}:${d.accountId ?? "default"}`;
+    accounts.set(key, [...(accounts.get(key) ?? []), d]);
+  }
+  const r = { read: 0, noted: 0 };
+  for (const posts of accounts.values()) {
+    const reads = await readAccount(db, posts, w);
+    const at = w.clock();
+    await db.insert(postMetrics).values(
+      posts.map((p, i) => {
+        const read = reads[i];
+        if ("metrics" in read) r.read++;
+        else r.noted++;
+        return {
+          userId: p.userId,
+          draftType: p.type,
+          draftId: p.id,
+          window: p.window,
+          collectedAt: at,
+          ...("metrics" in read ? read.metrics : { note: read.note }),
+        };
+      }),
+    );
+  }
+  if (due.length) log("info", "metrics", r);
+  return r;
+}
+
+/** When the next read comes due (for the loop's sleep), or null for none. */
+export async function nextRead(db: Db, spec: string): Promise<Date | null> {
+  const windows = metricWindows(spec);
+  if (!windows.length) return null;
+  let next: Date | null = null;
+  for (const type of ["post", "tweet"] as const) {
+    const t = draftTable(type);
+    const [row] = await db
+      .select({ at: min(sql<Date>`coalesce(${t.metricsDueAt}, ${t.publishedAt} + ${`${windows[0].ms} milliseconds`}::interval)`) })
+      .from(t)
+      .where(published(t));
+    const at = row?.at ? new Date(row.at) : null;
+    if (at && (!next || at < next)) next = at;
+  }
+  return next;
+}
