@@ -1,11 +1,14 @@
-import type { ReactNode } from "react";
 import { requireOwner } from "@/lib/transports/auth/session";
 import { db } from "@/lib/adapters/db";
 import { ports } from "@/lib/adapters/ports";
 import { getAnalytics } from "@/lib/domain/analytics/analytics";
+import { getPostMetrics } from "@/lib/domain/metrics/read";
+import { metricWindows } from "@/lib/domain/metrics/schedule";
 import { ownerContext } from "@/lib/domain/owner/owner";
 import { Bars } from "@/components/charts";
 import { OwnerShell } from "@/components/owner-shell";
+import { Chart } from "./chart";
+import { Engagement } from "./engagement";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Analytics · Contentio" };
@@ -29,53 +32,12 @@ type A = {
 const dayLabel = (d: string, o: Intl.DateTimeFormatOptions = { weekday: "short", day: "numeric", month: "short" }) =>
   new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", ...o }).format(new Date(`${d}T00:00:00Z`));
 
-/** A chart with its heading, a sentence, and its numbers as a table for screen readers. */
-function Chart({
-  id,
-  title,
-  summary,
-  head,
-  rows,
-  children,
-}: {
-  id: string;
-  title: string;
-  summary: ReactNode;
-  head: [string, string];
-  rows: [string, string | number][];
-  children: ReactNode;
-}) {
-  return (
-    <section className="card" aria-labelledby={id}>
-      <h2 id={id}>{title}</h2>
-      <p>{summary}</p>
-      {children}
-      <table className="sr-only">
-        <caption>{title}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{head[0]}</th>
-            <th scope="col">{head[1]}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map(([k, v]) => (
-            <tr key={k}>
-              <th scope="row">{k}</th>
-              <td>{v}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </section>
-  );
-}
-
 const bars = (rows: [string, number][]) => rows.map(([label, value]) => ({ label, value }));
 
 export default async function AnalyticsPage() {
   const me = await requireOwner("/analytics", { complete: true });
-  const a = (await getAnalytics(ownerContext(await db(), me, ports()), { area: "overview" })) as unknown as A;
+  const ctx = ownerContext(await db(), me, ports());
+  const [a, engagement] = await Promise.all([getAnalytics(ctx, { area: "overview" }) as unknown as Promise<A>, getPostMetrics(ctx, {})]);
   const p = a.pipeline;
   const c = a.consistency;
   const cr = a.credits;
@@ -95,7 +57,7 @@ export default async function AnalyticsPage() {
   return (
     <OwnerShell email={me.email} userId={me.id} current="/analytics" wide>
       <h1>Analytics</h1>
-      <p className="muted">Counts of your own activity here, with days in your time zone ({me.timezone}). Likes and impressions are not available.</p>
+      <p className="muted">Counts of your own activity here, with days in your time zone ({me.timezone}), and how your posts did on the networks.</p>
       <section aria-labelledby="streaks" className="card">
         <h2 id="streaks">Streaks and active days</h2>
         <dl className="tiles">
@@ -167,6 +129,7 @@ export default async function AnalyticsPage() {
           <Bars data={bars(weeks)} color="#9a6700" />
         </Chart>
       </div>
+      <Engagement data={engagement} timeZone={me.timezone} schedule={metricWindows(ctx.ports.config().METRICS_AFTER).map((w) => w.label)} />
     </OwnerShell>
   );
 }

@@ -22,7 +22,8 @@ const { newPage } = appInBrowser(srv, async () => {
   fake.signIn.linkedin.person = { sub: "li-member-Wendy", name: "Wendy Linked", email: WRITER.email };
   fake.signIn.x.person = { sub: "2244994945", name: "Wendy on X", username: "wendy_w" };
   delete srv.env.REDIS_URL; // sign-in counters in this server's memory
-  Object.assign(srv.env, fakePlatformEnv(fake), { LINKEDIN_PAGES: "on" });
+  // Engagement is read 2 seconds after publishing (then a day later), from both networks.
+  Object.assign(srv.env, fakePlatformEnv(fake), { LINKEDIN_PAGES: "on", LINKEDIN_ANALYTICS: "on", METRICS_AFTER: "2s,1d" });
   // A company page the LinkedIn member administers, and one they do not.
   fake.organizations.push({ id: "5515", name: "Wendy's Studio", vanity: "wendys-studio", admins: ["li-member-Wendy"] });
   fake.organizations.push({ id: "7777", name: "Not Wendy's", vanity: "other", admins: ["li-member-Other"] });
@@ -214,4 +215,38 @@ describe("publishing to X and LinkedIn connected in a browser", () => {
     await screenshots(page, "calendar-queue");
     await page.close();
   }, 180_000);
+
+  it("a published tweet's engagement shows through get_post_metrics, on its page and on the analytics page, and as CSV", async () => {
+    const page = await newPage();
+    await openSignedIn(page, `${srv.origin}/analytics`, WRITER.email, WRITER.password);
+    const id = (await api("create_draft", { type: "tweet", body: "How did this one do?" })).body.id as string;
+    const out = await approvedCall(page, "publish_now", { type: "tweet", id });
+    expect(out.status, JSON.stringify(out.body)).toBe(200);
+    fake.engagement.set(out.body.platform_post_id, { impressions: 4321, likes: 87, replies: 12, reposts: 9, clicks: 30 });
+    const counts = { impressions: 4321, likes: 87, replies: 12, reposts: 9, clicks: 30 };
+    // The server's own collector reads it 2 seconds after publishing.
+    await expect.poll(async () => (await api("get_post_metrics", { type: "tweet", id })).body.posts?.[0]?.metrics, { timeout: 30_000 }).toEqual(counts);
+    // The company page's post (the test before) through its statistics, the member's post through Member Post Analytics.
+    const all = (await api("get_post_metrics", {})).body as { posts: { title: string; metrics: unknown }[] };
+    expect(all.posts.find((p) => p.title.startsWith("Studio news"))?.metrics).toMatchObject({ impressions: 0, clicks: 0 });
+    expect(all.posts.find((p) => p.title.startsWith("Boring deploys"))?.metrics).toMatchObject({ impressions: 0, clicks: null });
+
+    await page.goto(`${srv.origin}/content/tweet/${id}`);
+    const history = page.getByRole("region", { name: "Engagement" }).getByRole("table");
+    expect(await history.getByRole("row").nth(1).textContent()).toMatch(/4,321.*87.*12.*9.*30/);
+    await axe(page);
+    await page.goto(`${srv.origin}/analytics`);
+    expect(await page.getByRole("region", { name: "Best posts" }).getByRole("link", { name: "How did this one do?" }).count()).toBe(1);
+    const row = page.getByRole("region", { name: "Published posts" }).getByRole("row").filter({ hasText: "How did this one do?" });
+    expect(await row.textContent()).toMatch(/X.*4,321.*87.*12.*9.*30/);
+    await axe(page);
+    await screenshots(page, "analytics-engagement");
+    const csv = await page.request.get(`${srv.origin}/analytics/post-metrics.csv`);
+    expect(csv.headers()["content-type"]).toBe("text/csv; charset=utf-8");
+    const lines = (await csv.text()).trim().split("\r\n");
+    expect(lines[0]).toBe("type,id,title,network,url,published_at,impressions,likes,replies,reposts,clicks,collected_at,pillar");
+    expect(lines.find((l) => l.includes(id))).toMatch(/^tweet,[^,]+,How did this one do\?,X,https:\/\/x\.com\/wendy_w\/status\/\d+,[^,]+,4321,87,12,9,30,/);
+    expect(fake.badRequests).toEqual([]);
+    await page.close();
+  }, 120_000);
 });

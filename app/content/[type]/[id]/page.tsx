@@ -13,6 +13,8 @@ import { OPERATION_WORDS, STATUS_TONE, STATUS_WORDS, formatInZone, pickerStart, 
 import { Attachments } from "@/components/draft-media";
 import { History } from "@/components/history";
 import { ItemForm } from "@/components/item-form";
+import { MetricsHistory } from "@/components/post-metrics";
+import { metricsHistory } from "@/lib/domain/metrics/read";
 import { attachmentUrls, mediaMeta } from "@/lib/domain/media/media";
 import { OwnerShell } from "@/components/owner-shell";
 import { PostPreview } from "@/components/post-preview";
@@ -218,6 +220,17 @@ export default async function ItemPage({
         </section>
       )}
 
+      {status === "published" ? (
+        <section aria-labelledby="metrics-h">
+          <h2 id="metrics-h">Engagement</h2>
+          <MetricsHistory
+            reads={await metricsHistory(d, me.id, type, id)}
+            timeZone={me.timezone}
+            firstRead={ports().config().METRICS_AFTER.split(",")[0].trim()}
+          />
+        </section>
+      ) : null}
+
       <section aria-labelledby="history-h">
         <h2 id="history-h">History</h2>
         <History entries={history} created={record.createdAt} timeZone={me.timezone} />
@@ -227,10 +240,14 @@ export default async function ItemPage({
         <div className="actions">
           <ActionForm
             action={remove.bind(null, type, id)}
-            label="Delete draft"
+            label={status === "published" ? "Delete from here" : "Delete draft"}
             labelClass="btn danger"
             confirm={{
-              question: `Delete this ${what} draft${type === "post" ? " and its tweets" : ""}? This cannot be undone.`,
+              // Deleting here never reaches the network: a published post stays there.
+              question:
+                status === "published"
+                  ? `Delete this ${what}${type === "post" ? " and its tweets" : ""} from your content here? It stays ${record.platformUrl ? publishedTo(type, record.platformUrl).where : "on the network"}: delete it there if you want it gone. This cannot be undone.`
+                  : `Delete this ${what} draft${type === "post" ? " and its tweets" : ""}? This cannot be undone.`,
               label: "Delete",
               danger: true,
             }}
