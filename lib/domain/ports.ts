@@ -82,6 +82,8 @@ export type Voice = {
   samplePosts: string[];
   niche: string | null;
   traits: string[];
+  /** The author's published posts of this format that did best on the network (lib/domain/metrics); [] without numbers. */
+  bestPosts: string[];
 };
 
 /** What to write: a post, a tweet or a thread, in the author's voice. */

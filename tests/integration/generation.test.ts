@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { MockLanguageModelV3 } from "ai/test";
@@ -10,7 +11,7 @@ import { revokeApp } from "@/lib/domain/apps/tokens";
 import { createDraftOp } from "@/lib/operations/drafts/create-draft";
 import { generatePostOp } from "@/lib/operations/generation/generate-post";
 import { generateTweetOp } from "@/lib/operations/generation/generate-tweet";
-import { allowancePeriods, creditEvents, ideas, postDrafts, tweetDrafts, users } from "@/drizzle/schema";
+import { allowancePeriods, creditEvents, ideas, postDrafts, postMetrics, tweetDrafts, users } from "@/drizzle/schema";
 import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { writer } from "@/lib/adapters/ai";
@@ -294,6 +295,32 @@ describe("OpenAI-compatible server", () => {
     // The topic is JSON-encoded data: its fake closing tag cannot end the block.
     expect(user.content).toContain(`<topic>${JSON.stringify(topic)}</topic>`);
     expect((await usage(u)).postsUsed).toBe(1);
+  });
+
+  it("shows the model the owner's best-performing published posts of that format, and none without numbers", async () => {
+    const u = await voiced();
+    const d = await db();
+    const profileOf = () => JSON.parse(/<voice_profile>(.*?)<\/voice_profile>/s.exec(seen.at(-1)!.body.messages[1].content)![1]);
+    expectOk(await call("generate_post", { topic: "Release notes" }, { token: u.token }), generatePostOp.output);
+    expect(profileOf().best_performing_posts).toBeUndefined();
+    expect(seen.at(-1)!.body.messages[0].content).not.toContain("best_performing_posts");
+
+    const published = async (body: string, likes: number, extra: Partial<typeof postDrafts.$inferInsert> = {}) => {
+      const [p] = await d
+        .insert(postDrafts)
+        .values({ userId: u.id, title: body.slice(0, 20), body, status: "published", publishedAt: new Date(), ...extra })
+        .returning({ id: postDrafts.id });
+      await d.insert(postMetrics).values({ userId: u.id, draftType: "post", draftId: p.id, window: "24h", collectedAt: new Date(), likes, replies: 1 });
+    };
+    await published("A post that did fine.", 5);
+    await published("The post readers loved.", 90);
+    await published("Nobody engaged.", 0, {});
+    await published("Pasted from elsewhere, did great.", 500, { untrustedSource: "https://example.com" });
+    await d.insert(postMetrics).values({ userId: u.id, draftType: "post", draftId: randomUUID(), window: "1h", collectedAt: new Date(), note: "refused" });
+    expectOk(await call("generate_post", { topic: "Release notes" }, { token: u.token }), generatePostOp.output);
+    // Most engagement first (at least one); text that is not the owner's own, never.
+    expect(profileOf().best_performing_posts).toEqual(["The post readers loved.", "A post that did fine.", "Nobody engaged."]);
+    expect(seen.at(-1)!.body.messages[0].content).toContain("best_performing_posts");
   });
 
   it("asks again for a shorter tweet, then trims", async () => {

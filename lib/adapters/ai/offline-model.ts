@@ -32,6 +32,7 @@ export function offlineModel(): LanguageModelV3 {
         niche: (raw.niche as string) ?? null,
         traits: (raw.traits as string[]) ?? [],
         samplePosts: (raw.sample_posts as string[]) ?? [],
+        bestPosts: (raw.best_performing_posts as string[]) ?? [],
       } satisfies Voice;
       const out = composeOffline(brief);
       return {

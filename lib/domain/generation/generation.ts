@@ -9,6 +9,8 @@ import { chosenAccount, holdParentPost } from "../drafts/drafts";
 import { deriveTitle } from "../drafts/text";
 import { draftCreated } from "@/lib/domain/webhooks/domain-events";
 import { stillWanted } from "../apps/tokens";
+import { bestPostTexts } from "../metrics/read";
+import type { DraftType } from "@/lib/domain/networks";
 
 // generate_post / generate_tweet (spec 4.6, 4.7). Order matters for money: everything that
 // can be refused for free (ownership of ids) is checked before the allowance is debited; the
@@ -20,10 +22,12 @@ import { stillWanted } from "../apps/tokens";
 // written by the owner: condensing a post draft that itself carries untrusted_source passes
 // that marker on.
 
-async function voiceOf(ctx: Ctx): Promise<Voice> {
+/** The voice profile, and the owner's best-performing published posts of the format being written. */
+async function voiceOf(ctx: Ctx, format: DraftType): Promise<Voice> {
   const [u] = await ctx.db.select().from(users).where(eq(users.id, ctx.caller.userId));
   if (!u) throw notFound("account");
-  return { summary: u.voiceSummary, tone: u.tone, samplePosts: u.samplePosts, niche: u.niche, traits: u.traits };
+  const bestPosts = await bestPostTexts(ctx.db, ctx.caller.userId, format);
+  return { summary: u.voiceSummary, tone: u.tone, samplePosts: u.samplePosts, niche: u.niche, traits: u.traits, bestPosts };
 }
 
 async function checkTopic(ctx: Ctx, topicId: string | undefined) {
@@ -47,7 +51,7 @@ export type GeneratePostInput = {
 export async function generatePost(ctx: Ctx, input: GeneratePostInput) {
   await checkTopic(ctx, input.series_topic_id);
   const accountId = await chosenAccount(ctx, "post", input.account_id); // checked before anything is spent
-  const voice = await voiceOf(ctx);
+  const voice = await voiceOf(ctx, "post");
   return withDebit(ctx, "generate_post", async () => {
     const body = await ctx.ports.model.write({ format: "post", voice, topic: input.topic, instructions: input.instructions, pillar: input.pillar }, ctx.signal);
     const title = deriveTitle(body);
@@ -94,7 +98,7 @@ export async function generateTweet(ctx: Ctx, input: GenerateTweetInput) {
       .where(and(eq(postDrafts.id, input.from_post_id), eq(postDrafts.userId, uid)));
     if (!source) throw notFound("post draft (from_post_id)");
   }
-  const voice = await voiceOf(ctx);
+  const voice = await voiceOf(ctx, "tweet");
   // A thread costs what one tweet does: one AI action and its credits.
   return withDebit(ctx, "generate_tweet", async () => {
     const brief = {

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, lte } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, sql } from "drizzle-orm";
 import type { Db } from "@/lib/adapters/db";
 import { postMetrics } from "@/drizzle/schema";
 import { AppError, notFound } from "@/lib/core/errors";
@@ -58,6 +58,35 @@ async function publishedPosts(db: Db, userId: string, q: MetricsQuery): Promise<
     for (const r of found) if (r.publishedAt) rows.push({ type, ...r, publishedAt: r.publishedAt });
   }
   return rows.sort((a, b) => b.publishedAt.getTime() - a.publishedAt.getTime());
+}
+
+/**
+ * The texts of the owner's best-performing published posts of `type` (most engagement in
+ * their latest read, at least one), for the writing model as examples of the voice that
+ * worked. Only the owner's own text: a draft marked untrusted_source is never one.
+ */
+export async function bestPostTexts(db: Db, userId: string, type: DraftType, limit = 3): Promise<string[]> {
+  const t = draftTable(type);
+  const latest = db
+    .selectDistinctOn([postMetrics.draftId], {
+      draftId: postMetrics.draftId,
+      engagement:
+        sql<number>`coalesce(${postMetrics.likes}, 0) + coalesce(${postMetrics.replies}, 0) + coalesce(${postMetrics.reposts}, 0) + coalesce(${postMetrics.clicks}, 0)`.as(
+          "engagement",
+        ),
+    })
+    .from(postMetrics)
+    .where(and(eq(postMetrics.userId, userId), eq(postMetrics.draftType, type), isNull(postMetrics.note)))
+    .orderBy(postMetrics.draftId, desc(postMetrics.collectedAt))
+    .as("latest");
+  const rows = await db
+    .select({ body: t.body })
+    .from(t)
+    .innerJoin(latest, eq(latest.draftId, t.id))
+    .where(and(eq(t.userId, userId), eq(t.status, "published"), isNull(t.untrustedSource), gt(latest.engagement, 0)))
+    .orderBy(desc(latest.engagement))
+    .limit(limit);
+  return rows.map((r) => r.body);
 }
 
 /** Every read of one post, oldest first (its page's history). */
