@@ -3,8 +3,9 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/adapters/db";
 import { EVENTS } from "@/lib/adapters/inngest/events";
-import { publishScheduled, sweepOverdue } from "@/lib/adapters/inngest/functions";
-import { postDrafts } from "@/drizzle/schema";
+import { collectMetrics, publishScheduled, sweepOverdue } from "@/lib/adapters/inngest/functions";
+import { SANDBOX_NO_METRICS } from "@/lib/adapters/platforms/sandbox";
+import { postDrafts, postMetrics } from "@/drizzle/schema";
 import { GET, PUT } from "@/app/api/inngest/route";
 import { config } from "@/lib/core/config";
 import { call, makeUser } from "../helpers/api";
@@ -94,6 +95,21 @@ describe("Inngest functions", () => {
     await dueNow(d.id);
     await new InngestTestEngine({ function: sweepOverdue }).execute();
     expect(await sandboxCount(d.id)).toBe(1);
+  });
+
+  it("the metrics cron reads the engagement of posts due a read: in the sandbox, none, and it says why", async () => {
+    const u = await makeUser({ publishing: true });
+    const d = await draft(u);
+    expect((await approved(u, "publish_now", { type: "post", id: d.id })).status).toBe(200);
+    await (
+      await db()
+    )
+      .update(postDrafts)
+      .set({ publishedAt: new Date(Date.now() - 2 * 3600_000) })
+      .where(eq(postDrafts.id, d.id));
+    await new InngestTestEngine({ function: collectMetrics }).execute();
+    const reads = await (await db()).select().from(postMetrics).where(eq(postMetrics.draftId, d.id));
+    expect(reads).toMatchObject([{ window: "1h", impressions: null, note: SANDBOX_NO_METRICS }]);
   });
 });
 
