@@ -116,7 +116,6 @@ export async function getPostMetrics(ctx: Ctx, input: MetricsQuery) {
   }
   const now = ctx.now();
   const range = input.id ? {} : { from: input.from ?? new Date(now.getTime() - 90 * DAY_MS), to: input.to ?? now };
-  if (range.from && range.to && range.from > range.to) throw new AppError("invalid_request", "from must not be after to.");
   let rows = await publishedPosts(db, userId, { ...input, ...range });
   if (rows.length > POSTS_LIMIT) {
     rows = rows.slice(0, POSTS_LIMIT);
