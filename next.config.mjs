@@ -37,6 +37,7 @@ const config = {
         "/content/:path*",
         "/calendar",
         "/queue",
+        "/write",
         "/analytics",
         "/sandbox/:path*",
         "/docs/:path*",

@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { signOut } from "@/lib/transports/auth";
 import { db } from "@/lib/adapters/db";
 import { attention } from "@/lib/domain/owner/owner";
+import { WriteShortcut } from "./write-shortcut";
 import "./owner.css";
 import "./workspace.css";
 
@@ -12,6 +13,7 @@ async function signOutAction() {
 }
 
 const NAV = [
+  ["/write", "Write"],
   ["/content", "Content"],
   ["/queue", "Queue"],
   ["/calendar", "Calendar"],
@@ -65,10 +67,16 @@ export function OwnerShell({
         {email ? (
           <nav aria-label="Account">
             {NAV.map(([href, text]) => (
-              <a key={href} href={href} aria-current={current === href ? "page" : undefined}>
+              <a
+                key={href}
+                href={href}
+                aria-current={current === href ? "page" : undefined}
+                {...(href === "/write" && { "aria-keyshortcuts": "Alt+N", title: "Write (Alt+N)", className: "nav-write" })}
+              >
                 {text}
               </a>
             ))}
+            <WriteShortcut />
             <span className="muted">{email}</span>
             <form action={signOutAction}>
               <button className="btn link" type="submit">

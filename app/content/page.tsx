@@ -103,11 +103,15 @@ export default async function ContentPage({ searchParams }: { searchParams: Prom
 
       {page.results.length === 0 ? (
         <p className="card">
-          {q
-            ? `Nothing matches “${q}”.`
-            : tab[0] === "attention"
-              ? "Nothing needs your attention."
-              : "No drafts here yet. Drafts your AI apps create appear here."}
+          {q ? (
+            `Nothing matches “${q}”.`
+          ) : tab[0] === "attention" ? (
+            "Nothing needs your attention."
+          ) : (
+            <>
+              No drafts here yet. <a href="/write">Write one</a>, or connect an AI app: what it drafts appears here too.
+            </>
+          )}
         </p>
       ) : (
         <ul className="rows items" aria-label="Drafts">

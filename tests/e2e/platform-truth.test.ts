@@ -249,4 +249,29 @@ describe("publishing to X and LinkedIn connected in a browser", () => {
     expect(fake.badRequests).toEqual([]);
     await page.close();
   }, 120_000);
+
+  it("the owner writes a tweet in the composer and adds it to X's queue: it takes the slot the composer named", async () => {
+    const page = await newPage();
+    await openSignedIn(page, `${srv.origin}/write`, WRITER.email, WRITER.password);
+    await page.getByRole("checkbox", { name: "LinkedIn" }).uncheck();
+    await page.getByRole("checkbox", { name: "X" }).check();
+    expect(await page.getByRole("heading", { name: "X tweet" }).count()).toBe(1);
+    await page.getByLabel("Text", { exact: true }).fill("Written here, queued here.");
+    const slot = (await page.locator("#queue-slot").textContent())!.replace(/^The queue puts it in the next free slot: |\.$/g, "");
+    const x = ((await api("get_profile_context", {})).body.accounts as { account_id: string; platform: string; default: boolean }[]).find(
+      (a) => a.platform === "micro" && a.default,
+    )!;
+    const next = (await api("manage_queue", { account_id: x.account_id })).body.next_slots as string[];
+    await axe(page);
+    await screenshots(page, "composer-queue");
+    await page.getByRole("button", { name: "Add to queue" }).click();
+    await page.waitForURL(/\/content\/tweet\/[^/?]+\?done=queued$/);
+    const id = new URL(page.url()).pathname.split("/").pop()!;
+    const item = (await api("fetch_item", { type: "tweet", id })).body;
+    expect(item).toMatchObject({ body: "Written here, queued here.", status: "scheduled" });
+    expect(item.scheduled_for).toBe(new Date(next[0]).toISOString());
+    expect(slot).toContain(new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", day: "numeric", month: "short" }).format(new Date(next[0])));
+    expect(fake.badRequests).toEqual([]);
+    await page.close();
+  }, 120_000);
 });

@@ -150,6 +150,26 @@ export async function resolveUnknown(ctx: Ctx, input: { type: DraftType; id: str
   await noteByCaller(ctx, { type: input.type, id: input.id, kind: input.posted ? "resolved_published" : "resolved_failed", detail: { url } });
 }
 
+/** The other network's side of a draft: a post's tweets, or a tweet's post (the composer writes both as one). */
+export async function linkedDrafts(ctx: Ctx, type: DraftType, id: string, postDraftId: string | null) {
+  const mine = (t: typeof postDrafts | typeof tweetDrafts) => eq(t.userId, ctx.caller.userId);
+  if (type === "post")
+    return (
+      await ctx.db
+        .select({ id: tweetDrafts.id, title: tweetDrafts.title, status: tweetDrafts.status })
+        .from(tweetDrafts)
+        .where(and(eq(tweetDrafts.postDraftId, id), mine(tweetDrafts)))
+        .orderBy(tweetDrafts.createdAt)
+    ).map((r) => ({ type: "tweet" as const, ...r }));
+  if (!postDraftId) return [];
+  return (
+    await ctx.db
+      .select({ id: postDrafts.id, title: postDrafts.title, status: postDrafts.status })
+      .from(postDrafts)
+      .where(and(eq(postDrafts.id, postDraftId), mine(postDrafts)))
+  ).map((r) => ({ type: "post" as const, ...r }));
+}
+
 /** A draft for its item page: fetch_item's view and its publishing record; null if not theirs. */
 export async function ownerDraft(ctx: Ctx, type: DraftType, id: string) {
   if (!isUuid(id)) return null;

@@ -7,7 +7,7 @@ import { ports } from "@/lib/adapters/ports";
 import { pendingApprovals } from "@/lib/domain/accounts/connections";
 import { accountLabel, listAccounts } from "@/lib/domain/accounts/accounts";
 import { draftHistory } from "@/lib/domain/drafts/history";
-import { ownerContext, ownerDraft } from "@/lib/domain/owner/owner";
+import { linkedDrafts, ownerContext, ownerDraft } from "@/lib/domain/owner/owner";
 import { ActionForm } from "@/components/action-form";
 import { OPERATION_WORDS, STATUS_TONE, STATUS_WORDS, formatInZone, pickerStart, zonedParts } from "@/components/format";
 import { Attachments } from "@/components/draft-media";
@@ -27,8 +27,15 @@ import { FirstComment } from "./first-comment";
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Draft · Contentio" };
 
+/** The other side of a post written for both networks, never calling the sandbox LinkedIn or X. */
+const alsoOn = (other: "post" | "tweet") => {
+  const dest = destination(other);
+  return dest.sandbox ? `Also as a ${dest.badge.toLowerCase()}:` : `Also ${dest.where}:`;
+};
+
 const DONE: Record<string, string> = {
   saved: "Saved.",
+  queued: "Added to the queue: it takes the next free slot.",
   scheduled: "Scheduled.",
   rescheduled: "Rescheduled.",
   unscheduled: "Unscheduled: it is a draft again and will not be published.",
@@ -66,7 +73,13 @@ export default async function ItemPage({
   const found = await ownerDraft(ownerContext(d, me, ports()), type, id);
   if (!found) notFound();
   const { item, record, shown } = found;
-  const [history, accounts, pending] = await Promise.all([draftHistory(d, me.id, type, id), listAccounts(d, me.id), pendingApprovals(d, me.id)]);
+  const ctx = ownerContext(d, me, ports());
+  const [history, accounts, pending, linked] = await Promise.all([
+    draftHistory(d, me.id, type, id),
+    listAccounts(d, me.id),
+    pendingApprovals(d, me.id),
+    linkedDrafts(ctx, type, id, record.postDraftId),
+  ]);
   // Its own account, else its network's default.
   const platform = type === "post" ? "pronet" : "micro";
   const account =
@@ -113,6 +126,17 @@ export default async function ItemPage({
         {status === "published" && record.publishedAt ? <>on {formatInZone(record.publishedAt, me.timezone)}</> : null}
       </p>
       <SandboxNote dest={dest} type={type} />
+      {linked.length ? (
+        <p className="meta">
+          {alsoOn(type === "post" ? "tweet" : "post")}{" "}
+          {linked.map((l, i) => (
+            <span key={l.id}>
+              {i ? ", " : ""}
+              <Link href={`/content/${l.type}/${l.id}`}>{l.title}</Link> ({STATUS_WORDS[l.status] ?? l.status})
+            </span>
+          ))}
+        </p>
+      ) : null}
       {done && DONE[done] ? (
         <p className="ok-box" role="status">
           {DONE[done]}

@@ -1,0 +1,294 @@
+"use client";
+import { useActionState, useEffect, useId, useRef, useState } from "react";
+import { MAX_TWEET_WEIGHT, tweetWeight } from "@/lib/domain/drafts/text";
+import { PostPreview } from "@/components/post-preview";
+import { ConfirmDialog } from "@/components/confirm-dialog";
+import { WhenPicker } from "@/components/when-picker";
+import { useUnsavedGuard } from "@/components/unsaved-guard";
+import { composeAction, type ComposeState } from "./actions";
+import { splitThread } from "./split";
+
+export type Target = {
+  type: "post" | "tweet";
+  network: string;
+  sandbox: boolean;
+  badge: string;
+  accounts: { id: string; label: string; default: boolean; destination: string; nextSlot: string | null }[];
+  /** Where it goes without an account (the sandbox), or null when an account is needed. */
+  fallback: string | null;
+};
+
+type Draft = { toPost: boolean; toTweet: boolean; postAccount: string; tweetAccount: string; post: string; parts: string[]; comment: string };
+
+const EMPTY: Draft = { toPost: true, toTweet: false, postAccount: "", tweetAccount: "", post: "", parts: [""], comment: "" };
+const typed = (d: Draft) => !!(d.post.trim() || d.parts.some((p) => p.trim()) || d.comment.trim());
+
+/** X's count of one part, in words. */
+function Count({ text, id }: { text: string; id: string }) {
+  const w = tweetWeight(text);
+  const over = w === undefined || w > MAX_TWEET_WEIGHT;
+  return (
+    <span id={id} className={over ? "count over" : "count"}>
+      {w === undefined ? "Too long for X" : `${w} / ${MAX_TWEET_WEIGHT}`}
+      {over && w !== undefined ? `: ${w - MAX_TWEET_WEIGHT} too many` : ""}
+    </span>
+  );
+}
+
+/**
+ * The composer. What is typed is kept in this browser (localStorage) until it is saved, so a
+ * reload or a dropped connection loses nothing, and leaving with unsaved text asks first.
+ */
+export function Composer({
+  userId,
+  name,
+  csrf,
+  targets,
+  when,
+}: {
+  userId: string;
+  name: string;
+  csrf: string;
+  targets: Target[];
+  when: { date: string; time: string; today: string; timeZone: string };
+}) {
+  const key = `contentio:write:${userId}`;
+  const [d, setD] = useState<Draft>(EMPTY);
+  const [restored, setRestored] = useState(false);
+  const [state, run, pending] = useActionState<ComposeState, FormData>(composeAction, null);
+  const done = useRef(false);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const qid = useId();
+  const [post, tweet] = targets;
+  const set = (patch: Partial<Draft>) => setD((old) => ({ ...old, ...patch }));
+
+  // Restored once, after the first render (the server knows nothing of this browser's copy).
+  useEffect(() => {
+    try {
+      const kept = JSON.parse(localStorage.getItem(key) ?? "null") as Draft | null;
+      if (kept && typed(kept)) {
+        // Syncing from an external store (this browser's copy) once, after hydration.
+        // eslint-disable-next-line react-hooks/set-state-in-effect
+        setD({ ...EMPTY, ...kept, parts: kept.parts?.length ? kept.parts : [""] });
+        setRestored(true);
+      }
+    } catch {
+      // Nothing usable kept.
+    }
+  }, [key]);
+  useEffect(() => {
+    if (done.current) return;
+    if (typed(d)) localStorage.setItem(key, JSON.stringify(d));
+    else localStorage.removeItem(key);
+  }, [d, key]);
+  // Saved: the copy in this browser is no longer needed; the drafts' page takes over.
+  useEffect(() => {
+    if (!state?.to && !state?.saved?.length) return;
+    done.current = true;
+    localStorage.removeItem(key);
+    if (state.to) window.location.assign(state.to);
+  }, [state, key]);
+  useUnsavedGuard(() => !done.current && typed(d));
+
+  const accountOf = (t: Target, chosen: string) => t.accounts.find((a) => a.id === chosen) ?? t.accounts.find((a) => a.default) ?? t.accounts[0];
+  const where = [d.toPost && post, d.toTweet && tweet]
+    .filter((t): t is Target => !!t)
+    .map((t) => accountOf(t, t.type === "post" ? d.postAccount : d.tweetAccount)?.destination ?? t.fallback ?? t.network);
+  const chosen = [d.toPost && post, d.toTweet && tweet].filter((t): t is Target => !!t);
+  // Each chosen account's next free slot: the queue takes the post only when every one has one.
+  const slots = chosen.map((t) => ({ t, slot: accountOf(t, t.type === "post" ? d.postAccount : d.tweetAccount)?.nextSlot ?? null }));
+  const queueable = slots.length > 0 && slots.every((s) => s.slot);
+  // Saved, but the next step was refused: the drafts exist, so the form must not make them again.
+  const finished = !!state?.saved?.length;
+  const handle = (t: Target, chosen: string) => accountOf(t, chosen)?.label ?? null;
+  const setPart = (i: number, text: string) => set({ parts: d.parts.map((p, k) => (k === i ? text : p)) });
+  const move = (i: number, by: number) => {
+    const parts = [...d.parts];
+    [parts[i], parts[i + by]] = [parts[i + by], parts[i]];
+    set({ parts });
+  };
+
+  return (
+    <form action={run} aria-busy={pending} className="composer">
+      <input type="hidden" name="csrf" value={csrf} />
+      <input type="hidden" name="thread" value={JSON.stringify(d.parts)} />
+      {restored ? (
+        <p className="ok-box" role="status">
+          Restored what you were writing here before.
+        </p>
+      ) : null}
+      {state?.error ? (
+        <p className="error-box" role="alert">
+          {state.error}{" "}
+          {state.saved?.map((s) => (
+            <a key={s.id} href={`/content/${s.type}/${s.id}`}>
+              Open the saved {s.type}.{" "}
+            </a>
+          ))}
+        </p>
+      ) : null}
+
+      <fieldset>
+        <legend>Post to</legend>
+        {targets.map((t) => {
+          const on = t.type === "post" ? d.toPost : d.toTweet;
+          return (
+            <div key={t.type} className="target">
+              <label className="check">
+                <input
+                  type="checkbox"
+                  name={`to_${t.type}`}
+                  checked={on}
+                  onChange={(e) => set(t.type === "post" ? { toPost: e.target.checked } : { toTweet: e.target.checked })}
+                />{" "}
+                {t.sandbox ? t.badge.replace(/ (post|tweet)$/, ` for ${t.network}`) : t.network}
+              </label>
+              {on && t.accounts.length > 1 ? (
+                <select
+                  name={`${t.type}_account`}
+                  aria-label={`${t.network} account`}
+                  value={t.type === "post" ? d.postAccount : d.tweetAccount}
+                  onChange={(e) => set(t.type === "post" ? { postAccount: e.target.value } : { tweetAccount: e.target.value })}
+                >
+                  {t.accounts.map((a) => (
+                    <option key={a.id} value={a.default ? "" : a.id}>
+                      {a.label}
+                      {a.default ? " (default)" : ""}
+                    </option>
+                  ))}
+                </select>
+              ) : null}
+            </div>
+          );
+        })}
+      </fieldset>
+
+      {d.toPost ? (
+        <section className="card compose-row" aria-labelledby="post-h">
+          <div className="stack">
+            <h2 id="post-h">{post.sandbox ? post.badge : `${post.network} post`}</h2>
+            <label htmlFor="post_body">Text</label>
+            <textarea id="post_body" name="post_body" rows={10} value={d.post} onChange={(e) => set({ post: e.target.value })} aria-describedby="post-count" />
+            <span className="help" id="post-count">
+              {Array.from(d.post).length} / 3000 characters. The preview marks where LinkedIn folds the text behind “…see more”.
+            </span>
+          </div>
+          <PostPreview type="post" text={d.post || "Your post appears here as you type."} imageUrl={null} name={name} handle={handle(post, d.postAccount)} />
+        </section>
+      ) : null}
+
+      {d.toTweet ? (
+        <section className="card" aria-labelledby="tweet-h">
+          <h2 id="tweet-h">
+            {tweet.sandbox ? `${tweet.badge}${d.parts.length > 1 ? " (thread)" : ""}` : `${tweet.network} ${d.parts.length > 1 ? "thread" : "tweet"}`}
+          </h2>
+          <div className="actions">
+            {d.toPost ? (
+              <button type="button" className="btn" onClick={() => set({ parts: [d.post] })}>
+                Use the post&apos;s text
+              </button>
+            ) : null}
+            <button type="button" className="btn" onClick={() => set({ parts: splitThread(d.parts.join("\n\n")).slice(0, 25) })}>
+              Split into a thread
+            </button>
+          </div>
+          <ol className="thread-editor">
+            {d.parts.map((p, i) => (
+              <li key={i} className="compose-row" aria-label={`Part ${i + 1} of ${d.parts.length}`}>
+                <div className="stack">
+                  <label htmlFor={`part-${i}`}>{d.parts.length > 1 ? `Part ${i + 1}` : "Text"}</label>
+                  <textarea id={`part-${i}`} rows={4} value={p} onChange={(e) => setPart(i, e.target.value)} aria-describedby={`count-${i}`} />
+                  <Count text={p} id={`count-${i}`} />
+                  <div className="actions">
+                    {i > 0 ? (
+                      <button type="button" className="btn" onClick={() => move(i, -1)} aria-label={`Move part ${i + 1} up`}>
+                        Up
+                      </button>
+                    ) : null}
+                    {i < d.parts.length - 1 ? (
+                      <button type="button" className="btn" onClick={() => move(i, 1)} aria-label={`Move part ${i + 1} down`}>
+                        Down
+                      </button>
+                    ) : null}
+                    {d.parts.length > 1 ? (
+                      <button
+                        type="button"
+                        className="btn"
+                        onClick={() => set({ parts: d.parts.filter((_, k) => k !== i) })}
+                        aria-label={`Remove part ${i + 1}`}
+                      >
+                        Remove
+                      </button>
+                    ) : null}
+                  </div>
+                </div>
+                <PostPreview
+                  type="tweet"
+                  text={p || "Your tweet appears here as you type."}
+                  imageUrl={null}
+                  name={name}
+                  handle={handle(tweet, d.tweetAccount)}
+                />
+              </li>
+            ))}
+          </ol>
+          {d.parts.length < 25 ? (
+            <button type="button" className="btn" onClick={() => set({ parts: [...d.parts, ""] })}>
+              Add a part
+            </button>
+          ) : null}
+        </section>
+      ) : null}
+
+      <section className="card stack" aria-labelledby="comment-h">
+        <h2 id="comment-h">First comment</h2>
+        <label htmlFor="first_comment">Posted right after {d.toPost ? "the post" : "the tweet"} (optional)</label>
+        <textarea id="first_comment" name="first_comment" rows={2} value={d.comment} onChange={(e) => set({ comment: e.target.value })} />
+      </section>
+
+      {finished ? null : (
+        <section className="card stack" aria-labelledby="finish-h">
+          <h2 id="finish-h">Finish</h2>
+          <div className="actions">
+            <button type="submit" id="save-draft" name="intent" value="save" className="btn primary" disabled={pending}>
+              Save draft
+            </button>
+            {queueable ? (
+              <button type="submit" name="intent" value="queue" className="btn" disabled={pending} aria-describedby="queue-slot">
+                Add to queue
+              </button>
+            ) : null}
+            <button type="button" className="btn" onClick={() => dialog.current?.showModal()} disabled={pending}>
+              Publish now
+            </button>
+            <ConfirmDialog
+              dialogRef={dialog}
+              id={qid}
+              question={`Publish to ${where.join(" and ")} now? It cannot be undone.`}
+              confirmLabel="Publish now"
+              submit={{ name: "intent", value: "publish" }}
+            />
+          </div>
+          {queueable ? (
+            <p className="help" id="queue-slot">
+              The queue puts it in the next free slot: {slots.map((s) => (slots.length > 1 ? `${s.t.network} ${s.slot}` : s.slot)).join("; ")}.
+            </p>
+          ) : (
+            <p className="help">
+              {chosen.some((t) => !t.accounts.length)
+                ? "The queue belongs to a connected account: connect one in Settings > Connections to use it."
+                : "No free queue slot: set the account's slots on the Queue page to use it."}
+            </p>
+          )}
+          <details>
+            <summary>Schedule for…</summary>
+            <WhenPicker date={when.date} time={when.time} today={when.today} timeZone={when.timeZone} />
+            <button type="submit" name="intent" value="schedule" className="btn primary" disabled={pending}>
+              Schedule
+            </button>
+          </details>
+        </section>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,112 @@
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { appInBrowser, axe, openSignedIn, press, screenshots } from "./browser";
+import { TestServer } from "./harness";
+
+// The owner writes in the browser: a post and a three-part thread with live previews and X's
+// counts, a reload that restores what was typed, keyboard only, then saved (found through the
+// API) or published to the sandbox, which is never called LinkedIn or X.
+
+const srv = new TestServer();
+const OWNER = { email: "writer@example.com", password: "correct horse battery" };
+let token = "";
+const api = async (op: string, body: unknown) => srv.api(op, body, token);
+
+const { newPage } = appInBrowser(srv, async () => {
+  await srv.admin("create-user", "--email", OWNER.email, "--password", OWNER.password, "--name", "Wendy Writer", "--plan", "creator", "--allow-publishing");
+  token = JSON.parse((await srv.admin("issue-token", "--email", OWNER.email, "--app", "Reader")).stdout).access_token;
+});
+
+const LONG = "Boring deploys are a feature.\nLine two.\nLine three.\nLine four, which LinkedIn folds away behind see more.";
+
+/** Presses Tab until `id` has the focus (keyboard only), at most 60 times. */
+async function tabTo(page: Page, id: string) {
+  for (let i = 0; i < 60; i++) {
+    if (await page.evaluate((want) => document.activeElement?.id === want, id)) return;
+    await page.keyboard.press("Tab");
+  }
+  throw new Error(`Tab never reached #${id}`);
+}
+
+describe("the composer", () => {
+  it("writes a post and a three-part thread with live previews and counts, keeps them across a reload, and saves them", async () => {
+    const page = await newPage();
+    await openSignedIn(page, `${srv.origin}/content`, OWNER.email, OWNER.password);
+    // The way in from every page, and its shortcut.
+    expect(await page.getByRole("link", { name: "Write", exact: true }).getAttribute("aria-keyshortcuts")).toBe("Alt+N");
+    await page.keyboard.press("Alt+KeyN");
+    await page.waitForURL(`${srv.origin}/write`);
+
+    // Keyboard only: to the post's text, typed.
+    await tabTo(page, "post_body");
+    await page.keyboard.type(LONG); // Enter makes each line break
+    const li = page.getByRole("figure", { name: "Preview as LinkedIn shows it" });
+    await expect.poll(() => li.textContent()).toContain("Boring deploys are a feature.");
+    expect(await li.getByRole("button", { name: /see more/ }).count()).toBe(1);
+
+    await page.getByRole("checkbox", { name: "Sandbox for X" }).check();
+    await page.getByLabel("Text", { exact: true }).nth(1).fill("Thread: one.");
+    await page.getByRole("button", { name: "Add a part" }).click();
+    await page.getByLabel("Part 2", { exact: true }).fill("x".repeat(300));
+    await expect.poll(() => page.getByRole("listitem", { name: "Part 2 of 2" }).getByText("300 / 280: 20 too many").count()).toBe(1);
+    await page.getByLabel("Part 2", { exact: true }).fill("Two.");
+    await page.getByRole("button", { name: "Add a part" }).click();
+    await page.getByLabel("Part 3", { exact: true }).fill("Three.");
+    await page.getByRole("button", { name: "Move part 3 up" }).click();
+    expect(await page.getByLabel("Part 2", { exact: true }).inputValue()).toBe("Three.");
+    await page.getByRole("button", { name: "Move part 2 down" }).click();
+    expect(await page.getByRole("figure", { name: "Preview as X shows it" }).count()).toBe(3);
+    await page.locator("#first_comment").fill("Links in the comments.");
+    // Never called LinkedIn or X: the sandbox stands in for both.
+    expect(await page.getByRole("heading", { name: "Sandbox post" }).count()).toBe(1);
+    expect(await page.getByRole("heading", { name: "Sandbox tweet (thread)" }).count()).toBe(1);
+    await axe(page);
+    await screenshots(page, "composer");
+
+    // A reload mid-writing loses nothing.
+    await page.reload();
+    await expect.poll(() => page.getByRole("status").textContent()).toBe("Restored what you were writing here before.");
+    expect(await page.locator("#post_body").inputValue()).toBe(LONG);
+    expect(await page.getByLabel("Part 3", { exact: true }).inputValue()).toBe("Three.");
+
+    await tabTo(page, "save-draft");
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/\/content\/post\/[^/?]+\?done=saved$/);
+    const postId = new URL(page.url()).pathname.split("/").pop()!;
+    // One item written for both: the post's page names its tweet.
+    expect(await page.getByText("Also as a sandbox tweet:").count()).toBe(1);
+    const post = (await api("fetch_item", { type: "post", id: postId })).body;
+    expect(post).toMatchObject({ body: LONG, first_comment: "Links in the comments." });
+    const found = (await api("search_content", { types: ["tweet"] })).body.results as { id: string }[];
+    const tweet = (await api("fetch_item", { type: "tweet", id: found[0].id })).body;
+    expect(tweet).toMatchObject({ body: "Thread: one.", links: { post_draft_id: postId } });
+    expect(tweet.thread.map((p: { text: string }) => p.text)).toEqual(["Two.", "Three."]);
+    // Saved: the next visit starts empty.
+    await page.goto(`${srv.origin}/write`);
+    expect(await page.locator("#post_body").inputValue()).toBe("");
+    expect(await page.getByRole("status").count()).toBe(0);
+    await page.close();
+  }, 120_000);
+
+  it("publishes now after a dialog naming the sandbox, and refuses an empty text, keeping what was typed", async () => {
+    const page = await newPage();
+    await openSignedIn(page, `${srv.origin}/write`, OWNER.email, OWNER.password);
+    await page.getByRole("checkbox", { name: "Sandbox for X" }).check();
+    await page.locator("#post_body").fill("Out now.");
+    await page.getByRole("button", { name: "Publish now" }).click();
+    const question = await page.getByRole("dialog").textContent();
+    expect(question).toContain("Publish to the sandbox (LinkedIn is not set up");
+    expect(question).not.toMatch(/Publish to (LinkedIn|X)\b/);
+    await press(page.getByRole("dialog").getByRole("button", { name: "Publish now" }));
+    await expect.poll(async () => (await page.locator(".error-box").textContent())?.trim()).toBe("Write the tweet's text, or untick where it goes.");
+    // The refused form keeps its text, and nothing was written.
+    expect(await page.locator("#post_body").inputValue()).toBe("Out now.");
+    expect((await api("search_content", { query: "Out now" })).body.results).toEqual([]);
+    await page.getByLabel("Text", { exact: true }).nth(1).fill("Out now on the other one.");
+    await page.getByRole("button", { name: "Publish now" }).click();
+    await press(page.getByRole("dialog").getByRole("button", { name: "Publish now" }));
+    await page.waitForURL(/\/content\/post\/[^/?]+\?done=published$/);
+    expect(await page.getByText("It is live: see it in the sandbox").count()).toBe(1);
+    await page.close();
+  }, 120_000);
+});
