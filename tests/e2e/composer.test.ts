@@ -109,4 +109,19 @@ describe("the composer", () => {
     expect(await page.getByText("It is live: see it in the sandbox").count()).toBe(1);
     await page.close();
   }, 120_000);
+
+  it("pages load without a missing favicon, and an unknown address gets the branded 404 with the navigation", async () => {
+    const page = await newPage();
+    const missing: string[] = [];
+    page.on("response", (r) => void (r.status() === 404 && missing.push(r.url())));
+    await openSignedIn(page, `${srv.origin}/write`, OWNER.email, OWNER.password);
+    await page.waitForLoadState("networkidle");
+    expect(missing).toEqual([]);
+    const res = await page.goto(`${srv.origin}/no/such/page`);
+    expect(res?.status()).toBe(404);
+    expect(await page.getByRole("heading", { name: "Not found" }).count()).toBe(1);
+    expect(await page.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "Write", exact: true }).count()).toBe(1);
+    await axe(page);
+    await page.close();
+  }, 60_000);
 });
