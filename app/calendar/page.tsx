@@ -119,6 +119,11 @@ export default async function CalendarPage({ searchParams }: { searchParams: Pro
                 <h3>
                   <time dateTime={d}>{label(d, { weekday: "short", day: "numeric", month: "short" })}</time>
                   {d === today ? <span className="badge info">Today</span> : null}
+                  {d >= today ? (
+                    <a className="cal-add" href={`/write?d=${d}`} aria-label={`Write for ${label(d, { weekday: "long", day: "numeric", month: "long" })}`}>
+                      +
+                    </a>
+                  ) : null}
                 </h3>
                 {list.length ? (
                   <ul>
@@ -132,9 +137,7 @@ export default async function CalendarPage({ searchParams }: { searchParams: Pro
                       </li>
                     ))}
                   </ul>
-                ) : open.length ? null : (
-                  <p className="empty">Nothing</p>
-                )}
+                ) : null}
                 {open.length ? (
                   <ul aria-label="Open queue slots">
                     {open.map((s) => (
