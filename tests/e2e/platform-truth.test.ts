@@ -224,10 +224,14 @@ describe("publishing to X and LinkedIn connected in a browser", () => {
     expect(out.status, JSON.stringify(out.body)).toBe(200);
     fake.engagement.set(out.body.platform_post_id, { impressions: 4321, likes: 87, replies: 12, reposts: 9, clicks: 30 });
     const counts = { impressions: 4321, likes: 87, replies: 12, reposts: 9, clicks: 30 };
-    // The server's own collector reads it 2 seconds after publishing.
-    await expect.poll(async () => (await api("get_post_metrics", { type: "tweet", id })).body.posts?.[0]?.metrics, { timeout: 30_000 }).toEqual(counts);
+    // The server's own collector reads it 2 seconds after publishing (asked each second: every call spends the app's rate limit).
+    await expect
+      .poll(async () => (await api("get_post_metrics", { type: "tweet", id })).body.posts?.[0]?.metrics, { timeout: 30_000, interval: 1000 })
+      .toEqual(counts);
     // The company page's post (the test before) through its statistics, the member's post through Member Post Analytics.
-    const all = (await api("get_post_metrics", {})).body as { posts: { title: string; metrics: unknown }[] };
+    const answer = await api("get_post_metrics", {});
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const all = answer.body as { posts: { title: string; metrics: unknown }[] };
     expect(all.posts.find((p) => p.title.startsWith("Studio news"))?.metrics).toMatchObject({ impressions: 0, clicks: 0 });
     expect(all.posts.find((p) => p.title.startsWith("Boring deploys"))?.metrics).toMatchObject({ impressions: 0, clicks: null });
 
