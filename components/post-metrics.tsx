@@ -2,7 +2,8 @@ import type { postMetrics } from "@/drizzle/schema";
 import { formatInZone } from "./format";
 
 type Read = typeof postMetrics.$inferSelect;
-const COLUMNS = [
+/** The engagement numbers, in the order every table shows them. */
+export const METRIC_COLUMNS = [
   ["impressions", "Impressions"],
   ["likes", "Likes"],
   ["replies", "Replies"],
@@ -22,7 +23,7 @@ export function MetricsHistory({ reads, timeZone, firstRead }: { reads: Read[]; 
         <thead>
           <tr>
             <th scope="col">Read</th>
-            {COLUMNS.map(([k, label]) => (
+            {METRIC_COLUMNS.map(([k, label]) => (
               <th key={k} scope="col" className="num">
                 {label}
               </th>
@@ -36,13 +37,13 @@ export function MetricsHistory({ reads, timeZone, firstRead }: { reads: Read[]; 
                 {formatInZone(r.collectedAt, timeZone)} <span className="muted">({r.window} after)</span>
               </th>
               {r.note === null ? (
-                COLUMNS.map(([k]) => (
+                METRIC_COLUMNS.map(([k]) => (
                   <td key={k} className="num">
                     {n(r[k])}
                   </td>
                 ))
               ) : (
-                <td colSpan={COLUMNS.length} className="muted">
+                <td colSpan={METRIC_COLUMNS.length} className="muted">
                   {r.note}
                 </td>
               )}

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { Bars } from "@/components/charts";
+import { METRIC_COLUMNS } from "@/components/post-metrics";
 import { formatInZone, zonedParts } from "@/components/format";
 import { engagementOf, type getPostMetrics } from "@/lib/domain/metrics/read";
 import { Chart } from "./chart";
@@ -96,21 +97,11 @@ export function Engagement({ data, timeZone, schedule }: { data: Data; timeZone:
                 <th scope="col">Post</th>
                 <th scope="col">Network</th>
                 <th scope="col">Published</th>
-                <th scope="col" className="num">
-                  Impressions
-                </th>
-                <th scope="col" className="num">
-                  Likes
-                </th>
-                <th scope="col" className="num">
-                  Replies
-                </th>
-                <th scope="col" className="num">
-                  Reposts
-                </th>
-                <th scope="col" className="num">
-                  Clicks
-                </th>
+                {METRIC_COLUMNS.map(([k, label]) => (
+                  <th key={k} scope="col" className="num">
+                    {label}
+                  </th>
+                ))}
               </tr>
             </thead>
             <tbody>
@@ -121,7 +112,7 @@ export function Engagement({ data, timeZone, schedule }: { data: Data; timeZone:
                   </th>
                   <td>{NETWORK[p.platform]}</td>
                   <td>{formatInZone(new Date(p.published_at), timeZone)}</td>
-                  {(["impressions", "likes", "replies", "reposts", "clicks"] as const).map((k) => (
+                  {METRIC_COLUMNS.map(([k]) => (
                     <td key={k} className="num">
                       {num(p.metrics?.[k])}
                     </td>
