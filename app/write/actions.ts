@@ -1,6 +1,7 @@
 "use server";
 import { redirect } from "next/navigation";
 import { ownerAction } from "@/lib/transports/auth/owner-action";
+import { refusal } from "@/lib/transports/auth/form-errors";
 import { db } from "@/lib/adapters/db";
 import { ports } from "@/lib/adapters/ports";
 import { AppError } from "@/lib/core/errors";
@@ -37,8 +38,6 @@ function parts(form: FormData): string[] {
     return [];
   }
 }
-
-const refusal = (e: AppError) => (e.details?.length ? e.details.map((d) => `${d.message}.`).join(" ") : [e.message, e.hint].filter(Boolean).join(" "));
 
 export async function composeAction(_prev: ComposeState, form: FormData): Promise<ComposeState> {
   const ctx = await ownerAction<Ctx | ComposeState>(

@@ -3,7 +3,7 @@ import type { Db } from "@/lib/adapters/db";
 import { postMetrics } from "@/drizzle/schema";
 import { log } from "@/lib/core/log";
 import { errorFacts, redactSecrets } from "@/lib/core/redact";
-import { platformOf, type EngagementRead } from "@/lib/domain/networks/platform";
+import { PublishError, platformOf, type EngagementRead } from "@/lib/domain/networks/platform";
 import { draftTable, type DraftType } from "../drafts/drafts";
 import type { PublishPorts } from "../publishing/outcomes";
 import { takeXReads } from "./budget";
@@ -66,7 +66,7 @@ async function readAccount(db: Db, posts: Due[], w: PublishPorts): Promise<Engag
     return posts.map((p) => reads.get(p.postId) ?? { note: "The network's answer did not include this post." });
   } catch (e) {
     const note = `It could not be read: ${redactSecrets(String((e as Error)?.message ?? e), 300)}`;
-    if (!(e instanceof Error && e.name === "PublishError")) log("error", "metrics read failed", { userId, type, ...errorFacts(e) });
+    if (!(e instanceof PublishError)) log("error", "metrics read failed", { userId, type, ...errorFacts(e) });
     return posts.map(() => ({ note }));
   }
 }

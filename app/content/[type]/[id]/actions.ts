@@ -2,6 +2,7 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { ownerAction } from "@/lib/transports/auth/owner-action";
+import { refusal } from "@/lib/transports/auth/form-errors";
 import { db } from "@/lib/adapters/db";
 import { ports } from "@/lib/adapters/ports";
 import { deleteDraft, type DraftType } from "@/lib/domain/drafts/drafts";
@@ -30,9 +31,6 @@ const asOwner = (type: DraftType, id: string, form: FormData) =>
     if (!profile) redirect("/signin");
     return ownerContext(await db(), { id: userId, ...profile }, ports());
   });
-
-// A field problem says which; anything else in the API's message and hint.
-const refusal = (e: AppError) => (e.details?.length ? e.details.map((d) => `${d.message}.`).join(" ") : [e.message, e.hint].filter(Boolean).join(" "));
 
 /** Runs one action; a refusal comes back in the API's words, success reloads the page. */
 async function act(type: DraftType, id: string, form: FormData, run: (ctx: Ctx) => Promise<string>): Promise<ActionState> {
