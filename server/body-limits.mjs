@@ -58,6 +58,9 @@ const RULES = [
   { path: /^\/api(?:[/?]|$)/, max: 64 * KiB, shape: "api" },
   // OAuth's endpoints that read a body: their own cap (lib/transports/oauth/client-auth.ts).
   { path: /^\/oauth\/(?:register|token|revoke)(?:[/?]|$)/, max: 64 * KiB, shape: "oauth" },
+  // The composer's uploads (app/write/upload): upload_media's body, whose cap this is too
+  // (base64 of the largest file, a 20 MB PDF, plus room for the other fields).
+  { path: /^\/write\/upload(?:[?]|$)/, max: 28 * MiB, shape: "api" },
   // Sign-in and sign-up: a few fields each, the link's confirmation included.
   { path: /^\/(?:signin|signup)(?:[/?]|$)/, max: 64 * KiB, shape: "text" },
   // The owner's pages, whose forms are server actions: Next's own cap for those, so that a

@@ -15,6 +15,7 @@ import type { Ctx } from "@/lib/domain/context";
 import { parseInput } from "@/lib/operations/execute";
 import { createDraftOp } from "@/lib/operations/drafts/create-draft";
 import { zonedToUtc } from "@/components/format";
+import { describeMedia } from "@/lib/domain/media/media";
 
 // The composer's one form (composer.tsx): what was written for each network, and the button
 // pressed. The drafts are created as create_draft creates them (its schema, the same domain
@@ -28,6 +29,28 @@ type Intent = "save" | "queue" | "schedule" | "publish";
 const DONE: Record<Intent, string> = { save: "saved", queue: "queued", schedule: "scheduled", publish: "published" };
 
 const field = (form: FormData, k: string) => String(form.get(k) ?? "");
+
+type Sent = { url: string; alt: string; pdf?: boolean; title?: string };
+const isSent = (m: unknown): m is Sent => !!m && typeof (m as Sent).url === "string" && typeof (m as Sent).alt === "string";
+
+/** The files as the composer sent them (media.tsx): the post's, and each thread part's. */
+function sentMedia(form: FormData): { post: Sent[]; parts: Sent[][] } {
+  try {
+    const v = JSON.parse(field(form, "media"));
+    const list = (l: unknown) => (Array.isArray(l) ? l.filter(isSent) : []);
+    return { post: list(v?.post), parts: Array.isArray(v?.parts) ? v.parts.map(list) : [] };
+  } catch {
+    return { post: [], parts: [] };
+  }
+}
+
+/** The media fields of create_draft for these files, each address passed through `at`. */
+function mediaFields(type: DraftType, files: Sent[], at: (u: string) => string) {
+  const doc = type === "post" ? files.find((m) => m.pdf) : undefined;
+  if (doc) return { document_url: at(doc.url), ...(doc.title?.trim() && { document_title: doc.title.trim() }) };
+  const images = files.filter((m) => !m.pdf).map((m) => at(m.url));
+  return images.length ? { image_urls: images } : {};
+}
 
 /** The thread's parts as the composer sent them: a JSON list of strings, else none. */
 function parts(form: FormData): string[] {
@@ -65,29 +88,50 @@ export async function composeAction(_prev: ComposeState, form: FormData): Promis
   const comment = field(form, "first_comment").trim();
   const account = (k: string) => field(form, k) || undefined;
 
-  // Checked (as create_draft checks a body) before anything is written.
-  const inputs: { type: DraftType; input: ReturnType<typeof parseInput> }[] = [];
-  try {
+  const media = sentMedia(form);
+  // create_draft's inputs, each file's address passed through `at`.
+  const inputsWith = (at: (u: string) => string) => {
+    const inputs: { type: DraftType; input: ReturnType<typeof parseInput> }[] = [];
     if (onLinkedIn) {
       const body = field(form, "post_body").replace(/\r\n/g, "\n");
       inputs.push({
         type: "post",
-        input: parseInput(createDraftOp, { type: "post", body, account_id: account("post_account"), ...(comment && { first_comment: comment }) }),
+        input: parseInput(createDraftOp, {
+          type: "post",
+          body,
+          account_id: account("post_account"),
+          ...mediaFields("post", media.post, at),
+          ...(comment && { first_comment: comment }),
+        }),
       });
     }
     if (onX) {
       const [first, ...rest] = thread;
+      const partImages = (i: number) => mediaFields("tweet", media.parts[i] ?? [], at).image_urls;
       inputs.push({
         type: "tweet",
         input: parseInput(createDraftOp, {
           type: "tweet",
           body: first ?? "",
-          ...(rest.length && { thread: rest }),
+          ...mediaFields("tweet", media.parts[0] ?? [], at),
+          ...(rest.length && { thread: rest.map((text, i) => (partImages(i + 1) ? { text, image_urls: partImages(i + 1) } : text)) }),
           account_id: account("tweet_account"),
           ...(comment && !onLinkedIn && { first_comment: comment }),
         }),
       });
     }
+    return inputs;
+  };
+
+  // Checked (as create_draft checks a body) before anything is written; then each image gets
+  // its description, which may give it a new address (describeMedia).
+  let inputs: ReturnType<typeof inputsWith>;
+  try {
+    inputsWith((u) => u);
+    const described = new Map<string, string>();
+    for (const m of [...(onLinkedIn ? media.post : []), ...(onX ? media.parts.flat() : [])])
+      if (!m.pdf && m.alt.trim()) described.set(m.url, await describeMedia(ctx, m.url, m.alt));
+    inputs = inputsWith((u) => described.get(u) ?? u);
   } catch (e) {
     if (e instanceof AppError) return { error: refusal(e) };
     throw e;

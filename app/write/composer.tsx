@@ -7,6 +7,9 @@ import { WhenPicker } from "@/components/when-picker";
 import { useUnsavedGuard } from "@/components/unsaved-guard";
 import { composeAction, type ComposeState } from "./actions";
 import { splitThread } from "./split";
+import { AiHelp, EditWithAi, useAssist } from "./ai-help";
+import type { Allowance } from "./assist";
+import { kept as keepStored, MediaPicker, type MediaLimits, type Medium } from "./media";
 
 export type Target = {
   type: "post" | "tweet";
@@ -18,10 +21,30 @@ export type Target = {
   fallback: string | null;
 };
 
-type Draft = { toPost: boolean; toTweet: boolean; postAccount: string; tweetAccount: string; post: string; parts: string[]; comment: string };
+type Draft = {
+  toPost: boolean;
+  toTweet: boolean;
+  postAccount: string;
+  tweetAccount: string;
+  post: string;
+  parts: string[];
+  comment: string;
+  postMedia: Medium[];
+  /** Each thread part's images, beside `parts`. */
+  partMedia: Medium[][];
+};
 
-const EMPTY: Draft = { toPost: true, toTweet: false, postAccount: "", tweetAccount: "", post: "", parts: [""], comment: "" };
-const typed = (d: Draft) => !!(d.post.trim() || d.parts.some((p) => p.trim()) || d.comment.trim());
+const EMPTY: Draft = { toPost: true, toTweet: false, postAccount: "", tweetAccount: "", post: "", parts: [""], comment: "", postMedia: [], partMedia: [[]] };
+const typed = (d: Draft) => !!(d.post.trim() || d.parts.some((p) => p.trim()) || d.comment.trim() || d.postMedia.length || d.partMedia.some((m) => m.length));
+
+/** What the form sends of the files: the stored ones, in order, with their descriptions. */
+const mediaField = (d: Draft) => {
+  const one = (m: Medium) => ({ url: m.url!, alt: m.alt, ...(m.kind === "pdf" && { pdf: true, title: m.title ?? m.name.replace(/\.pdf$/i, "") }) });
+  return JSON.stringify({ post: keepStored(d.postMedia).map(one), parts: d.parts.map((_, i) => keepStored(d.partMedia[i]).map(one)) });
+};
+
+/** The first stored image of a list, for the preview. */
+const firstImage = (list: Medium[] | undefined) => (list ?? []).find((m) => m.url && m.kind === "image");
 
 /** X's count of one part, in words. */
 function Count({ text, id }: { text: string; id: string }) {
@@ -45,12 +68,18 @@ export function Composer({
   csrf,
   targets,
   when,
+  limits,
+  model,
+  allowance,
 }: {
   userId: string;
   name: string;
   csrf: string;
   targets: Target[];
   when: { date: string; time: string; today: string; timeZone: string };
+  limits: { post: MediaLimits; tweet: MediaLimits };
+  model: string | null;
+  allowance: Allowance;
 }) {
   const key = `contentio:write:${userId}`;
   const [d, setD] = useState<Draft>(EMPTY);
@@ -61,15 +90,24 @@ export function Composer({
   const qid = useId();
   const [post, tweet] = targets;
   const set = (patch: Partial<Draft>) => setD((old) => ({ ...old, ...patch }));
+  const assist = useAssist(csrf, allowance);
+  // What the last AI change replaced, for its undo: nothing typed is lost to the model either.
+  const [beforeAi, setBeforeAi] = useState<Draft | null>(null);
+  const byAi = (patch: Partial<Draft>) => {
+    setBeforeAi(d);
+    set(patch);
+  };
 
   // Restored once, after the first render (the server knows nothing of this browser's copy).
   useEffect(() => {
     try {
       const kept = JSON.parse(localStorage.getItem(key) ?? "null") as Draft | null;
+      const keptMedia = (list: Medium[] | undefined) => (Array.isArray(list) ? keepStored(list) : []);
       if (kept && typed(kept)) {
         // Syncing from an external store (this browser's copy) once, after hydration.
+        const parts = kept.parts?.length ? kept.parts : [""];
         // eslint-disable-next-line react-hooks/set-state-in-effect
-        setD({ ...EMPTY, ...kept, parts: kept.parts?.length ? kept.parts : [""] });
+        setD({ ...EMPTY, ...kept, parts, postMedia: keptMedia(kept.postMedia), partMedia: parts.map((_, i) => keptMedia(kept.partMedia?.[i])) });
         setRestored(true);
       }
     } catch {
@@ -102,16 +140,22 @@ export function Composer({
   const finished = !!state?.saved?.length;
   const handle = (t: Target, chosen: string) => accountOf(t, chosen)?.label ?? null;
   const setPart = (i: number, text: string) => set({ parts: d.parts.map((p, k) => (k === i ? text : p)) });
-  const move = (i: number, by: number) => {
-    const parts = [...d.parts];
-    [parts[i], parts[i + by]] = [parts[i + by], parts[i]];
-    set({ parts });
+  const swap = <T,>(list: T[], i: number, by: number) => {
+    const next = [...list];
+    [next[i], next[i + by]] = [next[i + by], next[i]];
+    return next;
   };
+  const move = (i: number, by: number) => set({ parts: swap(d.parts, i, by), partMedia: swap(d.partMedia, i, by) });
+  // Functional: an upload's progress arrives after other changes.
+  const changePostMedia = (f: (m: Medium[]) => Medium[]) => setD((old) => ({ ...old, postMedia: f(old.postMedia) }));
+  const changePartMedia = (i: number) => (f: (m: Medium[]) => Medium[]) =>
+    setD((old) => ({ ...old, partMedia: old.parts.map((_, k) => (k === i ? f(old.partMedia[k] ?? []) : (old.partMedia[k] ?? []))) }));
 
   return (
     <form action={run} aria-busy={pending} className="composer">
       <input type="hidden" name="csrf" value={csrf} />
       <input type="hidden" name="thread" value={JSON.stringify(d.parts)} />
+      <input type="hidden" name="media" value={mediaField(d)} />
       {restored ? (
         <p className="ok-box" role="status">
           Restored what you were writing here before.
@@ -163,6 +207,21 @@ export function Composer({
         })}
       </fieldset>
 
+      <AiHelp
+        assist={assist}
+        model={model}
+        formats={[...(d.toPost ? [{ format: "post" as const, label: "post" }] : []), ...(d.toTweet ? [{ format: "tweet" as const, label: "tweet" }] : [])]}
+        write={(format, parts) => byAi(format === "post" ? { post: parts[0] } : { parts: [parts[0]], partMedia: [d.partMedia[0] ?? []] })}
+        undo={
+          beforeAi
+            ? () => {
+                setD(beforeAi);
+                setBeforeAi(null);
+              }
+            : null
+        }
+      />
+
       {d.toPost ? (
         <section className="card compose-row" aria-labelledby="post-h">
           <div className="stack">
@@ -172,8 +231,17 @@ export function Composer({
             <span className="help" id="post-count">
               {Array.from(d.post).length} / 3000 characters. The preview marks where LinkedIn folds the text behind “…see more”.
             </span>
+            <EditWithAi assist={assist} format="post" text={d.post} label="the post" replace={(t) => byAi({ post: t })} />
+            <MediaPicker label="the post" items={d.postMedia} change={changePostMedia} limits={limits.post} csrf={csrf} />
           </div>
-          <PostPreview type="post" text={d.post || "Your post appears here as you type."} imageUrl={null} name={name} handle={handle(post, d.postAccount)} />
+          <PostPreview
+            type="post"
+            text={d.post || "Your post appears here as you type."}
+            imageUrl={firstImage(d.postMedia)?.url ?? null}
+            imageAlt={firstImage(d.postMedia)?.alt || null}
+            name={name}
+            handle={handle(post, d.postAccount)}
+          />
         </section>
       ) : null}
 
@@ -184,12 +252,31 @@ export function Composer({
           </h2>
           <div className="actions">
             {d.toPost ? (
-              <button type="button" className="btn" onClick={() => set({ parts: [d.post] })}>
+              <button type="button" className="btn" onClick={() => set({ parts: [d.post], partMedia: [d.partMedia[0] ?? []] })}>
                 Use the post&apos;s text
               </button>
             ) : null}
-            <button type="button" className="btn" onClick={() => set({ parts: splitThread(d.parts.join("\n\n")).slice(0, 25) })}>
+            <button
+              type="button"
+              className="btn"
+              onClick={() => {
+                const parts = splitThread(d.parts.join("\n\n")).slice(0, 25);
+                set({ parts, partMedia: parts.map((_, i) => (i === 0 ? (d.partMedia[0] ?? []) : [])) });
+              }}
+            >
               Split into a thread
+            </button>
+            <button
+              type="button"
+              className="btn"
+              disabled={!!assist.busy || !(d.parts.join("").trim() || d.post.trim())}
+              onClick={async () => {
+                const text = d.parts.join("\n\n").trim() || d.post;
+                const parts = await assist.call("Writing the thread", { action: "thread", text, parts: text.length > 600 ? "5" : "3" });
+                if (parts) byAi({ parts, partMedia: parts.map((_, i) => (i === 0 ? (d.partMedia[0] ?? []) : [])) });
+              }}
+            >
+              Turn into a thread with AI
             </button>
           </div>
           <ol className="thread-editor">
@@ -199,6 +286,20 @@ export function Composer({
                   <label htmlFor={`part-${i}`}>{d.parts.length > 1 ? `Part ${i + 1}` : "Text"}</label>
                   <textarea id={`part-${i}`} rows={4} value={p} onChange={(e) => setPart(i, e.target.value)} aria-describedby={`count-${i}`} />
                   <Count text={p} id={`count-${i}`} />
+                  <EditWithAi
+                    assist={assist}
+                    format="tweet"
+                    text={p}
+                    label={d.parts.length > 1 ? `part ${i + 1}` : "the tweet"}
+                    replace={(t) => byAi({ parts: d.parts.map((x, k) => (k === i ? t : x)) })}
+                  />
+                  <MediaPicker
+                    label={d.parts.length > 1 ? `part ${i + 1}` : "the tweet"}
+                    items={d.partMedia[i] ?? []}
+                    change={changePartMedia(i)}
+                    limits={limits.tweet}
+                    csrf={csrf}
+                  />
                   <div className="actions">
                     {i > 0 ? (
                       <button type="button" className="btn" onClick={() => move(i, -1)} aria-label={`Move part ${i + 1} up`}>
@@ -214,7 +315,7 @@ export function Composer({
                       <button
                         type="button"
                         className="btn"
-                        onClick={() => set({ parts: d.parts.filter((_, k) => k !== i) })}
+                        onClick={() => set({ parts: d.parts.filter((_, k) => k !== i), partMedia: d.partMedia.filter((_, k) => k !== i) })}
                         aria-label={`Remove part ${i + 1}`}
                       >
                         Remove
@@ -225,7 +326,8 @@ export function Composer({
                 <PostPreview
                   type="tweet"
                   text={p || "Your tweet appears here as you type."}
-                  imageUrl={null}
+                  imageUrl={firstImage(d.partMedia[i])?.url ?? null}
+                  imageAlt={firstImage(d.partMedia[i])?.alt || null}
                   name={name}
                   handle={handle(tweet, d.tweetAccount)}
                 />
@@ -233,7 +335,7 @@ export function Composer({
             ))}
           </ol>
           {d.parts.length < 25 ? (
-            <button type="button" className="btn" onClick={() => set({ parts: [...d.parts, ""] })}>
+            <button type="button" className="btn" onClick={() => set({ parts: [...d.parts, ""], partMedia: [...d.partMedia, []] })}>
               Add a part
             </button>
           ) : null}

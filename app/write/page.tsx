@@ -8,7 +8,13 @@ import { formatInZone, pickerStart, zonedParts } from "@/components/format";
 import { ports } from "@/lib/adapters/ports";
 import { ownerContext } from "@/lib/domain/owner/owner";
 import { manageQueue } from "@/lib/domain/queue/queue";
+import { MAX_POST_IMAGES, MAX_TWEET_IMAGES } from "@/lib/domain/media/draft-media";
+import { MAX_IMAGE_BYTES, MAX_PDF_BYTES, MEDIA_TYPES } from "@/lib/domain/media/files";
+import { remaining } from "@/lib/domain/owner/allowances";
 import { Composer, type Target } from "./composer";
+
+const MEDIA = { imageBytes: MAX_IMAGE_BYTES, pdfBytes: MAX_PDF_BYTES, types: MEDIA_TYPES };
+const LIMITS = { post: { ...MEDIA, images: MAX_POST_IMAGES, pdf: true }, tweet: { ...MEDIA, images: MAX_TWEET_IMAGES, pdf: false } };
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Write · Contentio" };
@@ -50,6 +56,8 @@ export default async function WritePage({ searchParams }: { searchParams: Promis
       fallback: dest.sandbox ? dest.account : null,
     };
   });
+  const left = await remaining(ctx.db, me.id, me.plan, new Date());
+  const config = ctx.ports.config();
   const start = pickerStart(null, me.timezone);
   const day = d && /^\d{4}-\d{2}-\d{2}$/.test(d) ? d : start.date;
   return (
@@ -64,6 +72,9 @@ export default async function WritePage({ searchParams }: { searchParams: Promis
         csrf={csrfToken(me.id, "write")}
         targets={targets}
         when={{ date: day, time: start.time, today: zonedParts(new Date(), me.timezone).date, timeZone: me.timezone }}
+        limits={LIMITS}
+        model={config.OPENAI_API_KEY ? config.AI_MODEL : null}
+        allowance={{ posts: left.posts_remaining, aiActions: left.ai_actions_remaining }}
       />
     </OwnerShell>
   );

@@ -93,10 +93,12 @@ export type Brief = {
   topic?: string;
   instructions?: string;
   pillar?: string;
-  /** A post draft to condense into a tweet. */
+  /** A post draft to condense into a tweet, or the text to edit. */
   sourcePost?: string;
   /** A tweet thread of this many parts (2 to 25) instead of one tweet. */
   parts?: number;
+  /** Instead of writing about a topic: `sourcePost` made shorter, or said again in the author's voice. */
+  edit?: "shorten" | "rewrite";
 };
 
 /**

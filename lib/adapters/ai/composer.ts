@@ -99,8 +99,28 @@ export function composeThread(b: Brief, n: number): string[] {
   return [`${opener(v, seed)} ${lead} 🧵`, ...middle, close].map((p) => (fitsTweet(p) ? p : trimTweet(p)));
 }
 
+/**
+ * The owner's own text edited: shortened to its first sentences (about half, at least one),
+ * or said again with the author's opener and sign-off around it.
+ */
+function editOffline(b: Brief, text: string): string {
+  if (b.edit === "shorten") {
+    const all = sentences(text);
+    const kept: string[] = [];
+    for (const x of all) if (!kept.length || kept.join(" ").length + x.length <= text.length / 2) kept.push(x);
+    return kept.join(" ");
+  }
+  const seed = createHash("sha256").update(JSON.stringify(b)).digest().readUInt32BE(0);
+  const sign = signOff(b.voice);
+  return [`${opener(b.voice, seed)} ${text.trim()}`, sign && !text.trim().endsWith(sign) ? sign : null].filter(Boolean).join("\n\n");
+}
+
 export function composeOffline(b: Brief): string {
   if (b.format === "tweet" && b.parts) return composeThread(b, b.parts).join(`\n${THREAD_SEPARATOR}\n`);
+  if (b.edit && b.sourcePost) {
+    const out = editOffline(b, b.sourcePost);
+    return b.format === "tweet" && !fitsTweet(out) ? trimTweet(out) : out;
+  }
   const v = b.voice;
   const subject = (b.topic ?? b.sourcePost ?? "").trim();
   const seed = createHash("sha256").update(JSON.stringify(b)).digest().readUInt32BE(0);

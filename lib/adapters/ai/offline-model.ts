@@ -24,6 +24,7 @@ export function offlineModel(): LanguageModelV3 {
         instructions: readBlock<string>(text, "instructions"),
         pillar: readBlock<string>(text, "pillar"),
         parts: readBlock<number>(text, "parts"),
+        edit: readBlock<"shorten" | "rewrite">(text, "edit"),
       };
       const raw = (brief.voice ?? {}) as unknown as Record<string, unknown>;
       brief.voice = {

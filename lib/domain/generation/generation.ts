@@ -23,7 +23,7 @@ import type { DraftType } from "@/lib/domain/networks";
 // that marker on.
 
 /** The voice profile, and the owner's best-performing published posts of the format being written. */
-async function voiceOf(ctx: Ctx, format: DraftType): Promise<Voice> {
+export async function voiceOf(ctx: Ctx, format: DraftType): Promise<Voice> {
   const [u] = await ctx.db.select().from(users).where(eq(users.id, ctx.caller.userId));
   if (!u) throw notFound("account");
   const bestPosts = await bestPostTexts(ctx.db, ctx.caller.userId, format);

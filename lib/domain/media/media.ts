@@ -204,3 +204,41 @@ export async function mediaMeta(db: Db, userId: string, urls: string[]): Promise
 /** Every address among some attachments (for mediaMeta). */
 export const attachmentUrls = (...sets: (ApprovalAttachments | null | undefined)[]): string[] =>
   sets.flatMap((a) => (a ? [...a.image_urls, ...(a.document ? [a.document.url] : []), ...a.thread.flatMap((p) => p.image_urls)] : []));
+
+/**
+ * The address of the caller's medium `url` described as `alt`. A medium never changes once
+ * stored, its description included, since an approval shows the description as part of what
+ * goes out: one not yet described is described in place (nothing can have shown it as
+ * described); one described otherwise is copied with the new description, within the plan's
+ * storage, and the copy's address returned. The composer uploads first and describes at save.
+ */
+export async function describeMedia(ctx: Ctx, url: string, alt: string): Promise<string> {
+  const userId = ctx.caller.userId;
+  const id = storedMediaId(url);
+  const text = alt.trim().slice(0, 1000);
+  if (!id || !text) return url;
+  return ctx.db.transaction(async (tx) => {
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
+    const [m] = await tx
+      .select({ altText: media.altText, bytes: media.bytes })
+      .from(media)
+      .where(and(eq(media.id, id), eq(media.userId, userId)));
+    if (!m || m.altText === text) return url;
+    if (m.altText === null) {
+      await tx
+        .update(media)
+        .set({ altText: text })
+        .where(and(eq(media.id, id), eq(media.userId, userId), sql`${media.altText} is null`));
+      return url;
+    }
+    const limit = MEDIA_STORAGE_BYTES[ctx.caller.plan];
+    const used = await storageUsed(tx, userId);
+    if (used + m.bytes > limit) throw doesNotFit(ctx, m.bytes, used, limit);
+    const copy = randomUUID();
+    await tx.execute(
+      sql`insert into media (id, user_id, content_type, filename, alt_text, bytes, width, height, pages, frames, data)
+          select ${copy}, user_id, content_type, filename, ${text}, bytes, width, height, pages, frames, data from media where id = ${id} and user_id = ${userId}`,
+    );
+    return mediaUrl(ctx.ports.config().origin, copy);
+  });
+}

@@ -1,0 +1,29 @@
+import type { DraftType } from "@/lib/domain/networks";
+import type { Ctx } from "../context";
+import { withDebit } from "../owner/allowances";
+import { voiceOf } from "./generation";
+
+// The composer's AI help: text for the editor, never saved (the owner saves what they keep).
+// Charged as generate_post / generate_tweet are, one generation a press, with the same
+// refund when the model fails; the format's voice and best posts are the same too.
+
+export type AssistInput =
+  | { action: "write"; format: DraftType; topic: string; instructions?: string }
+  | { action: "shorten" | "rewrite"; format: DraftType; text: string }
+  | { action: "thread"; text: string; parts: number };
+
+/** The text (or a thread's parts) the model wrote for the composer. */
+export async function assist(ctx: Ctx, input: AssistInput): Promise<string[]> {
+  const format = input.action === "thread" ? "tweet" : input.format;
+  const voice = await voiceOf(ctx, format);
+  return withDebit(ctx, format === "post" ? "generate_post" : "generate_tweet", async () => {
+    switch (input.action) {
+      case "write":
+        return [await ctx.ports.model.write({ format, voice, topic: input.topic, instructions: input.instructions }, ctx.signal)];
+      case "thread":
+        return ctx.ports.model.writeThread({ format: "tweet", voice, sourcePost: input.text, parts: input.parts }, ctx.signal);
+      default:
+        return [await ctx.ports.model.write({ format, voice, sourcePost: input.text, edit: input.action }, ctx.signal)];
+    }
+  });
+}

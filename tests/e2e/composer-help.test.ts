@@ -1,0 +1,181 @@
+import { PDFDocument } from "pdf-lib";
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import { appInBrowser, axe, openSignedIn, screenshots } from "./browser";
+import { TestServer } from "./harness";
+
+// The composer's files and AI help: images dropped or picked with a progress bar, reordered
+// and described, a PDF for the post, a refused file named at the file; the offline composer
+// writing, shortening and threading in the owner's voice; and the upload address refusing a
+// request that is not the owner's page.
+
+const srv = new TestServer();
+const OWNER = { email: "maker@example.com", password: "correct horse battery" };
+let token = "";
+const api = async (op: string, body: unknown) => srv.api(op, body, token);
+
+const { newPage } = appInBrowser(srv, async () => {
+  await srv.admin("create-user", "--email", OWNER.email, "--password", OWNER.password, "--name", "Mira Maker", "--plan", "creator");
+  token = JSON.parse((await srv.admin("issue-token", "--email", OWNER.email, "--app", "Reader")).stdout).access_token;
+});
+
+const png = async (colour: string) => ({
+  name: `${colour}.png`,
+  mimeType: "image/png",
+  buffer: await sharp({ create: { width: 60, height: 40, channels: 3, background: colour } })
+    .png()
+    .toBuffer(),
+});
+
+const deck = async () => {
+  const doc = await PDFDocument.create();
+  doc.addPage();
+  doc.addPage();
+  return { name: "deck.pdf", mimeType: "application/pdf", buffer: Buffer.from(await doc.save()) };
+};
+
+describe("the composer's files", () => {
+  it("uploads images with progress, reorders and describes them, names a refused file, and saves them in order with their descriptions", async () => {
+    const page = await newPage();
+    await openSignedIn(page, `${srv.origin}/write`, OWNER.email, OWNER.password);
+    await page.locator("#post_body").fill("Three colours.");
+    await page.getByLabel("Images or a PDF for the post").setInputFiles([await png("red"), await png("blue")]);
+    const files = page.getByRole("list", { name: "Files for the post" });
+    // Stored: each shows its thumbnail and asks for its description.
+    await expect.poll(() => files.locator("img").count()).toBe(2);
+    expect(await files.getByRole("progressbar").count()).toBe(0);
+    // The reminder stays until each has a description.
+    expect(await files.getByText("Add a description").count()).toBe(2);
+    await page.getByLabel("Description of red.png (alt text)").fill("A red square");
+    await page.getByLabel("Description of blue.png (alt text)").fill("A blue square");
+    expect(await files.getByText("Add a description").count()).toBe(0);
+    await page.getByRole("button", { name: "Move blue.png earlier" }).click();
+    // The preview shows the first image, described.
+    const preview = page.getByRole("figure", { name: "Preview as LinkedIn shows it" });
+    expect(await preview.getByRole("img", { name: "A blue square" }).count()).toBe(1);
+
+    // A file the service does not take is named where it was added; nothing else changes.
+    await page
+      .getByLabel("Images or a PDF for the post")
+      .setInputFiles({ name: "notes.svg", mimeType: "image/svg+xml", buffer: Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>") });
+    await expect.poll(() => files.getByRole("alert").textContent()).toContain("notes.svg: a PNG, JPEG, GIF or WebP image, or a PDF is needed.");
+    await page.getByRole("button", { name: "Remove notes.svg" }).click();
+    // A PDF is refused beside images, at the file.
+    await page.getByLabel("Images or a PDF for the post").setInputFiles(await deck());
+    await expect.poll(() => files.getByRole("alert").textContent()).toContain("deck.pdf: a post carries one PDF or images, not both.");
+    await page.getByRole("button", { name: "Remove deck.pdf" }).click();
+
+    // A reload keeps the stored files and their descriptions.
+    await page.reload();
+    await expect.poll(() => page.getByLabel("Description of blue.png (alt text)").inputValue()).toBe("A blue square");
+    await axe(page);
+    await screenshots(page, "composer-files");
+
+    await page.getByRole("button", { name: "Save draft" }).click();
+    await page.waitForURL(/\/content\/post\/[^/?]+\?done=saved$/);
+    const id = new URL(page.url()).pathname.split("/").pop()!;
+    const post = (await api("fetch_item", { type: "post", id })).body;
+    expect(post.image_urls).toHaveLength(2);
+    // In the chosen order, each with the description given in the composer.
+    expect(await page.getByText("Posted with the description: “A blue square”").count()).toBe(1);
+    const described = await page.locator(".described").allTextContents();
+    expect(described).toEqual(["Posted with the description: “A blue square”", "Posted with the description: “A red square”"]);
+    await page.close();
+  }, 180_000);
+
+  it("gives each part of a thread its images, and a post its PDF with a title", async () => {
+    const page = await newPage();
+    await openSignedIn(page, `${srv.origin}/write`, OWNER.email, OWNER.password);
+    await page.getByLabel("Images or a PDF for the post").setInputFiles(await deck());
+    await expect.poll(() => page.getByLabel("Title of the document, as LinkedIn shows it").count()).toBe(1);
+    await page.getByLabel("Title of the document, as LinkedIn shows it").fill("The deck");
+    await page.locator("#post_body").fill("Slides inside.");
+    await page.getByRole("checkbox", { name: "Sandbox for X" }).check();
+    await page.getByLabel("Text", { exact: true }).nth(1).fill("One.");
+    await page.getByRole("button", { name: "Add a part" }).click();
+    await page.getByLabel("Part 2", { exact: true }).fill("Two, with a picture.");
+    await page.getByLabel("Images for part 2").setInputFiles([await png("green")]);
+    await expect.poll(() => page.getByRole("list", { name: "Files for part 2" }).locator("img").count()).toBe(1);
+    await page.getByLabel("Description of green.png (alt text)").fill("A green square");
+    await page.getByRole("button", { name: "Save draft" }).click();
+    await page.waitForURL(/\/content\/post\/[^/?]+\?done=saved$/);
+    const id = new URL(page.url()).pathname.split("/").pop()!;
+    expect((await api("fetch_item", { type: "post", id })).body).toMatchObject({
+      document_title: "The deck",
+      document_url: expect.stringContaining("/media/"),
+    });
+    const found = (await api("search_content", { types: ["tweet"], query: "One" })).body.results as { id: string }[];
+    const tweet = (await api("fetch_item", { type: "tweet", id: found[0].id })).body;
+    expect(tweet.image_urls ?? []).toEqual([]);
+    expect(tweet.thread).toEqual([{ text: "Two, with a picture.", image_urls: [expect.stringContaining("/media/")] }]);
+    await page.close();
+  }, 180_000);
+
+  it("stores an upload only from the owner's page: no session or no page token is refused", async () => {
+    const page = await newPage();
+    await openSignedIn(page, `${srv.origin}/write`, OWNER.email, OWNER.password);
+    const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+    const csrf = await page.evaluate(() => (document.querySelector("input[name=csrf]") as HTMLInputElement).value);
+    const body = JSON.stringify({ data: (await png("black")).buffer.toString("base64"), content_type: "image/png", filename: "x.png" });
+    const upload = (headers: Record<string, string>) =>
+      fetch(`${srv.origin}/write/upload`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
+    // Another site's page has the cookie sent at best, never the page's token.
+    const forged = await upload({ cookie, origin: "https://evil.example" });
+    expect(forged.status).toBe(401);
+    expect((await forged.json()).error.code).toBe("unauthorized");
+    expect((await upload({ "x-csrf-token": csrf })).status).toBe(401);
+    expect((await upload({ cookie, "x-csrf-token": "1.forged" })).status).toBe(401);
+    // The owner's page itself is taken.
+    const ok = await upload({ cookie, "x-csrf-token": csrf });
+    expect(ok.status).toBe(200);
+    expect((await ok.json()).url).toMatch(/\/media\/[0-9a-f-]{36}$/);
+    // A body that is not upload_media's is refused in the API's error shape.
+    const bad = await fetch(`${srv.origin}/write/upload`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie, "x-csrf-token": csrf },
+      body: JSON.stringify({ data: "not base64!", content_type: "text/html" }),
+    });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.details.map((d: { path: string }) => d.path).sort()).toEqual(["content_type", "data"]);
+    // Past upload_media's own cap, refused unread.
+    const huge = await fetch(`${srv.origin}/write/upload`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie, "x-csrf-token": csrf },
+      body: "a".repeat(29 * 1024 * 1024),
+    });
+    expect(huge.status).toBe(413);
+    expect((await huge.json()).error.code).toBe("invalid_request");
+    await page.close();
+  }, 120_000);
+});
+
+describe("the composer's AI help, with the built-in offline composer", () => {
+  it("writes a post from a topic, shortens it, undoes, turns it into a thread, and shows the allowance used", async () => {
+    const page = await newPage();
+    await openSignedIn(page, `${srv.origin}/write`, OWNER.email, OWNER.password);
+    const card = page.getByRole("region", { name: "Write with AI" });
+    expect(await card.textContent()).toContain("built-in offline composer");
+    const left = async () => Number(/(\d+) posts and/.exec((await card.textContent()) ?? "")?.[1]);
+    const before = await left();
+    await page.getByLabel("What it is about").fill("Small pull requests get reviewed faster. Big ones wait for days and then get rubber-stamped.");
+    await card.getByRole("button", { name: "Write the post" }).click();
+    await expect.poll(() => page.locator("#post_body").inputValue()).toContain("Small pull requests get reviewed faster.");
+    expect(await left()).toBe(before - 1);
+    const written = await page.locator("#post_body").inputValue();
+
+    await page.getByRole("group", { name: "AI help for the post" }).getByRole("button", { name: "Shorten" }).click();
+    await expect.poll(async () => (await page.locator("#post_body").inputValue()).length).toBeLessThan(written.length);
+    await card.getByRole("button", { name: "Undo the AI change" }).click();
+    expect(await page.locator("#post_body").inputValue()).toBe(written);
+
+    await page.getByRole("checkbox", { name: "Sandbox for X" }).check();
+    await page.getByRole("button", { name: "Turn into a thread with AI" }).click();
+    await expect.poll(() => page.getByLabel("Part 3", { exact: true }).count()).toBe(1);
+    expect(await page.getByLabel("Part 1", { exact: true }).inputValue()).not.toBe("");
+    // Nothing was saved by the model: the owner saves what they keep.
+    expect((await api("search_content", { query: "pull requests" })).body.results).toEqual([]);
+    await axe(page);
+    await screenshots(page, "composer-ai");
+    await page.close();
+  }, 180_000);
+});
