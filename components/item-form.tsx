@@ -1,5 +1,5 @@
 "use client";
-import { useActionState, useId, useRef, type ReactNode } from "react";
+import { startTransition, useActionState, useEffect, useId, useRef, useState, type ReactNode } from "react";
 import type { ActionState } from "./action-form";
 import { ConfirmDialog } from "./confirm-dialog";
 import { useUnsavedGuard } from "./unsaved-guard";
@@ -17,7 +17,12 @@ type Props = {
   when: ReactNode;
   scheduled: boolean;
   publishQuestion: string;
+  /** Saves the text as the owner pauses (an unscheduled draft's page only). */
+  autosave?: (form: FormData) => Promise<{ error?: string; shown?: string; updated_at?: string; at?: string } | null>;
 };
+
+/** How long typing must pause before the text is saved by itself. */
+const PAUSE_MS = 2000;
 
 /**
  * An item's editor and its actions as one form: Save, Schedule, Unschedule and Publish now all
@@ -25,8 +30,61 @@ type Props = {
  * text (React resets a form after its action: the text returns as its default value), and
  * leaving with unsaved text asks first.
  */
-export function ItemForm({ action, hidden, saved, titleHelp, when, scheduled, publishQuestion }: Props) {
+export function ItemForm({ action, hidden: initial, saved: initialSaved, titleHelp, when, scheduled, publishQuestion, autosave }: Props) {
   const [state, run, pending] = useActionState(action, null);
+  // An autosave moves the page on to the version it made, the buttons then acting on that
+  // one, until the page itself shows a newer version (a button's save, a reload).
+  const [auto, setAuto] = useState<{ shown: string; updated_at: string; saved: Props["saved"] } | null>(null);
+  const newer = auto && auto.updated_at > initial.updated_at ? auto : null;
+  const hidden = newer ? { ...initial, shown: newer.shown, updated_at: newer.updated_at } : initial;
+  const saved = newer ? newer.saved : initialSaved;
+  const [autosaved, setAutosaved] = useState<{ error?: string; at?: string } | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const noted = useRef(false);
+  // A button pressed while an autosave is on its way acts on the version that autosave makes.
+  const inflight = useRef<Promise<void> | null>(null);
+  const latest = useRef<typeof auto>(null);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const typing = () => {
+    if (!autosave) return;
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => void (inflight.current = save()), PAUSE_MS);
+  };
+  const save = async () => {
+    const f = form.current;
+    if (!f || !autosave) return;
+    const data = new FormData(f);
+    if (noted.current) data.set("noted", "1");
+    const title = String(data.get("title") ?? "");
+    const body = String(data.get("body") ?? "");
+    if (!body.trim() || (body === saved.body && (title === (saved.title ?? "") || saved.title === undefined))) return;
+    let r: Awaited<ReturnType<typeof autosave>>;
+    try {
+      r = await autosave(data);
+    } catch {
+      r = { error: "Not saved automatically: the connection failed. Your text stays here." };
+    }
+    if (r?.shown && r.updated_at) {
+      noted.current = true;
+      latest.current = {
+        shown: r.shown,
+        updated_at: r.updated_at,
+        saved: { ...saved, body, ...(saved.title !== undefined && title.trim() && { title: title.trim() }) },
+      };
+      setAuto(latest.current);
+    }
+    setAutosaved(r);
+  };
+  const submit = async (data: FormData) => {
+    clearTimeout(timer.current);
+    await inflight.current;
+    const a = latest.current;
+    if (a && a.updated_at > String(data.get("updated_at"))) {
+      data.set("shown", a.shown);
+      data.set("updated_at", a.updated_at);
+    }
+    startTransition(() => run(data));
+  };
   const form = useRef<HTMLFormElement>(null);
   const dialog = useRef<HTMLDialogElement>(null);
   const qid = useId();
@@ -47,7 +105,7 @@ export function ItemForm({ action, hidden, saved, titleHelp, when, scheduled, pu
     ) : null;
 
   return (
-    <form ref={form} action={run} aria-busy={pending}>
+    <form ref={form} action={autosave ? submit : run} aria-busy={pending} onInput={typing}>
       {Object.entries(hidden).map(([k, v]) => (
         <input key={k} type="hidden" name={k} value={v} />
       ))}
@@ -69,6 +127,14 @@ export function ItemForm({ action, hidden, saved, titleHelp, when, scheduled, pu
             Schedule and Publish now save this text first.
           </span>
         </div>
+        {autosave ? (
+          <p className="help" aria-live="polite">
+            {autosaved?.error ??
+              (autosaved?.at
+                ? `Saved automatically at ${new Date(autosaved.at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.`
+                : "Saved automatically as you pause.")}
+          </p>
+        ) : null}
         {refused("edit")}
         <button type="submit" name="intent" value="save" className="btn primary" disabled={pending}>
           Save changes

@@ -179,3 +179,27 @@ describe("the composer's AI help, with the built-in offline composer", () => {
     await page.close();
   }, 180_000);
 });
+
+describe("the item page's editor", () => {
+  it("saves an unscheduled draft's text by itself as the owner pauses, then acts on that version; a scheduled one only by a button", async () => {
+    const page = await newPage();
+    const { id } = (await api("create_draft", { type: "post", body: "First words." })).body;
+    await openSignedIn(page, `${srv.origin}/content/post/${id}`, OWNER.email, OWNER.password);
+    await page.locator("#body").fill("Second words, saved by themselves.");
+    await expect.poll(() => page.getByText(/^Saved automatically at/).count(), { timeout: 15_000 }).toBe(1);
+    expect((await api("fetch_item", { type: "post", id })).body.body).toBe("Second words, saved by themselves.");
+    // Typing again saves again; the buttons then act on the newest version, never refused as changed.
+    await page.locator("#body").fill("Third words.");
+    await expect.poll(async () => (await api("fetch_item", { type: "post", id })).body.body, { timeout: 15_000 }).toBe("Third words.");
+    await page.getByRole("button", { name: "Schedule", exact: true }).click();
+    await page.waitForURL(/\?done=scheduled$/);
+    // One history entry for the typing, not one a pause.
+    expect(await page.locator(".history li", { hasText: "Edited by" }).count()).toBe(1);
+    // Scheduled: what goes out changes only by a button.
+    expect(await page.getByText(/Saved automatically/).count()).toBe(0);
+    await page.locator("#body").fill("Not saved by itself.");
+    await new Promise((r) => setTimeout(r, 3000));
+    expect((await api("fetch_item", { type: "post", id })).body.body).toBe("Third words.");
+    await page.close();
+  }, 120_000);
+});

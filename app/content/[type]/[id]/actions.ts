@@ -5,7 +5,7 @@ import { ownerAction } from "@/lib/transports/auth/owner-action";
 import { refusal } from "@/lib/transports/auth/form-errors";
 import { db } from "@/lib/adapters/db";
 import { ports } from "@/lib/adapters/ports";
-import { deleteDraft, type DraftType } from "@/lib/domain/drafts/drafts";
+import { deleteDraft, loadOwn, type DraftType } from "@/lib/domain/drafts/drafts";
 import { forget } from "@/lib/domain/drafts/history";
 import { getProfile } from "@/lib/domain/owner/onboarding";
 import { ownerContext, resolveUnknown } from "@/lib/domain/owner/owner";
@@ -85,6 +85,30 @@ export async function itemAction(type: DraftType, id: string, timeZone: string, 
     return `${page(type, id)}?done=${saved && intent !== "save" && !done.startsWith("publish-") ? `saved-${done}` : done}`;
   });
   return refused && { ...refused, intent, typed: { title: text(form, "title"), body: text(form, "body"), basedOn: text(form, "updated_at") } };
+}
+
+export type AutosaveState = { error?: string; shown?: string; updated_at?: string; at?: string } | null;
+
+/**
+ * The editor's text saved as the owner pauses, for an unscheduled draft only: a scheduled one
+ * changes what goes out, which only a button does. Saved as Save saves it (on top of the
+ * content the page showed); the page then goes on from the new version. Only the first
+ * autosave of a visit is noted in the history, so typing leaves one entry, not one a pause.
+ */
+export async function autosave(type: DraftType, id: string, form: FormData): Promise<AutosaveState> {
+  if (type !== "post" && type !== "tweet") return { error: "Unknown kind of draft." };
+  const ctx = await asOwner(type, id, form);
+  if (!ctx || !("caller" in ctx)) return ctx as AutosaveState;
+  try {
+    const d = await loadOwn(ctx.db, ctx, type, id);
+    if (d.status !== "draft") return { error: "Not saved automatically: it is no longer an unscheduled draft. Use the buttons." };
+    const { shown } = await saveTyped(ctx, type, id, form, { note: form.get("noted") !== "1" });
+    const after = await loadOwn(ctx.db, ctx, type, id);
+    return { shown, updated_at: after.updatedAt.toISOString(), at: new Date().toISOString() };
+  } catch (e) {
+    if (e instanceof AppError) return { error: `Not saved automatically: ${refusal(e)}` };
+    throw e;
+  }
 }
 
 export async function remove(type: DraftType, id: string, _prev: ActionState, form: FormData): Promise<ActionState> {

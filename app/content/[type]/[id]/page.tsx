@@ -21,7 +21,7 @@ import { PostPreview } from "@/components/post-preview";
 import { SandboxNote } from "@/components/sandbox-note";
 import { destination, publishedTo } from "@/lib/adapters/platforms/destination";
 import { WhenPicker } from "@/components/when-picker";
-import { itemAction, remove, retryComment, settle } from "./actions";
+import { autosave, itemAction, remove, retryComment, settle } from "./actions";
 import { FirstComment } from "./first-comment";
 
 export const dynamic = "force-dynamic";
@@ -236,6 +236,7 @@ export default async function ItemPage({
           when={<WhenPicker date={initial.date} time={initial.time} today={zonedParts(new Date(), me.timezone).date} timeZone={me.timezone} />}
           scheduled={status === "scheduled"}
           publishQuestion={`Publish this ${what} to ${dest.account} now? It cannot be undone.`}
+          autosave={status === "draft" ? autosave.bind(null, type, id) : undefined}
         />
       ) : (
         <section aria-labelledby="text-h">

@@ -20,7 +20,7 @@ export const text = (form: FormData, k: string) => String(form.get(k) ?? "");
  * is (lengths, X's count), then the same domain function. Only on top of the content the page
  * showed; gives the hash of the content the pressed action may then act on.
  */
-export async function saveTyped(ctx: Ctx, type: DraftType, id: string, form: FormData): Promise<{ saved: boolean; shown: string }> {
+export async function saveTyped(ctx: Ctx, type: DraftType, id: string, form: FormData, o = { note: true }): Promise<{ saved: boolean; shown: string }> {
   const body = text(form, "body").replace(/\r\n/g, "\n");
   const title = type === "post" ? text(form, "title").trim() : "";
   if (!body.trim()) throw new AppError("invalid_request", "The text cannot be empty.");
@@ -32,7 +32,7 @@ export async function saveTyped(ctx: Ctx, type: DraftType, id: string, form: For
   // The page's hash too: an edit of a scheduled draft is the owner's approval of the new content.
   const { contentHash } = await editDraft({ ...ctx, shown }, input);
   const fields = [title && title !== d.title && "title", body !== d.body && "body"].filter(Boolean).join(", ");
-  await noteByCaller(ctx, { type, id, kind: "edited", detail: { fields } });
+  if (o.note) await noteByCaller(ctx, { type, id, kind: "edited", detail: { fields } });
   return { saved: true, shown: contentHash };
 }
 
