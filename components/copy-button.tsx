@@ -26,7 +26,7 @@ export function CopyButton({ text, what }: { text: string; what: string }) {
       <button type="button" className="btn" onClick={copy}>
         Copy<span className="sr-only"> {what}</span>
       </button>
-      <span className="copy-said" aria-live="polite" role="status">
+      <span className="copy-said" aria-live="polite">
         {said}
       </span>
     </span>

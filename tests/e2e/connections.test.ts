@@ -55,7 +55,10 @@ describe("Settings > Connections for a first-time owner", () => {
     for (const client of ["Claude", "ChatGPT", "VS Code", "Cursor"]) expect(await card.textContent()).toContain(client);
     await card.getByRole("button", { name: "Copy the MCP server URL" }).focus();
     await page.keyboard.press("Enter"); // keyboard alone
-    await expect.poll(() => card.getByRole("status").textContent()).toBe("Copied");
+    // Said in a polite live region beside the button (not a status role: pages keep that for outcomes).
+    const said = card.locator(".copy-said");
+    expect(await said.getAttribute("aria-live")).toBe("polite");
+    await expect.poll(() => said.textContent()).toBe("Copied");
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${srv.origin}/mcp`);
     await axe(page);
     await page.close();
