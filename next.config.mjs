@@ -28,6 +28,7 @@ const config = {
         "/",
         "/oauth/authorize",
         "/confirm/:id",
+        "/approvals",
         "/settings/:path*",
         "/signin",
         "/signup",

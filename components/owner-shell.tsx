@@ -27,14 +27,23 @@ const NAV = [
 async function AttentionBanner({ userId }: { userId: string }) {
   const a = await attention(await db(), userId);
   if (!a.total) return null;
-  const parts = [
-    a.failed ? `${a.failed} failed` : null,
-    a.unknown ? `${a.unknown} not confirmed by the platform` : null,
-    a.waiting ? `${a.waiting} waiting for your approval` : null,
-  ].filter(Boolean);
+  const drafts = [a.failed ? `${a.failed} failed` : null, a.unknown ? `${a.unknown} not confirmed by the platform` : null].filter(Boolean);
+  // Two kinds of attention, two places: drafts that went wrong are fixed from the content list,
+  // an app's requests are decided from the approvals inbox.
   return (
     <aside className="attention" aria-label="Needs attention">
-      <strong>Needs attention:</strong> {parts.join(", ")}. <Link href="/content?status=attention">Review them</Link>
+      <strong>Needs attention:</strong>{" "}
+      {drafts.length ? (
+        <>
+          {drafts.join(", ")}. <Link href="/content?status=attention">Review them</Link>
+          {a.waiting ? " " : null}
+        </>
+      ) : null}
+      {a.waiting ? (
+        <>
+          {a.waiting} waiting for your approval. <Link href="/approvals">Review requests</Link>
+        </>
+      ) : null}
     </aside>
   );
 }

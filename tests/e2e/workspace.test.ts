@@ -111,8 +111,12 @@ describe("the owner's content list", () => {
       await owner.goto(`${srv.origin}${path}`);
       await expect.poll(() => owner.getByRole("complementary", { name: "Needs attention" }).textContent()).toContain("1 waiting for your approval");
     }
-    await owner.getByRole("complementary", { name: "Needs attention" }).getByRole("link", { name: "Review them" }).click();
-    await owner.waitForURL(/status=attention/);
+    // Only a request waits: the banner's one link leads to the approvals inbox (approvals-inbox.test.ts).
+    const banner = owner.getByRole("complementary", { name: "Needs attention" });
+    expect(await banner.getByRole("link", { name: "Review them" }).count()).toBe(0);
+    await banner.getByRole("link", { name: "Review requests" }).click();
+    await owner.waitForURL(/\/approvals$/);
+    await owner.goto(`${srv.origin}/content?status=attention`);
     const rows = owner.getByRole("list", { name: "Drafts" }).locator(":scope > li");
     await expect.poll(() => rows.count()).toBe(1);
     expect(await rows.first().textContent()).toContain("Waiting for your approval");

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import type { AccountView } from "@/lib/domain/accounts/accounts";
 import type { accountHealth } from "@/lib/domain/accounts/health";
 import { NETWORKS } from "@/lib/domain/networks";
@@ -6,7 +7,15 @@ import { PLATFORM_NAMES, formatInZone } from "@/components/format";
 import { connectPlatform, makeDefault, removeAccount } from "./actions";
 
 type Health = Awaited<ReturnType<typeof accountHealth>>[number];
-type Props = { accounts: AccountView[]; health: Health[]; providers: { linkedin: boolean; x: boolean }; csrf: string; timeZone: string };
+type Props = {
+  accounts: AccountView[];
+  health: Health[];
+  providers: { linkedin: boolean; x: boolean };
+  csrf: string;
+  timeZone: string;
+  /** For a network without app credentials: how to set it up (setup.tsx), by provider. */
+  setup: Partial<Record<string, ReactNode>>;
+};
 
 /** What the connection an account posts with needs: renewing soon, missing permissions, today's cap, a notice. */
 function HealthNotes({ h, name, timeZone }: { h: Health; name: string; timeZone: string }) {
@@ -80,7 +89,7 @@ function ConnectButton({ provider, csrf, label, primary }: { provider: string; c
  * Settings > Connections, Accounts: each network's accounts (the default first), each with
  * the state of its connection, "Make default" and "Disconnect"; "Connect" or "Add another".
  */
-export function AccountsList({ accounts, health, providers, csrf, timeZone }: Props) {
+export function AccountsList({ accounts, health, providers, csrf, timeZone, setup }: Props) {
   return (
     <>
       {NETWORKS.map(({ platform, provider }) => {
@@ -141,7 +150,9 @@ export function AccountsList({ accounts, health, providers, csrf, timeZone }: Pr
             )}
             {canConnect ? (
               <ConnectButton provider={provider} csrf={csrf} label={mine.length ? `Add another ${name} account` : `Connect ${name}`} primary={!mine.length} />
-            ) : null}
+            ) : (
+              setup[provider]
+            )}
           </div>
         );
       })}

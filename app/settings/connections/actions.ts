@@ -10,6 +10,11 @@ import { KINDS, setNotificationSettings } from "@/lib/domain/owner/notifications
 import { revokeApp } from "@/lib/domain/apps/tokens";
 import { checkConnections } from "@/lib/adapters/platforms/check";
 import type { CheckState } from "@/components/connection-check";
+import type { TokenState } from "@/components/token-form";
+import { PERSONAL_TOKEN_CHOICES, PERSONAL_TOKEN_DAYS, issuePersonalToken } from "@/lib/domain/apps/personal-tokens";
+import { invalid, type ErrorDetail } from "@/lib/core/errors";
+import { refusal } from "@/lib/transports/auth/form-errors";
+import { config } from "@/lib/core/config";
 
 const PAGE = "/settings/connections";
 
@@ -21,7 +26,37 @@ export async function disconnectApp(form: FormData) {
   const userId = await owner(form);
   const ok = await revokeApp(await db(), userId, String(form.get("appId") ?? ""));
   revalidatePath(PAGE);
-  redirect(`${PAGE}?done=${ok ? "disconnected" : "gone"}`);
+  // A personal token is revoked, an app disconnected: the same act, in the words of each.
+  const token = form.get("kind") === "token";
+  redirect(`${PAGE}?done=${ok ? (token ? "revoked" : "disconnected") : "gone"}`);
+}
+
+const NAME_MAX = 100;
+
+/**
+ * A personal API token, made as `npm run admin issue-token` makes one (the same domain
+ * function). Shown once, in this answer only: never in the page's address, never stored but
+ * hashed. A stale or forged form makes nothing.
+ */
+export async function createToken(_prev: TokenState, form: FormData): Promise<TokenState> {
+  return ownerAction<TokenState>(
+    form,
+    { page: PAGE, purpose: "connections", expired: () => ({ error: "This page had expired, so no token was made. Reload it and try again." }) },
+    async (userId) => {
+      const name = String(form.get("name") ?? "").trim();
+      const days = Number(form.get("days") ?? PERSONAL_TOKEN_DAYS);
+      const problems: ErrorDetail[] = [];
+      if (!name) problems.push({ path: "name", message: "Name the token after what will use it, e.g. “Publishing script”" });
+      else if (name.length > NAME_MAX) problems.push({ path: "name", message: `Use at most ${NAME_MAX} characters for the name` });
+      if (!(PERSONAL_TOKEN_CHOICES as readonly number[]).includes(days))
+        problems.push({ path: "days", message: "Choose how long the token lasts from the list" });
+      if (problems.length) return { error: refusal(invalid(problems)), name };
+      const { baseUrl, mcpUrl } = config();
+      const t = await issuePersonalToken(await db(), userId, { appName: name, expiresIn: days * 86400, audience: [baseUrl, mcpUrl] });
+      revalidatePath(PAGE);
+      return { token: t.access_token, name, expiresAt: t.expires_at.toISOString() };
+    },
+  );
 }
 
 export async function togglePublishing(form: FormData) {

@@ -1,19 +1,23 @@
 import { AppOrigin } from "@/components/asking-app";
-import { configuredProviders } from "@/lib/transports/auth";
+import { configuredProviders, providerCallbackUrl } from "@/lib/transports/auth";
 import { csrfToken, requireOwner } from "@/lib/transports/auth/session";
 import { db } from "@/lib/adapters/db";
 import { accountHealth } from "@/lib/domain/accounts/health";
 import { listConnectedApps, pendingApprovals } from "@/lib/domain/accounts/connections";
 import { listAccounts } from "@/lib/domain/accounts/accounts";
 import { AccountsList } from "./accounts";
-import { ConfirmButton } from "@/components/confirm-button";
-import { OPERATION_WORDS, abilities, formatDay, formatTime, relative } from "@/components/format";
+import { OPERATION_WORDS, formatTime } from "@/components/format";
 import { OwnerShell } from "@/components/owner-shell";
 import { SwitchForm } from "@/components/switch-form";
 import { notificationSettingsOf } from "@/lib/domain/owner/notifications";
 import { config } from "@/lib/core/config";
 import { ports } from "@/lib/adapters/ports";
-import { checkConnection, disconnectApp, saveNotifications, toggleAppTrust, togglePublishing } from "./actions";
+import { checkConnection, createToken, saveNotifications, togglePublishing } from "./actions";
+import { AppsList } from "./apps";
+import { AssistantCard } from "./assistant";
+import { SetupChecklist } from "./setup";
+import { TokenForm } from "@/components/token-form";
+import { PERSONAL_TOKEN_CHOICES, PERSONAL_TOKEN_DAYS } from "@/lib/domain/apps/personal-tokens";
 import { ConnectionCheckForm } from "@/components/connection-check";
 import { FormOutcome } from "@/components/form-outcome";
 import { destinationBadges } from "@/lib/adapters/platforms/destination";
@@ -26,6 +30,7 @@ const DONE: Record<string, string> = {
   gone: "That app was already disconnected.",
   "account-disconnected": "Account disconnected. Nothing will be published to it; posts scheduled to it are drafts again.",
   "account-gone": "That account was already disconnected.",
+  revoked: "Token revoked. Whatever used it is refused from its next call.",
   default: "Default account changed. Drafts without an account of their own go there from now on.",
   notifications: "E-mail settings saved.",
 };
@@ -52,6 +57,7 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
   const providers = configuredProviders();
   const now = new Date();
   const badge = destinationBadges();
+  const c = config();
   return (
     <OwnerShell email={me.email} userId={me.id} current="/settings/connections">
       <h1>Connections</h1>
@@ -61,57 +67,11 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
         <h2 id="apps">AI apps</h2>
         {apps.length === 0 ? (
           <p>
-            No AI app is connected. To connect an assistant such as Claude or ChatGPT, add this service&apos;s MCP address in the assistant&apos;s settings; it
-            will send you here to approve. See <a href="/llms.txt">the guide</a>.
+            No AI app is connected. To connect an assistant such as Claude or ChatGPT, follow <a href="#assistant">Connect an assistant</a>; for a program of
+            your own, <a href="#tokens">create a personal API token</a>.
           </p>
         ) : (
-          <ul className="rows">
-            {apps.map((a) => (
-              <li key={a.id}>
-                <div>
-                  <strong>{a.name}</strong>{" "}
-                  {a.selfRegistered ? (
-                    <span className="badge" title="This app registered itself; its name is not verified.">
-                      Unverified
-                    </span>
-                  ) : null}
-                  <p className="meta">
-                    {a.redirectHost ? <>Redirects to {a.redirectHost} · </> : null}Connected on {formatDay(a.createdAt, me.timezone)} · Last used{" "}
-                    {relative(a.lastUsedAt, now)}
-                  </p>
-                  <details>
-                    <summary>What it can do</summary>
-                    <ul className="can">
-                      {abilities(a.scopes, me.publishingAllowed).map((t) => (
-                        <li key={t}>{t}</li>
-                      ))}
-                    </ul>
-                  </details>
-                  <SwitchForm
-                    action={toggleAppTrust}
-                    className="app-trust"
-                    id={`trust-${a.id}`}
-                    on={a.trustsForms}
-                    hidden={{ csrf, appId: a.id, trust: a.trustsForms ? "off" : "on" }}
-                    label={<>Let {a.name} confirm actions in its own window</>}
-                    help={
-                      <>
-                        Off: you approve each publish, schedule and delete on this site. On: a &ldquo;Yes&rdquo; in {a.name}&apos;s own window counts as your
-                        approval, and a program, not you, could give it.
-                      </>
-                    }
-                  />
-                </div>
-                <ConfirmButton
-                  action={disconnectApp}
-                  label="Disconnect"
-                  confirm="Disconnect"
-                  hidden={{ appId: a.id, csrf }}
-                  question={`Disconnect ${a.name}? It will lose access immediately.`}
-                />
-              </li>
-            ))}
-          </ul>
+          <AppsList apps={apps} csrf={csrf} timeZone={me.timezone} publishingAllowed={me.publishingAllowed} now={now} />
         )}
         <SwitchForm
           action={togglePublishing}
@@ -124,6 +84,24 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
         />
       </section>
 
+      <AssistantCard mcpUrl={c.mcpUrl} />
+
+      <section aria-labelledby="tokens" className="card wrap-code">
+        <h2 id="tokens">Personal API tokens</h2>
+        <p>
+          For a script or a program of your own that calls the REST API (<code>POST {c.baseUrl}/&#123;operation&#125;</code>) or MCP with a bearer token. A
+          token acts as you, like a connected app: it is listed under AI apps, where you revoke it. Only a fingerprint of it is stored, so it is shown once.
+        </p>
+        <TokenForm
+          action={createToken}
+          csrf={csrf}
+          days={PERSONAL_TOKEN_CHOICES}
+          defaultDays={PERSONAL_TOKEN_DAYS}
+          timeZone={me.timezone}
+          baseUrl={c.baseUrl}
+        />
+      </section>
+
       <section aria-labelledby="accounts" className="card">
         <h2 id="accounts">Accounts</h2>
         {providers.linkedin || providers.x ? (
@@ -132,13 +110,23 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
             sign out there), then press &ldquo;Add another&rdquo;: the account the network signs you in with is the one added.
           </p>
         ) : null}
-        <AccountsList accounts={accounts} health={health} providers={providers} csrf={csrf} timeZone={me.timezone} />
+        <AccountsList
+          accounts={accounts}
+          health={health}
+          providers={providers}
+          csrf={csrf}
+          timeZone={me.timezone}
+          setup={{
+            linkedin: <SetupChecklist network="linkedin" callbackUrl={providerCallbackUrl("linkedin")} origin={c.origin} />,
+            twitter: <SetupChecklist network="x" callbackUrl={providerCallbackUrl("twitter")} origin={c.origin} />,
+          }}
+        />
         {providers.linkedin || providers.x ? <ConnectionCheckForm action={checkConnection} csrf={csrf} timeZone={me.timezone} /> : null}
       </section>
 
       <section aria-labelledby="mail" className="card">
         <h2 id="mail">E-mail notifications</h2>
-        {config().SMTP_URL ? (
+        {c.SMTP_URL ? (
           <form action={saveNotifications} className="stack">
             <input type="hidden" name="csrf" value={csrf} />
             <fieldset>
@@ -163,6 +151,11 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
 
       <section aria-labelledby="waiting" className="card">
         <h2 id="waiting">Waiting for your approval</h2>
+        {pending.length ? (
+          <p>
+            <a href="/approvals">Open the approvals inbox</a> to see each request with its preview.
+          </p>
+        ) : null}
         {pending.length === 0 ? (
           <p className="muted">Nothing is waiting. When an app asks to publish, schedule or delete, the request appears here.</p>
         ) : (

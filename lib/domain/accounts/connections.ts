@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, gt, inArray, isNull } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/lib/adapters/db";
-import { approvals, authAccounts, connectedApps, oauthClients, tweetDrafts, users } from "@/drizzle/schema";
+import { approvals, authAccounts, connectedApps, oauthClients, tokens, tweetDrafts, users } from "@/drizzle/schema";
 import { isUuid } from "@/lib/core/ids";
 import { redirectHost as redirectOf } from "@/lib/domain/apps/redirect-uris";
 import { NETWORKS, type ConnectionState, type Provider } from "@/lib/domain/networks";
@@ -34,12 +34,17 @@ export async function listConnectedApps(db: Db, userId: string) {
       name: oauthClients.name,
       selfRegistered: oauthClients.selfRegistered,
       redirectUris: oauthClients.redirectUris,
+      // A personal token's app has one long-lived token, whose end the owner needs to know; an
+      // OAuth app's tokens are short-lived and renewed, so their ends say nothing.
+      tokenExpiresAt: sql<Date | null>`(select max(${tokens.expiresAt}) from ${tokens}
+        where ${tokens.appId} = ${connectedApps.id} and ${tokens.kind} = 'access' and ${tokens.revokedAt} is null)`.mapWith(tokens.expiresAt),
     })
     .from(connectedApps)
     .innerJoin(oauthClients, eq(oauthClients.id, connectedApps.clientId))
     .where(and(eq(connectedApps.userId, userId), isNull(connectedApps.revokedAt)))
     .orderBy(desc(connectedApps.createdAt));
-  return rows.map((r) => ({ ...r, redirectHost: redirectHost(r.redirectUris) }));
+  // Only personal tokens (the command line's, Settings' own) are not self-registered.
+  return rows.map((r) => ({ ...r, personal: !r.selfRegistered, redirectHost: redirectHost(r.redirectUris) }));
 }
 
 /** "Let {app} confirm actions in its own window": only the owner, only their own app. */
@@ -80,13 +85,13 @@ export async function platformAccounts(db: Db, userId: string, now = new Date())
 // An app names itself, and a self-described one may rename itself at any time: wherever an
 // approval is shown, beside the name goes where the app comes from (its metadata document's
 // host, or where it sends people back), which the app cannot change, as the consent page did.
-const askingApp = {
+export const askingApp = {
   appName: oauthClients.name,
   selfRegistered: oauthClients.selfRegistered,
   metadataUrl: oauthClients.metadataUrl,
   redirectUris: oauthClients.redirectUris,
 };
-function withAppFrom<T extends { metadataUrl: string | null; redirectUris: string[] }>(row: T) {
+export function withAppFrom<T extends { metadataUrl: string | null; redirectUris: string[] }>(row: T) {
   const { metadataUrl, redirectUris, ...rest } = row;
   return { ...rest, appFrom: metadataUrl ? new URL(metadataUrl).host : redirectHost(redirectUris) };
 }

@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { hash } from "@node-rs/argon2";
 import type { Db } from "@/lib/adapters/db";
-import { connectedApps, oauthClients, users, type Plan } from "@/drizzle/schema";
-import { issueToken } from "../apps/tokens";
+import { users, type Plan } from "@/drizzle/schema";
+import { issuePersonalToken } from "../apps/personal-tokens";
 
 export const PLANS = ["none", "plus", "premium", "creator"] as const satisfies readonly Plan[];
 
@@ -62,22 +62,8 @@ export async function findUserByEmail(db: Db, email: string) {
 export async function issueCommandLineToken(db: Db, opts: { email: string; appName?: string; scopes?: string[]; expiresIn?: number; audience: string[] }) {
   const user = await findUserByEmail(db, opts.email);
   if (!user) throw new AccountError(`No user with e-mail ${opts.email}.`);
-  const scopes = opts.scopes?.length ? opts.scopes : ["email"];
-  const [client] = await db
-    .insert(oauthClients)
-    .values({ name: opts.appName ?? "Command line", selfRegistered: false, tokenEndpointAuthMethod: "none" })
-    .returning({ id: oauthClients.id });
-  const [app] = await db.insert(connectedApps).values({ userId: user.id, clientId: client.id, scopes }).returning({ id: connectedApps.id });
-  const ttl = opts.expiresIn ?? 30 * 24 * 3600;
-  const { token } = await issueToken(db, {
-    kind: "access",
-    appId: app.id,
-    userId: user.id,
-    scopes,
-    audience: opts.audience,
-    ttlSeconds: ttl,
-  });
-  return { access_token: token, token_type: "Bearer" as const, expires_in: ttl, app_id: app.id };
+  const { access_token, token_type, expires_in, app_id } = await issuePersonalToken(db, user.id, opts);
+  return { access_token, token_type, expires_in, app_id };
 }
 
 /**

@@ -145,8 +145,15 @@ async function authConfig(): Promise<NextAuthConfig> {
  * reads it (it reads process.env on every request and action, after this configuration).
  */
 function pinAuthUrl(origin: string) {
-  process.env.AUTH_URL = `${new URL(origin).origin}/api/auth`;
+  process.env.AUTH_URL = authBase(origin);
 }
+
+function authBase(origin: string) {
+  return `${new URL(origin).origin}/api/auth`;
+}
+
+/** The redirect URL a network's app registers: where that network's sign-in comes back to (next-auth's callback). */
+export const providerCallbackUrl = (provider: "linkedin" | "twitter") => `${authBase(config().origin)}/callback/${provider}`;
 
 export const { handlers, auth, signIn, signOut } = NextAuth(authConfig);
 

@@ -1,0 +1,66 @@
+import type { InboxEntry } from "@/lib/domain/approvals/inbox";
+import "./connections.css";
+import type { Destination } from "@/lib/adapters/platforms/destination";
+import { actsAt } from "@/lib/domain/approvals/approvals";
+import { AppOrigin } from "./asking-app";
+import { PostPreview } from "./post-preview";
+import { OPERATION_WORDS, formatInZone, formatTime, relative } from "./format";
+
+type Props = { a: InboxEntry; dest: Destination; handle: string | null; owner: string; timeZone: string; now: Date };
+
+/**
+ * One request of the approvals inbox: who asks, for what, where and when, until when it can be
+ * decided, and the content as the network will show it. Deciding happens on the request's own
+ * page, the one place that approves; this only leads there.
+ */
+export function ApprovalEntry({ a, dest, handle, owner, timeZone, now }: Props) {
+  const type = a.action.type === "tweet" ? "tweet" : "post";
+  const edit = a.operation === "update_draft" && a.proposed;
+  const text = edit ? edit.body : a.body;
+  const image = edit ? (edit.attachments?.image_urls[0] ?? edit.image_url) : (a.attachments?.image_urls[0] ?? a.imageUrl);
+  const parts = (edit ? edit.attachments : a.attachments)?.thread.length ?? 0;
+  const at = actsAt(a.action);
+  const utc = timeZone === "UTC" ? "" : ` (${formatTime(a.expiresAt, "UTC")})`;
+  const hid = `req-${a.id}`;
+  return (
+    <li className="card approval-entry">
+      <h2 id={hid}>
+        {a.appName} wants to {OPERATION_WORDS[a.operation] ?? a.operation}: &ldquo;{a.action.title}&rdquo;
+      </h2>
+      <dl className="facts">
+        <dt>Asked by</dt>
+        <dd>
+          {a.appName} <AppOrigin app={a} />
+        </dd>
+        <dt>Action</dt>
+        <dd>
+          <code>{a.operation}</code>
+        </dd>
+        <dt>Where</dt>
+        <dd>{dest.account}</dd>
+        <dt>When</dt>
+        <dd>{at ? formatInZone(new Date(at), timeZone) : `Once approved, when ${a.appName} repeats its request`}</dd>
+        <dt>Expires</dt>
+        <dd>
+          {relative(a.expiresAt, now)}, at {formatTime(a.expiresAt, timeZone)}
+          {utc}
+        </dd>
+      </dl>
+      {edit ? <p className="help">The proposed text; its page shows it beside the current one.</p> : null}
+      <PostPreview type={type} text={text} imageUrl={image ?? null} name={owner} handle={handle} />
+      {parts ? (
+        <p className="help">
+          and {parts} more part{parts === 1 ? "" : "s"} of the thread, shown on its page.
+        </p>
+      ) : null}
+      <p className="actions">
+        <a className="btn primary" href={`/confirm/${a.id}`}>
+          Review and decide<span className="sr-only"> on &ldquo;{a.action.title}&rdquo;</span>
+        </a>
+        <a className="btn" href={`/content/${type}/${a.action.id}`}>
+          Open the draft<span className="sr-only"> &ldquo;{a.action.title}&rdquo;</span>
+        </a>
+      </p>
+    </li>
+  );
+}

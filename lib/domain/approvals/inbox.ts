@@ -1,0 +1,33 @@
+import { and, asc, eq, gt } from "drizzle-orm";
+import type { Db } from "@/lib/adapters/db";
+import { approvals, connectedApps, oauthClients } from "@/drizzle/schema";
+import { askingApp, withAppFrom } from "../accounts/connections";
+
+/**
+ * The approvals inbox: the owner's requests still waiting for a decision (pending, not yet
+ * expired), soonest to expire first, each with the content it would act on and the asking
+ * app. Scoped by the owner's id; deciding stays on each request's own page (/confirm/{id}).
+ */
+export async function approvalInbox(db: Db, userId: string, now = new Date()) {
+  const rows = await db
+    .select({
+      id: approvals.id,
+      operation: approvals.operation,
+      action: approvals.action,
+      body: approvals.body,
+      imageUrl: approvals.imageUrl,
+      attachments: approvals.attachments,
+      proposed: approvals.proposed,
+      expiresAt: approvals.expiresAt,
+      createdAt: approvals.createdAt,
+      ...askingApp,
+    })
+    .from(approvals)
+    .innerJoin(connectedApps, eq(connectedApps.id, approvals.appId))
+    .innerJoin(oauthClients, eq(oauthClients.id, connectedApps.clientId))
+    .where(and(eq(approvals.userId, userId), eq(approvals.status, "pending"), gt(approvals.expiresAt, now)))
+    .orderBy(asc(approvals.expiresAt));
+  return rows.map(withAppFrom);
+}
+
+export type InboxEntry = Awaited<ReturnType<typeof approvalInbox>>[number];

@@ -1,0 +1,77 @@
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { appInBrowser, axe, openSignedIn, press, screenshots } from "./browser";
+import { TestServer } from "./harness";
+
+// The approvals inbox (issue 43): the banner's link leads to every request waiting for the
+// owner, each with its preview, its expiry and the way to its own page, where it is decided.
+const srv = new TestServer();
+let ownerPassword = "";
+let token = "";
+const EMAIL = "owner@example.com";
+
+const app = appInBrowser(srv, async () => {
+  ({ ownerPassword } = await srv.firstStart());
+  await srv.admin("allow-publishing", "--email", EMAIL);
+  token = JSON.parse((await srv.admin("issue-token", "--email", EMAIL, "--app", "Desk Assistant")).stdout).access_token;
+});
+
+const api = (op: string, body: unknown) => srv.api(op, body, token);
+const entries = (page: Page) => page.getByRole("list", { name: "Requests waiting for your approval" }).locator(":scope > li");
+
+describe("the approvals inbox", () => {
+  it("lists each waiting request with its preview and expiry, links to where it is decided, and empties as they are", async () => {
+    const post = await api("create_draft", { type: "post", body: "Inbox zero is a myth.\nApprovals are not." });
+    expect(post.status).toBe(200);
+    const publish = await api("publish_now", { type: "post", id: post.body.id });
+    expect(publish.body.error.code).toBe("confirmation_required");
+    const tweet = await api("create_draft", { type: "tweet", body: "Scheduled, pending your yes.", post_draft_id: post.body.id });
+    expect(tweet.status).toBe(200);
+    const when = new Date(Date.now() + 86400_000).toISOString();
+    const schedule = await api("schedule_content", { type: "tweet", id: tweet.body.id, scheduled_for: when });
+    expect(schedule.body.error.code).toBe("confirmation_required");
+
+    const page = await openSignedIn(await app.newPage(), `${srv.origin}/content`, EMAIL, ownerPassword);
+    const banner = page.getByRole("complementary", { name: "Needs attention" });
+    await expect.poll(() => banner.textContent()).toContain("2 waiting for your approval");
+    await banner.getByRole("link", { name: "Review requests" }).click();
+    await page.waitForURL(`${srv.origin}/approvals`);
+    await expect.poll(() => entries(page).count()).toBe(2);
+
+    const first = entries(page).filter({ hasText: "publish this now" });
+    expect(await first.getByRole("heading").textContent()).toMatch(/^Desk Assistant wants to publish this now: “/);
+    expect(await first.getByRole("figure", { name: "Preview as LinkedIn shows it" }).textContent()).toContain("Inbox zero is a myth.");
+    expect(await first.textContent()).toMatch(/Expiresin \d+ minutes, at \d\d:\d\d/);
+    expect(await first.getByRole("link", { name: /^Review and decide/ }).getAttribute("href")).toBe(new URL(publish.body.error.confirmation.url).pathname);
+    expect(await first.getByRole("link", { name: /^Open the draft/ }).getAttribute("href")).toBe(`/content/post/${post.body.id}`);
+    const second = entries(page).filter({ hasText: "schedule this" });
+    expect(await second.getByRole("figure", { name: "Preview as X shows it" }).textContent()).toContain("Scheduled, pending your yes.");
+    expect(await second.getByRole("link", { name: /^Open the draft/ }).getAttribute("href")).toBe(`/content/tweet/${tweet.body.id}`);
+    await axe(page);
+    await screenshots(page, "approvals-inbox");
+
+    // Approving happens on the request's own page, as before; the inbox only leads there.
+    await first.getByRole("link", { name: /^Review and decide/ }).click();
+    await page.waitForURL(/\/confirm\//);
+    await press(page.getByRole("button", { name: "Approve" }));
+    await expect.poll(() => page.getByRole("status").textContent()).toMatch(/^Approved\./);
+    await page.goto(`${srv.origin}/approvals`);
+    await expect.poll(() => entries(page).count()).toBe(1);
+    await entries(page)
+      .first()
+      .getByRole("link", { name: /^Review and decide/ })
+      .click();
+    await page.waitForURL(/\/confirm\//);
+    await page.getByRole("button", { name: "Deny" }).click();
+    await expect.poll(() => page.getByRole("status").textContent()).toMatch(/^Denied\./);
+
+    await page.goto(`${srv.origin}/approvals`);
+    await expect.poll(() => page.getByText("Nothing is waiting for your approval.").count()).toBe(1);
+    expect(await page.getByRole("complementary", { name: "Needs attention" }).count()).toBe(0);
+    await axe(page);
+    await screenshots(page, "approvals-empty");
+    // The approved action goes through on the app's repeat.
+    expect((await api("publish_now", { type: "post", id: post.body.id })).status).toBe(200);
+    await page.close();
+  }, 180_000);
+});
