@@ -48,11 +48,12 @@ export function OnboardingForm({ action, values: initial, zones, csrf, next, gue
   // React resets a form after its action runs: refill it with what was sent.
   const v = state.values;
   const values: OnboardingValues = v ? ({ ...v, samplePosts: [v.sample1, v.sample2, v.sample3] } as OnboardingValues) : initial;
-  const zone = useRef<HTMLSelectElement>(null);
-  // A new account starts on UTC: offer the browser's own zone instead.
+  const zone = useRef<HTMLInputElement>(null);
+  // A new account starts on UTC: offer the browser's own zone instead (the server checks
+  // whatever is sent).
   useEffect(() => {
     const local = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    if (guessZone && !v && zone.current && zones.includes(local)) zone.current.value = local;
+    if (guessZone && !v && zone.current && local && zones.includes(local)) zone.current.value = local;
   }, [guessZone, zones, v]);
   const f = state.fields ?? {};
   const a = (id: string, help = false) => ({
@@ -73,14 +74,29 @@ export function OnboardingForm({ action, values: initial, zones, csrf, next, gue
         <Field id="name" label="Your name" error={f.name}>
           <input type="text" autoComplete="name" required defaultValue={values.name} {...a("name")} />
         </Field>
-        <Field id="timezone" label="Time zone" help="Scheduled times are shown and entered in this zone." error={f.timezone}>
-          <select ref={zone} defaultValue={values.timezone} required {...a("timezone", true)}>
+        <Field
+          id="timezone"
+          label="Time zone"
+          help="Scheduled times are shown and entered in this zone. Type to search, for example Berlin or New York."
+          error={f.timezone}
+        >
+          {/* A searchable list: typing "berl" offers Europe/Berlin; any IANA name is accepted. */}
+          <input
+            ref={zone}
+            type="text"
+            list="timezones"
+            autoComplete="off"
+            spellCheck={false}
+            defaultValue={values.timezone}
+            required
+            {...a("timezone", true)}
+          />
+          <datalist id="timezones">
             {zones.map((z) => (
-              <option key={z} value={z}>
-                {z.replaceAll("_", " ")}
-              </option>
+              // Labelled with spaces too, so "New York" finds America/New_York.
+              <option key={z} value={z} label={z.includes("_") ? z.replaceAll("_", " ") : undefined} />
             ))}
-          </select>
+          </datalist>
         </Field>
       </fieldset>
       <fieldset className="stack">

@@ -4,6 +4,7 @@ import { signOut } from "@/lib/transports/auth";
 import { db } from "@/lib/adapters/db";
 import { attention } from "@/lib/domain/owner/owner";
 import { WriteShortcut } from "./write-shortcut";
+import { MenuOpener } from "./menu-opener";
 import "./owner.css";
 import "./workspace.css";
 
@@ -13,7 +14,6 @@ async function signOutAction() {
 }
 
 const NAV = [
-  ["/write", "Write"],
   ["/content", "Content"],
   ["/queue", "Queue"],
   ["/calendar", "Calendar"],
@@ -74,24 +74,30 @@ export function OwnerShell({
           Contentio
         </Link>
         {email ? (
-          <nav aria-label="Account">
-            {NAV.map(([href, text]) => (
-              <a
-                key={href}
-                href={href}
-                aria-current={current === href ? "page" : undefined}
-                {...(href === "/write" && { "aria-keyshortcuts": "Alt+N", title: "Write (Alt+N)", className: "nav-write" })}
-              >
-                {text}
-              </a>
-            ))}
+          <nav aria-label="Account" className="topnav">
+            <a href="/write" aria-current={current === "/write" ? "page" : undefined} aria-keyshortcuts="Alt+N" title="Write (Alt+N)" className="nav-write">
+              Write
+            </a>
             <WriteShortcut />
-            <span className="muted">{email}</span>
-            <form action={signOutAction}>
-              <button className="btn link" type="submit">
-                Sign out
-              </button>
-            </form>
+            {/* On a phone the rest folds behind "Menu" (a native disclosure: keyboard and screen
+                readers know it, no script needed); wider screens show it open (owner.css). */}
+            <details className="nav-menu">
+              <summary>Menu</summary>
+              <div className="nav-links">
+                {NAV.map(([href, text]) => (
+                  <a key={href} href={href} aria-current={current === href ? "page" : undefined}>
+                    {text}
+                  </a>
+                ))}
+                <span className="muted">{email}</span>
+                <form action={signOutAction}>
+                  <button className="btn link" type="submit">
+                    Sign out
+                  </button>
+                </form>
+              </div>
+            </details>
+            <MenuOpener />
           </nav>
         ) : null}
       </header>

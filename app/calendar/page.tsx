@@ -1,12 +1,18 @@
 import Link from "next/link";
-import { requireOwner } from "@/lib/transports/auth/session";
+import { csrfToken, requireOwner } from "@/lib/transports/auth/session";
 import { db } from "@/lib/adapters/db";
 import { ports } from "@/lib/adapters/ports";
 import { calendarItems, type CalendarItem } from "@/lib/domain/publishing/calendar";
 import { ownerContext } from "@/lib/domain/owner/owner";
 import { STATUS_WORDS, formatTime, zonedParts, zonedToUtc } from "@/components/format";
 import { OwnerShell } from "@/components/owner-shell";
-import { destinationBadges } from "@/lib/adapters/platforms/destination";
+import { destination, destinationBadges } from "@/lib/adapters/platforms/destination";
+import { DEFAULT_TIME, unscheduledDrafts } from "@/lib/domain/publishing/calendar-move";
+import { ActionForm } from "@/components/action-form";
+import { CalendarDrop } from "@/components/calendar-drop";
+import { FormOutcome } from "@/components/form-outcome";
+import type { DraftType } from "@/lib/domain/networks";
+import { moveToDay } from "./actions";
 import { openSlots } from "@/lib/domain/queue/queue";
 import { accountLabel, listAccounts } from "@/lib/domain/accounts/accounts";
 import { NETWORK_NAMES, network, networkOfDraft } from "@/lib/domain/networks";
@@ -27,6 +33,13 @@ const addMonths = (s: string, n: number) => {
 };
 const label = (s: string, o: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", ...o }).format(asDate(s));
 const WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+const SIDE_LIST = 12; // the most recently changed drafts without a time; the rest are in Content
+const DONE: Record<string, string> = { moved: "Moved. It keeps its time of day.", scheduled: "Scheduled." };
+// A status shown beside the title as a mark as well as its colour (the word is read out).
+const MARK: Record<string, string> = { published: "✓", failed: "!", unknown: "?", publishing: "…" };
+
+/** The network's colour class: the sandbox has its own, so it never looks like LinkedIn or X. */
+const netClass = (type: DraftType) => (destination(type).sandbox ? "net-sandbox" : type === "post" ? "net-linkedin" : "net-x");
 
 function range(view: "week" | "month", anchor: string) {
   if (view === "week") {
@@ -47,6 +60,12 @@ function range(view: "week" | "month", anchor: string) {
   return { first, days, prev: addMonths(m1, -1), next: addMonths(m1, 1), title: label(m1, { month: "long", year: "numeric" }) };
 }
 
+/** An open slot's network, as its drafts would go: the sandbox when the network is not set up. */
+const slotNetwork = (platform: string) => {
+  const type = platform === "pronet" ? "post" : "tweet";
+  return destination(type).sandbox ? `Sandbox ${type}s` : NETWORK_NAMES[network(platform as "pronet" | "micro").provider];
+};
+
 export default async function CalendarPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const sp = await searchParams;
   const me = await requireOwner("/calendar", { complete: true });
@@ -61,7 +80,8 @@ export default async function CalendarPage({ searchParams }: { searchParams: Pro
   const days = Array.from({ length: r.days }, (_, i) => addDays(r.first, i));
   const from = zonedToUtc(r.first, "00:00", tz)!;
   const to = zonedToUtc(addDays(r.first, r.days), "00:00", tz)!;
-  const [items, accounts] = await Promise.all([calendarItems(ownerContext(await db(), me, ports()), from, to), listAccounts(await db(), me.id)]);
+  const ctx = ownerContext(await db(), me, ports());
+  const [items, accounts, loose] = await Promise.all([calendarItems(ctx, from, to), listAccounts(await db(), me.id), unscheduledDrafts(ctx, SIDE_LIST)]);
   // With several accounts on a network, each item names its own (else the network's default).
   const accountOf = (i: CalendarItem) => {
     const { platform } = networkOfDraft(i.type);
@@ -82,11 +102,25 @@ export default async function CalendarPage({ searchParams }: { searchParams: Pro
   }
   const href = (d: string, v = view) => `/calendar?view=${v}&d=${d}`;
   const month = anchor.slice(0, 7);
+  const csrf = csrfToken(me.id, "calendar");
+  const viewFields = (
+    <>
+      <input type="hidden" name="csrf" value={csrf} />
+      <input type="hidden" name="view" value={view} />
+      <input type="hidden" name="d" value={anchor} />
+    </>
+  );
 
   return (
     <OwnerShell email={me.email} userId={me.id} current="/calendar" wide>
       <h1>Calendar</h1>
-      <p className="muted">Scheduled and published posts and tweets, and your queues&apos; open slots, in your time zone ({tz}).</p>
+      <p className="muted">
+        Scheduled and published posts and tweets, and your queues&apos; open slots, in your time zone ({tz}). Drag a scheduled item to another day to move it
+        (it keeps its time of day), or open it to choose a time.
+      </p>
+      <FormOutcome done={sp.done ? DONE[sp.done] : undefined} error={undefined} />
+      {/* Keyed by the form token, new each time the page is drawn (after a move too): a refusal shown before does not stay. */}
+      <CalendarDrop key={csrf} action={moveToDay} csrf={csrf} view={view} anchor={anchor} />
       <nav className="cal-nav" aria-label="Calendar">
         <div>
           <Link href={href(r.prev)}>← Previous {view}</Link>
@@ -102,58 +136,117 @@ export default async function CalendarPage({ searchParams }: { searchParams: Pro
           </Link>
         </div>
       </nav>
-      <h2>{r.title}</h2>
-      <div className={`cal ${view}`}>
-        <div className="cal-head" aria-hidden="true">
-          {WEEKDAYS.map((w) => (
-            <span key={w}>{w}</span>
-          ))}
+      <div className="cal-layout">
+        <div>
+          <h2>{r.title}</h2>
+          <div className={`cal ${view}`}>
+            <div className="cal-head" aria-hidden="true">
+              {WEEKDAYS.map((w) => (
+                <span key={w}>{w}</span>
+              ))}
+            </div>
+            <ol className="cal-days">
+              {days.map((d) => {
+                const list = byDay.get(d) ?? [];
+                const open = slotsByDay.get(d) ?? [];
+                const outside = view === "month" && d.slice(0, 7) !== month;
+                return (
+                  <li
+                    key={d}
+                    className={`${outside ? "outside" : ""}${d === today ? " today" : ""}${d < today ? " past" : ""}`}
+                    aria-current={d === today ? "date" : undefined}
+                    data-day={d}
+                  >
+                    <h3>
+                      <time dateTime={d}>{label(d, { weekday: "short", day: "numeric", month: "short" })}</time>
+                      {d === today ? <span className="badge info">Today</span> : null}
+                      {d >= today ? (
+                        <a className="cal-add" href={`/write?d=${d}`} aria-label={`Write for ${label(d, { weekday: "long", day: "numeric", month: "long" })}`}>
+                          +
+                        </a>
+                      ) : null}
+                    </h3>
+                    {list.length ? (
+                      <ul>
+                        {list.map((i) => {
+                          const movable = i.status === "scheduled" || i.status === "failed";
+                          const time = formatTime(i.at, tz).replace(/ .*$/, "");
+                          const words = `${time} ${badge[i.type]}${accountOf(i) ? ` ${accountOf(i)}` : ""} · ${i.title}`;
+                          return (
+                            <li
+                              key={`${i.type}:${i.id}`}
+                              className={`cal-item ${i.status} ${netClass(i.type)}${movable ? " movable" : ""}`}
+                              {...(movable && { draggable: true, "data-drag": JSON.stringify({ type: i.type, id: i.id }) })}
+                            >
+                              <Link href={`/content/${i.type}/${i.id}`} title={`${words} (${STATUS_WORDS[i.status] ?? i.status})`} draggable={movable}>
+                                <span className="t">{time}</span> <span className="net">{badge[i.type]}</span>
+                                {accountOf(i) ? ` ${accountOf(i)}` : ""} · {MARK[i.status] ? <span aria-hidden="true">{MARK[i.status]} </span> : null}
+                                {i.title}
+                                <span className="sr-only">, {STATUS_WORDS[i.status] ?? i.status}</span>
+                              </Link>
+                            </li>
+                          );
+                        })}
+                      </ul>
+                    ) : null}
+                    {open.length ? (
+                      <ul aria-label="Open queue slots">
+                        {open.map((s) => (
+                          <li key={`${s.account.id}:${s.at.getTime()}`} className="cal-item cal-slot">
+                            <Link href="/queue">
+                              <span className="t">{formatTime(s.at, tz).replace(/ .*$/, "")}</span> Open slot · {slotNetwork(s.account.platform)}{" "}
+                              {accountLabel(s.account)}
+                            </Link>
+                          </li>
+                        ))}
+                      </ul>
+                    ) : null}
+                  </li>
+                );
+              })}
+            </ol>
+          </div>
         </div>
-        <ol className="cal-days">
-          {days.map((d) => {
-            const list = byDay.get(d) ?? [];
-            const open = slotsByDay.get(d) ?? [];
-            const outside = view === "month" && d.slice(0, 7) !== month;
-            return (
-              <li key={d} className={`${outside ? "outside" : ""}${d === today ? " today" : ""}`} aria-current={d === today ? "date" : undefined}>
-                <h3>
-                  <time dateTime={d}>{label(d, { weekday: "short", day: "numeric", month: "short" })}</time>
-                  {d === today ? <span className="badge info">Today</span> : null}
-                  {d >= today ? (
-                    <a className="cal-add" href={`/write?d=${d}`} aria-label={`Write for ${label(d, { weekday: "long", day: "numeric", month: "long" })}`}>
-                      +
-                    </a>
-                  ) : null}
-                </h3>
-                {list.length ? (
-                  <ul>
-                    {list.map((i) => (
-                      <li key={`${i.type}:${i.id}`} className={`cal-item ${i.status}`}>
-                        <Link href={`/content/${i.type}/${i.id}`}>
-                          <span className="t">{formatTime(i.at, tz).replace(/ .*$/, "")}</span> {badge[i.type]}
-                          {accountOf(i) ? ` ${accountOf(i)}` : ""} · {i.title}
-                        </Link>
-                        <span className="s">{STATUS_WORDS[i.status] ?? i.status}</span>
-                      </li>
-                    ))}
-                  </ul>
-                ) : null}
-                {open.length ? (
-                  <ul aria-label="Open queue slots">
-                    {open.map((s) => (
-                      <li key={`${s.account.id}:${s.at.getTime()}`} className="cal-item cal-slot">
-                        <Link href="/queue">
-                          <span className="t">{formatTime(s.at, tz).replace(/ .*$/, "")}</span> Open slot ·{" "}
-                          {NETWORK_NAMES[network(s.account.platform).provider]} {accountLabel(s.account)}
-                        </Link>
-                      </li>
-                    ))}
-                  </ul>
-                ) : null}
-              </li>
-            );
-          })}
-        </ol>
+        <aside className="cal-side" aria-labelledby="unscheduled">
+          <h2 id="unscheduled">Not scheduled yet</h2>
+          <p className="muted">
+            Drag a draft onto a day to schedule it: at its account&apos;s first free queue slot that day, else at {DEFAULT_TIME}. Or choose the day here.
+          </p>
+          {loose.length ? (
+            <ul className="cal-loose">
+              {loose.map((l) => (
+                <li
+                  key={`${l.type}:${l.id}`}
+                  className={`cal-item ${netClass(l.type)} movable`}
+                  draggable
+                  data-drag={JSON.stringify({ type: l.type, id: l.id, shown: l.shown })}
+                >
+                  <Link href={`/content/${l.type}/${l.id}`} draggable>
+                    <span className="net">{badge[l.type]}</span> {l.title}
+                  </Link>
+                  <details>
+                    <summary>
+                      Choose a day<span className="sr-only"> for “{l.title}”</span>
+                    </summary>
+                    <ActionForm action={moveToDay} label="Schedule" labelClass="btn" className="inline-forms">
+                      {viewFields}
+                      <input type="hidden" name="type" value={l.type} />
+                      <input type="hidden" name="id" value={l.id} />
+                      <input type="hidden" name="shown" value={l.shown} />
+                      <label>
+                        Day <input type="date" name="day" min={today} defaultValue={today} required />
+                      </label>
+                    </ActionForm>
+                  </details>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p>
+              Every draft has a time. <a href="/write">Write one</a>.
+            </p>
+          )}
+        </aside>
       </div>
     </OwnerShell>
   );

@@ -8,6 +8,9 @@ import { AppError } from "@/lib/core/errors";
 import { STATUS_TONE, STATUS_WORDS, actorName, formatInZone, relative } from "@/components/format";
 import { OwnerShell } from "@/components/owner-shell";
 import { destinationBadges } from "@/lib/adapters/platforms/destination";
+import { listDetails, tabCounts } from "@/lib/domain/owner/content-list";
+import { servedAt } from "@/lib/core/media-url";
+import { ApplyFilters } from "@/components/apply-filters";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Content · Contentio" };
@@ -34,10 +37,12 @@ export default async function ContentPage({ searchParams }: { searchParams: Prom
   const network: "post" | "tweet" | "" = sp.network === "post" || sp.network === "tweet" ? sp.network : "";
   const q = (sp.q ?? "").slice(0, 200);
   const waiting = await draftsAwaitingApproval(d, me.id);
+  const types = network ? [network] : (["post", "tweet"] as const).slice();
   const input = {
     query: q || undefined,
-    types: network ? [network] : (["post", "tweet"] as const).slice(),
+    types,
     limit: PAGE_SIZE,
+    keepLines: true,
     ...(tab[2] && { statuses: [...tab[2]], ...(tab[0] === "attention" && { orIds: waiting }) }),
   };
   let page;
@@ -48,11 +53,20 @@ export default async function ContentPage({ searchParams }: { searchParams: Prom
     if (!(e instanceof AppError)) throw e;
     page = await searchContent(ctx, input);
   }
-  const by = await lastChangedBy(
-    d,
-    me.id,
-    page.results.map((r) => r.id),
-  );
+  // Counted with the network and search the list has, so each tab's number is what it lists.
+  const [by, counts, details] = await Promise.all([
+    lastChangedBy(
+      d,
+      me.id,
+      page.results.map((r) => r.id),
+    ),
+    tabCounts(ctx, {
+      types,
+      query: q || undefined,
+      tabs: TABS.map(([key, , statuses]) => ({ key, statuses, ...(key === "attention" && { orIds: waiting }) })),
+    }),
+    listDetails(ctx, page.results),
+  ]);
   const link = (over: SP) => {
     const p = new URLSearchParams();
     const v = { status: tab[0] === "all" ? undefined : tab[0], network: network || undefined, q: q || undefined, ...over };
@@ -76,7 +90,11 @@ export default async function ContentPage({ searchParams }: { searchParams: Prom
           {TABS.map(([key, text]) => (
             <li key={key}>
               <a href={link({ status: key === "all" ? undefined : key, cursor: undefined })} aria-current={tab[0] === key ? "page" : undefined}>
-                {text}
+                {text}{" "}
+                <span className="count">
+                  {counts[key].n}
+                  {counts[key].more ? "+" : ""}
+                </span>
               </a>
             </li>
           ))}
@@ -96,9 +114,12 @@ export default async function ContentPage({ searchParams }: { searchParams: Prom
             <option value="tweet">X</option>
           </select>
         </div>
-        <button className="btn" type="submit">
-          Apply
-        </button>
+        <ApplyFilters />
+        {q ? (
+          <a className="clear" href={link({ q: undefined, cursor: undefined })}>
+            Clear search
+          </a>
+        ) : null}
       </form>
 
       {page.results.length === 0 ? (
@@ -117,18 +138,39 @@ export default async function ContentPage({ searchParams }: { searchParams: Prom
         <ul className="rows items" aria-label="Drafts">
           {page.results.map((r) => {
             const who = by.get(r.id);
+            const more = details.get(r.id);
             const time =
               r.scheduled_for && (r.status === "scheduled" || r.status === "publishing")
                 ? `Scheduled for ${formatInZone(new Date(r.scheduled_for), me.timezone)}`
                 : `Updated ${relative(new Date(r.updated_at), now)}`;
             return (
-              <li key={r.id}>
+              <li key={r.id} className={more?.image ? "with-thumb" : undefined}>
+                {more?.image ? (
+                  // A plain img: the draft's own address, as the item page shows it; the title beside it names the row.
+                  // eslint-disable-next-line @next/next/no-img-element
+                  <img className="thumb" src={servedAt(more.image)} alt="" loading="lazy" />
+                ) : null}
                 <h2>
                   <a href={`/content/${r.type}/${r.id}`}>{r.title}</a>
                 </h2>
                 <p className="meta">
                   <span className="badge net">{badge[r.type]}</span>{" "}
                   <span className={`badge ${STATUS_TONE[r.status] ?? "net"}`}>{STATUS_WORDS[r.status] ?? r.status}</span>{" "}
+                  {more && more.parts > 1 ? (
+                    <>
+                      <span className="badge thread">Thread · {more.parts} parts</span>{" "}
+                    </>
+                  ) : null}
+                  {more?.image ? (
+                    <>
+                      <span className="badge">Image</span>{" "}
+                    </>
+                  ) : null}
+                  {more?.document ? (
+                    <>
+                      <span className="badge">PDF</span>{" "}
+                    </>
+                  ) : null}
                   {waiting.includes(r.id) ? (
                     <>
                       <span className="badge">Waiting for your approval</span>{" "}

@@ -13,22 +13,26 @@ export default async function OnboardingPage({ searchParams }: { searchParams: P
   const next = safeReturnPath((await searchParams).next);
   const me = await requireOwner(`/onboarding?next=${encodeURIComponent(next)}`);
   const done = me.accountCompletedAt !== null;
+  // The owner the first start made: complete, but with a placeholder name, UTC and no voice.
+  const firstVisit = done && !me.onboardedAt;
   return (
     <OwnerShell email={me.email} current="/onboarding">
-      <h1>{done ? "Your profile and voice" : "Set up your account"}</h1>
+      <h1>{firstVisit ? "Welcome: set up your profile" : done ? "Your profile and voice" : "Set up your account"}</h1>
       <p>
-        {done
-          ? "Assistants use this to write like you. Changes apply to their next request."
-          : "Three short steps. Until they are done, connected apps get the answer account_incomplete."}
+        {firstVisit
+          ? "Your account was made when the service first started. Tell it your name, your time zone and how you write; assistants use this to write like you."
+          : done
+            ? "Assistants use this to write like you. Changes apply to their next request."
+            : "Three short steps. Until they are done, connected apps get the answer account_incomplete."}
       </p>
       <OnboardingForm
         action={saveOnboarding}
         csrf={csrfToken(me.id, "onboarding")}
         next={next}
         zones={ZONES.includes(me.timezone) ? ZONES : [me.timezone, ...ZONES]}
-        guessZone={!done && me.timezone === "UTC"}
+        guessZone={!me.onboardedAt && me.timezone === "UTC"}
         values={{
-          name: me.name ?? "",
+          name: firstVisit ? "" : (me.name ?? ""), // not the first start's placeholder "Owner"
           timezone: me.timezone,
           samplePosts: me.samplePosts,
           tone: me.tone.join(", "),

@@ -7,6 +7,10 @@ import { ActionForm } from "@/components/action-form";
 import { FormOutcome } from "@/components/form-outcome";
 import { OwnerShell } from "@/components/owner-shell";
 import { formatInZone } from "@/components/format";
+import { ports } from "@/lib/adapters/ports";
+import { ownerContext } from "@/lib/domain/owner/owner";
+import { listDetails } from "@/lib/domain/owner/content-list";
+import { servedAt } from "@/lib/core/media-url";
 import { addSlot, moveDraft, removeSlot, setPaused } from "./actions";
 
 export const dynamic = "force-dynamic";
@@ -38,6 +42,10 @@ export default async function QueuePage({ searchParams }: { searchParams: Promis
       a,
       q: await queueOverview(d, me.id, me.timezone, await ownAccount(d, me.id, a.account_id), now, SHOWN),
     })),
+  );
+  const details = await listDetails(
+    ownerContext(d, me, ports()),
+    accounts.flatMap(({ q }) => q.upcoming.flatMap((s) => (s.draft ? [s.draft] : []))),
   );
   const hidden = (accountId: string) => (
     <>
@@ -111,11 +119,24 @@ export default async function QueuePage({ searchParams }: { searchParams: Promis
               <ol className="rows" aria-label={`Next slots of ${name}`}>
                 {q.upcoming.map((s) => (
                   <li key={s.at.toISOString()}>
-                    <div>
-                      <strong>{formatInZone(s.at, me.timezone)}</strong>
-                      <p className="meta">
-                        {s.draft ? <a href={`/content/${s.draft.type}/${s.draft.id}`}>{s.draft.title}</a> : <span className="muted">Empty slot</span>}
-                      </p>
+                    <div className="slot">
+                      {s.draft && details.get(s.draft.id)?.image ? (
+                        // A plain img: the draft's own address; the title beside it names the row.
+                        // eslint-disable-next-line @next/next/no-img-element
+                        <img className="thumb" src={servedAt(details.get(s.draft.id)!.image!)} alt="" loading="lazy" />
+                      ) : null}
+                      <div>
+                        <strong>{formatInZone(s.at, me.timezone)}</strong>
+                        <p className="meta">
+                          {s.draft ? <a href={`/content/${s.draft.type}/${s.draft.id}`}>{s.draft.title}</a> : <span className="muted">Empty slot</span>}
+                          {s.draft && (details.get(s.draft.id)?.parts ?? 1) > 1 ? (
+                            <>
+                              {" "}
+                              <span className="badge thread">Thread · {details.get(s.draft.id)!.parts} parts</span>
+                            </>
+                          ) : null}
+                        </p>
+                      </div>
                     </div>
                     {s.draft ? (
                       <div className="actions">

@@ -11,7 +11,8 @@ import { pendingUserByEmail, startEmailConfirmation } from "@/lib/domain/owner/e
 import { clientAddress } from "@/lib/transports/http/client-address";
 import { takeSignInAttempt } from "@/lib/adapters/ratelimit/sign-in";
 import { fieldErrors } from "@/lib/transports/auth/form-errors";
-import { safeReturnPath } from "@/lib/transports/auth/return-path";
+import { DEFAULT_RETURN_PATH, safeReturnPath } from "@/lib/transports/auth/return-path";
+import { awaitsOnboarding } from "@/lib/domain/owner/onboarding";
 import { db } from "@/lib/adapters/db";
 import { AccountError, createUser } from "@/lib/domain/owner/users";
 
@@ -26,11 +27,16 @@ const UNCONFIRMED_MESSAGE = "Confirm your e-mail address first: open the link we
 
 export async function signInWithPassword(_: FormState, form: FormData): Promise<FormState> {
   const email = String(form.get("email") ?? "");
+  let redirectTo = safeReturnPath(form.get("callbackUrl"));
+  // The owner the first start made lands on onboarding (then back home) until they save a
+  // profile; a sign-in on its way to a page (an approval, consent) still goes there. Used
+  // only after the password is right: a wrong one is refused the same either way.
+  if (redirectTo === DEFAULT_RETURN_PATH && (await awaitsOnboarding(await db(), email))) redirectTo = `/onboarding?next=${encodeURIComponent(redirectTo)}`;
   try {
     await signIn("credentials", {
       email,
       password: String(form.get("password") ?? ""),
-      redirectTo: safeReturnPath(form.get("callbackUrl")),
+      redirectTo,
     });
   } catch (e) {
     if (e instanceof CredentialsSignin && e.code === "throttled") return { error: THROTTLED_MESSAGE, email };

@@ -14,6 +14,10 @@ export const users = pgTable("users", {
   plan: text("plan").$type<Plan>().notNull().default("none"),
   // Set when onboarding (name, time zone, voice) is finished; null means account_incomplete.
   accountCompletedAt: at("account_completed_at"),
+  // Set when the owner saved their profile (onboarding) once. The owner the first start makes
+  // is complete (the API works at once) but has no profile yet: signing in sends them to
+  // onboarding while this is null.
+  onboardedAt: at("onboarded_at"),
   timezone: text("timezone").notNull().default("UTC"),
   voiceSummary: text("voice_summary"),
   tone: jsonb("tone").$type<string[]>().notNull().default([]),

@@ -137,7 +137,7 @@ describe("bodies within the limits", () => {
     await page.waitForURL(/\/onboarding/);
     const long = (n: number) => "€".repeat(n);
     await page.getByLabel("Your name").fill(long(100));
-    await page.getByLabel("Time zone").selectOption("Europe/Berlin");
+    await page.getByLabel("Time zone").fill("Europe/Berlin");
     for (const i of [1, 2, 3]) await page.locator(`#sample${i}`).fill(long(i === 1 ? 30_000 : 3000));
     await page.getByLabel("Tone").fill(Array.from({ length: 8 }, () => long(60)).join(","));
     await page.locator("#voiceSummary").fill(long(500));

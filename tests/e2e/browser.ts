@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
-import { chromium, type Browser, type Locator, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContextOptions, type Locator, type Page } from "playwright-core";
 import { afterAll, beforeAll, expect } from "vitest";
 import type { TestServer } from "./harness";
 
@@ -38,8 +38,11 @@ export async function pressWithKeys(page: Page, button: Locator) {
   await page.keyboard.press("Enter");
 }
 
-/** A fresh context per person (cookies stay apart; axe needs pages made from a context). */
-export const newPage = async (browser: Browser): Promise<Page> => (await browser.newContext()).newPage();
+/**
+ * A fresh context per person (cookies stay apart; axe needs pages made from a context);
+ * `options` as the person's browser has them (its time zone: `timezoneId`).
+ */
+export const newPage = async (browser: Browser, options?: BrowserContextOptions): Promise<Page> => (await browser.newContext(options)).newPage();
 
 /**
  * No accessibility violation that axe can find. Next streams a dynamic page's metadata after
@@ -89,7 +92,7 @@ export function appInBrowser(srv: TestServer, prepare: () => Promise<Closable[] 
     await srv.teardown();
     await Promise.all(closables.map((c) => c?.close()));
   });
-  return { newPage: () => newPage(browser!) };
+  return { newPage: (options?: BrowserContextOptions) => newPage(browser!, options) };
 }
 
 /** Fills the sign-in form the page shows (the app's own redirect to /signin) and submits it. */

@@ -39,7 +39,7 @@ describe("the owner's pages", () => {
     await page.getByRole("button", { name: "Create account" }).click();
     await page.waitForURL(/\/onboarding/);
     await axe(page);
-    await page.getByLabel("Time zone").selectOption("Europe/Berlin");
+    await page.getByLabel("Time zone").fill("Europe/Berlin");
     await page.getByLabel("Sample post 1").fill("Shipping small changes daily beats a big launch.\n\nHere is why.");
     await page.getByLabel("Tone").fill("direct, warm");
     await page.getByLabel("Content pillars (optional)").fill("Shipping: how small teams ship\nHiring");
@@ -318,7 +318,8 @@ describe("the owner's pages", () => {
     const page = await newPage();
     await page.goto(`${srv.origin}/signin?callbackUrl=%2Fcontent`);
     await signIn(page, "owner@example.com", ownerPassword);
-    await page.waitForURL(/\/content$/);
+    // The first start's owner has saved no profile: home sends them to onboarding (first-run.test.ts).
+    await page.waitForURL(/\/onboarding\?next=%2Fcontent$/);
     const post = (await srv.api("create_draft", { type: "post", body: "Where does this one go?" }, cliToken)).body.id;
     const tweet = (await srv.api("create_draft", { type: "tweet", body: "And this tweet?" }, cliToken)).body.id;
 
@@ -368,7 +369,16 @@ describe("the owner's pages", () => {
     const row = page.getByRole("list", { name: "Drafts" }).locator(":scope > li").filter({ hasText: "And this tweet?" });
     expect(await row.locator(".badge").first().textContent()).toBe("Sandbox tweet");
     await page.goto(`${srv.origin}/calendar?view=month&d=${at.slice(0, 10)}`);
-    expect(await page.getByRole("link", { name: /And this tweet\?/ }).textContent()).toMatch(/Sandbox tweet · And this tweet\?/);
+    const entry = page.locator(".cal-days").getByRole("link", { name: /And this tweet\?/ });
+    expect(await entry.textContent()).toMatch(/Sandbox tweet · And this tweet\?/);
+    // The sandbox's own colour and name on the calendar, never LinkedIn's or X's.
+    expect(await entry.locator("xpath=..").getAttribute("class")).toContain("net-sandbox");
+    expect(await entry.locator(".net").textContent()).toBe("Sandbox tweet");
+    expect(await page.locator(".cal-days .net").allTextContents()).not.toContain("X");
+    // The drafts without a time beside the calendar too.
+    const beside = await page.getByRole("complementary", { name: "Not scheduled yet" }).locator(".net").allTextContents();
+    expect(beside.length).toBeGreaterThan(0);
+    expect(beside.filter((n) => !/^Sandbox (post|tweet)$/.test(n))).toEqual([]);
     expect(await sentTo(page)).toEqual([]);
     await page.close();
   }, 120_000);

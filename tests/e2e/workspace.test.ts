@@ -59,7 +59,7 @@ beforeAll(async () => {
   await owner.waitForURL(/\/content$/);
   await owner.goto(`${srv.origin}/onboarding`);
   await owner.getByLabel("Your name").fill("Wren Writer");
-  await owner.getByLabel("Time zone").selectOption(ZONE);
+  await owner.getByLabel("Time zone").fill(ZONE); // a searchable list: typed, checked by the server
   await owner.getByLabel("Sample post 1").fill("Ship small things often.");
   await owner.getByLabel("Tone").fill("plain");
   await owner.getByRole("button", { name: "Save and finish" }).click();
@@ -90,17 +90,24 @@ describe("the owner's content list", () => {
     await owner.getByRole("link", { name: "First page" }).click();
     await expect.poll(() => rows.count()).toBe(20);
 
-    // Network filter, then the same full-text search as search_content (stemming: "deploys").
+    // Network filter (applied as soon as it changes: no button while scripts run), then the
+    // same full-text search as search_content (stemming: "deploys").
+    await expect.poll(() => owner.getByRole("button", { name: "Apply" }).isVisible()).toBe(false); // once the page's script runs
     await owner.getByLabel("Network").selectOption("tweet");
-    await owner.getByRole("button", { name: "Apply" }).click();
+    await owner.waitForURL(/network=tweet/);
     await expect.poll(() => rows.count()).toBe(1);
     await owner.getByLabel("Network").selectOption("");
+    await owner.waitForURL((u) => !u.search.includes("network="));
     await owner.getByLabel("Search").fill("deploys");
     await owner.getByLabel("Search").press("Enter"); // keyboard alone
     await expect.poll(() => rows.count()).toBe(2); // the tweet and the post made for it
     await owner.getByLabel("Search").fill("nothing-like-this");
-    await owner.getByRole("button", { name: "Apply" }).click();
+    await owner.getByLabel("Search").press("Enter");
     await expect.poll(() => owner.getByText("Nothing matches “nothing-like-this”.").count()).toBe(1);
+    await owner.getByRole("link", { name: "Clear search" }).click();
+    await owner.waitForURL(`${srv.origin}/content`);
+    await expect.poll(() => rows.count()).toBe(20);
+    expect(await owner.getByLabel("Search").inputValue()).toBe("");
   }, 120_000);
 
   it("shows a Needs attention banner on every page while an app waits for approval", async () => {
@@ -129,6 +136,82 @@ describe("the owner's content list", () => {
     await expect.poll(() => owner.getByRole("status").textContent()).toMatch(/^Denied\./);
     await owner.goto(`${srv.origin}/content`);
     expect(await owner.getByRole("complementary", { name: "Needs attention" }).count()).toBe(0);
+  }, 120_000);
+});
+
+describe("the lists at a glance", () => {
+  it("counts each tab, marks threads and images, keeps a text's line breaks", async () => {
+    const up = await api("upload_media", { data: (await png(64, 48)).toString("base64"), content_type: "image/png" });
+    expect(up.status).toBe(200);
+    await created("post", "Zebra crossings, first line.\nSecond line of the zebra post.\n\nA last paragraph.");
+    const thread = await api("create_draft", { type: "tweet", body: "Zebra thread, part one.", thread: ["Part two.", "Part three."] });
+    expect(thread.status).toBe(200);
+    const pictured = await api("create_draft", { type: "post", body: "A zebra in a picture.", image_url: up.body.url });
+    expect(pictured.status).toBe(200);
+
+    await owner.goto(`${srv.origin}/content?q=zebra`);
+    const rows = owner.getByRole("list", { name: "Drafts" }).locator(":scope > li");
+    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(3);
+    // Each tab's number is what that tab lists (the search stays on while moving between tabs).
+    const tabs = owner.getByRole("navigation", { name: "Filter by status" }).getByRole("link");
+    const names = ["All", "Drafts", "Scheduled", "Published", "Needs attention"];
+    for (const name of names) {
+      const tab = tabs.filter({ hasText: new RegExp(`^${name}`) });
+      const shown = Number((await tab.locator(".count").textContent())?.trim());
+      await tab.click();
+      await owner.waitForURL(/q=zebra/);
+      await expect.poll(() => tabs.filter({ hasText: new RegExp(`^${name}`) }).getAttribute("aria-current")).toBe("page");
+      expect([name, await rows.count()]).toEqual([name, shown]);
+    }
+    await tabs.filter({ hasText: /^All/ }).click();
+    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(3);
+
+    const threadRow = rows.filter({ hasText: "Zebra thread, part one." }).filter({ has: owner.locator(".badge", { hasText: /^X$/ }) });
+    expect(await threadRow.locator(".badge.thread").textContent()).toBe("Thread · 3 parts");
+    const pictureRow = rows.filter({ hasText: "A zebra in a picture." });
+    const thumb = pictureRow.locator("img.thumb");
+    await expect.poll(() => thumb.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth)).toBe(64);
+    expect(await pictureRow.locator(".badge", { hasText: /^Image$/ }).count()).toBe(1);
+    expect(await rows.filter({ hasText: "Zebra crossings" }).locator("img").count()).toBe(0);
+    // The snippet keeps the text's own lines.
+    const snippet = rows.filter({ hasText: "Zebra crossings" }).locator(".snippet");
+    expect(await snippet.innerText()).toBe("Zebra crossings, first line.\nSecond line of the zebra post.\n\nA last paragraph.");
+    expect(await snippet.evaluate((e) => getComputedStyle(e).whiteSpace)).toBe("pre-line");
+    await axe(owner);
+    await shoot(owner, "content-glance");
+
+    // The queue page marks a queued thread too.
+    await owner.goto(`${srv.origin}/queue`);
+    await axe(owner);
+  }, 120_000);
+
+  it("folds the navigation behind Menu on a phone, opened with the keyboard; a desktop shows it all", async () => {
+    const nav = owner.getByRole("navigation", { name: "Account" });
+    const queue = nav.getByRole("link", { name: "Queue", exact: true });
+    const menu = nav.locator("summary", { hasText: "Menu" });
+    await owner.setViewportSize({ width: 390, height: 844 });
+    await owner.goto(`${srv.origin}/content`);
+    expect(await queue.isVisible()).toBe(false);
+    expect(await nav.getByRole("button", { name: "Sign out" }).isVisible()).toBe(false);
+    expect(await nav.getByRole("link", { name: "Write", exact: true }).isVisible()).toBe(true); // the main action stays
+    expect(await menu.isVisible()).toBe(true);
+    await menu.focus();
+    await owner.keyboard.press("Enter");
+    await expect.poll(() => queue.isVisible()).toBe(true);
+    expect(await nav.getByRole("button", { name: "Sign out" }).isVisible()).toBe(true);
+    await axe(owner);
+    if (process.env.SCREENSHOT_DIR) await owner.screenshot({ path: `${process.env.SCREENSHOT_DIR}/menu-open-phone.png` });
+    await owner.keyboard.press("Tab"); // into the menu: its first link
+    expect(await owner.evaluate(() => document.activeElement?.textContent)).toBe("Content");
+    await menu.focus();
+    await owner.keyboard.press("Space");
+    await expect.poll(() => queue.isVisible()).toBe(false);
+
+    await owner.setViewportSize({ width: 1280, height: 900 });
+    await owner.reload();
+    expect(await queue.isVisible()).toBe(true);
+    expect(await menu.isVisible()).toBe(false);
+    expect(await nav.getByRole("button", { name: "Sign out" }).isVisible()).toBe(true);
   }, 120_000);
 });
 
@@ -416,6 +499,9 @@ describe("the calendar", () => {
       const cell = owner.locator(`li:has(> h3 time[datetime="${tomorrow}"])`);
       const entry = cell.getByRole("link", { name: /Calendar entry for tomorrow\./ });
       expect(await entry.textContent()).toMatch(/^08:15 LinkedIn/);
+      // LinkedIn's colour, with its name beside it: the colour is never the only cue.
+      expect(await entry.locator("xpath=..").getAttribute("class")).toContain("net-linkedin");
+      expect(await entry.locator(".net").evaluate((e) => [e.textContent, getComputedStyle(e).backgroundColor])).toEqual(["LinkedIn", "rgb(10, 102, 194)"]);
       if (view === "week") {
         expect(await owner.locator(".cal-days > li").count()).toBe(7);
         await axe(owner);
@@ -428,6 +514,78 @@ describe("the calendar", () => {
     const far = await owner.goto(`${srv.origin}/calendar?view=month&d=9999-12-31`);
     expect(far?.status()).toBe(200);
     expect(await owner.getByText("Today").count()).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+describe("rescheduling on the calendar", () => {
+  // Days in the owner's zone; next week's Tuesday to Thursday share one week view, all ahead.
+  const day = (offset: number) => new Date(Date.now() + offset * 86400_000).toLocaleDateString("en-CA", { timeZone: ZONE });
+  const weekdayOf = (ymd: string) => (new Date(`${ymd}T12:00:00Z`).getUTCDay() + 6) % 7; // Monday 0
+  const plus = (ymd: string, n: number) => new Date(Date.parse(`${ymd}T12:00:00Z`) + n * 86400_000).toISOString().slice(0, 10);
+  const today = () => day(0);
+  const tuesday = () => plus(today(), 7 - weekdayOf(today()) + 1);
+  const dayCell = (ymd: string) => owner.locator(`.cal-days > li[data-day="${ymd}"]`);
+  const inZone = (iso: string) => new Date(iso).toLocaleString("sv-SE", { timeZone: ZONE }).slice(0, 16);
+
+  it("drags a scheduled tweet to another day: it keeps its time of day", async () => {
+    const id = await created("tweet", "Drag me to Wednesday.");
+    await open("tweet", id);
+    await pickDate(tuesday());
+    await owner.getByLabel("Time").fill("07:40");
+    await owner.getByRole("button", { name: "Schedule", exact: true }).click();
+    await expect.poll(() => said().textContent()).toBe("Scheduled.");
+
+    await owner.goto(`${srv.origin}/calendar?view=week&d=${tuesday()}`);
+    const item = dayCell(tuesday()).locator(".cal-item", { hasText: "Drag me to Wednesday." });
+    expect(await item.getAttribute("class")).toContain("net-x");
+    expect(await item.locator(".net").textContent()).toBe("X");
+    // One line, cut with an ellipsis.
+    expect(await item.evaluate((e) => [getComputedStyle(e).whiteSpace, getComputedStyle(e).textOverflow])).toEqual(["nowrap", "ellipsis"]);
+    await item.dragTo(dayCell(plus(tuesday(), 1)));
+    await owner.waitForURL(/done=moved/);
+    const moved = await status("tweet", id);
+    expect([moved.status, inZone(moved.scheduled_for!)]).toEqual(["scheduled", `${plus(tuesday(), 1)} 07:40`]);
+    expect(
+      await dayCell(plus(tuesday(), 1))
+        .getByRole("link", { name: /Drag me to Wednesday\./ })
+        .textContent(),
+    ).toMatch(/^07:40 X/);
+    await axe(owner);
+    await shoot(owner, "calendar-week-moved");
+  }, 120_000);
+
+  it("drags an unscheduled draft from beside the calendar onto a day, refuses a past day, and schedules without dragging", async () => {
+    const id = await created("tweet", "Not scheduled yet, then Thursday.");
+    await owner.goto(`${srv.origin}/calendar?view=week&d=${tuesday()}`);
+    const side = owner.getByRole("complementary", { name: "Not scheduled yet" });
+    // A tweet made alone gets a matching post too: each is a row of its own.
+    const tweetIn = (text: string) => side.locator(".cal-item", { hasText: text }).filter({ has: owner.locator(".net", { hasText: /^X$/ }) });
+    await tweetIn("Not scheduled yet, then Thursday.")
+      .getByRole("link")
+      .dragTo(dayCell(plus(tuesday(), 2)));
+    await owner.waitForURL(/done=scheduled/);
+    const s = await status("tweet", id);
+    expect([s.status, inZone(s.scheduled_for!)]).toEqual(["scheduled", `${plus(tuesday(), 2)} 09:00`]); // no queue slot that day: 09:00
+    expect(await tweetIn("Not scheduled yet, then Thursday.").count()).toBe(0);
+
+    // A past day is refused, and says so.
+    const late = await created("tweet", "Too late for yesterday.");
+    await owner.goto(`${srv.origin}/calendar?view=week&d=${day(-1)}`);
+    await tweetIn("Too late for yesterday.")
+      .getByRole("link")
+      .dragTo(dayCell(day(-1)));
+    await expect.poll(() => owner.getByRole("alert").filter({ hasText: "That day has passed" }).count()).toBe(1);
+    expect((await status("tweet", late)).status).toBe("draft");
+
+    // Without dragging (keyboard alone, or no JavaScript): the draft's own day field and Schedule.
+    const row = tweetIn("Too late for yesterday.");
+    await row.getByText("Choose a day").click();
+    await row.getByLabel("Day").fill(plus(tuesday(), 1));
+    await row.getByRole("button", { name: "Schedule" }).click();
+    await owner.waitForURL(/done=scheduled/);
+    expect(inZone((await status("tweet", late)).scheduled_for!)).toBe(`${plus(tuesday(), 1)} 09:00`);
+    await axe(owner);
+    await shoot(owner, "calendar-side");
   }, 120_000);
 });
 

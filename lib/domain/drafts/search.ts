@@ -8,7 +8,7 @@ import { decodeCursor, encodeCursor, offsetOf } from "../cursor";
 import type { Ctx } from "../context";
 import { sha256 } from "../hash";
 import type { ItemType } from "./items";
-import { preview } from "./text";
+import { excerpt, preview } from "./text";
 
 export type SearchInput = {
   query?: string;
@@ -21,6 +21,8 @@ export type SearchInput = {
   statuses?: string[];
   /** ...or one of these ids (drafts waiting for an approval), for "Needs attention". */
   orIds?: string[];
+  /** The owner's pages only: snippets keep their line breaks. */
+  keepLines?: boolean;
 };
 
 // Where each item type lives, and which of its columns play which part in a result. Every
@@ -114,7 +116,7 @@ export async function searchContent(ctx: Ctx, input: SearchInput) {
       id: r.id,
       type: r.type,
       title: r.title,
-      snippet: preview(r.text, 200),
+      snippet: input.keepLines ? excerpt(r.text, 200) : preview(r.text, 200),
       status: r.status,
       platform: r.platform,
       ...(r.platform && { account_id: r.account_id }),

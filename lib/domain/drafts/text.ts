@@ -59,4 +59,15 @@ export function preview(body: string | null, max = 120): string {
   return cut((body ?? "").replace(/\s\s+|[^\S ]/g, " ").trim(), max);
 }
 
+/** Like preview, but line breaks stay (a blank line at most between paragraphs): the owner's lists show them. */
+export function excerpt(body: string | null, max = 200): string {
+  const t = (body ?? "")
+    .replace(/\r\n?/g, "\n")
+    .replace(/[^\S\n]+/g, " ")
+    .replace(/ ?\n ?/g, "\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+  return cut(t, max);
+}
+
 export const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);

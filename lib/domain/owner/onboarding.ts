@@ -28,7 +28,12 @@ const list = (max: number) =>
 
 export const OnboardingInput = z.object({
   name: z.string().trim().min(1, "Enter your name.").max(100, "Use at most 100 characters."),
-  timezone: z.string().refine(isTimeZone, "Choose a time zone from the list (for example Europe/Berlin)."),
+  timezone: z
+    .string()
+    .trim()
+    .refine(isTimeZone, "Choose a time zone from the list (for example Europe/Berlin).")
+    // Typed into a searchable box: stored as the zone's own spelling ("europe/berlin" is Europe/Berlin).
+    .transform((tz) => new Intl.DateTimeFormat("en", { timeZone: tz }).resolvedOptions().timeZone),
   samplePosts: z
     .array(z.string().trim().max(3000, "A sample post can have at most 3,000 characters."))
     .transform((a) => a.filter(Boolean))
@@ -78,6 +83,7 @@ export async function getProfile(db: Db, userId: string) {
       pillars: users.pillars,
       voiceSummary: users.voiceSummary,
       accountCompletedAt: users.accountCompletedAt,
+      onboardedAt: users.onboardedAt,
       publishingAllowed: users.publishingAllowed,
       plan: users.plan,
     })
@@ -86,11 +92,23 @@ export async function getProfile(db: Db, userId: string) {
   return u;
 }
 
-/** Saves the onboarding answers and marks the account complete. */
+/**
+ * Whether signing in to this account should land on onboarding rather than the home page: a
+ * complete account whose profile was never saved (the owner the first start made).
+ */
+export async function awaitsOnboarding(db: Db, email: string): Promise<boolean> {
+  const [u] = await db
+    .select({ complete: users.accountCompletedAt, onboarded: users.onboardedAt })
+    .from(users)
+    .where(eq(users.email, email.trim().toLowerCase()));
+  return !!u?.complete && !u.onboarded;
+}
+
+/** Saves the onboarding answers and marks the account complete (and onboarded). */
 export async function completeOnboarding(db: Db, userId: string, input: z.output<typeof OnboardingInput>) {
   const now = new Date();
   await db
     .update(users)
-    .set({ ...input, accountCompletedAt: now, updatedAt: now })
+    .set({ ...input, accountCompletedAt: now, onboardedAt: now, updatedAt: now })
     .where(eq(users.id, userId));
 }

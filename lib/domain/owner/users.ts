@@ -11,7 +11,7 @@ export class AccountError extends Error {}
 
 export async function createUser(
   db: Db,
-  opts: { email: string; password: string; name?: string; plan?: Plan; complete?: boolean; publishingAllowed?: boolean },
+  opts: { email: string; password: string; name?: string; plan?: Plan; complete?: boolean; onboarded?: boolean; publishingAllowed?: boolean },
 ) {
   const email = opts.email.trim().toLowerCase();
   const existing = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
@@ -24,6 +24,8 @@ export async function createUser(
       passwordHash: await hash(opts.password),
       plan: opts.plan ?? "none",
       accountCompletedAt: opts.complete === false ? null : new Date(),
+      // A complete account counts as onboarded unless told otherwise (the first start's owner).
+      onboardedAt: opts.complete === false || opts.onboarded === false ? null : new Date(),
       publishingAllowed: opts.publishingAllowed ?? false,
     })
     .returning({ id: users.id, email: users.email, plan: users.plan });
@@ -48,7 +50,7 @@ async function updateByEmail(db: Db, email: string, values: Partial<typeof users
 
 export const setPlan = (db: Db, email: string, plan: Plan) => updateByEmail(db, email, { plan });
 export const allowPublishing = (db: Db, email: string, allowed: boolean) => updateByEmail(db, email, { publishingAllowed: allowed });
-export const completeAccount = (db: Db, email: string) => updateByEmail(db, email, { accountCompletedAt: new Date() });
+export const completeAccount = (db: Db, email: string) => updateByEmail(db, email, { accountCompletedAt: new Date(), onboardedAt: new Date() });
 
 export async function findUserByEmail(db: Db, email: string) {
   const [u] = await db.select().from(users).where(eq(users.email, email.trim().toLowerCase()));
@@ -83,7 +85,8 @@ export async function ensureOwner(db: Db, email: string, keep: (password: string
     const [{ count }] = await tx.select({ count: sql<number>`count(*)::int` }).from(users);
     if (count > 0) return null;
     const password = randomBytes(12).toString("base64url");
-    const user = await createUser(tx, { email, password, name: "Owner", plan: "creator", complete: true });
+    // Complete, so the API works at once; not onboarded, so signing in asks for a profile first.
+    const user = await createUser(tx, { email, password, name: "Owner", plan: "creator", complete: true, onboarded: false });
     await keep(password);
     return { email: user.email };
   });

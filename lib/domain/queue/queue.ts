@@ -73,7 +73,7 @@ export async function freeSlots(
   return out;
 }
 
-async function queueOf(db: Db, accountId: string) {
+export async function queueOf(db: Db, accountId: string) {
   const [q] = await db.select().from(postingQueues).where(eq(postingQueues.accountId, accountId));
   return q ? { slots: q.slots, paused: q.paused } : { slots: [] as QueueSlot[], paused: false };
 }
