@@ -47,7 +47,7 @@ export function ApprovalEntry({ a, dest, handle, owner, timeZone, now }: Props) 
         </dd>
       </dl>
       {edit ? <p className="help">The proposed text; its page shows it beside the current one.</p> : null}
-      <PostPreview type={type} text={text} imageUrl={image ?? null} name={owner} handle={handle} />
+      <PostPreview type={type} text={text} imageUrl={image ?? null} name={owner} handle={handle} sandbox={dest.sandbox} />
       {parts ? (
         <p className="help">
           and {parts} more part{parts === 1 ? "" : "s"} of the thread, shown on its page.

@@ -16,9 +16,18 @@ export function linkedInFold(text: string): string | null {
   return head.length < text.length ? head.trimEnd() : null;
 }
 
-type Props = { type: "post" | "tweet"; text: string; imageUrl: string | null; imageAlt?: string | null; name: string; handle: string | null };
+type Props = {
+  type: "post" | "tweet";
+  text: string;
+  imageUrl: string | null;
+  imageAlt?: string | null;
+  name: string;
+  handle: string | null;
+  /** It goes to the built-in sandbox: drawn as LinkedIn would show it, never said to be there. */
+  sandbox?: boolean;
+};
 
-export function PostPreview({ type, text, imageUrl, imageAlt, name, handle }: Props) {
+export function PostPreview({ type, text, imageUrl, imageAlt, name, handle, sandbox }: Props) {
   const initial = (name.trim()[0] ?? "?").toUpperCase();
   if (type === "post") {
     const head = linkedInFold(text);
@@ -31,7 +40,7 @@ export function PostPreview({ type, text, imageUrl, imageAlt, name, handle }: Pr
           <span>
             <strong>{name}</strong>
             <br />
-            <span className="muted">Now · LinkedIn</span>
+            <span className="muted">{sandbox ? "Now · sandbox, drawn as LinkedIn shows it" : "Now · LinkedIn"}</span>
           </span>
         </div>
         {head ? <SeeMore head={head} full={text} /> : <div className="li-text">{text}</div>}

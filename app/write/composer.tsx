@@ -241,6 +241,7 @@ export function Composer({
             imageAlt={firstImage(d.postMedia)?.alt || null}
             name={name}
             handle={handle(post, d.postAccount)}
+            sandbox={post.sandbox}
           />
         </section>
       ) : null}

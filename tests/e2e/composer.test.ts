@@ -60,6 +60,7 @@ describe("the composer", () => {
     // Never called LinkedIn or X: the sandbox stands in for both.
     expect(await page.getByRole("heading", { name: "Sandbox post" }).count()).toBe(1);
     expect(await page.getByRole("heading", { name: "Sandbox tweet (thread)" }).count()).toBe(1);
+    expect(await li.textContent()).toContain("Now · sandbox, drawn as LinkedIn shows it");
     await axe(page);
     await screenshots(page, "composer");
 

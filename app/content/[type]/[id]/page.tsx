@@ -206,6 +206,7 @@ export default async function ItemPage({
           imageAlt={m.image_url ? meta[m.image_url]?.alt : undefined}
           name={me.name ?? me.email}
           handle={handle}
+          sandbox={dest.sandbox}
         />
       </section>
 
