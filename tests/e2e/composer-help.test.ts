@@ -203,3 +203,40 @@ describe("the item page's editor", () => {
     await page.close();
   }, 120_000);
 });
+
+describe("the composer's form, forged", () => {
+  it("a cross-site post of the composer makes no draft: another Origin, or no CSRF proof", async () => {
+    const page = await newPage();
+    await openSignedIn(page, `${srv.origin}/write`, OWNER.email, OWNER.password);
+    // The owner's session cookie goes with every forged post: the worst case, a browser that
+    // sends it cross-site (SameSite aside).
+    const cookie = (await page.context().cookies(srv.origin)).map((c) => `${c.name}=${c.value}`).join("; ");
+    const html = await fetch(`${srv.origin}/write`, { headers: { cookie } }).then((r) => r.text());
+    const form = html.split("<form").find((f) => f.includes('name="post_body"'));
+    const fields = [...(form ?? "").matchAll(/<input type="hidden" name="([^"]+)"(?: value="([^"]*)")?/g)].map(
+      ([, k, v]) => [k, (v ?? "").replaceAll("&quot;", '"').replaceAll("&amp;", "&")] as const,
+    );
+    expect(fields.some(([k]) => k.startsWith("$ACTION"))).toBe(true);
+    const csrf = fields.find(([k]) => k === "csrf")?.[1];
+    expect(csrf).toBeTruthy();
+    const post = async (text: string, opts: { origin?: string; csrf?: string }) => {
+      const body = new FormData();
+      for (const [k, v] of fields) if (k !== "csrf" && k !== "media" && k !== "thread") body.append(k, v);
+      if (opts.csrf !== undefined) body.append("csrf", opts.csrf);
+      body.append("to_post", "on");
+      body.append("post_body", text);
+      body.append("intent", "save");
+      await fetch(`${srv.origin}/write`, { method: "POST", body, redirect: "manual", headers: { cookie, ...(opts.origin && { origin: opts.origin }) } });
+    };
+    const saved = async (text: string) => ((await api("search_content", { query: text })).body.results as unknown[]).length;
+    await post("Forgedelsewhere words", { origin: "https://attacker.example", csrf });
+    await post("Forgedwithoutproof words", {});
+    await post("Forgedproof words", { csrf: `${Date.now()}.AAAA` });
+    // The same post with the page's own proof does make one: the forged ones reached the
+    // action and were refused there, not lost on the way.
+    await post("Genuinecomposer words", { csrf });
+    expect(await saved("Genuinecomposer")).toBe(1);
+    for (const t of ["Forgedelsewhere", "Forgedwithoutproof", "Forgedproof"]) expect(await saved(t)).toBe(0);
+    await page.close();
+  }, 120_000);
+});
