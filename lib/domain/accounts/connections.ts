@@ -107,18 +107,23 @@ export async function pendingApprovals(db: Db, userId: string, now = new Date())
   return rows.map(withAppFrom);
 }
 
+/** What an approval page or the inbox shows of a request: its action and the content it acts on. */
+export const approvalShown = {
+  id: approvals.id,
+  operation: approvals.operation,
+  action: approvals.action,
+  body: approvals.body,
+  imageUrl: approvals.imageUrl,
+  attachments: approvals.attachments,
+  proposed: approvals.proposed,
+};
+
 /** One approval of the owner's, with the asking app's name; undefined when not theirs. */
 export async function approvalForOwner(db: Db, userId: string, id: string) {
   if (!isUuid(id)) return undefined;
   const [row] = await db
     .select({
-      id: approvals.id,
-      operation: approvals.operation,
-      action: approvals.action,
-      body: approvals.body,
-      imageUrl: approvals.imageUrl,
-      attachments: approvals.attachments,
-      proposed: approvals.proposed,
+      ...approvalShown,
       status: approvals.status,
       expiresAt: approvals.expiresAt,
       decidedAt: approvals.decidedAt,

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt } from "drizzle-orm";
 import type { Db } from "@/lib/adapters/db";
 import { approvals, connectedApps, oauthClients } from "@/drizzle/schema";
-import { askingApp, withAppFrom } from "../accounts/connections";
+import { approvalShown, askingApp, withAppFrom } from "../accounts/connections";
 
 /**
  * The approvals inbox: the owner's requests still waiting for a decision (pending, not yet
@@ -11,13 +11,7 @@ import { askingApp, withAppFrom } from "../accounts/connections";
 export async function approvalInbox(db: Db, userId: string, now = new Date()) {
   const rows = await db
     .select({
-      id: approvals.id,
-      operation: approvals.operation,
-      action: approvals.action,
-      body: approvals.body,
-      imageUrl: approvals.imageUrl,
-      attachments: approvals.attachments,
-      proposed: approvals.proposed,
+      ...approvalShown,
       expiresAt: approvals.expiresAt,
       createdAt: approvals.createdAt,
       ...askingApp,
