@@ -100,6 +100,15 @@ server.headersTimeout = server.keepAliveTimeout + 1000;
 server.requestTimeout = Math.max(server.requestTimeout, server.headersTimeout);
 
 const listening = env.APP_URL ? `http://${host ?? "localhost"}:${port}` : `http://localhost:${port} (this machine only: set APP_URL to serve others)`;
+// Without this, a port already taken would leave the process running and serving nothing
+// (Next logs uncaught exceptions and carries on).
+server.once("error", (e) =>
+  fail(
+    e.code === "EADDRINUSE"
+      ? `PORT ${port} is already in use on ${host ?? "every interface"}: stop what listens there or choose another PORT`
+      : `cannot listen on port ${port}: ${e.message}`,
+  ),
+);
 server.listen(port, host, () => console.log(`Contentio listening on ${listening}`));
 
 // Like `next start`: finish the requests in flight, then exit (which also releases the

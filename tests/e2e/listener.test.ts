@@ -99,3 +99,18 @@ describe("keep-alive, for a reverse proxy's idle connections", () => {
     delete srv.env.KEEP_ALIVE_TIMEOUT_SECONDS;
   }, 90_000);
 });
+
+describe("a port already taken", () => {
+  it("stops the start with a clear message rather than running without listening", async () => {
+    srv.env.APP_URL = srv.origin;
+    const other = net.createServer((s) => s.destroy());
+    await new Promise<void>((resolve) => other.listen(srv.port, "127.0.0.1", resolve));
+    try {
+      const failed = await srv.start().catch((e: Error) => e.message);
+      expect(failed).toContain(`PORT ${srv.port} is already in use`);
+      expect(srv.exitCode).toBe(1);
+    } finally {
+      other.close();
+    }
+  }, 90_000);
+});
