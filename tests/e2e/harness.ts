@@ -17,6 +17,8 @@ const run = promisify(execFile);
 const ROOT = process.cwd();
 const TSX = path.join(ROOT, "node_modules/.bin/tsx"); // what `npx tsx` runs, without npm's start-up
 
+const LISTENING = /^Contentio listening on /m;
+
 export class TestServer {
   port = 0;
   env: NodeJS.ProcessEnv = { ...process.env };
@@ -47,7 +49,10 @@ export class TestServer {
     }
   }
 
-  /** Starts the server and resolves with its output once `ready` shows in it (stdout or stderr). */
+  /**
+   * Starts the server and resolves with its output once `ready` shows in it (stdout or stderr)
+   * and the server listens: the database line comes before a failed listen would.
+   */
   start(ready = /database ready|database not ready/): Promise<string> {
     const proc = spawn(process.execPath, [path.join(ROOT, "server", "server.mjs")], { cwd: ROOT, env: this.env, stdio: ["ignore", "pipe", "pipe"] });
     this.proc = proc;
@@ -61,7 +66,7 @@ export class TestServer {
     return new Promise((resolve, reject) => {
       const deadline = Date.now() + 30_000;
       const poll = () => {
-        if (ready.test(out)) return resolve(out);
+        if (ready.test(out) && LISTENING.test(out)) return resolve(out);
         if (proc.exitCode !== null || Date.now() > deadline) return reject(new Error(`server did not start:\n${out}`));
         setTimeout(poll, 100);
       };

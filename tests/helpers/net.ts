@@ -3,15 +3,30 @@ import net from "node:net";
 import { setTimeout as delay } from "node:timers/promises";
 import { Worker } from "node:worker_threads";
 
-/** A TCP port on 127.0.0.1 that nothing listens on right now. */
+// Ports handed out below the kernel's ephemeral range (32768 and up by default), each test
+// worker its own stretch: a port picked by the kernel could be picked again, between a test's
+// stops and starts, by another worker's fake or outgoing connection, and a test would then
+// talk to that stranger.
+const BASE = 20000;
+const PER_WORKER = 600;
+let next = 0;
+
+/** A TCP port nothing listens on right now, on any address, and that no other test worker hands out. */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+  const worker = Number(process.env.VITEST_POOL_ID ?? 0) % 20;
+  for (let tries = 0; tries < PER_WORKER; tries++) {
+    const port = BASE + worker * PER_WORKER + (next++ % PER_WORKER);
+    if (await bindable(port)) return port;
+  }
+  throw new Error("no free port in this worker's stretch");
+}
+
+/** Whether a listener on every interface could take `port` (so one on loopback could too). */
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const s = net.createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
+    s.once("error", () => resolve(false));
+    s.listen(port, () => s.close(() => resolve(true)));
   });
 }
 
