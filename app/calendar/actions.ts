@@ -1,14 +1,9 @@
 "use server";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { ownerAction } from "@/lib/transports/auth/owner-action";
-import { refusal } from "@/lib/transports/auth/form-errors";
-import { db } from "@/lib/adapters/db";
-import { ports } from "@/lib/adapters/ports";
+import { ownerActionContext } from "@/lib/transports/auth/owner-action";
+import { expired, refusal } from "@/lib/transports/auth/form-errors";
 import { AppError } from "@/lib/core/errors";
-import { getProfile } from "@/lib/domain/owner/onboarding";
-import { ownerContext } from "@/lib/domain/owner/owner";
-import type { Ctx } from "@/lib/domain/context";
 import { scheduleOnDay } from "@/lib/domain/publishing/calendar-move";
 import type { ActionState } from "@/components/action-form";
 
@@ -22,16 +17,9 @@ export async function moveToDay(_prev: ActionState, form: FormData): Promise<Act
   // Back to the view the owner was on, built here rather than taken from the form.
   const anchor = /^\d{4}-\d{2}-\d{2}$/.test(text(form, "d")) ? text(form, "d") : text(form, "day");
   const back = `/calendar?view=${text(form, "view") === "week" ? "week" : "month"}${/^\d{4}-\d{2}-\d{2}$/.test(anchor) ? `&d=${anchor}` : ""}`;
-  const ctx = await ownerAction<Ctx | ActionState>(
-    form,
-    { page: back, purpose: "calendar", expired: () => ({ error: "This page had expired, so nothing changed. Reload it and try again." }) },
-    async (userId) => {
-      const profile = await getProfile(await db(), userId);
-      if (!profile) redirect("/signin");
-      return ownerContext(await db(), { id: userId, ...profile }, ports());
-    },
-  );
-  if (!ctx || !("caller" in ctx)) return ctx as ActionState;
+  const owner = await ownerActionContext<ActionState>(form, { page: back, purpose: "calendar", expired });
+  if ("answer" in owner) return owner.answer;
+  const { ctx } = owner;
   const type = text(form, "type");
   if (type !== "post" && type !== "tweet") return { error: "Unknown kind of draft." };
   let done: string;

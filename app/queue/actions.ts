@@ -1,15 +1,12 @@
 "use server";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { ownerAction } from "@/lib/transports/auth/owner-action";
-import { db } from "@/lib/adapters/db";
-import { ports } from "@/lib/adapters/ports";
+import { ownerActionContext } from "@/lib/transports/auth/owner-action";
+import { expired, refusal } from "@/lib/transports/auth/form-errors";
 import { AppError } from "@/lib/core/errors";
 import { ownAccount } from "@/lib/domain/accounts/accounts";
 import type { Ctx } from "@/lib/domain/context";
 import { noteScheduled } from "@/lib/domain/drafts/history";
-import { getProfile } from "@/lib/domain/owner/onboarding";
-import { ownerContext } from "@/lib/domain/owner/owner";
 import { scheduleContent } from "@/lib/domain/publishing/schedule";
 import { manageQueue, queueOverview } from "@/lib/domain/queue/queue";
 import { parseInput } from "@/lib/operations/execute";
@@ -24,22 +21,14 @@ const PAGE = "/queue";
 const text = (form: FormData, k: string) => String(form.get(k) ?? "");
 
 async function act(form: FormData, run: (ctx: Ctx) => Promise<string>): Promise<ActionState> {
-  const ctx = await ownerAction<Ctx | ActionState>(
-    form,
-    { page: PAGE, purpose: "queue", expired: () => ({ error: "This page had expired, so nothing changed. Reload it and try again." }) },
-    async (userId) => {
-      const profile = await getProfile(await db(), userId);
-      if (!profile) redirect("/signin");
-      return ownerContext(await db(), { id: userId, ...profile }, ports());
-    },
-  );
-  if (!ctx || !("caller" in ctx)) return ctx as ActionState;
+  const owner = await ownerActionContext<ActionState>(form, { page: PAGE, purpose: "queue", expired });
+  if ("answer" in owner) return owner.answer;
+  const { ctx } = owner;
   let to: string;
   try {
     to = await run(ctx);
   } catch (e) {
-    if (e instanceof AppError)
-      return { error: e.details?.length ? e.details.map((d) => `${d.message}.`).join(" ") : [e.message, e.hint].filter(Boolean).join(" ") };
+    if (e instanceof AppError) return { error: refusal(e) };
     throw e;
   }
   revalidatePath(PAGE);

@@ -1,12 +1,9 @@
 "use server";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { ownerAction } from "@/lib/transports/auth/owner-action";
-import { db } from "@/lib/adapters/db";
-import { ports } from "@/lib/adapters/ports";
+import { ownerActionContext } from "@/lib/transports/auth/owner-action";
+import { expired } from "@/lib/transports/auth/form-errors";
 import type { Ctx } from "@/lib/domain/context";
-import { getProfile } from "@/lib/domain/owner/onboarding";
-import { ownerContext } from "@/lib/domain/owner/owner";
 import { AppError, invalid } from "@/lib/core/errors";
 import { toDetails } from "@/lib/operations/execute";
 import { manageWebhooksOp } from "@/lib/operations/webhooks/manage-webhooks";
@@ -18,14 +15,11 @@ import type { ActionState } from "@/components/action-form";
 // token, then runs the same domain function as manage_webhooks with the owner as caller.
 
 const PAGE = "/settings/webhooks";
-const expired = () => ({ error: "This page had expired, so nothing changed. Reload it and try again." });
 
-const asOwner = (form: FormData) =>
-  ownerAction<Ctx | null>(form, { page: PAGE, purpose: "webhooks", expired: () => null }, async (userId) => {
-    const profile = await getProfile(await db(), userId);
-    if (!profile) redirect("/signin");
-    return ownerContext(await db(), { id: userId, ...profile }, ports());
-  });
+const asOwner = async (form: FormData) => {
+  const owner = await ownerActionContext(form, { page: PAGE, purpose: "webhooks", expired: () => null });
+  return "ctx" in owner ? owner.ctx : null;
+};
 
 const text = (form: FormData, k: string) => String(form.get(k) ?? "").trim();
 const events = (form: FormData) => form.getAll("events").map(String) as SubscribableEvent[];

@@ -1,14 +1,11 @@
 "use server";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { ownerAction } from "@/lib/transports/auth/owner-action";
-import { refusal } from "@/lib/transports/auth/form-errors";
-import { db } from "@/lib/adapters/db";
-import { ports } from "@/lib/adapters/ports";
+import { ownerActionContext } from "@/lib/transports/auth/owner-action";
+import { expired, refusal } from "@/lib/transports/auth/form-errors";
 import { deleteDraft, loadOwn, type DraftType } from "@/lib/domain/drafts/drafts";
 import { forget } from "@/lib/domain/drafts/history";
-import { getProfile } from "@/lib/domain/owner/onboarding";
-import { ownerContext, resolveUnknown } from "@/lib/domain/owner/owner";
+import { resolveUnknown } from "@/lib/domain/owner/owner";
 import type { Ctx } from "@/lib/domain/context";
 import { AppError } from "@/lib/core/errors";
 import { zonedToUtc } from "@/components/format";
@@ -23,20 +20,15 @@ import { publishIt, saveTyped, scheduleAt, text, unscheduleIt } from "./steps";
 
 const page = (type: DraftType, id: string) => `/content/${type}/${id}`;
 
-const expired = (): ActionState => ({ error: "This page had expired, so nothing changed. Reload it and try again." });
-
 const asOwner = (type: DraftType, id: string, form: FormData) =>
-  ownerAction<Ctx | ActionState>(form, { page: page(type, id), purpose: `item:${id}`, expired }, async (userId) => {
-    const profile = await getProfile(await db(), userId);
-    if (!profile) redirect("/signin");
-    return ownerContext(await db(), { id: userId, ...profile }, ports());
-  });
+  ownerActionContext<ActionState>(form, { page: page(type, id), purpose: `item:${id}`, expired });
 
 /** Runs one action; a refusal comes back in the API's words, success reloads the page. */
 async function act(type: DraftType, id: string, form: FormData, run: (ctx: Ctx) => Promise<string>): Promise<ActionState> {
   if (type !== "post" && type !== "tweet") return { error: "Unknown kind of draft." };
-  const ctx = await asOwner(type, id, form);
-  if (!ctx || !("caller" in ctx)) return ctx as ActionState;
+  const owner = await asOwner(type, id, form);
+  if ("answer" in owner) return owner.answer;
+  const { ctx } = owner;
   let to: string;
   try {
     to = await run(ctx);
@@ -97,8 +89,9 @@ export type AutosaveState = { error?: string; shown?: string; updated_at?: strin
  */
 export async function autosave(type: DraftType, id: string, form: FormData): Promise<AutosaveState> {
   if (type !== "post" && type !== "tweet") return { error: "Unknown kind of draft." };
-  const ctx = await asOwner(type, id, form);
-  if (!ctx || !("caller" in ctx)) return ctx as AutosaveState;
+  const owner = await asOwner(type, id, form);
+  if ("answer" in owner) return owner.answer;
+  const { ctx } = owner;
   try {
     const d = await loadOwn(ctx.db, ctx, type, id);
     if (d.status !== "draft") return { error: "Not saved automatically: it is no longer an unscheduled draft. Use the buttons." };
