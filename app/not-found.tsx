@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { getProfile } from "@/lib/domain/owner/onboarding";
 import { signedInUserId } from "@/lib/transports/auth/session";
 import { db } from "@/lib/adapters/db";
@@ -14,7 +15,7 @@ export default async function NotFound() {
     <OwnerShell email={me?.email} userId={me ? id! : undefined}>
       <h1>Not found</h1>
       <p>There is nothing at this address, or it is not yours to see.</p>
-      <p>{me ? <a href="/content">Go to your content</a> : <a href="/signin">Sign in</a>}</p>
+      <p>{me ? <Link href="/content">Go to your content</Link> : <Link href="/signin">Sign in</Link>}</p>
     </OwnerShell>
   );
 }

@@ -75,9 +75,9 @@ export function OwnerShell({
         </Link>
         {email ? (
           <nav aria-label="Account" className="topnav">
-            <a href="/write" aria-current={current === "/write" ? "page" : undefined} aria-keyshortcuts="Alt+N" title="Write (Alt+N)" className="nav-write">
+            <Link href="/write" aria-current={current === "/write" ? "page" : undefined} aria-keyshortcuts="Alt+N" title="Write (Alt+N)" className="nav-write">
               Write
-            </a>
+            </Link>
             <WriteShortcut />
             {/* On a phone the rest folds behind "Menu" (a native disclosure: keyboard and screen
                 readers know it, no script needed); wider screens show it open (owner.css). */}

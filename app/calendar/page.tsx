@@ -243,7 +243,7 @@ export default async function CalendarPage({ searchParams }: { searchParams: Pro
             </ul>
           ) : (
             <p>
-              Every draft has a time. <a href="/write">Write one</a>.
+              Every draft has a time. <Link href="/write">Write one</Link>.
             </p>
           )}
         </aside>

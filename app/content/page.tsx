@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { requireOwner } from "@/lib/transports/auth/session";
 import { db } from "@/lib/adapters/db";
 import { ports } from "@/lib/adapters/ports";
@@ -130,7 +131,7 @@ export default async function ContentPage({ searchParams }: { searchParams: Prom
             "Nothing needs your attention."
           ) : (
             <>
-              No drafts here yet. <a href="/write">Write one</a>, or connect an AI app: what it drafts appears here too.
+              No drafts here yet. <Link href="/write">Write one</Link>, or connect an AI app: what it drafts appears here too.
             </>
           )}
         </p>
