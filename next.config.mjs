@@ -39,6 +39,7 @@ const config = {
         "/calendar",
         "/queue",
         "/write",
+        "/write/:path*",
         "/analytics",
         "/sandbox/:path*",
         "/docs/:path*",

@@ -21,7 +21,7 @@ export type Target = {
   fallback: string | null;
 };
 
-type Draft = {
+export type Draft = {
   toPost: boolean;
   toTweet: boolean;
   postAccount: string;
@@ -58,20 +58,7 @@ function Count({ text, id }: { text: string; id: string }) {
   );
 }
 
-/**
- * The composer. What is typed is kept in this browser (localStorage) until it is saved, so a
- * reload or a dropped connection loses nothing, and leaving with unsaved text asks first.
- */
-export function Composer({
-  userId,
-  name,
-  csrf,
-  targets,
-  when,
-  limits,
-  model,
-  allowance,
-}: {
+export type ComposerProps = {
   userId: string;
   name: string;
   csrf: string;
@@ -80,10 +67,32 @@ export function Composer({
   limits: { post: MediaLimits; tweet: MediaLimits };
   model: string | null;
   allowance: Allowance;
-}) {
-  const key = `contentio:write:${userId}`;
-  const [d, setD] = useState<Draft>(EMPTY);
-  const [restored, setRestored] = useState(false);
+};
+
+/** A draft that exists, opened from its page: what the form saves it on top of. */
+export type Editing = {
+  type: "post" | "tweet";
+  id: string;
+  /** The hash of the content the page showed, and its updated_at. */
+  shown: string;
+  updatedAt: string;
+  /** Its account as the account choice shows it ("" for the default). */
+  accountWas: string;
+  draft: Draft;
+};
+
+/**
+ * The composer, for a new draft or, with `editing`, one that exists. What is typed is kept in
+ * this browser (localStorage) until it is saved, so a reload or a dropped connection loses
+ * nothing, and leaving with unsaved text asks first.
+ */
+export function Composer({ userId, name, csrf, targets, when, limits, model, allowance, editing }: ComposerProps & { editing?: Editing }) {
+  const key = editing ? `contentio:write:${userId}:${editing.id}` : `contentio:write:${userId}`;
+  const start = editing?.draft ?? EMPTY;
+  // Unsaved: anything typed in a new draft; any change to one being edited.
+  const unsaved = (x: Draft) => (editing ? JSON.stringify(x) !== JSON.stringify(start) : typed(x));
+  const [d, setD] = useState<Draft>(start);
+  const [restored, setRestored] = useState<"same" | "older" | null>(null);
   const [state, run, pending] = useActionState<ComposeState, FormData>(composeAction, null);
   const done = useRef(false);
   const dialog = useRef<HTMLDialogElement>(null);
@@ -101,23 +110,30 @@ export function Composer({
   // Restored once, after the first render (the server knows nothing of this browser's copy).
   useEffect(() => {
     try {
-      const kept = JSON.parse(localStorage.getItem(key) ?? "null") as Draft | null;
+      const kept = JSON.parse(localStorage.getItem(key) ?? "null") as (Draft & { basedOn?: string }) | null;
       const keptMedia = (list: Medium[] | undefined) => (Array.isArray(list) ? keepStored(list) : []);
       if (kept && typed(kept)) {
         // Syncing from an external store (this browser's copy) once, after hydration.
         const parts = kept.parts?.length ? kept.parts : [""];
+        const { basedOn, ...draft } = kept;
+        const base = editing ? { ...draft, toPost: editing.type === "post", toTweet: editing.type === "tweet" } : draft;
         // eslint-disable-next-line react-hooks/set-state-in-effect
-        setD({ ...EMPTY, ...kept, parts, postMedia: keptMedia(kept.postMedia), partMedia: parts.map((_, i) => keptMedia(kept.partMedia?.[i])) });
-        setRestored(true);
+        setD({ ...EMPTY, ...base, parts, postMedia: keptMedia(kept.postMedia), partMedia: parts.map((_, i) => keptMedia(kept.partMedia?.[i])) });
+        // Typed on an older version of the draft (an app may have changed it since).
+        setRestored(editing && basedOn !== editing.updatedAt ? "older" : "same");
       }
     } catch {
       // Nothing usable kept.
     }
+    // Once, on the page's first render: `editing` is the version this page showed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
   useEffect(() => {
     if (done.current) return;
-    if (typed(d)) localStorage.setItem(key, JSON.stringify(d));
+    if (unsaved(d)) localStorage.setItem(key, JSON.stringify({ ...d, basedOn: editing?.updatedAt }));
     else localStorage.removeItem(key);
+    // `unsaved` reads only `editing`, fixed for the page's life.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [d, key]);
   // Saved: the copy in this browser is no longer needed; the drafts' page takes over.
   useEffect(() => {
@@ -126,7 +142,7 @@ export function Composer({
     localStorage.removeItem(key);
     if (state.to) window.location.assign(state.to);
   }, [state, key]);
-  useUnsavedGuard(() => !done.current && typed(d));
+  useUnsavedGuard(() => !done.current && unsaved(d));
 
   const accountOf = (t: Target, chosen: string) => t.accounts.find((a) => a.id === chosen) ?? t.accounts.find((a) => a.default) ?? t.accounts[0];
   const where = [d.toPost && post, d.toTweet && tweet]
@@ -156,9 +172,19 @@ export function Composer({
       <input type="hidden" name="csrf" value={csrf} />
       <input type="hidden" name="thread" value={JSON.stringify(d.parts)} />
       <input type="hidden" name="media" value={mediaField(d)} />
+      {editing ? (
+        <>
+          <input type="hidden" name="edit" value={`${editing.type}:${editing.id}`} />
+          <input type="hidden" name="shown" value={editing.shown} />
+          <input type="hidden" name="updated_at" value={editing.updatedAt} />
+          <input type="hidden" name="account_was" value={editing.accountWas} />
+        </>
+      ) : null}
       {restored ? (
-        <p className="ok-box" role="status">
-          Restored what you were writing here before.
+        <p className={restored === "older" ? "error-box" : "ok-box"} role="status">
+          {restored === "older"
+            ? "Restored what you were writing here before, on an older version of this draft: it has changed since. Check the text before you save it."
+            : "Restored what you were writing here before."}
         </p>
       ) : null}
       {state?.error ? (
@@ -173,38 +199,49 @@ export function Composer({
       ) : null}
 
       <fieldset>
-        <legend>Post to</legend>
-        {targets.map((t) => {
-          const on = t.type === "post" ? d.toPost : d.toTweet;
-          return (
-            <div key={t.type} className="target">
-              <label className="check">
-                <input
-                  type="checkbox"
-                  name={`to_${t.type}`}
-                  checked={on}
-                  onChange={(e) => set(t.type === "post" ? { toPost: e.target.checked } : { toTweet: e.target.checked })}
-                />{" "}
-                {t.sandbox ? t.badge.replace(/ (post|tweet)$/, ` for ${t.network}`) : t.network}
-              </label>
-              {on && t.accounts.length > 1 ? (
-                <select
-                  name={`${t.type}_account`}
-                  aria-label={`${t.network} account`}
-                  value={t.type === "post" ? d.postAccount : d.tweetAccount}
-                  onChange={(e) => set(t.type === "post" ? { postAccount: e.target.value } : { tweetAccount: e.target.value })}
-                >
-                  {t.accounts.map((a) => (
-                    <option key={a.id} value={a.default ? "" : a.id}>
-                      {a.label}
-                      {a.default ? " (default)" : ""}
-                    </option>
-                  ))}
-                </select>
-              ) : null}
-            </div>
-          );
-        })}
+        <legend>{editing ? "Posted to" : "Post to"}</legend>
+        {targets
+          .filter((t) => !editing || t.type === editing.type)
+          .map((t) => {
+            const on = t.type === "post" ? d.toPost : d.toTweet;
+            const value = t.type === "post" ? d.postAccount : d.tweetAccount;
+            const label = t.sandbox ? t.badge.replace(/ (post|tweet)$/, ` for ${t.network}`) : t.network;
+            return (
+              <div key={t.type} className="target">
+                {/* An edit stays where the draft is: only its account can change. */}
+                {editing ? (
+                  <span>{label}</span>
+                ) : (
+                  <label className="check">
+                    <input
+                      type="checkbox"
+                      name={`to_${t.type}`}
+                      checked={on}
+                      onChange={(e) => set(t.type === "post" ? { toPost: e.target.checked } : { toTweet: e.target.checked })}
+                    />{" "}
+                    {label}
+                  </label>
+                )}
+                {on && t.accounts.length > 1 ? (
+                  <select
+                    name={`${t.type}_account`}
+                    aria-label={`${t.network} account`}
+                    value={value}
+                    onChange={(e) => set(t.type === "post" ? { postAccount: e.target.value } : { tweetAccount: e.target.value })}
+                  >
+                    {t.accounts.map((a) => (
+                      <option key={a.id} value={a.default ? "" : a.id}>
+                        {a.label}
+                        {a.default ? " (default)" : ""}
+                      </option>
+                    ))}
+                  </select>
+                ) : (
+                  <input type="hidden" name={`${t.type}_account`} value={value} />
+                )}
+              </div>
+            );
+          })}
       </fieldset>
 
       <AiHelp
@@ -354,7 +391,7 @@ export function Composer({
           <h2 id="finish-h">Finish</h2>
           <div className="actions">
             <button type="submit" id="save-draft" name="intent" value="save" className="btn primary" disabled={pending}>
-              Save draft
+              {editing ? "Save changes" : "Save draft"}
             </button>
             {queueable ? (
               <button type="submit" name="intent" value="queue" className="btn" disabled={pending} aria-describedby="queue-slot">

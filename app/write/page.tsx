@@ -1,20 +1,7 @@
-import { requireOwner, csrfToken } from "@/lib/transports/auth/session";
-import { db } from "@/lib/adapters/db";
-import { destination } from "@/lib/adapters/platforms/destination";
-import { accountLabel, listAccounts } from "@/lib/domain/accounts/accounts";
+import { requireOwner } from "@/lib/transports/auth/session";
 import { OwnerShell } from "@/components/owner-shell";
-import { SandboxNote } from "@/components/sandbox-note";
-import { formatInZone, pickerStart, zonedParts } from "@/components/format";
-import { ports } from "@/lib/adapters/ports";
-import { ownerContext } from "@/lib/domain/owner/owner";
-import { manageQueue } from "@/lib/domain/queue/queue";
-import { MAX_POST_IMAGES, MAX_TWEET_IMAGES } from "@/lib/domain/media/draft-media";
-import { MAX_IMAGE_BYTES, MAX_PDF_BYTES, MEDIA_TYPES } from "@/lib/domain/media/files";
-import { remaining } from "@/lib/domain/owner/allowances";
-import { Composer, type Target } from "./composer";
-
-const MEDIA = { imageBytes: MAX_IMAGE_BYTES, pdfBytes: MAX_PDF_BYTES, types: MEDIA_TYPES };
-const LIMITS = { post: { ...MEDIA, images: MAX_POST_IMAGES, pdf: true }, tweet: { ...MEDIA, images: MAX_TWEET_IMAGES, pdf: false } };
+import { Composer } from "./composer";
+import { composerSetup, SandboxNotes } from "./setup";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Write · Contentio" };
@@ -26,56 +13,12 @@ export const metadata = { title: "Write · Contentio" };
 export default async function WritePage({ searchParams }: { searchParams: Promise<{ d?: string }> }) {
   const me = await requireOwner("/write", { complete: true });
   const { d } = await searchParams;
-  const ctx = ownerContext(await db(), me, ports());
-  const accounts = (await listAccounts(ctx.db, me.id)).filter((a) => a.state === "connected");
-  // The slot "Add to queue" takes for each account (none: a paused or empty queue).
-  const nextSlot = new Map(
-    await Promise.all(accounts.map(async (a) => [a.account_id, (await manageQueue(ctx, { account_id: a.account_id })).next_slots[0] ?? null] as const)),
-  );
-  const targets: Target[] = (["post", "tweet"] as const).map((type) => {
-    const platform = type === "post" ? "pronet" : "micro";
-    const mine = accounts.filter((a) => a.platform === platform);
-    const dest = destination(type);
-    return {
-      type,
-      network: dest.network,
-      sandbox: dest.sandbox,
-      badge: dest.badge,
-      accounts: mine.map((a) => {
-        const label = accountLabel(a) ?? dest.network;
-        const slot = nextSlot.get(a.account_id);
-        return {
-          id: a.account_id,
-          label,
-          default: a.default,
-          destination: destination(type, label).account,
-          nextSlot: slot ? formatInZone(new Date(slot), me.timezone) : null,
-        };
-      }),
-      // Without a connected account only the sandbox takes it (no account: no queue either).
-      fallback: dest.sandbox ? dest.account : null,
-    };
-  });
-  const left = await remaining(ctx.db, me.id, me.plan, new Date());
-  const config = ctx.ports.config();
-  const start = pickerStart(null, me.timezone);
-  const day = d && /^\d{4}-\d{2}-\d{2}$/.test(d) ? d : start.date;
+  const setup = await composerSetup(me, { day: d && /^\d{4}-\d{2}-\d{2}$/.test(d) ? d : undefined });
   return (
     <OwnerShell email={me.email} userId={me.id} current="/write" wide>
       <h1>Write</h1>
-      {targets.map((t) => (
-        <SandboxNote key={t.type} dest={destination(t.type)} type={t.type} />
-      ))}
-      <Composer
-        userId={me.id}
-        name={me.name ?? me.email}
-        csrf={csrfToken(me.id, "write")}
-        targets={targets}
-        when={{ date: day, time: start.time, today: zonedParts(new Date(), me.timezone).date, timeZone: me.timezone }}
-        limits={LIMITS}
-        model={config.OPENAI_API_KEY ? config.AI_MODEL : null}
-        allowance={{ posts: left.posts_remaining, aiActions: left.ai_actions_remaining }}
-      />
+      <SandboxNotes types={["post", "tweet"]} />
+      <Composer {...setup} />
     </OwnerShell>
   );
 }

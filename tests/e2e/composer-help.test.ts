@@ -205,7 +205,7 @@ describe("the item page's editor", () => {
 });
 
 describe("the composer's form, forged", () => {
-  it("a cross-site post of the composer makes no draft: another Origin, or no CSRF proof", async () => {
+  it("a cross-site post of the composer makes no draft: another Origin, or no CSRF proof; an edit reaches only the owner's drafts", async () => {
     const page = await newPage();
     await openSignedIn(page, `${srv.origin}/write`, OWNER.email, OWNER.password);
     // The owner's session cookie goes with every forged post: the worst case, a browser that
@@ -219,13 +219,14 @@ describe("the composer's form, forged", () => {
     expect(fields.some(([k]) => k.startsWith("$ACTION"))).toBe(true);
     const csrf = fields.find(([k]) => k === "csrf")?.[1];
     expect(csrf).toBeTruthy();
-    const post = async (text: string, opts: { origin?: string; csrf?: string }) => {
+    const post = async (text: string, opts: { origin?: string; csrf?: string; edit?: string }) => {
       const body = new FormData();
       for (const [k, v] of fields) if (k !== "csrf" && k !== "media" && k !== "thread") body.append(k, v);
       if (opts.csrf !== undefined) body.append("csrf", opts.csrf);
       body.append("to_post", "on");
       body.append("post_body", text);
       body.append("intent", "save");
+      if (opts.edit) body.append("edit", opts.edit);
       await fetch(`${srv.origin}/write`, { method: "POST", body, redirect: "manual", headers: { cookie, ...(opts.origin && { origin: opts.origin }) } });
     };
     const saved = async (text: string) => ((await api("search_content", { query: text })).body.results as unknown[]).length;
@@ -237,6 +238,15 @@ describe("the composer's form, forged", () => {
     await post("Genuinecomposer words", { csrf });
     expect(await saved("Genuinecomposer")).toBe(1);
     for (const t of ["Forgedelsewhere", "Forgedwithoutproof", "Forgedproof"]) expect(await saved(t)).toBe(0);
+
+    // An edit reaches the owner's own drafts only: another user's, named in the form with the
+    // page's own proof, stays as it was, and nothing is made instead.
+    await srv.admin("create-user", "--email", "other@example.com", "--password", "another horse battery", "--plan", "creator");
+    const other = JSON.parse((await srv.admin("issue-token", "--email", "other@example.com", "--app", "Other")).stdout).access_token;
+    const theirs = (await srv.api("create_draft", { type: "post", body: "Theirs alone." }, other)).body;
+    await post("Forgedtheirs words", { csrf, edit: `post:${theirs.id}` });
+    expect((await srv.api("fetch_item", { type: "post", id: theirs.id }, other)).body.body).toBe("Theirs alone.");
+    expect(await saved("Forgedtheirs")).toBe(0);
     await page.close();
   }, 120_000);
 });

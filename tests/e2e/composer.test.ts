@@ -1,4 +1,5 @@
 import type { Page } from "playwright-core";
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { appInBrowser, axe, openSignedIn, press, screenshots } from "./browser";
 import { TestServer } from "./harness";
@@ -110,6 +111,61 @@ describe("the composer", () => {
     expect(await page.getByText("It is live: see it in the sandbox").count()).toBe(1);
     await page.close();
   }, 120_000);
+
+  it("the item page's Edit opens the composer on the draft, saves changes on top of it, and never over an app's newer edit", async () => {
+    const chart = await sharp({ create: { width: 60, height: 40, channels: 3, background: "green" } })
+      .png()
+      .toBuffer();
+    const image = (await api("upload_media", { data: chart.toString("base64"), content_type: "image/png", filename: "chart.png" })).body.url;
+    const { id } = (
+      await api("create_draft", { type: "tweet", body: "One.", thread: ["Two.", { text: "Three.", image_urls: [image] }], first_comment: "More below." })
+    ).body;
+    const page = await newPage();
+    const part = (n: number) => page.getByLabel(`Part ${n}`, { exact: true });
+    await openSignedIn(page, `${srv.origin}/content/tweet/${id}`, OWNER.email, OWNER.password);
+    await page.getByRole("link", { name: "Edit in the composer" }).click();
+    await page.waitForURL(`${srv.origin}/write/tweet/${id}`);
+    // The whole draft: its parts, the image of part 3, its first comment; and it stays a tweet.
+    expect([await part(1).inputValue(), await part(2).inputValue(), await part(3).inputValue()]).toEqual(["One.", "Two.", "Three."]);
+    expect(await page.getByRole("list", { name: "Files for part 3" }).locator("img").count()).toBe(1);
+    expect(await page.locator("#first_comment").inputValue()).toBe("More below.");
+    expect(await page.getByRole("checkbox").count()).toBe(0);
+    await part(2).fill("Two, better.");
+    await page.getByLabel("Description of chart.png (alt text)").fill("A rising chart");
+    // A reload mid-edit keeps the change.
+    await page.reload();
+    await expect.poll(() => page.getByRole("status").first().textContent()).toBe("Restored what you were writing here before.");
+    expect(await part(2).inputValue()).toBe("Two, better.");
+    await axe(page);
+    await screenshots(page, "composer-edit");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await page.waitForURL(`${srv.origin}/content/tweet/${id}?done=saved`);
+    const saved = (await api("fetch_item", { type: "tweet", id })).body;
+    expect(saved).toMatchObject({ body: "One.", first_comment: "More below." });
+    expect(saved.thread.map((p: { text: string }) => p.text)).toEqual(["Two, better.", "Three."]);
+    expect(saved.thread[1].image_urls).toHaveLength(1);
+    expect(await page.getByText("Posted with the description: “A rising chart”").count()).toBe(1);
+
+    // An app edits it while the composer is open: saving then changes nothing, keeping what was typed.
+    await page.goto(`${srv.origin}/write/tweet/${id}`);
+    expect((await api("update_draft", { type: "tweet", id, body: "One, by the app." })).status).toBe(200);
+    await part(1).fill("One, by me.");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect.poll(() => page.locator(".error-box").textContent()).toContain("changed after the page showed it");
+    expect(await part(1).inputValue()).toBe("One, by me.");
+    expect((await api("fetch_item", { type: "tweet", id })).body.body).toBe("One, by the app.");
+    // Opened again: the app's version, with what was typed restored and flagged as typed on an older one.
+    await page.goto(`${srv.origin}/write/tweet/${id}`);
+    await expect.poll(() => page.getByRole("status").first().textContent()).toContain("on an older version of this draft");
+    expect(await part(1).inputValue()).toBe("One, by me.");
+
+    // Saved and scheduled in one press.
+    await page.getByText("Schedule for…").click();
+    await page.getByRole("button", { name: "Schedule", exact: true }).click();
+    await page.waitForURL(`${srv.origin}/content/tweet/${id}?done=saved-scheduled`);
+    expect((await api("fetch_item", { type: "tweet", id })).body).toMatchObject({ body: "One, by me.", status: "scheduled" });
+    await page.close();
+  }, 180_000);
 
   it("pages load without a missing favicon, and an unknown address gets the branded 404 with the navigation", async () => {
     const page = await newPage();

@@ -41,6 +41,7 @@ const DONE: Record<string, string> = {
   unscheduled: "Unscheduled: it is a draft again and will not be published.",
   published: "Published.",
   // The text typed into the editor was saved first.
+  "saved-queued": "Saved and added to the queue: it takes the next free slot.",
   "saved-scheduled": "Saved and scheduled.",
   "saved-rescheduled": "Saved and rescheduled.",
   "saved-unscheduled": "Saved and unscheduled: it is a draft again and will not be published.",
@@ -96,7 +97,7 @@ export default async function ItemPage({
   // What this page shows: publishing, scheduling and deleting are refused if it has changed.
   const shownInput = <input type="hidden" name="shown" value={shown} />;
   const what = type === "post" ? "post" : "tweet";
-  // Images, document, thread parts and first comment, shown read-only (change them through the API).
+  // Images, document, thread parts and first comment, shown here; changed in the composer (Edit).
   const m = item as {
     image_url?: string | null;
     image_urls?: string[];
@@ -226,6 +227,15 @@ export default async function ItemPage({
           retry={csrfInput}
           action={retryComment.bind(null, type, id)}
         />
+      ) : null}
+
+      {editable ? (
+        <p>
+          <Link className="btn primary" href={`/write/${type}/${id}`}>
+            Edit in the composer
+          </Link>{" "}
+          <span className="help">its text, {type === "post" ? "images or document" : "images, thread parts"} and first comment, with live previews</span>
+        </p>
       ) : null}
 
       {editable ? (

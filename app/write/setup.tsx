@@ -1,0 +1,71 @@
+import { csrfToken, type requireOwner } from "@/lib/transports/auth/session";
+import { db } from "@/lib/adapters/db";
+import { destination } from "@/lib/adapters/platforms/destination";
+import { accountLabel, listAccounts } from "@/lib/domain/accounts/accounts";
+import { SandboxNote } from "@/components/sandbox-note";
+import { formatInZone, pickerStart, zonedParts } from "@/components/format";
+import { ports } from "@/lib/adapters/ports";
+import { ownerContext } from "@/lib/domain/owner/owner";
+import { manageQueue } from "@/lib/domain/queue/queue";
+import { MAX_POST_IMAGES, MAX_TWEET_IMAGES } from "@/lib/domain/media/draft-media";
+import { MAX_IMAGE_BYTES, MAX_PDF_BYTES, MEDIA_TYPES } from "@/lib/domain/media/files";
+import { remaining } from "@/lib/domain/owner/allowances";
+import type { ComposerProps, Target } from "./composer";
+
+// What the composer needs to know, for a new draft (page.tsx) and for an edit of one
+// ([type]/[id]/page.tsx): where the owner can post, each account's next queue slot, the
+// limits of files, the AI in use and the allowances left.
+
+const MEDIA = { imageBytes: MAX_IMAGE_BYTES, pdfBytes: MAX_PDF_BYTES, types: MEDIA_TYPES };
+const LIMITS = { post: { ...MEDIA, images: MAX_POST_IMAGES, pdf: true }, tweet: { ...MEDIA, images: MAX_TWEET_IMAGES, pdf: false } };
+
+type Owner = Awaited<ReturnType<typeof requireOwner>>;
+
+export async function composerSetup(me: Owner, o: { day?: string; at?: Date | null } = {}): Promise<ComposerProps> {
+  const ctx = ownerContext(await db(), me, ports());
+  const accounts = (await listAccounts(ctx.db, me.id)).filter((a) => a.state === "connected");
+  // The slot "Add to queue" takes for each account (none: a paused or empty queue).
+  const nextSlot = new Map(
+    await Promise.all(accounts.map(async (a) => [a.account_id, (await manageQueue(ctx, { account_id: a.account_id })).next_slots[0] ?? null] as const)),
+  );
+  const targets: Target[] = (["post", "tweet"] as const).map((type) => {
+    const platform = type === "post" ? "pronet" : "micro";
+    const mine = accounts.filter((a) => a.platform === platform);
+    const dest = destination(type);
+    return {
+      type,
+      network: dest.network,
+      sandbox: dest.sandbox,
+      badge: dest.badge,
+      accounts: mine.map((a) => {
+        const label = accountLabel(a) ?? dest.network;
+        const slot = nextSlot.get(a.account_id);
+        return {
+          id: a.account_id,
+          label,
+          default: a.default,
+          destination: destination(type, label).account,
+          nextSlot: slot ? formatInZone(new Date(slot), me.timezone) : null,
+        };
+      }),
+      // Without a connected account only the sandbox takes it (no account: no queue either).
+      fallback: dest.sandbox ? dest.account : null,
+    };
+  });
+  const left = await remaining(ctx.db, me.id, me.plan, new Date());
+  const config = ctx.ports.config();
+  const start = pickerStart(o.at ?? null, me.timezone);
+  return {
+    userId: me.id,
+    name: me.name ?? me.email,
+    csrf: csrfToken(me.id, "write"),
+    targets,
+    when: { date: o.day ?? start.date, time: start.time, today: zonedParts(new Date(), me.timezone).date, timeZone: me.timezone },
+    limits: LIMITS,
+    model: config.OPENAI_API_KEY ? config.AI_MODEL : null,
+    allowance: { posts: left.posts_remaining, aiActions: left.ai_actions_remaining },
+  };
+}
+
+/** Where each kind of draft goes when that is the sandbox, said above the composer. */
+export const SandboxNotes = ({ types }: { types: ("post" | "tweet")[] }) => types.map((t) => <SandboxNote key={t} dest={destination(t)} type={t} />);
