@@ -254,27 +254,45 @@ describe("publishing to X and LinkedIn connected in a browser", () => {
     await page.close();
   }, 120_000);
 
-  it("the owner writes a tweet in the composer and adds it to X's queue: it takes the slot the composer named", async () => {
+  it("the owner writes for both networks in the composer and adds them to the queue: each takes the slot named, and the calendar shows both", async () => {
+    const accounts = (await api("get_profile_context", {})).body.accounts as { account_id: string; platform: string; default: boolean }[];
+    const x = accounts.find((a) => a.platform === "micro" && a.default)!;
+    const li = accounts.find((a) => a.platform === "pronet" && a.default)!;
+    // LinkedIn's queue, set through the API as an app would (X's was set on the queue page).
+    expect((await api("manage_queue", { account_id: li.account_id, slots: [{ weekday: "tue", time: "08:00" }] })).status).toBe(200);
     const page = await newPage();
     await openSignedIn(page, `${srv.origin}/write`, WRITER.email, WRITER.password);
-    await page.getByRole("checkbox", { name: "LinkedIn" }).uncheck();
     await page.getByRole("checkbox", { name: "X" }).check();
     expect(await page.getByRole("heading", { name: "X tweet" }).count()).toBe(1);
-    await page.getByLabel("Text", { exact: true }).fill("Written here, queued here.");
-    const slot = (await page.locator("#queue-slot").textContent())!.replace(/^The queue puts it in the next free slot: |\.$/g, "");
-    const x = ((await api("get_profile_context", {})).body.accounts as { account_id: string; platform: string; default: boolean }[]).find(
-      (a) => a.platform === "micro" && a.default,
-    )!;
-    const next = (await api("manage_queue", { account_id: x.account_id })).body.next_slots as string[];
+    await page.locator("#post_body").fill("Written here, queued here.");
+    await page.getByRole("button", { name: "Use the post's text" }).click();
+    const named = (await page.locator("#queue-slot").textContent())!;
+    const next = async (a: { account_id: string }) => ((await api("manage_queue", { account_id: a.account_id })).body.next_slots as string[])[0];
+    const [liNext, xNext] = [await next(li), await next(x)];
+    const day = (at: string) => new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", day: "numeric", month: "short" }).format(new Date(at));
+    const [liSaid, xSaid] = named.replace(/^The queue puts it in the next free slot: |\.$/g, "").split("; ");
+    expect(liSaid).toMatch(/^LinkedIn /);
+    expect(liSaid).toContain(day(liNext));
+    expect(xSaid).toMatch(/^X /);
+    expect(xSaid).toContain(day(xNext));
     await axe(page);
     await screenshots(page, "composer-queue");
     await page.getByRole("button", { name: "Add to queue" }).click();
-    await page.waitForURL(/\/content\/tweet\/[^/?]+\?done=queued$/);
+    await page.waitForURL(/\/content\/post\/[^/?]+\?done=queued$/);
     const id = new URL(page.url()).pathname.split("/").pop()!;
-    const item = (await api("fetch_item", { type: "tweet", id })).body;
-    expect(item).toMatchObject({ body: "Written here, queued here.", status: "scheduled" });
-    expect(item.scheduled_for).toBe(new Date(next[0]).toISOString());
-    expect(slot).toContain(new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", day: "numeric", month: "short" }).format(new Date(next[0])));
+    const post = (await api("fetch_item", { type: "post", id })).body;
+    expect(post).toMatchObject({ body: "Written here, queued here.", status: "scheduled", scheduled_for: new Date(liNext).toISOString() });
+    const found = (await api("search_content", { types: ["tweet"], query: "Written here" })).body.results as { id: string }[];
+    expect(found).toHaveLength(1);
+    const tweet = (await api("fetch_item", { type: "tweet", id: found[0].id })).body;
+    expect(tweet.links.post_draft_id).toBe(id);
+    expect(tweet).toMatchObject({ body: "Written here, queued here.", status: "scheduled", scheduled_for: new Date(xNext).toISOString() });
+    // Each on its day of the calendar.
+    for (const at of [liNext, xNext]) {
+      await page.goto(`${srv.origin}/calendar?view=week&d=${at.slice(0, 10)}`);
+      const cell = page.locator(`li:has(> h3 time[datetime="${at.slice(0, 10)}"])`);
+      expect(await cell.getByRole("link", { name: /Written here, queued here\./ }).count()).toBeGreaterThan(0);
+    }
     expect(fake.badRequests).toEqual([]);
     await page.close();
   }, 120_000);
