@@ -133,3 +133,32 @@ async function createComposed(ctx: Ctx, form: FormData, o: { onLinkedIn: boolean
     saved.push({ type, id: out.id, shown: contentHashOf(await loadOwn(ctx.db, ctx, type, out.id)) });
   }
 }
+
+export type AutosaveState = { error?: string; shown?: string; updated_at?: string; at?: string } | null;
+
+/**
+ * The composer editing an unscheduled draft saves its texts as the owner pauses, as the item
+ * page does (a scheduled one changes what goes out, which only a button does). Only the first
+ * autosave of a visit is noted in the history.
+ */
+export async function autosaveComposed(form: FormData): Promise<AutosaveState> {
+  const owner = await ownerActionContext<AutosaveState>(form, {
+    page: "/write",
+    purpose: "write",
+    expired: () => ({ error: "Not saved automatically: this page has expired. Your text stays here; Save changes saves it." }),
+  });
+  if ("answer" in owner) return owner.answer;
+  const { ctx } = owner;
+  const edit = editedDraft(form);
+  if (!edit) return { error: "Not saved automatically: only a draft that exists is." };
+  try {
+    if ((await loadOwn(ctx.db, ctx, edit.type, edit.id)).status !== "draft")
+      return { error: "Not saved automatically: it is no longer an unscheduled draft. Use the buttons." };
+    const { shown } = await saveComposed(ctx, edit.type, edit.id, form, { textOnly: true, note: form.get("noted") !== "1" });
+    const after = await loadOwn(ctx.db, ctx, edit.type, edit.id);
+    return { shown, updated_at: after.updatedAt.toISOString(), at: new Date().toISOString() };
+  } catch (e) {
+    if (e instanceof AppError) return { error: `Not saved automatically: ${refusal(e)}` };
+    throw e;
+  }
+}

@@ -6,6 +6,8 @@ import { ConfirmDialog } from "@/components/confirm-dialog";
 import { WhenPicker } from "@/components/when-picker";
 import { useUnsavedGuard } from "@/components/unsaved-guard";
 import { composeAction, type ComposeState } from "./actions";
+import { useServerAutosave } from "./autosave";
+import { EMPTY, typed, type Draft, type Editing } from "./draft";
 import { splitThread } from "./split";
 import { AiHelp, EditWithAi, useAssist } from "./ai-help";
 import type { Allowance } from "./assist";
@@ -20,22 +22,6 @@ export type Target = {
   /** Where it goes without an account (the sandbox), or null when an account is needed. */
   fallback: string | null;
 };
-
-export type Draft = {
-  toPost: boolean;
-  toTweet: boolean;
-  postAccount: string;
-  tweetAccount: string;
-  post: string;
-  parts: string[];
-  comment: string;
-  postMedia: Medium[];
-  /** Each thread part's images, beside `parts`. */
-  partMedia: Medium[][];
-};
-
-const EMPTY: Draft = { toPost: true, toTweet: false, postAccount: "", tweetAccount: "", post: "", parts: [""], comment: "", postMedia: [], partMedia: [[]] };
-const typed = (d: Draft) => !!(d.post.trim() || d.parts.some((p) => p.trim()) || d.comment.trim() || d.postMedia.length || d.partMedia.some((m) => m.length));
 
 /** What the form sends of the files: the stored ones, in order, with their descriptions. */
 const mediaField = (d: Draft) => {
@@ -69,18 +55,6 @@ export type ComposerProps = {
   allowance: Allowance;
 };
 
-/** A draft that exists, opened from its page: what the form saves it on top of. */
-export type Editing = {
-  type: "post" | "tweet";
-  id: string;
-  /** The hash of the content the page showed, and its updated_at. */
-  shown: string;
-  updatedAt: string;
-  /** Its account as the account choice shows it ("" for the default). */
-  accountWas: string;
-  draft: Draft;
-};
-
 /**
  * The composer, for a new draft or, with `editing`, one that exists. What is typed is kept in
  * this browser (localStorage) until it is saved, so a reload or a dropped connection loses
@@ -89,11 +63,13 @@ export type Editing = {
 export function Composer({ userId, name, csrf, targets, when, limits, model, allowance, editing }: ComposerProps & { editing?: Editing }) {
   const key = editing ? `contentio:write:${userId}:${editing.id}` : `contentio:write:${userId}`;
   const start = editing?.draft ?? EMPTY;
-  // Unsaved: anything typed in a new draft; any change to one being edited.
-  const unsaved = (x: Draft) => (editing ? JSON.stringify(x) !== JSON.stringify(start) : typed(x));
   const [d, setD] = useState<Draft>(start);
   const [restored, setRestored] = useState<"same" | "older" | null>(null);
   const [state, run, pending] = useActionState<ComposeState, FormData>(composeAction, null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const { base, action, status } = useServerAutosave(editing, d, formRef, run);
+  // Unsaved: anything typed in a new draft; any change to one being edited since its last save.
+  const unsaved = (x: Draft) => (base ? JSON.stringify(x) !== JSON.stringify(base.draft) : typed(x));
   const done = useRef(false);
   const dialog = useRef<HTMLDialogElement>(null);
   const qid = useId();
@@ -130,11 +106,11 @@ export function Composer({ userId, name, csrf, targets, when, limits, model, all
   }, [key]);
   useEffect(() => {
     if (done.current) return;
-    if (unsaved(d)) localStorage.setItem(key, JSON.stringify({ ...d, basedOn: editing?.updatedAt }));
+    if (unsaved(d)) localStorage.setItem(key, JSON.stringify({ ...d, basedOn: base?.updatedAt }));
     else localStorage.removeItem(key);
-    // `unsaved` reads only `editing`, fixed for the page's life.
+    // `unsaved` reads only `base`.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [d, key]);
+  }, [d, key, base]);
   // Saved: the copy in this browser is no longer needed; the drafts' page takes over.
   useEffect(() => {
     if (!state?.to && !state?.saved?.length) return;
@@ -168,15 +144,15 @@ export function Composer({ userId, name, csrf, targets, when, limits, model, all
     setD((old) => ({ ...old, partMedia: old.parts.map((_, k) => (k === i ? f(old.partMedia[k] ?? []) : (old.partMedia[k] ?? []))) }));
 
   return (
-    <form action={run} aria-busy={pending} className="composer">
+    <form ref={formRef} action={action} aria-busy={pending} className="composer">
       <input type="hidden" name="csrf" value={csrf} />
       <input type="hidden" name="thread" value={JSON.stringify(d.parts)} />
       <input type="hidden" name="media" value={mediaField(d)} />
       {editing ? (
         <>
           <input type="hidden" name="edit" value={`${editing.type}:${editing.id}`} />
-          <input type="hidden" name="shown" value={editing.shown} />
-          <input type="hidden" name="updated_at" value={editing.updatedAt} />
+          <input type="hidden" name="shown" value={base?.shown} />
+          <input type="hidden" name="updated_at" value={base?.updatedAt} />
           <input type="hidden" name="account_was" value={editing.accountWas} />
         </>
       ) : null}
@@ -389,6 +365,14 @@ export function Composer({ userId, name, csrf, targets, when, limits, model, all
       {finished ? null : (
         <section className="card stack" aria-labelledby="finish-h">
           <h2 id="finish-h">Finish</h2>
+          {status !== undefined ? (
+            <p className="help" aria-live="polite">
+              {status?.error ??
+                (status?.at
+                  ? `Text saved automatically at ${new Date(status.at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.`
+                  : "Text saves itself as you pause; files, descriptions and the account when you press Save changes.")}
+            </p>
+          ) : null}
           <div className="actions">
             <button type="submit" id="save-draft" name="intent" value="save" className="btn primary" disabled={pending}>
               {editing ? "Save changes" : "Save draft"}

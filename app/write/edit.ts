@@ -1,4 +1,4 @@
-import { notFound } from "@/lib/core/errors";
+import { AppError, notFound } from "@/lib/core/errors";
 import { changedSinceShown } from "@/lib/domain/approvals/approvals";
 import type { Ctx } from "@/lib/domain/context";
 import type { DraftType } from "@/lib/domain/drafts/drafts";
@@ -62,12 +62,22 @@ const fieldsNow = (type: DraftType, item: Item) => ({
   first_comment: item.first_comment ?? null,
 });
 
+/** The fields an autosave may change: the texts, never files, their descriptions or the account. */
+const TEXTS = ["body", "thread", "first_comment"];
+
 /**
  * Saves what the composer sent for draft `id`, if anything changed, and gives the hash of the
  * content the pressed action may then act on. Checked whole before anything is written (an
- * image's description may write a copy of it).
+ * image's description may write a copy of it). `textOnly` (an autosave) saves texts alone:
+ * a description given at every pause would leave a copy of the image each time.
  */
-export async function saveComposed(ctx: Ctx, type: DraftType, id: string, form: FormData): Promise<{ saved: boolean; shown: string }> {
+export async function saveComposed(
+  ctx: Ctx,
+  type: DraftType,
+  id: string,
+  form: FormData,
+  o: { textOnly?: boolean; note?: boolean } = {},
+): Promise<{ saved: boolean; shown: string }> {
   const found = await ownerDraft(ctx, type, id);
   if (!found) throw notFound(type);
   const shown = field(form, "shown");
@@ -79,13 +89,20 @@ export async function saveComposed(ctx: Ctx, type: DraftType, id: string, form: 
   parseInput(updateDraftOp, { ...guard, ...fieldsOf(type, form, (u) => u), ...accountField });
 
   const media = sentMedia(form);
-  const next: Record<string, unknown> = fieldsOf(type, form, await described(ctx, type === "post" ? media.post : media.parts.flat()));
+  const at = o.textOnly ? (u: string) => u : await described(ctx, type === "post" ? media.post : media.parts.flat());
+  const next: Record<string, unknown> = fieldsOf(type, form, at);
   const now: Record<string, unknown> = fieldsNow(type, found.item as Item);
   const changed = Object.keys(next).filter((k) => JSON.stringify(next[k]) !== JSON.stringify(now[k]));
+  const images = (t: unknown) => JSON.stringify((t as { image_urls: string[] }[]).map((p) => p.image_urls));
+  if (
+    o.textOnly &&
+    (changed.some((k) => !TEXTS.includes(k)) || "account_id" in accountField || (type === "tweet" && images(next.thread) !== images(now.thread)))
+  )
+    throw new AppError("invalid_request", "Only text is saved automatically: press Save changes to save files, descriptions or the account.");
   if (!changed.length && !("account_id" in accountField)) return { saved: false, shown };
   const input = parseInput(updateDraftOp, { ...guard, ...Object.fromEntries(changed.map((k) => [k, next[k]])), ...accountField });
   // The page's hash too: an edit of a scheduled draft is the owner's approval of the new content.
   const { contentHash } = await editDraft({ ...ctx, shown }, input as Parameters<typeof editDraft>[1]);
-  await noteByCaller(ctx, { type, id, kind: "edited", detail: { fields: [...changed, ...Object.keys(accountField)].join(", ") } });
+  if (o.note !== false) await noteByCaller(ctx, { type, id, kind: "edited", detail: { fields: [...changed, ...Object.keys(accountField)].join(", ") } });
   return { saved: true, shown: contentHash };
 }

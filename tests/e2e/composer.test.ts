@@ -130,6 +130,10 @@ describe("the composer", () => {
     expect(await page.getByRole("list", { name: "Files for part 3" }).locator("img").count()).toBe(1);
     expect(await page.locator("#first_comment").inputValue()).toBe("More below.");
     expect(await page.getByRole("checkbox").count()).toBe(0);
+    // An unscheduled draft's texts save themselves as the owner pauses.
+    await part(1).fill("One, autosaved.");
+    await expect.poll(() => page.getByText(/^Text saved automatically at/).count(), { timeout: 15_000 }).toBe(1);
+    expect((await api("fetch_item", { type: "tweet", id })).body.body).toBe("One, autosaved.");
     await part(2).fill("Two, better.");
     await page.getByLabel("Description of chart.png (alt text)").fill("A rising chart");
     // A reload mid-edit keeps the change.
@@ -141,7 +145,7 @@ describe("the composer", () => {
     await page.getByRole("button", { name: "Save changes" }).click();
     await page.waitForURL(`${srv.origin}/content/tweet/${id}?done=saved`);
     const saved = (await api("fetch_item", { type: "tweet", id })).body;
-    expect(saved).toMatchObject({ body: "One.", first_comment: "More below." });
+    expect(saved).toMatchObject({ body: "One, autosaved.", first_comment: "More below." });
     expect(saved.thread.map((p: { text: string }) => p.text)).toEqual(["Two, better.", "Three."]);
     expect(saved.thread[1].image_urls).toHaveLength(1);
     expect(await page.getByText("Posted with the description: “A rising chart”").count()).toBe(1);

@@ -7,7 +7,8 @@ import { listAccounts } from "@/lib/domain/accounts/accounts";
 import { attachmentUrls, mediaMeta, type MediaMeta } from "@/lib/domain/media/media";
 import { ownerContext, ownerDraft } from "@/lib/domain/owner/owner";
 import { OwnerShell } from "@/components/owner-shell";
-import { Composer, type Draft, type Editing } from "../../composer";
+import { Composer } from "../../composer";
+import type { Draft, Editing } from "../../draft";
 import type { Medium } from "../../media";
 import { composerSetup, SandboxNotes } from "../../setup";
 
@@ -74,7 +75,7 @@ export default async function EditPage({ params }: { params: Promise<{ type: str
     postMedia: type === "post" ? (doc ? [stored(meta, "pdf", doc.url, doc.title)] : images.map((u) => stored(meta, "image", u))) : [],
     partMedia: type === "tweet" ? [images, ...thread.map((p) => p.image_urls ?? [])].map((l) => l.map((u) => stored(meta, "image", u))) : [[]],
   };
-  const editing: Editing = { type, id, shown: found.shown, updatedAt: item.updated_at ?? "", accountWas, draft };
+  const editing: Editing = { type, id, shown: found.shown, updatedAt: item.updated_at ?? "", accountWas, draft, autosave: item.status === "draft" };
   const setup = await composerSetup(me, { at: item.scheduled_for ? new Date(item.scheduled_for) : null });
   const what = type === "post" ? "post" : "tweet";
   return (
