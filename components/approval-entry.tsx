@@ -2,7 +2,7 @@ import type { InboxEntry } from "@/lib/domain/approvals/inbox";
 import "./connections.css";
 import type { Destination } from "@/lib/adapters/platforms/destination";
 import { actsAt } from "@/lib/domain/approvals/approvals";
-import { AppOrigin } from "./asking-app";
+import { AskedFor } from "./asking-app";
 import { PostPreview } from "./post-preview";
 import { OPERATION_WORDS, formatInZone, formatTime, relative } from "./format";
 
@@ -28,14 +28,7 @@ export function ApprovalEntry({ a, dest, handle, owner, timeZone, now }: Props) 
         {a.appName} wants to {OPERATION_WORDS[a.operation] ?? a.operation}: &ldquo;{a.action.title}&rdquo;
       </h2>
       <dl className="facts">
-        <dt>Asked by</dt>
-        <dd>
-          {a.appName} <AppOrigin app={a} />
-        </dd>
-        <dt>Action</dt>
-        <dd>
-          <code>{a.operation}</code>
-        </dd>
+        <AskedFor a={a} />
         <dt>Where</dt>
         <dd>{dest.account}</dd>
         <dt>When</dt>

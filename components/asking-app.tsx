@@ -15,3 +15,19 @@ export function AppOrigin({ app }: { app: { selfRegistered: boolean; appFrom: st
     </>
   );
 }
+
+/** The first facts of a request, wherever it is shown: who asks, and for which operation (inside a `dl`). */
+export function AskedFor({ a }: { a: { appName: string; operation: string; selfRegistered: boolean; appFrom: string | null } }) {
+  return (
+    <>
+      <dt>Asked by</dt>
+      <dd>
+        {a.appName} <AppOrigin app={a} />
+      </dd>
+      <dt>Action</dt>
+      <dd>
+        <code>{a.operation}</code>
+      </dd>
+    </>
+  );
+}

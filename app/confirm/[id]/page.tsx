@@ -1,4 +1,4 @@
-import { AppOrigin } from "@/components/asking-app";
+import { AskedFor } from "@/components/asking-app";
 import { csrfToken, requireOwner } from "@/lib/transports/auth/session";
 import { db } from "@/lib/adapters/db";
 import { actsAt } from "@/lib/domain/approvals/approvals";
@@ -102,14 +102,7 @@ export default async function ConfirmPage({
       <section className="card" aria-labelledby="action">
         <h2 id="action">The exact action</h2>
         <dl className="facts">
-          <dt>Asked by</dt>
-          <dd>
-            {a.appName} <AppOrigin app={a} />
-          </dd>
-          <dt>Action</dt>
-          <dd>
-            <code>{a.operation}</code>
-          </dd>
+          <AskedFor a={a} />
           <dt>Platform</dt>
           <dd>
             {dest.account}
