@@ -109,3 +109,32 @@ export async function openSignedIn(page: Page, url: string, email: string, passw
   await page.waitForURL(url);
   return page;
 }
+
+/**
+ * A page's form as another site's page would post it, without script (Next's own form
+ * encoding of a server action), with the signed-in owner's session cookie: the worst case, a
+ * browser that sends it cross-site (SameSite aside). `marker` picks the form by its HTML.
+ */
+export async function forgedForm(page: Page, url: string, marker: string) {
+  const cookie = (await page.context().cookies(url)).map((c) => `${c.name}=${c.value}`).join("; ");
+  const html = await fetch(url, { headers: { cookie } }).then((r) => r.text());
+  const form = html.split("<form").find((f) => f.includes(marker));
+  expect(form, `a form with ${marker} at ${url}`).toBeDefined();
+  const fields = [...form!.matchAll(/<input type="hidden" name="([^"]+)"(?: value="([^"]*)")?/g)].map(
+    ([, k, v]) => [k, (v ?? "").replaceAll("&quot;", '"').replaceAll("&amp;", "&")] as const,
+  );
+  // A server action's own fields: the forged posts reach the action, not some other route.
+  expect(fields.some(([k]) => k.startsWith("$ACTION"))).toBe(true);
+  const csrf = fields.find(([k]) => k === "csrf")?.[1];
+  expect(csrf).toBeTruthy();
+  /** Posts the form's hidden fields (but its CSRF token: `opts.csrf`, if any) and `values`, from `opts.origin` if given. */
+  const post = async (values: Record<string, string>, opts: { origin?: string; csrf?: string }) => {
+    const body = new FormData();
+    for (const [k, v] of fields) if (k !== "csrf" && !(k in values)) body.append(k, v);
+    if (opts.csrf !== undefined) body.append("csrf", opts.csrf);
+    for (const [k, v] of Object.entries(values)) body.append(k, v);
+    const res = await fetch(url, { method: "POST", body, redirect: "manual", headers: { cookie, ...(opts.origin && { origin: opts.origin }) } });
+    return { status: res.status, text: await res.text() };
+  };
+  return { csrf: csrf!, post };
+}

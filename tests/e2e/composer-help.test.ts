@@ -1,7 +1,7 @@
 import { PDFDocument } from "pdf-lib";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { appInBrowser, axe, openSignedIn, screenshots } from "./browser";
+import { appInBrowser, axe, forgedForm, openSignedIn, screenshots } from "./browser";
 import { TestServer } from "./harness";
 
 // The composer's files and AI help: images dropped or picked with a progress bar, reordered
@@ -208,27 +208,10 @@ describe("the composer's form, forged", () => {
   it("a cross-site post of the composer makes no draft: another Origin, or no CSRF proof; an edit reaches only the owner's drafts", async () => {
     const page = await newPage();
     await openSignedIn(page, `${srv.origin}/write`, OWNER.email, OWNER.password);
-    // The owner's session cookie goes with every forged post: the worst case, a browser that
-    // sends it cross-site (SameSite aside).
-    const cookie = (await page.context().cookies(srv.origin)).map((c) => `${c.name}=${c.value}`).join("; ");
-    const html = await fetch(`${srv.origin}/write`, { headers: { cookie } }).then((r) => r.text());
-    const form = html.split("<form").find((f) => f.includes('name="post_body"'));
-    const fields = [...(form ?? "").matchAll(/<input type="hidden" name="([^"]+)"(?: value="([^"]*)")?/g)].map(
-      ([, k, v]) => [k, (v ?? "").replaceAll("&quot;", '"').replaceAll("&amp;", "&")] as const,
-    );
-    expect(fields.some(([k]) => k.startsWith("$ACTION"))).toBe(true);
-    const csrf = fields.find(([k]) => k === "csrf")?.[1];
-    expect(csrf).toBeTruthy();
-    const post = async (text: string, opts: { origin?: string; csrf?: string; edit?: string }) => {
-      const body = new FormData();
-      for (const [k, v] of fields) if (k !== "csrf" && k !== "media" && k !== "thread") body.append(k, v);
-      if (opts.csrf !== undefined) body.append("csrf", opts.csrf);
-      body.append("to_post", "on");
-      body.append("post_body", text);
-      body.append("intent", "save");
-      if (opts.edit) body.append("edit", opts.edit);
-      await fetch(`${srv.origin}/write`, { method: "POST", body, redirect: "manual", headers: { cookie, ...(opts.origin && { origin: opts.origin }) } });
-    };
+    const form = await forgedForm(page, `${srv.origin}/write`, 'name="post_body"');
+    const csrf = form.csrf;
+    const post = (text: string, opts: { origin?: string; csrf?: string; edit?: string }) =>
+      form.post({ to_post: "on", post_body: text, intent: "save", ...(opts.edit && { edit: opts.edit }) }, opts);
     const saved = async (text: string) => ((await api("search_content", { query: text })).body.results as unknown[]).length;
     await post("Forgedelsewhere words", { origin: "https://attacker.example", csrf });
     await post("Forgedwithoutproof words", {});

@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { appInBrowser, axe, openSignedIn, pressWithKeys, screenshots } from "./browser";
+import { appInBrowser, axe, forgedForm, openSignedIn, pressWithKeys, screenshots } from "./browser";
 import { TestServer } from "./harness";
 
 // Settings > Connections as a first-time owner meets it (issue 43): without LinkedIn or X app
@@ -122,29 +122,9 @@ describe("Settings > Connections for a first-time owner", () => {
 
   it("a cross-site post of the token form makes nothing: another Origin, or no CSRF proof", async () => {
     const page = await signedIn();
-    // The owner's own session cookie goes with every forged post: the worst case, a browser
-    // that sends it cross-site (SameSite aside).
-    const cookie = (await page.context().cookies(srv.origin)).map((c) => `${c.name}=${c.value}`).join("; ");
-    const html = await fetch(PAGE(), { headers: { cookie } }).then((r) => r.text());
-    const form = html.split("<form").find((f) => f.includes('id="token-name"'));
-    expect(form).toBeDefined();
-    const fields = [...form!.matchAll(/<input type="hidden" name="([^"]+)"(?: value="([^"]*)")?/g)].map(
-      ([, k, v]) => [k, (v ?? "").replaceAll("&quot;", '"').replaceAll("&amp;", "&")] as const,
-    );
-    expect(fields.some(([k]) => k.startsWith("$ACTION"))).toBe(true);
-    const csrf = fields.find(([k]) => k === "csrf")?.[1];
-    expect(csrf).toBeTruthy();
-
-    /** The form as a page elsewhere would post it, without script (Next's own form encoding). */
-    const post = async (name: string, opts: { origin?: string; csrf?: string }) => {
-      const body = new FormData();
-      for (const [k, v] of fields) if (k !== "csrf") body.append(k, v);
-      if (opts.csrf !== undefined) body.append("csrf", opts.csrf);
-      body.append("name", name);
-      body.append("days", "30");
-      const res = await fetch(PAGE(), { method: "POST", body, redirect: "manual", headers: { cookie, ...(opts.origin ? { origin: opts.origin } : {}) } });
-      return { status: res.status, text: await res.text() };
-    };
+    const form = await forgedForm(page, PAGE(), 'id="token-name"');
+    const post = (name: string, opts: { origin?: string; csrf?: string }) => form.post({ name, days: "30" }, opts);
+    const csrf = form.csrf;
 
     const fromElsewhere = await post("Forged elsewhere", { origin: "https://attacker.example", csrf });
     expect(fromElsewhere.text).not.toContain("cto_at_");
