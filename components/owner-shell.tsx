@@ -41,7 +41,7 @@ async function AttentionBanner({ userId }: { userId: string }) {
       ) : null}
       {a.waiting ? (
         <>
-          {a.waiting} waiting for your approval. <Link href="/approvals">Review requests</Link>
+          {a.waiting} {a.waiting === 1 ? "request" : "requests"} waiting for your approval. <Link href="/approvals">Review requests</Link>
         </>
       ) : null}
     </aside>

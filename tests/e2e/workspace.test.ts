@@ -116,7 +116,7 @@ describe("the owner's content list", () => {
     expect(asked.body.error.code).toBe("confirmation_required");
     for (const path of ["/content", "/settings/connections"]) {
       await owner.goto(`${srv.origin}${path}`);
-      await expect.poll(() => owner.getByRole("complementary", { name: "Needs attention" }).textContent()).toContain("1 waiting for your approval");
+      await expect.poll(() => owner.getByRole("complementary", { name: "Needs attention" }).textContent()).toContain("1 request waiting for your approval");
     }
     // Only a request waits: the banner's one link leads to the approvals inbox (approvals-inbox.test.ts).
     const banner = owner.getByRole("complementary", { name: "Needs attention" });

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt } from "drizzle-orm";
+import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "@/lib/adapters/db";
 import { approvals, connectedApps, oauthClients } from "@/drizzle/schema";
 import { approvalShown, askingApp, withAppFrom } from "../accounts/connections";
@@ -19,9 +19,21 @@ export async function approvalInbox(db: Db, userId: string, now = new Date()) {
     .from(approvals)
     .innerJoin(connectedApps, eq(connectedApps.id, approvals.appId))
     .innerJoin(oauthClients, eq(oauthClients.id, connectedApps.clientId))
-    .where(and(eq(approvals.userId, userId), eq(approvals.status, "pending"), gt(approvals.expiresAt, now)))
+    .where(waiting(userId, now))
     .orderBy(asc(approvals.expiresAt));
   return rows.map(withAppFrom);
+}
+
+const waiting = (userId: string, now: Date) => and(eq(approvals.userId, userId), eq(approvals.status, "pending"), gt(approvals.expiresAt, now));
+
+/** How many requests the inbox lists (for the banner on every page). */
+export async function inboxCount(db: Db, userId: string, now = new Date()): Promise<number> {
+  const [{ n }] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(approvals)
+    .innerJoin(connectedApps, eq(connectedApps.id, approvals.appId))
+    .where(waiting(userId, now));
+  return n;
 }
 
 export type InboxEntry = Awaited<ReturnType<typeof approvalInbox>>[number];

@@ -12,6 +12,7 @@ import { isUuid } from "@/lib/core/ids";
 import type { getProfile } from "./onboarding";
 import { holdTopic, markTopicPublished } from "../series/series";
 import { publishOutcomes } from "@/lib/domain/webhooks/domain-events";
+import { inboxCount } from "../approvals/inbox";
 
 // The owner acting in the owner's pages. Their actions run the same domain functions as the
 // API with the owner as caller; `inPerson` says the page itself confirmed the action.
@@ -61,7 +62,7 @@ export async function draftsAwaitingApproval(db: Db, userId: string, now = new D
   return rows.map((r) => r.id);
 }
 
-/** What the "Needs attention" banner counts: failed, unknown, waiting for approval. */
+/** What the "Needs attention" banner counts: failed and unknown drafts, and requests waiting for approval. */
 export async function attention(db: Db, userId: string, now = new Date()) {
   const count = async (t: typeof postDrafts | typeof tweetDrafts, status: "failed" | "unknown") =>
     (
@@ -75,9 +76,9 @@ export async function attention(db: Db, userId: string, now = new Date()) {
     count(tweetDrafts, "failed"),
     count(postDrafts, "unknown"),
     count(tweetDrafts, "unknown"),
-    draftsAwaitingApproval(db, userId, now),
+    inboxCount(db, userId, now),
   ]);
-  return { failed: pf + tf, unknown: pu + tu, waiting: waiting.length, total: pf + tf + pu + tu + waiting.length };
+  return { failed: pf + tf, unknown: pu + tu, waiting, total: pf + tf + pu + tu + waiting };
 }
 
 /** A link the owner pasted for a post that went out: http(s) only, never `javascript:`. */
