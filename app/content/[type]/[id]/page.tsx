@@ -231,10 +231,10 @@ export default async function ItemPage({
 
       {editable ? (
         <p>
-          <Link className="btn primary" href={`/write/${type}/${id}`}>
+          <Link className="btn" href={`/write/${type}/${id}`}>
             Edit in the composer
           </Link>{" "}
-          <span className="help">its text, {type === "post" ? "images or document" : "images, thread parts"} and first comment, with live previews</span>
+          <span className="help">Its text, {type === "post" ? "images or document" : "images, thread parts"} and first comment, with live previews.</span>
         </p>
       ) : null}
 
