@@ -46,8 +46,9 @@ export async function composeAction(_prev: ComposeState, form: FormData): Promis
   const at = intent === "schedule" ? zonedToUtc(field(form, "date"), field(form, "time"), ctx.caller.timezone) : null;
   if (intent === "schedule" && !at) return { error: "Choose a date and a time." };
   const thread = sentParts(form);
-  if (onLinkedIn && !field(form, "post_body").trim()) return { error: "Write the post's text, or untick where it goes." };
-  if (onX && !thread[0]?.trim()) return { error: "Write the tweet's text, or untick where it goes." };
+  const orUntick = edit ? "." : ", or untick where it goes.";
+  if (onLinkedIn && !field(form, "post_body").trim()) return { error: `Write the post's text${orUntick}` };
+  if (onX && !thread[0]?.trim()) return { error: `Write the tweet's text${orUntick}` };
   const empty = thread.findIndex((p) => !p.trim());
   if (onX && empty > 0) return { error: `Part ${empty + 1} of the thread is empty: write it or remove it.` };
 
