@@ -96,13 +96,20 @@ export function withAppFrom<T extends { metadataUrl: string | null; redirectUris
   return { ...rest, appFrom: metadataUrl ? new URL(metadataUrl).host : redirectHost(redirectUris) };
 }
 
+/** The owner's requests still waiting for a decision: pending, not yet expired. */
+export const waitingRequests = (userId: string, now: Date) => and(eq(approvals.userId, userId), eq(approvals.status, "pending"), gt(approvals.expiresAt, now));
+
+/**
+ * The owner's requests waiting for a decision, soonest to expire first, each with the content
+ * it would act on and the asking app (the approvals inbox, a draft's page, Connections).
+ */
 export async function pendingApprovals(db: Db, userId: string, now = new Date()) {
   const rows = await db
-    .select({ id: approvals.id, operation: approvals.operation, action: approvals.action, expiresAt: approvals.expiresAt, ...askingApp })
+    .select({ ...approvalShown, expiresAt: approvals.expiresAt, createdAt: approvals.createdAt, ...askingApp })
     .from(approvals)
     .innerJoin(connectedApps, eq(connectedApps.id, approvals.appId))
     .innerJoin(oauthClients, eq(oauthClients.id, connectedApps.clientId))
-    .where(and(eq(approvals.userId, userId), eq(approvals.status, "pending"), gt(approvals.expiresAt, now)))
+    .where(waitingRequests(userId, now))
     .orderBy(asc(approvals.expiresAt));
   return rows.map(withAppFrom);
 }

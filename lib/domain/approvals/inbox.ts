@@ -1,30 +1,14 @@
-import { and, asc, eq, gt, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/adapters/db";
-import { approvals, connectedApps, oauthClients } from "@/drizzle/schema";
-import { approvalShown, askingApp, withAppFrom } from "../accounts/connections";
+import { approvals, connectedApps } from "@/drizzle/schema";
+import { pendingApprovals, waitingRequests } from "../accounts/connections";
 
 /**
- * The approvals inbox: the owner's requests still waiting for a decision (pending, not yet
- * expired), soonest to expire first, each with the content it would act on and the asking
- * app. Scoped by the owner's id; deciding stays on each request's own page (/confirm/{id}).
+ * The approvals inbox: the owner's requests still waiting for a decision, soonest to expire
+ * first, each with the content it would act on and the asking app. Scoped by the owner's id;
+ * deciding stays on each request's own page (/confirm/{id}).
  */
-export async function approvalInbox(db: Db, userId: string, now = new Date()) {
-  const rows = await db
-    .select({
-      ...approvalShown,
-      expiresAt: approvals.expiresAt,
-      createdAt: approvals.createdAt,
-      ...askingApp,
-    })
-    .from(approvals)
-    .innerJoin(connectedApps, eq(connectedApps.id, approvals.appId))
-    .innerJoin(oauthClients, eq(oauthClients.id, connectedApps.clientId))
-    .where(waiting(userId, now))
-    .orderBy(asc(approvals.expiresAt));
-  return rows.map(withAppFrom);
-}
-
-const waiting = (userId: string, now: Date) => and(eq(approvals.userId, userId), eq(approvals.status, "pending"), gt(approvals.expiresAt, now));
+export const approvalInbox = pendingApprovals;
 
 /** How many requests the inbox lists (for the banner on every page). */
 export async function inboxCount(db: Db, userId: string, now = new Date()): Promise<number> {
@@ -32,7 +16,7 @@ export async function inboxCount(db: Db, userId: string, now = new Date()): Prom
     .select({ n: sql<number>`count(*)::int` })
     .from(approvals)
     .innerJoin(connectedApps, eq(connectedApps.id, approvals.appId))
-    .where(waiting(userId, now));
+    .where(waitingRequests(userId, now));
   return n;
 }
 
