@@ -29,6 +29,9 @@ describe("editing the owner's text with AI", () => {
     const short = await offline({ format: "post", voice, sourcePost: TEXT, edit: "shorten" });
     expect(short.length).toBeLessThanOrEqual(TEXT.length / 2);
     expect(TEXT.startsWith(short)).toBe(true);
+    // A long middle sentence ends it: a shorter one after it is not taken, skipping the middle.
+    const uneven = `Short one here now. ${"A much longer middle sentence that will not fit in half. ".repeat(2)}Tiny end.`;
+    expect(uneven.startsWith(await offline({ format: "post", voice, sourcePost: uneven, edit: "shorten" }))).toBe(true);
     const again = await offline({ format: "post", voice, sourcePost: TEXT, edit: "rewrite" });
     expect(again).toContain(TEXT);
     expect(again.endsWith("Onwards.")).toBe(true);

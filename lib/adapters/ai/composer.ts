@@ -107,7 +107,11 @@ function editOffline(b: Brief, text: string): string {
   if (b.edit === "shorten") {
     const all = sentences(text);
     const kept: string[] = [];
-    for (const x of all) if (!kept.length || kept.join(" ").length + x.length <= text.length / 2) kept.push(x);
+    // The first sentences in order: one that does not fit ends it (a later, shorter one would skip a sentence).
+    for (const x of all) {
+      if (kept.length && kept.join(" ").length + 1 + x.length > text.length / 2) break;
+      kept.push(x);
+    }
     return kept.join(" ");
   }
   const seed = createHash("sha256").update(JSON.stringify(b)).digest().readUInt32BE(0);
