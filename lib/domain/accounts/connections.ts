@@ -99,13 +99,10 @@ export function withAppFrom<T extends { metadataUrl: string | null; redirectUris
 /** The owner's requests still waiting for a decision: pending, not yet expired. */
 export const waitingRequests = (userId: string, now: Date) => and(eq(approvals.userId, userId), eq(approvals.status, "pending"), gt(approvals.expiresAt, now));
 
-/**
- * The owner's requests waiting for a decision, soonest to expire first, each with the content
- * it would act on and the asking app (the approvals inbox, a draft's page, Connections).
- */
+/** The owner's requests waiting for a decision, soonest to expire first, with the asking app. */
 export async function pendingApprovals(db: Db, userId: string, now = new Date()) {
   const rows = await db
-    .select({ ...approvalShown, expiresAt: approvals.expiresAt, createdAt: approvals.createdAt, ...askingApp })
+    .select({ id: approvals.id, operation: approvals.operation, action: approvals.action, expiresAt: approvals.expiresAt, ...askingApp })
     .from(approvals)
     .innerJoin(connectedApps, eq(connectedApps.id, approvals.appId))
     .innerJoin(oauthClients, eq(oauthClients.id, connectedApps.clientId))

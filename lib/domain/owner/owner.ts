@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/lib/adapters/db";
 import { AppError, invalid } from "@/lib/core/errors";
 import { approvals, postDrafts, tweetDrafts } from "@/drizzle/schema";
@@ -13,6 +13,7 @@ import type { getProfile } from "./onboarding";
 import { holdTopic, markTopicPublished } from "../series/series";
 import { publishOutcomes } from "@/lib/domain/webhooks/domain-events";
 import { inboxCount } from "../approvals/inbox";
+import { waitingRequests } from "../accounts/connections";
 
 // The owner acting in the owner's pages. Their actions run the same domain functions as the
 // API with the owner as caller; `inPerson` says the page itself confirmed the action.
@@ -51,14 +52,7 @@ export async function draftsAwaitingApproval(db: Db, userId: string, now = new D
   const rows = await db
     .selectDistinct({ id: sql<string>`${approvals.action}->>'id'` })
     .from(approvals)
-    .where(
-      and(
-        eq(approvals.userId, userId),
-        eq(approvals.status, "pending"),
-        gt(approvals.expiresAt, now),
-        inArray(sql`${approvals.action}->>'type'`, ["post", "tweet"]),
-      ),
-    );
+    .where(and(waitingRequests(userId, now), inArray(sql`${approvals.action}->>'type'`, ["post", "tweet"])));
   return rows.map((r) => r.id);
 }
 
