@@ -1,12 +1,9 @@
 "use server";
 import { z } from "zod";
-import { ownerAction } from "@/lib/transports/auth/owner-action";
+import { ownerActionContext } from "@/lib/transports/auth/owner-action";
 import { refusal } from "@/lib/transports/auth/form-errors";
 import { db } from "@/lib/adapters/db";
-import { ports } from "@/lib/adapters/ports";
 import { AppError } from "@/lib/core/errors";
-import { getProfile } from "@/lib/domain/owner/onboarding";
-import { ownerContext } from "@/lib/domain/owner/owner";
 import { remaining } from "@/lib/domain/owner/allowances";
 import { assist } from "@/lib/domain/generation/assist";
 import { MAX_THREAD_PARTS } from "@/lib/domain/media/draft-media";
@@ -44,22 +41,21 @@ async function allowanceLeft(userId: string, plan: Parameters<typeof remaining>[
 }
 
 export async function assistAction(form: FormData): Promise<AssistState> {
-  return ownerAction<AssistState>(
-    form,
-    { page: "/write", purpose: "write", expired: () => ({ error: "This page had expired: reload it (your text is kept) and press again." }) },
-    async (userId) => {
-      const profile = await getProfile(await db(), userId);
-      if (!profile) return { error: "You are signed out: sign in again." };
-      const fields = Object.fromEntries([...form.entries()].filter(([k, v]) => k !== "csrf" && typeof v === "string" && v !== ""));
-      const parsed = Input.safeParse(fields);
-      if (!parsed.success) return { error: parsed.error.issues.map((i) => i.message).join(". ") };
-      try {
-        const parts = await assist(ownerContext(await db(), { id: userId, ...profile }, ports()), parsed.data);
-        return { parts, left: await allowanceLeft(userId, profile.plan) };
-      } catch (e) {
-        if (e instanceof AppError) return { error: refusal(e), left: await allowanceLeft(userId, profile.plan) };
-        throw e;
-      }
-    },
-  );
+  const owner = await ownerActionContext<AssistState>(form, {
+    page: "/write",
+    purpose: "write",
+    expired: () => ({ error: "This page had expired: reload it (your text is kept) and press again." }),
+  });
+  if ("answer" in owner) return owner.answer;
+  const { ctx } = owner;
+  const fields = Object.fromEntries([...form.entries()].filter(([k, v]) => k !== "csrf" && typeof v === "string" && v !== ""));
+  const parsed = Input.safeParse(fields);
+  if (!parsed.success) return { error: parsed.error.issues.map((i) => i.message).join(". ") };
+  try {
+    const parts = await assist(ctx, parsed.data);
+    return { parts, left: await allowanceLeft(ctx.caller.userId, ctx.caller.plan) };
+  } catch (e) {
+    if (e instanceof AppError) return { error: refusal(e), left: await allowanceLeft(ctx.caller.userId, ctx.caller.plan) };
+    throw e;
+  }
 }
