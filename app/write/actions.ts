@@ -153,11 +153,8 @@ export async function autosaveComposed(form: FormData): Promise<AutosaveState> {
   const edit = editedDraft(form);
   if (!edit) return { error: "Not saved automatically: only a draft that exists is." };
   try {
-    if ((await loadOwn(ctx.db, ctx, edit.type, edit.id)).status !== "draft")
-      return { error: "Not saved automatically: it is no longer an unscheduled draft. Use the buttons." };
-    const { shown } = await saveComposed(ctx, edit.type, edit.id, form, { textOnly: true, note: form.get("noted") !== "1" });
-    const after = await loadOwn(ctx.db, ctx, edit.type, edit.id);
-    return { shown, updated_at: after.updatedAt.toISOString(), at: new Date().toISOString() };
+    const { shown, updatedAt } = await saveComposed(ctx, edit.type, edit.id, form, { textOnly: true, note: form.get("noted") !== "1" });
+    return { shown, updated_at: updatedAt, at: new Date().toISOString() };
   } catch (e) {
     if (e instanceof AppError) return { error: `Not saved automatically: ${refusal(e)}` };
     throw e;

@@ -19,7 +19,8 @@ export function editedDraft(form: FormData): { type: DraftType; id: string } | n
   return m ? { type: m[1] as DraftType, id: m[2] } : null;
 }
 
-type Item = {
+/** The fields of fetch_item's answer the composer shows and saves. */
+export type ComposedItem = {
   body?: string | null;
   image_urls?: string[];
   document_url?: string | null;
@@ -53,7 +54,7 @@ function fieldsOf(type: DraftType, form: FormData, at: (u: string) => string) {
 }
 
 /** The same fields as the draft has them now. */
-const fieldsNow = (type: DraftType, item: Item) => ({
+const fieldsNow = (type: DraftType, item: ComposedItem) => ({
   body: item.body ?? "",
   image_urls: item.image_urls ?? [],
   ...(type === "post"
@@ -77,9 +78,12 @@ export async function saveComposed(
   id: string,
   form: FormData,
   o: { textOnly?: boolean; note?: boolean } = {},
-): Promise<{ saved: boolean; shown: string }> {
+): Promise<{ saved: boolean; shown: string; updatedAt: string }> {
   const found = await ownerDraft(ctx, type, id);
   if (!found) throw notFound(type);
+  const item = found.item as ComposedItem & { status: string; updated_at: string };
+  // A scheduled draft changes what goes out, which only a button does.
+  if (o.textOnly && item.status !== "draft") throw new AppError("action_failed", "It is no longer an unscheduled draft: use the buttons.");
   const shown = field(form, "shown");
   if (found.shown !== shown) throw changedSinceShown(type);
   const account = field(form, `${type}_account`);
@@ -91,7 +95,7 @@ export async function saveComposed(
   const media = sentMedia(form);
   const at = o.textOnly ? (u: string) => u : await described(ctx, type === "post" ? media.post : media.parts.flat());
   const next: Record<string, unknown> = fieldsOf(type, form, at);
-  const now: Record<string, unknown> = fieldsNow(type, found.item as Item);
+  const now: Record<string, unknown> = fieldsNow(type, item);
   const changed = Object.keys(next).filter((k) => JSON.stringify(next[k]) !== JSON.stringify(now[k]));
   const images = (t: unknown) => JSON.stringify((t as { image_urls: string[] }[]).map((p) => p.image_urls));
   if (
@@ -99,10 +103,10 @@ export async function saveComposed(
     (changed.some((k) => !TEXTS.includes(k)) || "account_id" in accountField || (type === "tweet" && images(next.thread) !== images(now.thread)))
   )
     throw new AppError("invalid_request", "Only text is saved automatically: press Save changes to save files, descriptions or the account.");
-  if (!changed.length && !("account_id" in accountField)) return { saved: false, shown };
+  if (!changed.length && !("account_id" in accountField)) return { saved: false, shown, updatedAt: item.updated_at };
   const input = parseInput(updateDraftOp, { ...guard, ...Object.fromEntries(changed.map((k) => [k, next[k]])), ...accountField });
   // The page's hash too: an edit of a scheduled draft is the owner's approval of the new content.
-  const { contentHash } = await editDraft({ ...ctx, shown }, input as Parameters<typeof editDraft>[1]);
+  const { out, contentHash } = await editDraft({ ...ctx, shown }, input as Parameters<typeof editDraft>[1]);
   if (o.note !== false) await noteByCaller(ctx, { type, id, kind: "edited", detail: { fields: [...changed, ...Object.keys(accountField)].join(", ") } });
-  return { saved: true, shown: contentHash };
+  return { saved: true, shown: contentHash, updatedAt: out.updated_at };
 }

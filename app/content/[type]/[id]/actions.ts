@@ -3,7 +3,7 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { ownerActionContext } from "@/lib/transports/auth/owner-action";
 import { expired, refusal } from "@/lib/transports/auth/form-errors";
-import { deleteDraft, loadOwn, type DraftType } from "@/lib/domain/drafts/drafts";
+import { deleteDraft, type DraftType } from "@/lib/domain/drafts/drafts";
 import { forget } from "@/lib/domain/drafts/history";
 import { resolveUnknown } from "@/lib/domain/owner/owner";
 import type { Ctx } from "@/lib/domain/context";
@@ -93,11 +93,8 @@ export async function autosave(type: DraftType, id: string, form: FormData): Pro
   if ("answer" in owner) return owner.answer;
   const { ctx } = owner;
   try {
-    const d = await loadOwn(ctx.db, ctx, type, id);
-    if (d.status !== "draft") return { error: "Not saved automatically: it is no longer an unscheduled draft. Use the buttons." };
-    const { shown } = await saveTyped(ctx, type, id, form, { note: form.get("noted") !== "1" });
-    const after = await loadOwn(ctx.db, ctx, type, id);
-    return { shown, updated_at: after.updatedAt.toISOString(), at: new Date().toISOString() };
+    const { shown, updatedAt } = await saveTyped(ctx, type, id, form, { note: form.get("noted") !== "1", onlyDraft: true });
+    return { shown, updated_at: updatedAt, at: new Date().toISOString() };
   } catch (e) {
     if (e instanceof AppError) return { error: `Not saved automatically: ${refusal(e)}` };
     throw e;

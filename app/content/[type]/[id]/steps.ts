@@ -20,20 +20,28 @@ export const text = (form: FormData, k: string) => String(form.get(k) ?? "");
  * is (lengths, X's count), then the same domain function. Only on top of the content the page
  * showed; gives the hash of the content the pressed action may then act on.
  */
-export async function saveTyped(ctx: Ctx, type: DraftType, id: string, form: FormData, o = { note: true }): Promise<{ saved: boolean; shown: string }> {
+export async function saveTyped(
+  ctx: Ctx,
+  type: DraftType,
+  id: string,
+  form: FormData,
+  o: { note?: boolean; onlyDraft?: boolean } = {},
+): Promise<{ saved: boolean; shown: string; updatedAt: string }> {
   const body = text(form, "body").replace(/\r\n/g, "\n");
   const title = type === "post" ? text(form, "title").trim() : "";
   if (!body.trim()) throw new AppError("invalid_request", "The text cannot be empty.");
   const shown = text(form, "shown");
   const d = await loadOwn(ctx.db, ctx, type, id);
+  // An autosave: a scheduled draft changes what goes out, which only a button does.
+  if (o.onlyDraft && d.status !== "draft") throw new AppError("action_failed", "It is no longer an unscheduled draft: use the buttons.");
   if (contentHashOf(d) !== shown) throw changedSinceShown(type);
-  if (body === d.body && (!title || title === d.title)) return { saved: false, shown };
+  if (body === d.body && (!title || title === d.title)) return { saved: false, shown, updatedAt: d.updatedAt.toISOString() };
   const input = parseInput(updateDraftOp, { type, id, body, ...(title && { title }), if_updated_at: d.updatedAt.toISOString() });
   // The page's hash too: an edit of a scheduled draft is the owner's approval of the new content.
-  const { contentHash } = await editDraft({ ...ctx, shown }, input);
+  const { out, contentHash } = await editDraft({ ...ctx, shown }, input);
   const fields = [title && title !== d.title && "title", body !== d.body && "body"].filter(Boolean).join(", ");
-  if (o.note) await noteByCaller(ctx, { type, id, kind: "edited", detail: { fields } });
-  return { saved: true, shown: contentHash };
+  if (o.note !== false) await noteByCaller(ctx, { type, id, kind: "edited", detail: { fields } });
+  return { saved: true, shown: contentHash, updatedAt: out.updated_at };
 }
 
 export async function scheduleAt(ctx: Ctx, type: DraftType, id: string, at: Date) {

@@ -3,7 +3,6 @@ import { notFound, redirect } from "next/navigation";
 import { requireOwner } from "@/lib/transports/auth/session";
 import { db } from "@/lib/adapters/db";
 import { ports } from "@/lib/adapters/ports";
-import { listAccounts } from "@/lib/domain/accounts/accounts";
 import { attachmentUrls, mediaMeta, type MediaMeta } from "@/lib/domain/media/media";
 import { ownerContext, ownerDraft } from "@/lib/domain/owner/owner";
 import { OwnerShell } from "@/components/owner-shell";
@@ -11,6 +10,7 @@ import { Composer } from "../../composer";
 import type { Draft, Editing } from "../../draft";
 import type { Medium } from "../../media";
 import { composerSetup, SandboxNotes } from "../../setup";
+import type { ComposedItem } from "../../edit";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Edit · Contentio" };
@@ -18,18 +18,7 @@ export const metadata = { title: "Edit · Contentio" };
 // The item page's Edit: the composer on a draft that exists, with its text, files, thread and
 // first comment, saved as update_draft saves an edit (actions.ts, edit.ts).
 
-type Item = {
-  status: string;
-  body?: string | null;
-  updated_at?: string;
-  scheduled_for?: string | null;
-  account_id?: string | null;
-  image_urls?: string[];
-  document_url?: string | null;
-  document_title?: string | null;
-  thread?: { text: string; image_urls?: string[] }[];
-  first_comment?: string | null;
-};
+type Item = ComposedItem & { status: string; updated_at?: string; scheduled_for?: string | null; account_id?: string | null };
 
 /** A stored file as the composer lists it. */
 const stored = (meta: MediaMeta, kind: Medium["kind"], url: string, title?: string | null): Medium => ({
@@ -60,10 +49,11 @@ export default async function EditPage({ params }: { params: Promise<{ type: str
     me.id,
     attachmentUrls({ image_urls: images, document: doc, thread: thread.map((p) => ({ ...p, image_urls: p.image_urls ?? [] })) }),
   );
-  // The account choice shows the default account as "" (composer.tsx).
-  const accounts = await listAccounts(d, me.id);
-  const own = accounts.find((a) => a.account_id === item.account_id);
-  const accountWas = own && !own.default ? own.account_id : "";
+  const setup = await composerSetup(me, { at: item.scheduled_for ? new Date(item.scheduled_for) : null });
+  // As the account choice shows it: "" for the default, as for an account it does not offer
+  // (no longer connected), so that saving never changes the account unasked.
+  const own = setup.targets.find((t) => t.type === type)?.accounts.find((a) => a.id === item.account_id);
+  const accountWas = own && !own.default ? own.id : "";
   const draft: Draft = {
     toPost: type === "post",
     toTweet: type === "tweet",
@@ -76,7 +66,6 @@ export default async function EditPage({ params }: { params: Promise<{ type: str
     partMedia: type === "tweet" ? [images, ...thread.map((p) => p.image_urls ?? [])].map((l) => l.map((u) => stored(meta, "image", u))) : [[]],
   };
   const editing: Editing = { type, id, shown: found.shown, updatedAt: item.updated_at ?? "", accountWas, draft, autosave: item.status === "draft" };
-  const setup = await composerSetup(me, { at: item.scheduled_for ? new Date(item.scheduled_for) : null });
   const what = type === "post" ? "post" : "tweet";
   return (
     <OwnerShell email={me.email} userId={me.id} current="/content" wide>
