@@ -230,6 +230,23 @@ describe("the composer's form, forged", () => {
     await post("Forgedtheirs words", { csrf, edit: `post:${theirs.id}` });
     expect((await srv.api("fetch_item", { type: "post", id: theirs.id }, other)).body.body).toBe("Theirs alone.");
     expect(await saved("Forgedtheirs")).toBe(0);
+
+    // An edit of the owner's own draft, with the edit page's fields (the page posts it through
+    // script, so the composer's form action carries it here): from another site or without the
+    // page's proof it changes nothing; with it, it does (the control).
+    const mine = (await api("create_draft", { type: "post", body: "Mine as written." })).body;
+    const cookie = (await page.context().cookies(srv.origin)).map((c) => `${c.name}=${c.value}`).join("; ");
+    const html = await fetch(`${srv.origin}/write/post/${mine.id}`, { headers: { cookie } }).then((r) => r.text());
+    const hidden = (k: string) => new RegExp(`<input type="hidden" name="${k}" value="([^"]*)"`).exec(html)?.[1] ?? "";
+    const editFields = Object.fromEntries(["edit", "shown", "updated_at", "account_was"].map((k) => [k, hidden(k)]));
+    expect(editFields.edit).toBe(`post:${mine.id}`);
+    const editTo = (text: string, opts: { origin?: string; csrf?: string }) => form.post({ ...editFields, post_body: text, intent: "save" }, opts);
+    const body = async () => (await api("fetch_item", { type: "post", id: mine.id })).body.body;
+    await editTo("Forged edit elsewhere.", { origin: "https://attacker.example", csrf });
+    await editTo("Forged edit without proof.", {});
+    expect(await body()).toBe("Mine as written.");
+    await editTo("Genuine edit.", { csrf });
+    expect(await body()).toBe("Genuine edit.");
     await page.close();
   }, 120_000);
 });
