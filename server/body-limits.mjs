@@ -73,6 +73,9 @@ const RULES = [
  * Caps the body of a request that Next is about to be given. True when it was refused at
  * once (a declared length over the cap): it must then go nowhere else.
  */
+/** The cap on the body of a request to `url` (for tests: it must stay in step with the app's own caps). */
+export const capOf = (url) => RULES.find((r) => r.path.test(url)).max;
+
 export function bodyLimits(origin) {
   return (req, res) => {
     const rule = RULES.find((r) => r.path.test(req.url ?? "/"));
