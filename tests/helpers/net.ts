@@ -6,8 +6,9 @@ import { Worker } from "node:worker_threads";
 // Ports handed out below the kernel's ephemeral range (32768 and up by default), each test
 // worker its own stretch: a port picked by the kernel could be picked again, between a test's
 // stops and starts, by another worker's fake or outgoing connection, and a test would then
-// talk to that stranger.
-const BASE = 20000;
+// talk to that stranger. TEST_PORT_BASE moves the whole range, for a second test run on the
+// same machine (another checkout) that must not share the first one's ports.
+const BASE = Number(process.env.TEST_PORT_BASE || 20000);
 const PER_WORKER = 600;
 let next = 0;
 
