@@ -1,5 +1,5 @@
 "use client";
-import type { RefObject } from "react";
+import { useEffect, useRef, useState, type RefObject } from "react";
 import { DeliberateButton } from "./deliberate-button";
 
 type Props = {
@@ -15,9 +15,23 @@ type Props = {
 /**
  * The question a form asks before a step that cannot be undone, in a native modal <dialog>
  * (focus moves into it, Escape cancels). It sits inside the form: its confirming button
- * submits it.
+ * submits it, once: a second press before the dialog has closed sends nothing (and the form's
+ * key would answer it as the first anyway).
  */
 export function ConfirmDialog({ dialogRef, id, question, confirmLabel, danger = true, submit }: Props) {
+  // A ref as well as state: two presses within one event-loop turn both see the state before either rendered.
+  const once = useRef(false);
+  const [pressed, setPressed] = useState(false);
+  // Opened again (after a refusal, say): the button confirms once more.
+  useEffect(() => {
+    const d = dialogRef.current;
+    const reset = () => {
+      once.current = false;
+      setPressed(false);
+    };
+    d?.addEventListener("close", reset);
+    return () => d?.removeEventListener("close", reset);
+  }, [dialogRef]);
   return (
     <dialog ref={dialogRef} aria-labelledby={id}>
       <p id={id}>
@@ -28,7 +42,13 @@ export function ConfirmDialog({ dialogRef, id, question, confirmLabel, danger = 
           type="submit"
           {...submit}
           className={`btn ${danger ? "danger solid" : "primary"}`}
-          onClick={() => setTimeout(() => dialogRef.current?.close())}
+          aria-disabled={pressed || undefined}
+          onClick={(e) => {
+            if (once.current) return e.preventDefault();
+            once.current = true;
+            setPressed(true);
+            setTimeout(() => dialogRef.current?.close());
+          }}
         >
           {confirmLabel}
         </DeliberateButton>

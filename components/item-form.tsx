@@ -9,8 +9,8 @@ export type ItemState = (NonNullable<ActionState> & { intent?: string; typed?: {
 
 type Props = {
   action: (prev: ItemState, form: FormData) => Promise<ItemState>;
-  /** The form's CSRF token, the draft's updated_at and the hash of the content the page shows. */
-  hidden: { csrf: string; updated_at: string; shown: string };
+  /** The form's CSRF token and key, the draft's updated_at and the hash of the content the page shows. */
+  hidden: { csrf: string; key: string; updated_at: string; shown: string };
   /** The draft as saved: its title (posts only) and text. */
   saved: { title?: string; body: string };
   titleHelp?: string;

@@ -2,7 +2,8 @@ import Link from "next/link";
 import { csrfToken, requireOwner } from "@/lib/transports/auth/session";
 import { db } from "@/lib/adapters/db";
 import { ports } from "@/lib/adapters/ports";
-import { calendarItems, type CalendarItem } from "@/lib/domain/publishing/calendar";
+import { calendarItems, movable, type CalendarItem } from "@/lib/domain/publishing/calendar";
+import { formKey } from "@/lib/transports/owner/door";
 import { ownerContext } from "@/lib/domain/owner/owner";
 import { STATUS_WORDS, formatTime, zonedParts, zonedToUtc } from "@/components/format";
 import { OwnerShell } from "@/components/owner-shell";
@@ -103,9 +104,11 @@ export default async function CalendarPage({ searchParams }: { searchParams: Pro
   const href = (d: string, v = view) => `/calendar?view=${v}&d=${d}`;
   const month = anchor.slice(0, 7);
   const csrf = csrfToken(me.id, "calendar");
+  const key = formKey();
   const viewFields = (
     <>
       <input type="hidden" name="csrf" value={csrf} />
+      <input type="hidden" name="key" value={key} />
       <input type="hidden" name="view" value={view} />
       <input type="hidden" name="d" value={anchor} />
     </>
@@ -120,7 +123,7 @@ export default async function CalendarPage({ searchParams }: { searchParams: Pro
       </p>
       <FormOutcome done={sp.done ? DONE[sp.done] : undefined} error={undefined} />
       {/* Keyed by the form token, new each time the page is drawn (after a move too): a refusal shown before does not stay. */}
-      <CalendarDrop key={csrf} action={moveToDay} csrf={csrf} view={view} anchor={anchor} />
+      <CalendarDrop key={csrf} action={moveToDay} csrf={csrf} formKey={key} view={view} anchor={anchor} />
       <nav className="cal-nav" aria-label="Calendar">
         <div>
           <Link href={href(r.prev)}>← Previous {view}</Link>
@@ -169,16 +172,20 @@ export default async function CalendarPage({ searchParams }: { searchParams: Pro
                     {list.length ? (
                       <ul>
                         {list.map((i) => {
-                          const movable = i.status === "scheduled" || i.status === "failed";
+                          const canMove = movable(i.status);
                           const time = formatTime(i.at, tz).replace(/ .*$/, "");
+                          // Content the owner has not seen as it is now moves only from its own page: the drop opens it.
+                          const drag = i.confirmed
+                            ? { type: i.type, id: i.id, shown: i.confirmed }
+                            : { type: i.type, id: i.id, review: `/content/${i.type}/${i.id}` };
                           const words = `${time} ${badge[i.type]}${accountOf(i) ? ` ${accountOf(i)}` : ""} · ${i.title}`;
                           return (
                             <li
                               key={`${i.type}:${i.id}`}
-                              className={`cal-item ${i.status} ${netClass(i.type)}${movable ? " movable" : ""}`}
-                              {...(movable && { draggable: true, "data-drag": JSON.stringify({ type: i.type, id: i.id }) })}
+                              className={`cal-item ${i.status} ${netClass(i.type)}${canMove ? " movable" : ""}`}
+                              {...(canMove && { draggable: true, "data-drag": JSON.stringify(drag) })}
                             >
-                              <Link href={`/content/${i.type}/${i.id}`} title={`${words} (${STATUS_WORDS[i.status] ?? i.status})`} draggable={movable}>
+                              <Link href={`/content/${i.type}/${i.id}`} title={`${words} (${STATUS_WORDS[i.status] ?? i.status})`} draggable={canMove}>
                                 <span className="t">{time}</span> <span className="net">{badge[i.type]}</span>
                                 {accountOf(i) ? ` ${accountOf(i)}` : ""} · {MARK[i.status] ? <span aria-hidden="true">{MARK[i.status]} </span> : null}
                                 {i.title}
@@ -219,25 +226,33 @@ export default async function CalendarPage({ searchParams }: { searchParams: Pro
                   key={`${l.type}:${l.id}`}
                   className={`cal-item ${netClass(l.type)} movable`}
                   draggable
-                  data-drag={JSON.stringify({ type: l.type, id: l.id, shown: l.shown })}
+                  data-drag={JSON.stringify(
+                    l.shown ? { type: l.type, id: l.id, shown: l.shown } : { type: l.type, id: l.id, review: `/content/${l.type}/${l.id}` },
+                  )}
                 >
                   <Link href={`/content/${l.type}/${l.id}`} draggable>
                     <span className="net">{badge[l.type]}</span> {l.title}
                   </Link>
-                  <details>
-                    <summary>
-                      Choose a day<span className="sr-only"> for “{l.title}”</span>
-                    </summary>
-                    <ActionForm action={moveToDay} label="Schedule" labelClass="btn" className="inline-forms">
-                      {viewFields}
-                      <input type="hidden" name="type" value={l.type} />
-                      <input type="hidden" name="id" value={l.id} />
-                      <input type="hidden" name="shown" value={l.shown} />
-                      <label>
-                        Day <input type="date" name="day" min={today} defaultValue={today} required />
-                      </label>
-                    </ActionForm>
-                  </details>
+                  {l.shown ? (
+                    <details>
+                      <summary>
+                        Choose a day<span className="sr-only"> for “{l.title}”</span>
+                      </summary>
+                      <ActionForm action={moveToDay} label="Schedule" labelClass="btn" className="inline-forms">
+                        {viewFields}
+                        <input type="hidden" name="type" value={l.type} />
+                        <input type="hidden" name="id" value={l.id} />
+                        <input type="hidden" name="shown" value={l.shown} />
+                        <label>
+                          Day <input type="date" name="day" min={today} defaultValue={today} required />
+                        </label>
+                      </ActionForm>
+                    </details>
+                  ) : (
+                    <p className="help">
+                      An app wrote or changed it since you last saw it: <Link href={`/content/${l.type}/${l.id}`}>read it</Link> before scheduling it.
+                    </p>
+                  )}
                 </li>
               ))}
             </ul>

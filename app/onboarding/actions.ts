@@ -2,7 +2,7 @@
 import { redirect } from "next/navigation";
 import { safeReturnPath } from "@/lib/transports/auth/return-path";
 import { fieldErrors } from "@/lib/transports/auth/form-errors";
-import { ownerAction } from "@/lib/transports/auth/owner-action";
+import { ownerAction } from "@/lib/transports/owner/form";
 import { db } from "@/lib/adapters/db";
 import { OnboardingInput, completeOnboarding } from "@/lib/domain/owner/onboarding";
 

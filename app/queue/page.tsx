@@ -9,6 +9,8 @@ import { OwnerShell } from "@/components/owner-shell";
 import { formatInZone } from "@/components/format";
 import { ports } from "@/lib/adapters/ports";
 import { ownerContext } from "@/lib/domain/owner/owner";
+import { confirmedDrafts } from "@/lib/domain/drafts/confirmed";
+import { formKey } from "@/lib/transports/owner/door";
 import { listDetails } from "@/lib/domain/owner/content-list";
 import { servedAt } from "@/lib/core/media-url";
 import { addSlot, moveDraft, removeSlot, setPaused } from "./actions";
@@ -47,6 +49,23 @@ export default async function QueuePage({ searchParams }: { searchParams: Promis
     ownerContext(d, me, ports()),
     accounts.flatMap(({ q }) => q.upcoming.flatMap((s) => (s.draft ? [s.draft] : []))),
   );
+  // The queue shows titles only: a draft moves from here only when the owner has seen all of it as it is now.
+  const queued = accounts.flatMap(({ q }) => q.upcoming.flatMap((s) => (s.draft ? [s.draft] : [])));
+  const confirmed = new Map(
+    (
+      await Promise.all(
+        (["post", "tweet"] as const).map((type) =>
+          confirmedDrafts(
+            d,
+            me.id,
+            type,
+            queued.filter((x) => x.type === type).map((x) => x.id),
+          ),
+        ),
+      )
+    ).flatMap((m) => [...m]),
+  );
+  const key = formKey();
   const hidden = (accountId: string) => (
     <>
       <input type="hidden" name="csrf" value={csrf} />
@@ -138,13 +157,19 @@ export default async function QueuePage({ searchParams }: { searchParams: Promis
                         </p>
                       </div>
                     </div>
-                    {s.draft ? (
+                    {s.draft && !confirmed.has(s.draft.id) ? (
+                      <p className="help">
+                        An app wrote or changed it since you last saw it: <a href={`/content/${s.draft.type}/${s.draft.id}`}>read it</a> to move it.
+                      </p>
+                    ) : s.draft ? (
                       <div className="actions">
                         {free.length ? (
                           <ActionForm action={moveDraft} label="Move" labelClass="btn" className="inline-forms">
                             {hidden(a.account_id)}
                             <input type="hidden" name="type" value={s.draft.type} />
                             <input type="hidden" name="id" value={s.draft.id} />
+                            <input type="hidden" name="shown" value={confirmed.get(s.draft.id)} />
+                            <input type="hidden" name="key" value={key} />
                             <label>
                               To{" "}
                               <select name="to" aria-label={`Move “${s.draft.title}” to`}>
@@ -161,6 +186,8 @@ export default async function QueuePage({ searchParams }: { searchParams: Promis
                           {hidden(a.account_id)}
                           <input type="hidden" name="type" value={s.draft.type} />
                           <input type="hidden" name="id" value={s.draft.id} />
+                          <input type="hidden" name="shown" value={confirmed.get(s.draft.id)} />
+                          <input type="hidden" name="key" value={key} />
                           <input type="hidden" name="to" value="end" />
                         </ActionForm>
                       </div>

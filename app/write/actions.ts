@@ -1,138 +1,89 @@
 "use server";
-import { ownerActionContext } from "@/lib/transports/auth/owner-action";
+import { ownerForm } from "@/lib/transports/owner/form";
 import { refusal } from "@/lib/transports/auth/form-errors";
 import { AppError } from "@/lib/core/errors";
-import { createDraft, loadOwn, type DraftType } from "@/lib/domain/drafts/drafts";
-import { contentHashOf } from "@/lib/domain/drafts/content-hash";
-import { noteScheduled } from "@/lib/domain/drafts/history";
-import { publishNow, scheduleContent } from "@/lib/domain/publishing/schedule";
-import type { Ctx } from "@/lib/domain/context";
-import { parseInput } from "@/lib/operations/execute";
-import { createDraftOp } from "@/lib/operations/drafts/create-draft";
+import type { DraftType } from "@/lib/domain/drafts/drafts";
+import { composeOp } from "@/lib/operations/in-person/compose";
+import { saveDraftOp } from "@/lib/operations/in-person/save-draft";
 import { zonedToUtc } from "@/components/format";
-import { described, field, mediaFields, sentMedia, sentParts } from "./form";
-import { editedDraft, saveComposed } from "./edit";
+import { field, sentParts } from "./form";
+import { altsOf, composedFields, editedDraft } from "./edit";
 
 // The composer's one form (composer.tsx): what was written for each network, and the button
-// pressed. New drafts are created as create_draft creates them (its schema, the same domain
-// function); a draft being edited is saved as update_draft saves it (edit.ts). Then they are
-// queued, scheduled or published as the item page does it, the owner in person: their own
-// page is the confirmation. Whatever happens after the drafts are saved, they stay saved: a
+// pressed, through the one door as the owner in person: new drafts by `compose`, a draft being
+// edited by `save_draft`. Whatever happens after the drafts are saved, they stay saved: a
 // refusal says so and names them, and nothing typed is lost.
 
 export type ComposeState = { error?: string; saved?: { type: DraftType; id: string }[]; to?: string } | null;
 
 type Intent = "save" | "queue" | "schedule" | "publish";
 const DONE: Record<Intent, string> = { save: "saved", queue: "queued", schedule: "scheduled", publish: "published" };
+const expired = () => ({ error: "This page had expired, so nothing was saved. Your text is kept: press the button again." });
 
-/** A saved draft, with the hash of the content its next step acts on. */
-type Saved = { type: DraftType; id: string; shown: string };
-
-export async function composeAction(_prev: ComposeState, form: FormData): Promise<ComposeState> {
-  const owner = await ownerActionContext<ComposeState>(form, {
-    page: "/write",
-    purpose: "write",
-    expired: () => ({ error: "This page had expired, so nothing was saved. Your text is kept: press the button again." }),
-  });
-  if ("answer" in owner) return owner.answer;
-  const { ctx } = owner;
-
-  const intent = (["save", "queue", "schedule", "publish"] as const).find((i) => i === form.get("intent")) ?? "save";
-  const edit = editedDraft(form);
-  // An edit is of the one draft it opened; a new one goes where it was ticked.
-  const onLinkedIn = edit ? edit.type === "post" : form.get("to_post") === "on";
-  const onX = edit ? edit.type === "tweet" : form.get("to_tweet") === "on";
-  if (!onLinkedIn && !onX) return { error: "Choose where it goes: LinkedIn, X or both." };
-  const at = intent === "schedule" ? zonedToUtc(field(form, "date"), field(form, "time"), ctx.caller.timezone) : null;
-  if (intent === "schedule" && !at) return { error: "Choose a date and a time." };
-  const thread = sentParts(form);
-  const orUntick = edit ? "." : ", or untick where it goes.";
-  if (onLinkedIn && !field(form, "post_body").trim()) return { error: `Write the post's text${orUntick}` };
-  if (onX && !thread[0]?.trim()) return { error: `Write the tweet's text${orUntick}` };
-  const empty = thread.findIndex((p) => !p.trim());
-  if (onX && empty > 0) return { error: `Part ${empty + 1} of the thread is empty: write it or remove it.` };
-
-  const saved: Saved[] = [];
-  let changed = true;
-  try {
-    if (edit) {
-      const out = await saveComposed(ctx, edit.type, edit.id, form);
-      saved.push({ ...edit, shown: out.shown });
-      changed = out.saved;
-    } else await createComposed(ctx, form, { onLinkedIn, onX, thread }, saved);
-    for (const s of saved) {
-      if (intent === "save") break;
-      const as = { ...ctx, shown: s.shown };
-      if (intent === "publish") await publishNow(as, { type: s.type, id: s.id });
-      else {
-        const out = await scheduleContent(as, {
-          type: s.type,
-          id: s.id,
-          ...(intent === "queue" ? { slot: "next" as const } : { scheduled_for: at!.toISOString() }),
-        });
-        await noteScheduled(as, s.type, s.id, out.scheduled_for);
-      }
-    }
-  } catch (e) {
-    if (!(e instanceof AppError)) throw e;
-    if (!saved.length) return { error: refusal(e) };
-    const what = edit ? (changed ? "Your changes were saved" : "Nothing changed") : `Saved as ${saved.length === 1 ? "a draft" : "drafts"}`;
-    return { error: `${what}, but it was not ${DONE[intent]}: ${refusal(e)}`, saved: saved.map(({ type, id }) => ({ type, id })) };
-  }
-  const first = saved[0];
-  const done = edit && changed && intent !== "save" ? `saved-${DONE[intent]}` : DONE[intent];
-  return { saved: saved.map(({ type, id }) => ({ type, id })), to: `/content/${first.type}/${first.id}?done=${done}` };
+/** create_draft's input for what was written for `type`. */
+function newDraft(type: DraftType, form: FormData, o: { comment: boolean }) {
+  const f = composedFields(type, form);
+  const account = field(form, `${type}_account`);
+  return {
+    type,
+    body: f.body,
+    ...(f.image_urls.length && { image_urls: f.image_urls }),
+    ...(f.document_url && { document_url: f.document_url, ...(f.document_title && { document_title: f.document_title }) }),
+    ...(f.thread?.length && { thread: f.thread.map((p) => (p.image_urls.length ? p : p.text)) }),
+    ...(o.comment && f.first_comment && { first_comment: f.first_comment }),
+    ...(account && { account_id: account }),
+  };
 }
 
-/** Makes the new drafts as create_draft does, each added to `saved`: the post, then the tweet as its "also on X". */
-async function createComposed(ctx: Ctx, form: FormData, o: { onLinkedIn: boolean; onX: boolean; thread: string[] }, saved: Saved[]) {
-  const comment = field(form, "first_comment").trim();
-  const account = (k: string) => field(form, k) || undefined;
-  const media = sentMedia(form);
-  // create_draft's inputs, each file's address passed through `at`.
-  const inputsWith = (at: (u: string) => string) => {
-    const inputs: { type: DraftType; input: ReturnType<typeof parseInput> }[] = [];
-    if (o.onLinkedIn) {
-      const body = field(form, "post_body").replace(/\r\n/g, "\n");
-      inputs.push({
-        type: "post",
-        input: parseInput(createDraftOp, {
-          type: "post",
-          body,
-          account_id: account("post_account"),
-          ...mediaFields("post", media.post, at),
-          ...(comment && { first_comment: comment }),
-        }),
-      });
-    }
-    if (o.onX) {
-      const [first, ...rest] = o.thread;
-      const partImages = (i: number) => mediaFields("tweet", media.parts[i] ?? [], at).image_urls;
-      inputs.push({
-        type: "tweet",
-        input: parseInput(createDraftOp, {
-          type: "tweet",
-          body: first ?? "",
-          ...mediaFields("tweet", media.parts[0] ?? [], at),
-          ...(rest.length && { thread: rest.map((text, i) => (partImages(i + 1) ? { text, image_urls: partImages(i + 1) } : text)) }),
-          account_id: account("tweet_account"),
-          ...(comment && !o.onLinkedIn && { first_comment: comment }),
-        }),
-      });
-    }
-    return inputs;
+/** update_draft's fields for the draft being edited: the account only when its choice changed (the default and "the default" differ). */
+function editedFields(type: DraftType, id: string, form: FormData) {
+  const account = field(form, `${type}_account`);
+  return {
+    type,
+    id,
+    ...composedFields(type, form),
+    ...(account !== field(form, "account_was") && { account_id: account || null }),
+    ...(field(form, "updated_at") && { if_updated_at: field(form, "updated_at") }),
   };
+}
 
-  // Checked (as create_draft checks a body) before anything is written; then each image gets
-  // its description, which may give it a new address (describeMedia).
-  inputsWith((u) => u);
-  const inputs = inputsWith(await described(ctx, [...(o.onLinkedIn ? media.post : []), ...(o.onX ? media.parts.flat() : [])]));
-  for (const { type, input } of inputs) {
-    // Both: the tweet is the post's, shown with it ("also on X").
-    const parent = type === "tweet" ? saved.find((s) => s.type === "post") : undefined;
-    const out = await createDraft(ctx, { ...(input as Parameters<typeof createDraft>[1]), ...(parent && { post_draft_id: parent.id }) });
-    saved.push({ type, id: out.id, shown: contentHashOf(await loadOwn(ctx.db, ctx, type, out.id)) });
-  }
+export async function composeAction(_prev: ComposeState, form: FormData): Promise<ComposeState> {
+  return ownerForm<ComposeState>(form, { page: "/write", purpose: "write", expired }, async (door) => {
+    const intent = (["save", "queue", "schedule", "publish"] as const).find((i) => i === form.get("intent")) ?? "save";
+    const edit = editedDraft(form);
+    // An edit is of the one draft it opened; a new one goes where it was ticked.
+    const onLinkedIn = edit ? edit.type === "post" : form.get("to_post") === "on";
+    const onX = edit ? edit.type === "tweet" : form.get("to_tweet") === "on";
+    if (!onLinkedIn && !onX) return { error: "Choose where it goes: LinkedIn, X or both." };
+    const at = intent === "schedule" ? zonedToUtc(field(form, "date"), field(form, "time"), door.caller.timezone) : null;
+    if (intent === "schedule" && !at) return { error: "Choose a date and a time." };
+    const thread = sentParts(form);
+    const orUntick = edit ? "." : ", or untick where it goes.";
+    if (onLinkedIn && !field(form, "post_body").trim()) return { error: `Write the post's text${orUntick}` };
+    if (onX && !thread[0]?.trim()) return { error: `Write the tweet's text${orUntick}` };
+    const empty = thread.findIndex((p) => !p.trim());
+    if (onX && empty > 0) return { error: `Part ${empty + 1} of the thread is empty: write it or remove it.` };
+    const when = at ? { scheduled_for: at.toISOString() } : {};
+    try {
+      if (edit) {
+        const out = await door.run(saveDraftOp, { draft: editedFields(edit.type, edit.id, form), alts: altsOf(edit.type, form), then: intent, ...when });
+        const what = out.saved ? "Your changes were saved" : "Nothing changed";
+        if (out.refused) return { error: `${what}, but it was not ${DONE[intent]}: ${refusal(out.refused)}`, saved: [edit] };
+        const done = out.saved && intent !== "save" && !out.done?.startsWith("publish-") ? `saved-${out.done}` : (out.done ?? "saved");
+        return { saved: [edit], to: `/content/${edit.type}/${edit.id}?done=${done}` };
+      }
+      const drafts = [...(onLinkedIn ? [newDraft("post", form, { comment: true })] : []), ...(onX ? [newDraft("tweet", form, { comment: !onLinkedIn })] : [])];
+      const out = await door.run(composeOp, { drafts, alts: altsOf(onLinkedIn && onX ? "both" : onLinkedIn ? "post" : "tweet", form), then: intent, ...when });
+      const saved = out.saved.map(({ type, id }) => ({ type, id }));
+      if (out.refused)
+        return { error: `Saved as ${saved.length === 1 ? "a draft" : "drafts"}, but it was not ${DONE[intent]}: ${refusal(out.refused)}`, saved };
+      const first = out.saved[0];
+      return { saved, to: `/content/${first.type}/${first.id}?done=${first.done ?? "saved"}` };
+    } catch (e) {
+      if (!(e instanceof AppError)) throw e;
+      return { error: refusal(e) };
+    }
+  });
 }
 
 export type AutosaveState = { error?: string; shown?: string; updated_at?: string; at?: string } | null;
@@ -143,20 +94,17 @@ export type AutosaveState = { error?: string; shown?: string; updated_at?: strin
  * autosave of a visit is noted in the history.
  */
 export async function autosaveComposed(form: FormData): Promise<AutosaveState> {
-  const owner = await ownerActionContext<AutosaveState>(form, {
-    page: "/write",
-    purpose: "write",
-    expired: () => ({ error: "Not saved automatically: this page has expired. Your text stays here; Save changes saves it." }),
+  const expiredNow = () => ({ error: "Not saved automatically: this page has expired. Your text stays here; Save changes saves it." });
+  return ownerForm<AutosaveState>(form, { page: "/write", purpose: "write", expired: expiredNow }, async (door) => {
+    const edit = editedDraft(form);
+    if (!edit) return { error: "Not saved automatically: only a draft that exists is." };
+    try {
+      const draft = editedFields(edit.type, edit.id, form);
+      const out = await door.run(saveDraftOp, { draft, autosave: true, ...(form.get("noted") === "1" && { quiet: true }) }, { key: undefined });
+      return { shown: out.shown, updated_at: out.updated_at, at: new Date().toISOString() };
+    } catch (e) {
+      if (e instanceof AppError) return { error: `Not saved automatically: ${refusal(e)}` };
+      throw e;
+    }
   });
-  if ("answer" in owner) return owner.answer;
-  const { ctx } = owner;
-  const edit = editedDraft(form);
-  if (!edit) return { error: "Not saved automatically: only a draft that exists is." };
-  try {
-    const { shown, updatedAt } = await saveComposed(ctx, edit.type, edit.id, form, { textOnly: true, note: form.get("noted") !== "1" });
-    return { shown, updated_at: updatedAt, at: new Date().toISOString() };
-  } catch (e) {
-    if (e instanceof AppError) return { error: `Not saved automatically: ${refusal(e)}` };
-    throw e;
-  }
 }

@@ -48,6 +48,8 @@ export type ComposerProps = {
   userId: string;
   name: string;
   csrf: string;
+  /** The form's key, made when the page was drawn (a new one after each answer): a second press of a button answers as the first. */
+  formKey: string;
   targets: Target[];
   when: { date: string; time: string; today: string; timeZone: string };
   limits: { post: MediaLimits; tweet: MediaLimits };
@@ -60,12 +62,17 @@ export type ComposerProps = {
  * this browser (localStorage) until it is saved, so a reload or a dropped connection loses
  * nothing, and leaving with unsaved text asks first.
  */
-export function Composer({ userId, name, csrf, targets, when, limits, model, allowance, editing }: ComposerProps & { editing?: Editing }) {
+export function Composer({ userId, name, csrf, formKey, targets, when, limits, model, allowance, editing }: ComposerProps & { editing?: Editing }) {
   const key = editing ? `contentio:write:${userId}:${editing.id}` : `contentio:write:${userId}`;
   const start = editing?.draft ?? EMPTY;
   const [d, setD] = useState<Draft>(start);
   const [restored, setRestored] = useState<"same" | "older" | null>(null);
   const [state, run, pending] = useActionState<ComposeState, FormData>(composeAction, null);
+  // A submission sent before the answer to the first (a double press) carries the first one's
+  // key; once an answer is in, the next press is a new request.
+  const [submitKey, setSubmitKey] = useState(formKey);
+  // eslint-disable-next-line react-hooks/set-state-in-effect
+  useEffect(() => void (state && setSubmitKey(crypto.randomUUID())), [state]);
   const formRef = useRef<HTMLFormElement>(null);
   const { base, action, status } = useServerAutosave(editing, d, formRef, run);
   // Unsaved: anything typed in a new draft; any change to one being edited since its last save.
@@ -146,6 +153,7 @@ export function Composer({ userId, name, csrf, targets, when, limits, model, all
   return (
     <form ref={formRef} action={action} aria-busy={pending} className="composer">
       <input type="hidden" name="csrf" value={csrf} />
+      <input type="hidden" name="key" value={submitKey} />
       <input type="hidden" name="thread" value={JSON.stringify(d.parts)} />
       <input type="hidden" name="media" value={mediaField(d)} />
       {editing ? (

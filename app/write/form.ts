@@ -1,6 +1,4 @@
-import type { Ctx } from "@/lib/domain/context";
 import type { DraftType } from "@/lib/domain/drafts/drafts";
-import { describeMedia } from "@/lib/domain/media/media";
 
 // What the composer's form sends (composer.tsx), read the same way for a new draft and for an
 // edit of one (actions.ts).
@@ -21,15 +19,11 @@ export function sentMedia(form: FormData): { post: Sent[]; parts: Sent[][] } {
   }
 }
 
-/** The media fields of create_draft for these files, each address passed through `at`. */
-export function mediaFields(
-  type: DraftType,
-  files: Sent[],
-  at: (u: string) => string,
-): { image_urls?: string[]; document_url?: string; document_title?: string } {
+/** The media fields of create_draft for these files. */
+export function mediaFields(type: DraftType, files: Sent[]): { image_urls?: string[]; document_url?: string; document_title?: string } {
   const doc = type === "post" ? files.find((m) => m.pdf) : undefined;
-  if (doc) return { document_url: at(doc.url), ...(doc.title?.trim() && { document_title: doc.title.trim() }) };
-  const images = files.filter((m) => !m.pdf).map((m) => at(m.url));
+  if (doc) return { document_url: doc.url, ...(doc.title?.trim() && { document_title: doc.title.trim() }) };
+  const images = files.filter((m) => !m.pdf).map((m) => m.url);
   return images.length ? { image_urls: images } : {};
 }
 
@@ -41,14 +35,4 @@ export function sentParts(form: FormData): string[] {
   } catch {
     return [];
   }
-}
-
-/**
- * Each described image's address once its description is given to it (describeMedia may make
- * a copy). Call after the inputs were checked: nothing is written for a refused form.
- */
-export async function described(ctx: Ctx, files: Sent[]): Promise<(u: string) => string> {
-  const out = new Map<string, string>();
-  for (const m of files) if (!m.pdf && m.alt.trim()) out.set(m.url, await describeMedia(ctx, m.url, m.alt));
-  return (u) => out.get(u) ?? u;
 }

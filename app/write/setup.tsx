@@ -1,4 +1,5 @@
 import { csrfToken, type requireOwner } from "@/lib/transports/auth/session";
+import { formKey } from "@/lib/transports/owner/door";
 import { db } from "@/lib/adapters/db";
 import { destination } from "@/lib/adapters/platforms/destination";
 import { accountLabel, listAccounts } from "@/lib/domain/accounts/accounts";
@@ -59,6 +60,7 @@ export async function composerSetup(me: Owner, o: { day?: string; at?: Date | nu
     userId: me.id,
     name: me.name ?? me.email,
     csrf: csrfToken(me.id, "write"),
+    formKey: formKey(),
     targets,
     when: { date: o.day ?? start.date, time: start.time, today: zonedParts(new Date(), me.timezone).date, timeZone: me.timezone },
     limits: LIMITS,

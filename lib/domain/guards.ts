@@ -1,9 +1,12 @@
 import { AppError } from "@/lib/core/errors";
 import type { Caller } from "./context";
 
-// The authorisation conditions of spec 5.4, in the order every surface applies them.
+// The authorisation conditions of spec 5.4, in the order every surface applies them. They are
+// the conditions of connected apps: the owner in person, on their own pages, is held to their
+// plan's allowances where a page spends them, and onboarding guards the pages themselves.
 
 export function requirePlan(c: Caller) {
+  if (c.inPerson) return;
   if (c.plan === "none") {
     throw new AppError(
       "plan_required",
@@ -14,6 +17,7 @@ export function requirePlan(c: Caller) {
 }
 
 export function requireCompleteAccount(c: Caller) {
+  if (c.inPerson) return;
   if (!c.accountComplete) {
     throw new AppError(
       "account_incomplete",

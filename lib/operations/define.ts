@@ -57,6 +57,12 @@ export type Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.Z
    * surfaces that can hand back a handle (MCP tasks) run it as one.
    */
   longRunning?: true;
+  /**
+   * An action only the owner takes, in person, on their own pages (settling an unconfirmed
+   * post, deciding an approval, the composer's save-and-publish): listed in `ownerOperations`,
+   * never in the API's registry, and refused by execute() to any other caller.
+   */
+  inPersonOnly?: true;
   input: I;
   output: O;
   run: (ctx: Ctx, input: z.output<I>) => Promise<z.input<O>>;

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { invalid, type ErrorDetail } from "@/lib/core/errors";
+import { AppError, invalid, type ErrorDetail } from "@/lib/core/errors";
 import type { Ctx } from "@/lib/domain/context";
 import { requireCompleteAccount, requirePlan, requirePublishing } from "@/lib/domain/guards";
 import { noteOperation } from "@/lib/domain/drafts/history";
@@ -47,10 +47,17 @@ export function parseInput<O extends Operation>(op: O, rawInput: unknown): z.out
 }
 
 /**
+ * A second press of an owner's button carries the key of the first: it waits this long for the
+ * first one's answer (a publish can take as long as the network does) rather than being refused.
+ */
+const OWNER_KEY_WAIT_MS = 60_000;
+
+/**
  * What every operation goes through: plan, account, input, the publishing switch, then the
  * operation itself (with its Idempotency-Key when one is sent for a non-read-only one).
  */
 export async function execute(ctx: Ctx, op: Operation, rawInput: unknown, opts: { idempotencyKey?: string } = {}) {
+  if (op.inPersonOnly && !ctx.caller.inPerson) throw new AppError("action_failed", "Only the account owner can do this, on their own pages.");
   requirePlan(ctx.caller);
   requireCompleteAccount(ctx.caller);
   const input = parseInput(op, rawInput) as Record<string, unknown>;
@@ -67,7 +74,7 @@ export async function execute(ctx: Ctx, op: Operation, rawInput: unknown, opts: 
   };
   if (opts.idempotencyKey !== undefined && !op.hints.readOnly) {
     checkIdempotencyKey(opts.idempotencyKey);
-    return withIdempotency(ctx, opts.idempotencyKey, op.name, args, run);
+    return withIdempotency(ctx, opts.idempotencyKey, op.name, args, run, { waitMs: ctx.caller.inPerson ? OWNER_KEY_WAIT_MS : 0 });
   }
   return run();
 }

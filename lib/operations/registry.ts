@@ -19,6 +19,16 @@ import { unscheduleContentOp } from "./publishing/unschedule-content";
 import { updateDraftOp } from "./drafts/update-draft";
 import { uploadMediaOp } from "./media/upload-media";
 import { manageQueueOp } from "./queue/manage-queue";
+import { composeOp } from "./in-person/compose";
+import { saveDraftOp } from "./in-person/save-draft";
+import { scheduleOnDayOp } from "./in-person/schedule-on-day";
+import { moveInQueueOp } from "./in-person/move-in-queue";
+import { settleUnknownOp } from "./in-person/settle-unknown";
+import { retryFirstCommentOp } from "./in-person/retry-first-comment";
+import { decideApprovalOp } from "./in-person/decide-approval";
+import { changeAccountOp } from "./in-person/change-account";
+import { resendDeliveryOp } from "./in-person/resend-delivery";
+import { assistWritingOp } from "./in-person/assist-writing";
 
 /** Every operation of the API, in the spec's order. Each surface is a loop over this list. */
 export const operations: Operation[] = [
@@ -42,6 +52,23 @@ export const operations: Operation[] = [
   manageSeriesOp,
   listWebhooksOp,
   manageWebhooksOp,
+] as unknown as Operation[];
+
+/**
+ * What only the owner does, in person, on their own pages, through the same door (the pages'
+ * transport, lib/transports/owner). Never listed by the API, OpenAPI, MCP or llms.txt.
+ */
+export const ownerOperations: Operation[] = [
+  composeOp,
+  saveDraftOp,
+  scheduleOnDayOp,
+  moveInQueueOp,
+  settleUnknownOp,
+  retryFirstCommentOp,
+  decideApprovalOp,
+  changeAccountOp,
+  resendDeliveryOp,
+  assistWritingOp,
 ] as unknown as Operation[];
 
 const byName = new Map(operations.map((op) => [op.name, op]));

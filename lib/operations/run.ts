@@ -21,19 +21,34 @@ export type RunOptions = {
   confirm?: (confirmation: Confirmation, ctx: Ctx) => Promise<boolean>;
   /** The caller gave up (Ctx.signal). */
   signal?: AbortSignal;
+  /**
+   * The owner in person only: the hash of the draft's content as their page showed it
+   * (Ctx.shown). Ignored for any other caller.
+   */
+  shown?: string;
 };
 
 /**
- * The one door every surface uses after authenticating: the caller's budget (budget.ts), the
- * context, then execute(). When the action needs the owner's approval and the surface can ask
- * right away, the approved action runs once, uncounted.
+ * The one door every surface uses after authenticating, the owner's pages included: the
+ * caller's budget (budget.ts), the context, then execute(). When the action needs the owner's
+ * approval and the surface can ask right away, the approved action runs once, uncounted.
  */
 export async function runOperation(caller: Caller, op: Operation, readInput: () => unknown, opts: RunOptions) {
-  await pay(caller, opts.prepaid, opts.onRate);
+  // The budget is the API's: the owner's own presses on their pages are not counted in it, so
+  // a busy app never locks them out of their account.
+  if (!caller.inPerson) await pay(caller, opts.prepaid, opts.onRate);
   // Read only now (a REST body after the budget check: refused requests cost no parsing).
   const input = await readInput();
   const p = ports();
-  const ctx: Ctx = { db: await db(), caller, now: p.clock, ports: p, requestId: opts.requestId, signal: opts.signal };
+  const ctx: Ctx = {
+    db: await db(),
+    caller,
+    now: p.clock,
+    ports: p,
+    requestId: opts.requestId,
+    signal: opts.signal,
+    ...(caller.inPerson && opts.shown !== undefined && { shown: opts.shown }),
+  };
   try {
     return await execute(ctx, op, input, opts);
   } catch (e) {

@@ -127,12 +127,15 @@ export async function forgedForm(page: Page, url: string, marker: string) {
   expect(fields.some(([k]) => k.startsWith("$ACTION"))).toBe(true);
   const csrf = fields.find(([k]) => k === "csrf")?.[1];
   expect(csrf).toBeTruthy();
-  /** Posts the form's hidden fields (but its CSRF token: `opts.csrf`, if any) and `values`, from `opts.origin` if given. */
-  const post = async (values: Record<string, string>, opts: { origin?: string; csrf?: string }) => {
+  /**
+   * Posts the form's hidden fields (but its CSRF token: `opts.csrf`, if any) and `values`
+   * (one that is undefined leaves that field out), from `opts.origin` if given.
+   */
+  const post = async (values: Record<string, string | undefined>, opts: { origin?: string; csrf?: string }) => {
     const body = new FormData();
     for (const [k, v] of fields) if (k !== "csrf" && !(k in values)) body.append(k, v);
     if (opts.csrf !== undefined) body.append("csrf", opts.csrf);
-    for (const [k, v] of Object.entries(values)) body.append(k, v);
+    for (const [k, v] of Object.entries(values)) if (v !== undefined) body.append(k, v);
     const res = await fetch(url, { method: "POST", body, redirect: "manual", headers: { cookie, ...(opts.origin && { origin: opts.origin }) } });
     return { status: res.status, text: await res.text() };
   };

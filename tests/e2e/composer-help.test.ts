@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { PDFDocument } from "pdf-lib";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
@@ -210,8 +211,9 @@ describe("the composer's form, forged", () => {
     await openSignedIn(page, `${srv.origin}/write`, OWNER.email, OWNER.password);
     const form = await forgedForm(page, `${srv.origin}/write`, 'name="post_body"');
     const csrf = form.csrf;
+    // Each post as a fresh page would send it (a page's key stands for one submission).
     const post = (text: string, opts: { origin?: string; csrf?: string; edit?: string }) =>
-      form.post({ to_post: "on", post_body: text, intent: "save", ...(opts.edit && { edit: opts.edit }) }, opts);
+      form.post({ to_post: "on", post_body: text, intent: "save", key: randomUUID(), ...(opts.edit && { edit: opts.edit }) }, opts);
     const saved = async (text: string) => ((await api("search_content", { query: text })).body.results as unknown[]).length;
     await post("Forgedelsewhere words", { origin: "https://attacker.example", csrf });
     await post("Forgedwithoutproof words", {});
@@ -240,13 +242,26 @@ describe("the composer's form, forged", () => {
     const hidden = (k: string) => new RegExp(`<input type="hidden" name="${k}" value="([^"]*)"`).exec(html)?.[1] ?? "";
     const editFields = Object.fromEntries(["edit", "shown", "updated_at", "account_was"].map((k) => [k, hidden(k)]));
     expect(editFields.edit).toBe(`post:${mine.id}`);
-    const editTo = (text: string, opts: { origin?: string; csrf?: string }) => form.post({ ...editFields, post_body: text, intent: "save" }, opts);
+    const editTo = (text: string, opts: { origin?: string; csrf?: string }) =>
+      form.post({ ...editFields, post_body: text, intent: "save", key: randomUUID() }, opts);
     const body = async () => (await api("fetch_item", { type: "post", id: mine.id })).body.body;
     await editTo("Forged edit elsewhere.", { origin: "https://attacker.example", csrf });
     await editTo("Forged edit without proof.", {});
     expect(await body()).toBe("Mine as written.");
     await editTo("Genuine edit.", { csrf });
     expect(await body()).toBe("Genuine edit.");
+    await page.close();
+  }, 120_000);
+
+  it("the page's own submission sent twice, at once and again after, publishes one post", async () => {
+    const page = await newPage();
+    await openSignedIn(page, `${srv.origin}/write`, OWNER.email, OWNER.password);
+    const form = await forgedForm(page, `${srv.origin}/write`, 'name="post_body"');
+    const publish = () => form.post({ to_post: "on", post_body: "Doublepressed words", intent: "publish" }, { csrf: form.csrf });
+    await Promise.all([publish(), publish()]);
+    await publish();
+    const found = (await api("search_content", { query: "Doublepressed" })).body.results as { status: string }[];
+    expect(found.map((r) => r.status)).toEqual(["published"]);
     await page.close();
   }, 120_000);
 });

@@ -94,7 +94,7 @@ describe("the composer", () => {
     const page = await newPage();
     await openSignedIn(page, `${srv.origin}/write`, OWNER.email, OWNER.password);
     await page.getByRole("checkbox", { name: "Sandbox for X" }).check();
-    await page.locator("#post_body").fill("Out now.");
+    await page.locator("#post_body").fill("Launchday out now.");
     await page.getByRole("button", { name: "Publish now" }).click();
     const question = await page.getByRole("dialog").textContent();
     expect(question).toContain("Publish to the sandbox (LinkedIn is not set up");
@@ -102,13 +102,22 @@ describe("the composer", () => {
     await press(page.getByRole("dialog").getByRole("button", { name: "Publish now" }));
     await expect.poll(async () => (await page.locator(".error-box").textContent())?.trim()).toBe("Write the tweet's text, or untick where it goes.");
     // The refused form keeps its text, and nothing was written.
-    expect(await page.locator("#post_body").inputValue()).toBe("Out now.");
-    expect((await api("search_content", { query: "Out now" })).body.results).toEqual([]);
-    await page.getByLabel("Text", { exact: true }).nth(1).fill("Out now on the other one.");
+    expect(await page.locator("#post_body").inputValue()).toBe("Launchday out now.");
+    expect((await api("search_content", { query: "Launchday" })).body.results).toEqual([]);
+    await page.getByLabel("Text", { exact: true }).nth(1).fill("Launchday on the other one.");
     await page.getByRole("button", { name: "Publish now" }).click();
-    await press(page.getByRole("dialog").getByRole("button", { name: "Publish now" }));
+    // A double press of the dialog's button publishes once: one post and its tweet.
+    const confirm = page.getByRole("dialog").getByRole("button", { name: "Publish now" });
+    await confirm.hover();
+    await expect.poll(() => confirm.getAttribute("data-armed")).toBe("true");
+    await confirm.dblclick();
     await page.waitForURL(/\/content\/post\/[^/?]+\?done=published$/);
     expect(await page.getByText("It is live: see it in the sandbox").count()).toBe(1);
+    const out = (await api("search_content", { query: "Launchday" })).body.results as { type: string; status: string }[];
+    expect(out.map((r) => [r.type, r.status]).sort()).toEqual([
+      ["post", "published"],
+      ["tweet", "published"],
+    ]);
     await page.close();
   }, 120_000);
 

@@ -2,7 +2,7 @@ import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { startFakePlatforms, type FakePlatforms, fakePlatformEnv } from "../helpers/fake-platforms";
 import { decodeQuotedPrintable, startSmtpCapture, type SmtpCapture } from "../helpers/smtp-capture";
-import { appInBrowser, axe, press, screenshots } from "./browser";
+import { appInBrowser, axe, forgedForm, press, screenshots } from "./browser";
 import { TestServer } from "./harness";
 import { png } from "../helpers/media";
 
@@ -554,15 +554,35 @@ describe("rescheduling on the calendar", () => {
     await shoot(owner, "calendar-week-moved");
   }, 120_000);
 
+  /** The owner reads an app's draft on its page and saves it as it is: from now on the calendar may move it. */
+  const readAndSave = async (type: "post" | "tweet", id: string) => {
+    await open(type, id);
+    await owner.getByRole("button", { name: "Save changes" }).click();
+    await owner.waitForURL(/done=saved/);
+  };
+
   it("drags an unscheduled draft from beside the calendar onto a day, refuses a past day, and schedules without dragging", async () => {
     const id = await created("tweet", "Not scheduled yet, then Thursday.");
     await owner.goto(`${srv.origin}/calendar?view=week&d=${tuesday()}`);
     const side = owner.getByRole("complementary", { name: "Not scheduled yet" });
     // A tweet made alone gets a matching post too: each is a row of its own.
     const tweetIn = (text: string) => side.locator(".cal-item", { hasText: text }).filter({ has: owner.locator(".net", { hasText: /^X$/ }) });
-    await tweetIn("Not scheduled yet, then Thursday.")
-      .getByRole("link")
-      .dragTo(dayCell(plus(tuesday(), 2)));
+    // The row's title: what is dragged (a draft not yet read has a second link, to read it).
+    const title = (text: string) => tweetIn(text).getByRole("link", { name: text });
+    // An app wrote it and the calendar shows only its title: a drop opens it rather than schedule text the owner has not read.
+    expect(await tweetIn("Not scheduled yet, then Thursday.").getByRole("button", { name: "Schedule" }).count()).toBe(0);
+    await title("Not scheduled yet, then Thursday.").dragTo(dayCell(plus(tuesday(), 2)));
+    await owner.waitForURL(/done=review-first/);
+    expect(await said().textContent()).toMatch(/An app wrote or changed this since you last saw it in full/);
+    expect((await status("tweet", id)).status).toBe("draft");
+    // The drop's own form sent without the page's script (a replay): it schedules nothing either.
+    const drop = await forgedForm(owner, `${srv.origin}/calendar?view=week&d=${tuesday()}`, 'class="cal-drop"');
+    for (const shown of [undefined, "", "0".repeat(64)])
+      await drop.post({ type: "tweet", id, day: plus(tuesday(), 2), shown }, { csrf: drop.csrf, origin: srv.origin });
+    expect((await status("tweet", id)).status).toBe("draft");
+    await readAndSave("tweet", id);
+    await owner.goto(`${srv.origin}/calendar?view=week&d=${tuesday()}`);
+    await title("Not scheduled yet, then Thursday.").dragTo(dayCell(plus(tuesday(), 2)));
     await owner.waitForURL(/done=scheduled/);
     const s = await status("tweet", id);
     expect([s.status, inZone(s.scheduled_for!)]).toEqual(["scheduled", `${plus(tuesday(), 2)} 09:00`]); // no queue slot that day: 09:00
@@ -570,10 +590,9 @@ describe("rescheduling on the calendar", () => {
 
     // A past day is refused, and says so.
     const late = await created("tweet", "Too late for yesterday.");
+    await readAndSave("tweet", late);
     await owner.goto(`${srv.origin}/calendar?view=week&d=${day(-1)}`);
-    await tweetIn("Too late for yesterday.")
-      .getByRole("link")
-      .dragTo(dayCell(day(-1)));
+    await title("Too late for yesterday.").dragTo(dayCell(day(-1)));
     await expect.poll(() => owner.getByRole("alert").filter({ hasText: "That day has passed" }).count()).toBe(1);
     expect((await status("tweet", late)).status).toBe("draft");
 

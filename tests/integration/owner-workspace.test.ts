@@ -2,19 +2,20 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/adapters/db";
 import { ports } from "@/lib/adapters/ports";
-import { contentHashOf } from "@/lib/domain/drafts/content-hash";
-import { deleteDraft, draftTable } from "@/lib/domain/drafts/drafts";
+import { draftTable } from "@/lib/domain/drafts/drafts";
 import { draftHistory, lastChangedBy } from "@/lib/domain/drafts/history";
 import { getProfile } from "@/lib/domain/owner/onboarding";
-import { attention, ownerContext, resolveUnknown } from "@/lib/domain/owner/owner";
-import { publishNow, scheduleContent } from "@/lib/domain/publishing/schedule";
+import { attention, ownerContext } from "@/lib/domain/owner/owner";
+import { runOperation } from "@/lib/operations/run";
+import { settleUnknownOp } from "@/lib/operations/in-person/settle-unknown";
 import { searchContent } from "@/lib/domain/drafts/search";
 import { call, expectError, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { approved, draft, inSeconds, row, sandboxCount } from "../helpers/publishing";
+import { asOwner, ownerOf, shownOf } from "../helpers/owner";
 
-// The owner acting in person in the owner's pages: the same domain functions as the API,
-// confirmed by the page (no approval row, no switch for apps), and the drafts' history.
+// The owner acting in person in the owner's pages: the same operations through the same door as
+// the API, confirmed by the page (no approval row, no switch for apps), and the drafts' history.
 withDatabase();
 
 const owner = async (u: TestUser) => ownerContext(await db(), { id: u.id, ...(await getProfile(await db(), u.id))! }, ports());
@@ -26,15 +27,15 @@ const setStatus = async (type: "post" | "tweet", id: string, status: "unknown" |
 describe("the owner in person", () => {
   it("schedules, publishes and deletes without an approval link, even with the apps' switch off", async () => {
     const u = await makeUser({ publishing: false });
-    const ctx = await owner(u);
     const a = await draft(u);
-    await scheduleContent(ctx, { type: "post", id: a.id, scheduled_for: inSeconds(3600).toISOString() });
+    const at = inSeconds(3600).toISOString();
+    expect((await asOwner(u, "schedule_content", { type: "post", id: a.id, scheduled_for: at }, { shown: await shownOf("post", a.id) })).status).toBe(200);
     expect((await row("post", a.id)).status).toBe("scheduled");
-    const out = await publishNow(ctx, { type: "post", id: a.id });
-    expect(out.url).toMatch(/\/sandbox\/pronet\//);
+    const out = await asOwner(u, "publish_now", { type: "post", id: a.id }, { shown: await shownOf("post", a.id) });
+    expect(out.body.url).toMatch(/\/sandbox\/pronet\//);
     expect(await sandboxCount(a.id)).toBe(1);
     const b = await draft(u);
-    expect((await deleteDraft(ctx, { type: "post", id: b.id })).deleted).toBe(true);
+    expect((await asOwner(u, "delete_draft", { type: "post", id: b.id }, { shown: await shownOf("post", b.id) })).body.deleted).toBe(true);
     // The app with the same user is still refused: the flag never comes from a token.
     const c = await draft(u);
     expectError(await call("publish_now", { type: "post", id: c.id }, { token: u.token }), 403, "publishing_not_allowed");
@@ -45,41 +46,46 @@ describe("the owner in person", () => {
     // text it showed, not the app's.
     const u = await makeUser();
     const d = await draft(u, "post", "What the owner read");
-    const shown = contentHashOf(await row("post", d.id));
+    const shown = await shownOf("post", d.id);
     expect((await call("update_draft", { type: "post", id: d.id, body: "What the app slipped in" }, { token: u.token })).status).toBe(200);
-    const ctx = { ...(await owner(u)), shown };
-    await expect(publishNow(ctx, { type: "post", id: d.id })).rejects.toThrow(/changed after the page showed it/);
-    await expect(scheduleContent(ctx, { type: "post", id: d.id, scheduled_for: inSeconds(3600).toISOString() })).rejects.toThrow(/changed after the page/);
-    await expect(deleteDraft(ctx, { type: "post", id: d.id })).rejects.toThrow(/changed after the page/);
+    const stale = { shown };
+    expectError(await asOwner(u, "publish_now", { type: "post", id: d.id }, stale), 422, "action_failed");
+    expect((await asOwner(u, "publish_now", { type: "post", id: d.id }, stale)).body.error.message).toMatch(/changed after the page showed it/);
+    expectError(await asOwner(u, "schedule_content", { type: "post", id: d.id, scheduled_for: inSeconds(3600).toISOString() }, stale), 422, "action_failed");
+    expectError(await asOwner(u, "delete_draft", { type: "post", id: d.id }, stale), 422, "action_failed");
     // A form that names no content acts on none.
-    await expect(publishNow({ ...ctx, shown: "" }, { type: "post", id: d.id })).rejects.toThrow(/changed after the page/);
+    expectError(await asOwner(u, "publish_now", { type: "post", id: d.id }), 422, "action_failed");
+    expectError(await asOwner(u, "publish_now", { type: "post", id: d.id }, { shown: "" }), 422, "action_failed");
     expect(await sandboxCount(d.id)).toBe(0);
     expect(await row("post", d.id)).toMatchObject({ status: "draft", body: "What the app slipped in" });
     // Once the page shows the new text, the owner can publish it.
-    await publishNow({ ...ctx, shown: contentHashOf(await row("post", d.id)) }, { type: "post", id: d.id });
+    expect((await asOwner(u, "publish_now", { type: "post", id: d.id }, { shown: await shownOf("post", d.id) })).status).toBe(200);
     expect(await sandboxCount(d.id)).toBe(1);
   });
 
   it("settles an unknown outcome both ways; only in person, only while unknown, only http(s) links", async () => {
     const u = await makeUser();
-    const ctx = await owner(u);
     const went = await draft(u, "tweet", "went out");
     const not = await draft(u, "tweet", "did not");
     await setStatus("tweet", went.id, "unknown");
     await setStatus("tweet", not.id, "unknown");
     expect(await attention(await db(), u.id)).toMatchObject({ unknown: 2, total: 2 });
-    await expect(resolveUnknown({ ...ctx, caller: { ...ctx.caller, inPerson: undefined } }, { type: "tweet", id: went.id, posted: false })).rejects.toThrow(
+    // Not an operation of the API, and refused at the door to anyone but the owner in person.
+    expectError(await call("settle_unknown", { type: "tweet", id: went.id, posted: false }, { token: u.token }), 404, "unknown_operation");
+    const app = { ...(await ownerOf(u)), inPerson: undefined, appId: u.appId, appName: "Command line" };
+    await expect(runOperation(app, settleUnknownOp, () => ({ type: "tweet", id: went.id, posted: false }), { requestId: "t" })).rejects.toThrow(
       /Only the account owner/,
     );
-    await expect(resolveUnknown(ctx, { type: "tweet", id: went.id, posted: true, url: "javascript:alert(1)" })).rejects.toThrow();
-    await resolveUnknown(ctx, { type: "tweet", id: went.id, posted: true, url: "https://x.com/me/status/42" });
+    expectError(await asOwner(u, "settle_unknown", { type: "tweet", id: went.id, posted: true, url: "javascript:alert(1)" }), 400, "invalid_request");
+    expect((await asOwner(u, "settle_unknown", { type: "tweet", id: went.id, posted: true, url: "https://x.com/me/status/42" })).status).toBe(200);
     expect(await row("tweet", went.id)).toMatchObject({ status: "published", platformUrl: "https://x.com/me/status/42", platformPostId: "42" });
-    await expect(resolveUnknown(ctx, { type: "tweet", id: went.id, posted: false })).rejects.toThrow(/is published, not waiting/);
+    const again = await asOwner(u, "settle_unknown", { type: "tweet", id: went.id, posted: false });
+    expect(again.body.error.message).toMatch(/is published, not waiting/);
 
-    await resolveUnknown(ctx, { type: "tweet", id: not.id, posted: false });
+    expect((await asOwner(u, "settle_unknown", { type: "tweet", id: not.id, posted: false })).status).toBe(200);
     expect((await row("tweet", not.id)).status).toBe("failed");
     // A failed draft can go out again; publish_now refused it while it was unknown.
-    await publishNow(ctx, { type: "tweet", id: not.id });
+    expect((await asOwner(u, "publish_now", { type: "tweet", id: not.id }, { shown: await shownOf("tweet", not.id) })).status).toBe(200);
     expect((await row("tweet", not.id)).status).toBe("published");
     expect(await attention(await db(), u.id)).toMatchObject({ total: 0 });
   });
@@ -90,8 +96,7 @@ describe("a draft's history", () => {
     const u = await makeUser({ publishing: true });
     const d = await draft(u, "post", "History matters");
     expect((await call("update_draft", { type: "post", id: d.id, body: "History matters, edited" }, { token: u.token })).status).toBe(200);
-    const ctx = await owner(u);
-    await publishNow(ctx, { type: "post", id: d.id });
+    expect((await asOwner(u, "publish_now", { type: "post", id: d.id }, { shown: await shownOf("post", d.id) })).status).toBe(200);
     const h = await draftHistory(await db(), u.id, "post", d.id);
     expect(h.map((e) => [e.kind, e.actor, e.appName])).toEqual([
       ["created", "app", "Command line"],

@@ -1,109 +1,18 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { config } from "@/lib/core/config";
 import { db } from "@/lib/adapters/db";
 import { issueToken, revokeApp } from "@/lib/domain/apps/tokens";
 import { handleOperation } from "@/lib/transports/http/operation";
-import type { Operation } from "@/lib/operations/define";
 import { operations } from "@/lib/operations/registry";
 import { call, expectError, makeUser, type Called, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
-import { listAccounts } from "@/lib/domain/accounts/accounts";
-import { authAccounts } from "@/drizzle/schema";
+import { bodiesOf, fixtureOf, inputFields, isIdField, VALID, type Fixture } from "../helpers/security-table";
 
 // The security cases of every operation, generated from the registry: a new operation is
 // covered as soon as it is registered, and fails here until it has a valid body below.
 
 withDatabase();
-
-/** Items of one user that bodies may point at. */
-type Fixture = { post: string; tweet: string; series: string; topic: string; webhook: string; li: string; x: string };
-
-/** A 2 x 2 PNG, base64. */
-const PNG_2X2 = "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAD0lEQVQImWNg6DgDQhAKACIOBVEyhxYyAAAAAElFTkSuQmCC";
-
-const inTwoHours = () => new Date(Date.now() + 2 * 3600_000).toISOString();
-
-/**
- * A minimal valid body per operation (several when one body cannot name every id field).
- * Ids point at the given user's items; the ownership test mixes two users' fixtures.
- */
-const VALID: Record<string, (f: Fixture) => Record<string, unknown> | Record<string, unknown>[]> = {
-  search_content: () => ({ query: "hello" }),
-  fetch_item: (f) => ({ type: "post", id: f.post }),
-  list_scheduled: () => ({}),
-  get_profile_context: () => ({}),
-  get_analytics: () => ({ area: "overview" }),
-  get_post_metrics: (f) => ({ type: "post", id: f.post }),
-  generate_post: (f) => ({ topic: "Shipping small things", series_topic_id: f.topic, account_id: f.li }),
-  generate_tweet: (f) => [{ from_post_id: f.post }, { topic: "Shipping small things", series_topic_id: f.topic, account_id: f.x }],
-  create_draft: (f) => [
-    { type: "tweet", body: "A reply", post_draft_id: f.post, account_id: f.x },
-    { type: "post", body: "For a topic", series_topic_id: f.topic, account_id: f.li },
-  ],
-  update_draft: (f) => ({ type: "post", id: f.post, body: "Edited", account_id: f.li }),
-  upload_media: () => ({ data: PNG_2X2, content_type: "image/png", filename: "dot.png", alt_text: "A blue dot" }),
-  delete_draft: (f) => ({ type: "tweet", id: f.tweet }),
-  schedule_content: (f) => ({ type: "post", id: f.post, scheduled_for: inTwoHours() }),
-  unschedule_content: (f) => ({ type: "post", id: f.post }),
-  publish_now: (f) => ({ type: "post", id: f.post }),
-  manage_queue: (f) => ({ account_id: f.li }),
-  list_series: () => ({}),
-  manage_series: (f) => [
-    { action: "update", series_id: f.series, title: "Renamed" },
-    { action: "update_topic", series_id: f.series, topic_id: f.topic, title: "Renamed topic" },
-  ],
-  list_webhooks: () => ({}),
-  manage_webhooks: (f) => [
-    { action: "update", webhook_id: f.webhook, description: "Renamed" },
-    { action: "create", url: "https://hooks.example.com/contentio", events: ["post.published"] },
-  ],
-};
-
-/** A post, a tweet against it, a series with one topic (made through the API itself), and a LinkedIn and an X account. */
-async function fixtureOf(u: TestUser): Promise<Fixture> {
-  const d = await db();
-  for (const provider of ["linkedin", "twitter"])
-    await d.insert(authAccounts).values({ userId: u.id, type: "oauth", provider, providerAccountId: `${provider}-${randomUUID()}`, access_token: "t" });
-  const accounts = await listAccounts(d, u.id);
-  const tweet = await call("create_draft", { type: "tweet", body: "My own words" }, { token: u.token });
-  const series = await call("manage_series", { action: "create", title: "My series", topics: [{ title: "Part one" }] }, { token: u.token });
-  const hook = await call("manage_webhooks", { action: "create", url: "https://hooks.example.com/mine", events: ["draft.created"] }, { token: u.token });
-  expect([tweet.status, series.status, hook.status], JSON.stringify([tweet.body, series.body, hook.body])).toEqual([200, 200, 200]);
-  return {
-    post: tweet.body.linked_post_id,
-    tweet: tweet.body.id,
-    series: series.body.series.id,
-    topic: series.body.topics[0].id,
-    webhook: hook.body.webhook.id,
-    li: accounts.find((a) => a.platform === "pronet")!.account_id,
-    x: accounts.find((a) => a.platform === "micro")!.account_id,
-  };
-}
-
-function bodiesOf(name: string, f: Fixture): Record<string, unknown>[] {
-  const make = VALID[name];
-  if (!make) throw new Error(`Operation "${name}" has no minimal valid body: add one to VALID in tests/integration/security.test.ts`);
-  return ([] as Record<string, unknown>[]).concat(make(f));
-}
-
-/** Top-level field names of an operation's input, across union branches. */
-function inputFields(op: Operation): string[] {
-  const fields = new Set<string>();
-  const visit = (s: unknown) => {
-    if (!s || typeof s !== "object") return;
-    const js = s as { properties?: object; anyOf?: unknown[]; oneOf?: unknown[]; allOf?: unknown[] };
-    for (const k of Object.keys(js.properties ?? {})) fields.add(k);
-    for (const b of [...(js.anyOf ?? []), ...(js.oneOf ?? []), ...(js.allOf ?? [])]) visit(b);
-  };
-  visit(z.toJSONSchema(op.input, { io: "input", unrepresentable: "any" }));
-  return [...fields];
-}
-
-// Fields naming one of the caller's items. confirmation_id names an approval, which is
-// matched against the caller anyway (a foreign one is simply no approval).
-const isIdField = (k: string) => (k === "id" || k.endsWith("_id")) && k !== "confirmation_id";
 
 const METADATA = 'resource_metadata="http://localhost:3000/.well-known/oauth-protected-resource/api/v1"';
 

@@ -1,5 +1,6 @@
 import { AskedFor } from "@/components/asking-app";
 import { csrfToken, requireOwner } from "@/lib/transports/auth/session";
+import { formKey } from "@/lib/transports/owner/door";
 import { db } from "@/lib/adapters/db";
 import { actsAt } from "@/lib/domain/approvals/approvals";
 import { approvalForOwner, platformAccounts } from "@/lib/domain/accounts/connections";
@@ -168,6 +169,7 @@ export default async function ConfirmPage({
       {open ? (
         <form action={decide.bind(null, a.id)} className="actions">
           <input type="hidden" name="csrf" value={csrfToken(me.id, `confirm:${a.id}`)} />
+          <input type="hidden" name="key" value={formKey()} />
           <DeliberateButton className="btn primary" type="submit" name="decision" value="approve">
             Approve
           </DeliberateButton>

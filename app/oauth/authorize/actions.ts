@@ -1,7 +1,7 @@
 "use server";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { ownerAction } from "@/lib/transports/auth/owner-action";
+import { ownerAction } from "@/lib/transports/owner/form";
 import { clientAddress } from "@/lib/transports/http/client-address";
 import { approveAuthorization, checkAuthorizeRequest, consentPurpose, denyAuthorization } from "@/lib/transports/oauth/authorize";
 

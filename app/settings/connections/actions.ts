@@ -2,17 +2,17 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { signIn } from "@/lib/transports/auth";
-import { ownerAction } from "@/lib/transports/auth/owner-action";
+import { ownerAction, ownerForm } from "@/lib/transports/owner/form";
+import { changeAccountOp } from "@/lib/operations/in-person/change-account";
 import { db } from "@/lib/adapters/db";
 import { setAppTrustsForms, setPublishingAllowed } from "@/lib/domain/accounts/connections";
-import { disconnectAccount, setDefaultAccount } from "@/lib/domain/accounts/accounts";
 import { KINDS, setNotificationSettings } from "@/lib/domain/owner/notifications";
 import { revokeApp } from "@/lib/domain/apps/tokens";
 import { checkConnections } from "@/lib/adapters/platforms/check";
 import type { CheckState } from "@/components/connection-check";
 import type { TokenState } from "@/components/token-form";
 import { PERSONAL_TOKEN_CHOICES, PERSONAL_TOKEN_DAYS, issuePersonalToken } from "@/lib/domain/apps/personal-tokens";
-import { invalid, type ErrorDetail } from "@/lib/core/errors";
+import { AppError, invalid, type ErrorDetail } from "@/lib/core/errors";
 import { refusal } from "@/lib/transports/auth/form-errors";
 import { config } from "@/lib/core/config";
 
@@ -81,19 +81,23 @@ export async function connectPlatform(form: FormData) {
   await signIn(provider, { redirectTo: PAGE });
 }
 
-export async function makeDefault(form: FormData) {
-  const userId = await owner(form);
-  const ok = await setDefaultAccount(await db(), userId, String(form.get("accountId") ?? ""));
+/** Make default and Disconnect of one publishing account, through the one door as the owner in person. */
+async function changeAccount(form: FormData, action: "make_default" | "disconnect", done: string) {
+  const changed = await ownerForm(form, { page: PAGE, purpose: "connections", expired: () => redirect(`${PAGE}?error=expired`) }, async (door) => {
+    try {
+      return (await door.run(changeAccountOp, { account_id: String(form.get("accountId") ?? ""), action })).changed;
+    } catch (e) {
+      // An address of the wrong shape is an account that is not theirs.
+      if (e instanceof AppError) return false;
+      throw e;
+    }
+  });
   revalidatePath(PAGE);
-  redirect(`${PAGE}?done=${ok ? "default" : "account-gone"}`);
+  redirect(`${PAGE}?done=${changed ? done : "account-gone"}`);
 }
 
-export async function removeAccount(form: FormData) {
-  const userId = await owner(form);
-  const ok = await disconnectAccount(await db(), userId, String(form.get("accountId") ?? ""));
-  revalidatePath(PAGE);
-  redirect(`${PAGE}?done=${ok ? "account-disconnected" : "account-gone"}`);
-}
+export const makeDefault = async (form: FormData) => changeAccount(form, "make_default", "default");
+export const removeAccount = async (form: FormData) => changeAccount(form, "disconnect", "account-disconnected");
 
 export async function saveNotifications(form: FormData) {
   const userId = await owner(form);

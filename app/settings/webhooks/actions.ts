@@ -1,25 +1,26 @@
 "use server";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { ownerActionContext } from "@/lib/transports/auth/owner-action";
+import { ownerForm, type FormDoor } from "@/lib/transports/owner/form";
 import { expired } from "@/lib/transports/auth/form-errors";
-import type { Ctx } from "@/lib/domain/context";
-import { AppError, invalid } from "@/lib/core/errors";
-import { toDetails } from "@/lib/operations/execute";
+import { AppError } from "@/lib/core/errors";
 import { manageWebhooksOp } from "@/lib/operations/webhooks/manage-webhooks";
-import { manageWebhooks, resendDelivery, type ManageWebhooksInput } from "@/lib/domain/webhooks/endpoints";
+import { resendDeliveryOp } from "@/lib/operations/in-person/resend-delivery";
+import type { ManageWebhooksInput } from "@/lib/domain/webhooks/endpoints";
 import type { SubscribableEvent } from "@/lib/domain/webhooks/events";
 import type { ActionState } from "@/components/action-form";
 
-// Settings > Webhooks: the owner's forms. Each re-reads the session and checks the page's CSRF
-// token, then runs the same domain function as manage_webhooks with the owner as caller.
+// Settings > Webhooks: the owner's forms, through the one door as the owner in person
+// (manage_webhooks, as an app calls it; resend_delivery). Each re-reads the session and
+// checks the page's CSRF token.
 
 const PAGE = "/settings/webhooks";
 
-const asOwner = async (form: FormData) => {
-  const owner = await ownerActionContext(form, { page: PAGE, purpose: "webhooks", expired: () => null });
-  return "ctx" in owner ? owner.ctx : null;
-};
+const EXPIRED = Symbol("expired");
+
+/** Runs `act` as the owner; EXPIRED when the form's token is not (or no longer) theirs. */
+const asOwner = <T>(form: FormData, act: (door: FormDoor) => Promise<T>) =>
+  ownerForm<T | typeof EXPIRED>(form, { page: PAGE, purpose: "webhooks", expired: () => EXPIRED }, act);
 
 const text = (form: FormData, k: string) => String(form.get(k) ?? "").trim();
 const events = (form: FormData) => form.getAll("events").map(String) as SubscribableEvent[];
@@ -36,18 +37,16 @@ function words(e: unknown): { error: string } {
 }
 
 async function run(form: FormData, input: ManageWebhooksInput): Promise<ActionState> {
-  const ctx = await asOwner(form);
-  if (!ctx) return expired();
-  try {
-    // The operation's own schema (the form can be edited by hand), then its domain function.
-    const parsed = manageWebhooksOp.input.safeParse(input);
-    if (!parsed.success) throw invalid(toDetails(parsed.error));
-    const { secret } = await manageWebhooks(ctx, parsed.data);
-    revalidatePath(PAGE);
-    return secret ? { secret } : null;
-  } catch (e) {
-    return words(e);
-  }
+  const answer = await asOwner<ActionState>(form, async (door) => {
+    try {
+      const { secret } = await door.run(manageWebhooksOp, input);
+      revalidatePath(PAGE);
+      return secret ? { secret } : null;
+    } catch (e) {
+      return words(e);
+    }
+  });
+  return answer === EXPIRED ? expired() : answer;
 }
 
 export async function createWebhook(_prev: ActionState, form: FormData): Promise<ActionState> {
@@ -71,37 +70,38 @@ export async function updateWebhook(_prev: ActionState, form: FormData): Promise
 }
 
 /** Pause, resume, send a test, delete, resend: each lands back on the page with what happened. */
-async function simple(form: FormData, act: (ctx: Ctx) => Promise<string>) {
-  const ctx = await asOwner(form);
-  if (!ctx) redirect(`${PAGE}?error=expired`);
-  let done: string;
-  try {
-    done = await act(ctx);
-  } catch (e) {
-    words(e); // anything but a refusal is a real error
-    // A fixed message (the address must not carry text the page would show to anyone).
-    redirect(`${PAGE}?error=refused#w-${id(form)}`);
-  }
+async function simple(form: FormData, act: (door: FormDoor) => Promise<string>) {
+  const done = await asOwner(form, async (door) => {
+    try {
+      return await act(door);
+    } catch (e) {
+      words(e); // anything but a refusal is a real error
+      return null;
+    }
+  });
+  if (done === EXPIRED) redirect(`${PAGE}?error=expired`);
+  // A fixed message (the address must not carry text the page would show to anyone).
+  if (done === null) redirect(`${PAGE}?error=refused#w-${id(form)}`);
   revalidatePath(PAGE);
   redirect(`${PAGE}?done=${done}#w-${id(form)}`);
 }
 
 export async function togglePaused(form: FormData) {
-  await simple(form, async (ctx) => {
+  await simple(form, async (door) => {
     const paused = form.get("paused") === "on";
-    await manageWebhooks(ctx, { action: "update", webhook_id: id(form), paused });
+    await door.run(manageWebhooksOp, { action: "update", webhook_id: id(form), paused });
     return paused ? "paused" : "resumed";
   });
 }
 
 export async function sendTest(form: FormData) {
-  await simple(form, async (ctx) => (await manageWebhooks(ctx, { action: "test", webhook_id: id(form) }), "test"));
+  await simple(form, async (door) => (await door.run(manageWebhooksOp, { action: "test", webhook_id: id(form) }), "test"));
 }
 
 export async function deleteWebhook(form: FormData) {
-  await simple(form, async (ctx) => (await manageWebhooks(ctx, { action: "delete", webhook_id: id(form) }), "deleted"));
+  await simple(form, async (door) => (await door.run(manageWebhooksOp, { action: "delete", webhook_id: id(form) }), "deleted"));
 }
 
 export async function resend(form: FormData) {
-  await simple(form, async (ctx) => ((await resendDelivery(ctx.db, ctx.caller.userId, text(form, "deliveryId"), ctx.now())) ? "resent" : "gone"));
+  await simple(form, async (door) => ((await door.run(resendDeliveryOp, { delivery_id: text(form, "deliveryId") })).resent ? "resent" : "gone"));
 }

@@ -83,9 +83,10 @@ export const changedSinceShown = (type: string) =>
  */
 export async function spendApproval(ctx: Ctx, tx: Db, a: ExactAction): Promise<void> {
   // Contract 4.6: what the owner does in the app's own pages is confirmed by the page, and
-  // the page confirms only the content it showed.
+  // the page confirms only the content it showed: a page that did not say what it showed
+  // (no hash) confirms nothing.
   if (ctx.caller.inPerson) {
-    if (ctx.shown !== undefined && ctx.shown !== contentHashOf(a)) throw changedSinceShown(a.type);
+    if (ctx.shown !== contentHashOf(a)) throw changedSinceShown(a.type);
     return;
   }
   // The switch as it is now, not as the call found it: an approved call runs again on the

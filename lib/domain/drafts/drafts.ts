@@ -5,7 +5,7 @@ import { AppError, notFound } from "@/lib/core/errors";
 import { postDrafts, postMetrics, tweetDrafts } from "@/drizzle/schema";
 import type { Ctx } from "../context";
 import { spendApproval, withApproval } from "../approvals/approvals";
-import { contentOf } from "./content-hash";
+import { contentHashOf, contentOf, type DraftContent } from "./content-hash";
 import { checkMediaRefs, mediaAfter, type MediaFields } from "../media/draft-media";
 import { startTopic } from "../series/series";
 import { deriveTitle, iso, preview } from "./text";
@@ -44,6 +44,13 @@ export type CreateDraftInput = MediaFields & {
   account_id?: string;
 };
 
+/**
+ * The hash a new draft records as confirmed: the owner writing it in person has seen all of it,
+ * so a page that shows only its title (calendar, queue) may act on it; an app's draft is
+ * confirmed by nobody until the owner approves or saves it.
+ */
+export const confirmedBy = (ctx: Ctx, c: DraftContent): string | null => (ctx.caller.inPerson ? contentHashOf(c) : null);
+
 export async function createDraft(ctx: Ctx, input: CreateDraftInput) {
   const userId = ctx.caller.userId;
   const seriesTopicId = input.series_topic_id;
@@ -56,19 +63,18 @@ export async function createDraft(ctx: Ctx, input: CreateDraftInput) {
     // The topic must be the caller's; writing a draft for it starts it.
     if (seriesTopicId) await startTopic(tx, userId, seriesTopicId);
     if (input.type === "post") {
+      const content = {
+        title: input.title ?? deriveTitle(input.body),
+        body: input.body,
+        ...images,
+        documentUrl: m.documentUrl,
+        documentTitle: m.documentTitle,
+        firstComment: input.first_comment ?? null,
+        accountId,
+      };
       const [row] = await tx
         .insert(postDrafts)
-        .values({
-          userId,
-          title: input.title ?? deriveTitle(input.body),
-          body: input.body,
-          ...images,
-          documentUrl: m.documentUrl,
-          documentTitle: m.documentTitle,
-          firstComment: input.first_comment,
-          accountId,
-          seriesTopicId,
-        })
+        .values({ userId, ...content, seriesTopicId, approvedContentHash: confirmedBy(ctx, content) })
         .returning();
       await draftCreated(tx, ctx, "post", row);
       return { id: row.id, type: "post" as const, title: row.title, preview: preview(row.body), linked_post_id: null };
@@ -80,26 +86,18 @@ export async function createDraft(ctx: Ctx, input: CreateDraftInput) {
       await holdParentPost(tx, userId, parentId, "post_draft_id");
     } else {
       // The parent has the tweet's first part and images (a thread's later parts are the tweet's).
+      const content = { title: deriveTitle(input.body), body: input.body, ...images };
       const [parent] = await tx
         .insert(postDrafts)
-        .values({ userId, title: deriveTitle(input.body), body: input.body, ...images })
+        .values({ userId, ...content, approvedContentHash: confirmedBy(ctx, content) })
         .returning({ id: postDrafts.id });
       parentId = linked = parent.id;
       await draftCreated(tx, ctx, "post", { id: parent.id, title: deriveTitle(input.body), status: "draft" });
     }
+    const content = { title: deriveTitle(input.body), body: input.body, ...images, thread: m.thread, firstComment: input.first_comment ?? null, accountId };
     const [row] = await tx
       .insert(tweetDrafts)
-      .values({
-        userId,
-        postDraftId: parentId,
-        title: deriveTitle(input.body),
-        body: input.body,
-        ...images,
-        thread: m.thread,
-        firstComment: input.first_comment,
-        accountId,
-        seriesTopicId,
-      })
+      .values({ userId, postDraftId: parentId, ...content, seriesTopicId, approvedContentHash: confirmedBy(ctx, content) })
       .returning();
     await draftCreated(tx, ctx, "tweet", row);
     return { id: row.id, type: "tweet" as const, title: row.title, preview: preview(row.body), linked_post_id: linked };

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { AppError } from "@/lib/core/errors";
 import type { ProposedContent } from "@/drizzle/schema";
-import { spendApproval, withApproval, type ExactAction } from "../approvals/approvals";
+import { changedSinceShown, spendApproval, withApproval, type ExactAction } from "../approvals/approvals";
 import { attachmentsOf, contentHashOf, contentOf, type DraftContent } from "./content-hash";
 import { checkMediaRefs, mediaAfter, type MediaFields } from "../media/draft-media";
 import type { Ctx } from "../context";
@@ -99,6 +99,8 @@ export async function editDraft(ctx: Ctx, input: UpdateDraftInput) {
   const accountId = input.account_id === undefined ? undefined : await chosenAccount(ctx, input.type, input.account_id);
   return withApproval(ctx, async (tx) => {
     const draft = await loadOwn(tx, ctx, input.type, input.id);
+    // The owner's page saves on top of the content it showed, never over an app's newer edit.
+    if (ctx.caller.inPerson && ctx.shown !== contentHashOf(draft)) throw changedSinceShown(input.type);
     if (input.if_updated_at && new Date(input.if_updated_at).getTime() !== draft.updatedAt.getTime()) {
       throw new AppError(
         "action_failed",
@@ -128,6 +130,9 @@ export async function editDraft(ctx: Ctx, input: UpdateDraftInput) {
         await spendApproval(ctx, tx, editAction(input, draft, next));
         approvedContentHash = nextHash;
       }
+    } else if (ctx.caller.inPerson) {
+      // The owner saving it in person has seen what it now holds (confirmedBy, drafts.ts).
+      approvedContentHash = contentHashOf(next);
     }
     const [row] = await tx
       .update(t)

@@ -102,6 +102,26 @@ export async function noteOperation(ctx: Ctx, op: string, args: R, result: unkno
     case "delete_draft":
       if (id) await forget(ctx.db, ctx.caller.userId, id);
       return;
+    // The owner's own pages (lib/operations/in-person).
+    case "compose":
+      for (const d of (res.saved ?? []) as { type: DraftType; id: string; scheduled_for?: string }[]) {
+        await noteByCaller(ctx, { type: d.type, id: d.id, kind: "created" });
+        if (d.scheduled_for) await noteScheduled(ctx, d.type, d.id, d.scheduled_for);
+      }
+      return;
+    case "save_draft": {
+      const draft = args.draft as { type: DraftType; id: string };
+      const fields = (res.fields ?? []) as string[];
+      if (res.saved && !args.quiet) await noteByCaller(ctx, { ...draft, kind: "edited", detail: { fields: fields.join(", ") } });
+      if (res.scheduled_for) await noteScheduled(ctx, draft.type, draft.id, str(res.scheduled_for));
+      if (res.previous_scheduled_for)
+        await noteByCaller(ctx, { ...draft, kind: "unscheduled", detail: { previous_scheduled_for: str(res.previous_scheduled_for) } });
+      return;
+    }
+    case "schedule_on_day":
+    case "move_in_queue":
+      if (id) await noteScheduled(ctx, type, id, str(res.scheduled_for));
+      return;
   }
 }
 

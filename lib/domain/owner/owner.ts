@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/lib/adapters/db";
 import { AppError, invalid } from "@/lib/core/errors";
 import { approvals, postDrafts, tweetDrafts } from "@/drizzle/schema";
-import type { Ctx } from "../context";
+import type { Caller, Ctx } from "../context";
 import type { Ports } from "../ports";
 import { draftTable, label, loadOwn, type DraftType } from "../drafts/drafts";
 import { noteByCaller } from "../drafts/history";
@@ -20,31 +20,31 @@ import { waitingRequests } from "../accounts/connections";
 
 type Profile = NonNullable<Awaited<ReturnType<typeof getProfile>>> & { id: string };
 
+/** The owner in person as a caller: only after the session (and, for a change, CSRF) was checked. */
+export function ownerCaller(me: Profile): Caller {
+  return {
+    userId: me.id,
+    email: me.email,
+    name: me.name,
+    image: null,
+    plan: me.plan,
+    accountComplete: !!me.accountCompletedAt,
+    timezone: me.timezone,
+    publishingAllowed: me.publishingAllowed,
+    appId: "",
+    appName: "you",
+    scopes: [],
+    inPerson: true,
+  };
+}
+
 /**
- * Only for server actions and pages that checked the session (and CSRF, for changes). They
- * run outside any API request, so they hand in the process's ports themselves.
+ * For pages that checked the session, to read through the domain functions (their changes go
+ * through the one door: lib/transports/owner). They run outside any API request, so they hand
+ * in the process's ports themselves.
  */
 export function ownerContext(db: Db, me: Profile, p: Ports): Ctx {
-  return {
-    db,
-    now: p.clock,
-    ports: p,
-    requestId: `owner:${crypto.randomUUID()}`,
-    caller: {
-      userId: me.id,
-      email: me.email,
-      name: me.name,
-      image: null,
-      plan: me.plan,
-      accountComplete: !!me.accountCompletedAt,
-      timezone: me.timezone,
-      publishingAllowed: me.publishingAllowed,
-      appId: "",
-      appName: "you",
-      scopes: [],
-      inPerson: true,
-    },
-  };
+  return { db, now: p.clock, ports: p, requestId: `owner:${crypto.randomUUID()}`, caller: ownerCaller(me) };
 }
 
 /** Drafts an app is waiting for the owner's approval on (pending and unexpired). */

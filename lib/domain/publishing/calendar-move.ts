@@ -1,14 +1,12 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { readable } from "@/lib/adapters/db/readable";
 import { AppError } from "@/lib/core/errors";
-import { isUuid } from "@/lib/core/ids";
 import { zonedParts, zonedToUtc } from "@/lib/core/time";
 import { networkOfDraft } from "@/lib/domain/networks";
 import type { Ctx } from "../context";
 import { accountFor } from "../accounts/accounts";
-import { contentHashOf } from "../drafts/content-hash";
-import { draftTable, label, type DraftType } from "../drafts/drafts";
-import { noteScheduled } from "../drafts/history";
+import { confirmedHash, requireConfirmed } from "../drafts/confirmed";
+import { draftTable, loadOwn, type DraftType } from "../drafts/drafts";
 import { freeSlots, queueOf } from "../queue/queue";
 import { scheduleContent } from "./schedule";
 
@@ -21,9 +19,12 @@ export const DEFAULT_TIME = "09:00";
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-/** The owner's drafts that have no time yet (newest first), for the calendar's side list. */
+/**
+ * The owner's drafts that have no time yet (newest first), for the calendar's side list, each
+ * with the hash of its content when the owner has seen it as it is (confirmed.ts), else null.
+ */
 export async function unscheduledDrafts(ctx: Ctx, limit = 30) {
-  const out: { type: DraftType; id: string; title: string; updatedAt: Date; shown: string }[] = [];
+  const out: { type: DraftType; id: string; title: string; updatedAt: Date; shown: string | null }[] = [];
   for (const type of ["post", "tweet"] as const) {
     const t = draftTable(type);
     const rows = await ctx.db
@@ -32,7 +33,7 @@ export async function unscheduledDrafts(ctx: Ctx, limit = 30) {
       .where(and(eq(t.userId, ctx.caller.userId), eq(t.status, "draft"), isNull(t.scheduledFor)))
       .orderBy(desc(t.updatedAt))
       .limit(limit);
-    out.push(...rows.map((r) => ({ type, id: r.id, title: r.title, updatedAt: r.updatedAt, shown: contentHashOf(r) })));
+    out.push(...rows.map((r) => ({ type, id: r.id, title: r.title, updatedAt: r.updatedAt, shown: confirmedHash(r) })));
   }
   return out.sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime()).slice(0, limit);
 }
@@ -63,28 +64,19 @@ async function timeOnDay(ctx: Ctx, type: DraftType, d: { id: string; status: str
 }
 
 /**
- * Schedules the owner's draft on `day` (YYYY-MM-DD in their zone). `shown`: the content hash
- * the page showed, when it showed the draft's content (the side list); refused if it changed.
+ * Schedules the owner's draft on `day` (YYYY-MM-DD in their zone), as the calendar's drop does.
+ * The calendar shows titles only: the draft must hold content the owner has seen in full, and
+ * Ctx.shown (required) must be that content's hash as the calendar had it.
  */
-export async function scheduleOnDay(ctx: Ctx, input: { type: DraftType; id: string; day: string; shown?: string }) {
+export async function scheduleOnDay(ctx: Ctx, input: { type: DraftType; id: string; day: string }) {
   const tz = ctx.caller.timezone;
   if (!DAY.test(input.day) || !zonedToUtc(input.day, "00:00", tz)) throw new AppError("invalid_request", "Drop it on a day of the calendar.");
   if (input.day < zonedParts(ctx.now(), tz).date) throw new AppError("invalid_request", "That day has passed. Drop it on today or a later day.");
-  const t = draftTable(input.type);
-  const [d] = isUuid(input.id)
-    ? await ctx.db
-        .select({ id: t.id, status: t.status, scheduledFor: t.scheduledFor, accountId: t.accountId })
-        .from(t)
-        .where(and(eq(t.id, input.id), eq(t.userId, ctx.caller.userId)))
-    : [];
-  if (!d) throw new AppError("action_failed", `This ${label(input.type)} was not found: it may have been deleted. Reload the calendar.`);
+  const d = await loadOwn(ctx.db, ctx, input.type, input.id);
+  requireConfirmed(input.type, d);
   const at = await timeOnDay(ctx, input.type, d, input.day);
   if (!at || at.getTime() <= ctx.now().getTime())
     throw new AppError("invalid_request", `${zonedParts(at ?? ctx.now(), tz).time} that day has passed. Drop it on a later day, or choose a time on its page.`);
-  const out = await scheduleContent(
-    { ...ctx, ...(input.shown !== undefined && { shown: input.shown }) },
-    { type: input.type, id: d.id, scheduled_for: at.toISOString() },
-  );
-  await noteScheduled(ctx, input.type, d.id, out.scheduled_for);
-  return { at, rescheduled: out.rescheduled };
+  const out = await scheduleContent(ctx, { type: input.type, id: d.id, scheduled_for: at.toISOString() });
+  return { id: d.id, type: input.type, scheduled_for: out.scheduled_for, rescheduled: out.rescheduled };
 }

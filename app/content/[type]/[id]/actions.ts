@@ -1,80 +1,66 @@
 "use server";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { ownerActionContext } from "@/lib/transports/auth/owner-action";
+import { ownerForm, ownerStep, type FormDoor } from "@/lib/transports/owner/form";
 import { expired, refusal } from "@/lib/transports/auth/form-errors";
-import { deleteDraft, type DraftType } from "@/lib/domain/drafts/drafts";
-import { forget } from "@/lib/domain/drafts/history";
-import { resolveUnknown } from "@/lib/domain/owner/owner";
-import type { Ctx } from "@/lib/domain/context";
+import type { DraftType } from "@/lib/domain/drafts/drafts";
 import { AppError } from "@/lib/core/errors";
 import { zonedToUtc } from "@/components/format";
 import type { ActionState } from "@/components/action-form";
 import type { ItemState } from "@/components/item-form";
-import { retryFirstComment } from "@/lib/domain/publishing/first-comment";
-import { publishIt, saveTyped, scheduleAt, text, unscheduleIt } from "./steps";
+import { deleteDraftOp } from "@/lib/operations/drafts/delete-draft";
+import { saveDraftOp } from "@/lib/operations/in-person/save-draft";
+import { settleUnknownOp } from "@/lib/operations/in-person/settle-unknown";
+import { retryFirstCommentOp } from "@/lib/operations/in-person/retry-first-comment";
 
-// The owner's actions on one draft. Each re-reads the session and checks the form's CSRF
-// token, then runs the same domain function as the API with the owner in person as caller:
-// the page (and its dialog for publish and delete) is the confirmation.
+// The owner's actions on one draft: thin adapters from the page's forms to the one door, the
+// owner in person as caller (their page, and its dialog for publish and delete, is the
+// confirmation). Each form carries its CSRF token, the key the page made when it was drawn and
+// the hash of the content it showed.
 
 const page = (type: DraftType, id: string) => `/content/${type}/${id}`;
-
-const asOwner = (type: DraftType, id: string, form: FormData) =>
-  ownerActionContext<ActionState>(form, { page: page(type, id), purpose: `item:${id}`, expired });
+const text = (form: FormData, k: string) => String(form.get(k) ?? "");
 
 /** Runs one action; a refusal comes back in the API's words, success reloads the page. */
-async function act(type: DraftType, id: string, form: FormData, run: (ctx: Ctx) => Promise<string>): Promise<ActionState> {
+async function act(type: DraftType, id: string, form: FormData, run: (door: FormDoor) => Promise<string>): Promise<ActionState> {
   if (type !== "post" && type !== "tweet") return { error: "Unknown kind of draft." };
-  const owner = await asOwner(type, id, form);
-  if ("answer" in owner) return owner.answer;
-  const { ctx } = owner;
-  let to: string;
-  try {
-    to = await run(ctx);
-  } catch (e) {
-    if (e instanceof AppError) return { error: refusal(e) };
-    throw e;
-  }
+  const to = await ownerStep(form, { page: page(type, id), purpose: `item:${id}`, expired }, run);
+  if (typeof to !== "string") return to;
   revalidatePath(page(type, id));
   redirect(to);
 }
-
-// Publishing, scheduling and deleting act on the content the page showed (its hash, in the
-// form) and on nothing else: a form without it acts on nothing.
-const asShown = (ctx: Ctx, form: FormData): Ctx => ({ ...ctx, shown: text(form, "shown") });
 
 type Intent = "save" | "schedule" | "unschedule" | "publish";
 const INTENTS: Intent[] = ["save", "schedule", "unschedule", "publish"];
 /** How a refused step reads after the typed text was saved ("it was not scheduled"). */
 const NOT_DONE: Record<Intent, string> = { save: "saved", schedule: "scheduled", unschedule: "unscheduled", publish: "published" };
 
+/** The editor's text as save_draft takes it: the title only for a post and only when given. */
+const typedDraft = (type: DraftType, id: string, form: FormData) => {
+  const title = type === "post" ? text(form, "title").trim() : "";
+  return { type, id, body: text(form, "body").replace(/\r\n/g, "\n"), ...(title && { title }) };
+};
+
 /**
  * The item page's one form: the text as typed and the button pressed. Whatever the owner typed
  * is saved first, so scheduling or publishing never acts on older text than the editor shows,
- * and what goes out is the content the owner saved (its hash is what they approve). A refusal
- * comes back with the typed text, which stays on the page.
+ * and what goes out is the content the owner saved. A refusal comes back with the typed text,
+ * which stays on the page.
  */
 export async function itemAction(type: DraftType, id: string, timeZone: string, _prev: ItemState, form: FormData): Promise<ItemState> {
   const intent = INTENTS.find((i) => i === form.get("intent")) ?? "save";
-  const refused = await act(type, id, form, async (ctx) => {
-    // Checked before anything is saved.
+  const refused = await act(type, id, form, async (door) => {
+    if (!text(form, "body").trim()) throw new AppError("invalid_request", "The text cannot be empty.");
     const at = intent === "schedule" ? zonedToUtc(text(form, "date"), text(form, "time"), timeZone) : null;
     if (intent === "schedule" && !at) throw new AppError("invalid_request", "Choose a date and a time.");
-    const { saved, shown } = await saveTyped(ctx, type, id, form);
-    const now = { ...ctx, shown };
-    let done = "saved";
-    try {
-      if (intent === "schedule") done = await scheduleAt(now, type, id, at!);
-      if (intent === "unschedule") done = await unscheduleIt(now, type, id);
-      if (intent === "publish") done = await publishIt(now, type, id);
-    } catch (e) {
-      if (!saved || !(e instanceof AppError)) throw e;
+    const out = await door.run(saveDraftOp, { draft: typedDraft(type, id, form), then: intent, ...(at && { scheduled_for: at.toISOString() }) });
+    if (out.refused) {
       // The page must show the saved text and act on it next time.
       revalidatePath(page(type, id));
-      throw new AppError(e.code, `Your text was saved, but it was not ${NOT_DONE[intent]}: ${refusal(e)}`);
+      throw new AppError("action_failed", `Your text was saved, but it was not ${NOT_DONE[intent]}: ${refusal(out.refused)}`);
     }
-    return `${page(type, id)}?done=${saved && intent !== "save" && !done.startsWith("publish-") ? `saved-${done}` : done}`;
+    const done = out.done ?? "saved";
+    return `${page(type, id)}?done=${out.saved && intent !== "save" && !done.startsWith("publish-") ? `saved-${done}` : done}`;
   });
   return refused && { ...refused, intent, typed: { title: text(form, "title"), body: text(form, "body"), basedOn: text(form, "updated_at") } };
 }
@@ -89,39 +75,38 @@ export type AutosaveState = { error?: string; shown?: string; updated_at?: strin
  */
 export async function autosave(type: DraftType, id: string, form: FormData): Promise<AutosaveState> {
   if (type !== "post" && type !== "tweet") return { error: "Unknown kind of draft." };
-  const owner = await asOwner(type, id, form);
-  if ("answer" in owner) return owner.answer;
-  const { ctx } = owner;
-  try {
-    const { shown, updatedAt } = await saveTyped(ctx, type, id, form, { note: form.get("noted") !== "1", onlyDraft: true });
-    return { shown, updated_at: updatedAt, at: new Date().toISOString() };
-  } catch (e) {
-    if (e instanceof AppError) return { error: `Not saved automatically: ${refusal(e)}` };
-    throw e;
-  }
+  return ownerForm<AutosaveState>(form, { page: page(type, id), purpose: `item:${id}`, expired }, async (door) => {
+    try {
+      if (!text(form, "body").trim()) throw new AppError("invalid_request", "The text cannot be empty.");
+      const quiet = form.get("noted") === "1";
+      const out = await door.run(saveDraftOp, { draft: typedDraft(type, id, form), autosave: true, ...(quiet && { quiet }) }, { key: undefined });
+      return { shown: out.shown, updated_at: out.updated_at, at: new Date().toISOString() };
+    } catch (e) {
+      if (e instanceof AppError) return { error: `Not saved automatically: ${refusal(e)}` };
+      throw e;
+    }
+  });
 }
 
 export async function remove(type: DraftType, id: string, _prev: ActionState, form: FormData): Promise<ActionState> {
-  return act(type, id, form, async (ctx) => {
-    await deleteDraft(asShown(ctx, form), { type, id });
-    await forget(ctx.db, ctx.caller.userId, id);
+  return act(type, id, form, async (door) => {
+    await door.run(deleteDraftOp, { type, id });
     return "/content?done=deleted";
   });
 }
 
 export async function settle(type: DraftType, id: string, _prev: ActionState, form: FormData): Promise<ActionState> {
-  return act(type, id, form, async (ctx) => {
+  return act(type, id, form, async (door) => {
     const posted = form.get("outcome") === "posted";
-    await resolveUnknown(ctx, posted ? { type, id, posted, url: text(form, "url") } : { type, id, posted });
+    await door.run(settleUnknownOp, posted ? { type, id, posted, url: text(form, "url") } : { type, id, posted });
     return `${page(type, id)}?done=${posted ? "confirmed-posted" : "confirmed-not-posted"}`;
   });
 }
 
 /** The owner tries a failed (or unconfirmed) first comment again; the post itself is not sent again. */
 export async function retryComment(type: DraftType, id: string, _prev: ActionState, form: FormData): Promise<ActionState> {
-  return act(type, id, form, async (ctx) => {
-    const outcome = await retryFirstComment(ctx.db, ctx.caller.userId, type, id, ctx.ports);
-    if (!outcome) throw new AppError("action_failed", "There is no failed first comment to post again; reload the page to see where it stands.");
-    return `${page(type, id)}?done=comment-${outcome}`;
+  return act(type, id, form, async (door) => {
+    const out = await door.run(retryFirstCommentOp, { type, id });
+    return `${page(type, id)}?done=comment-${out.first_comment}`;
   });
 }

@@ -2,6 +2,7 @@ import { AppOrigin } from "@/components/asking-app";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { csrfToken, requireOwner } from "@/lib/transports/auth/session";
+import { formKey } from "@/lib/transports/owner/door";
 import { db } from "@/lib/adapters/db";
 import { ports } from "@/lib/adapters/ports";
 import { pendingApprovals } from "@/lib/domain/accounts/connections";
@@ -49,6 +50,8 @@ const DONE: Record<string, string> = {
   "confirmed-posted": "Marked as published with the link you gave.",
   "confirmed-not-posted": "Marked as failed: it did not go out. You can publish it again.",
   "comment-posted": "The first comment is posted.",
+  // A calendar drop of content the owner had not seen as it is now opens it instead.
+  "review-first": "An app wrote or changed this since you last saw it in full, so the calendar did not move it. Read it here, then schedule it below.",
 };
 // After "Publish now" reached the platform without a clear success.
 const AFTER_PUBLISH: Record<string, string> = {
@@ -93,7 +96,15 @@ export default async function ItemPage({
   const editable = status === "draft" || status === "scheduled" || status === "failed";
   const at = item.scheduled_for ? new Date(item.scheduled_for) : null;
   const initial = pickerStart(at, me.timezone);
-  const csrfInput = <input type="hidden" name="csrf" value={csrf} />;
+  // Every form here: its CSRF token, and the key the page made when it was drawn (a second
+  // press sent before the page comes back answers as the first, and does nothing again).
+  const key = formKey();
+  const csrfInput = (
+    <>
+      <input type="hidden" name="csrf" value={csrf} />
+      <input type="hidden" name="key" value={key} />
+    </>
+  );
   // What this page shows: publishing, scheduling and deleting are refused if it has changed.
   const shownInput = <input type="hidden" name="shown" value={shown} />;
   const what = type === "post" ? "post" : "tweet";
@@ -241,7 +252,7 @@ export default async function ItemPage({
       {editable ? (
         <ItemForm
           action={itemAction.bind(null, type, id, me.timezone)}
-          hidden={{ csrf, updated_at: item.updated_at ?? "", shown }}
+          hidden={{ csrf, key, updated_at: item.updated_at ?? "", shown }}
           saved={{ ...(type === "post" && { title: item.title }), body: item.body ?? "" }}
           titleHelp="Only you see it; readers see only the text below."
           when={<WhenPicker date={initial.date} time={initial.time} today={zonedParts(new Date(), me.timezone).date} timeZone={me.timezone} />}
