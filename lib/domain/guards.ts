@@ -1,7 +1,7 @@
 import { AppError } from "@/lib/core/errors";
 import type { Caller } from "./context";
 
-// The authorisation conditions of spec 5.4, in the order every surface applies them.
+// The authorisation conditions (docs/interface.md, Permissions), in the order every surface applies them.
 
 export function requirePlan(c: Caller) {
   if (c.plan === "none") {

@@ -20,7 +20,7 @@ import { updateDraftOp } from "./drafts/update-draft";
 import { uploadMediaOp } from "./media/upload-media";
 import { manageQueueOp } from "./queue/manage-queue";
 
-/** Every operation of the API, in the spec's order. Each surface is a loop over this list. */
+/** Every operation of the API, in the order of docs/interface.md's Operations table. Each surface is a loop over this list. */
 export const operations: Operation[] = [
   searchContentOp,
   fetchItemOp,
