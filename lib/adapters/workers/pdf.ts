@@ -3,12 +3,12 @@ import { Worker } from "node:worker_threads";
 import type { PdfPages } from "@/lib/domain/ports";
 
 /**
- * pdf-pages.worker.mjs on a thread of its own, stopped at the deadline, its heap capped;
+ * pdf-pages.worker.cjs on a thread of its own, stopped at the deadline, its heap capped;
  * answers once the thread is gone. pdf.js is loaded by that thread only.
  */
 export function pdfPages(input: Uint8Array, limits: { max: number; ms: number; heapMb: number }): Promise<PdfPages> {
   return new Promise<PdfPages>((resolve) => {
-    const worker = new Worker(path.join(process.cwd(), "lib", "adapters", "workers", "pdf-pages.worker.mjs"), {
+    const worker = new Worker(path.join(process.cwd(), "lib", "adapters", "workers", "pdf-pages.worker.cjs"), {
       workerData: { bytes: input, max: limits.max },
       resourceLimits: { maxOldGenerationSizeMb: limits.heapMb },
     });

@@ -99,7 +99,7 @@ const readPdf = (input: Uint8Array, workers: Workers) =>
   mediaWork.pdf.run(() => workers.pdfPages(input, { max: MAX_PDF_PAGES, ms: PDF_READ_MS, heapMb: PDF_HEAP_MB }));
 
 /**
- * Counts a PDF's pages with pdf.js, on a thread of its own (pdf-pages.worker.mjs). Encrypted
+ * Counts a PDF's pages with pdf.js, on a thread of its own (pdf-pages.worker.cjs). Encrypted
  * or unparseable files are refused: LinkedIn cannot show them, and an encrypted one cannot be
  * checked. The bytes are stored as sent. The thread bounds the bytes a compressed stream may
  * decode to: a few kilobytes of deflated zeros would otherwise take gigabytes, outside its

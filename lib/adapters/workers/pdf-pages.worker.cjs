@@ -1,7 +1,9 @@
 // Counts a PDF's pages on a thread of its own (lib/adapters/workers/pdf.ts runs it), so that a
 // hostile file cannot hold up the server: the thread is stopped at a deadline and its heap is
-// capped. Plain JavaScript, loaded by path at run time: it is not part of the app's bundle.
-import { parentPort, workerData } from "node:worker_threads";
+// capped. The build bundles this file as a worker entry of its own; pdf.js stays out of the
+// bundle (serverExternalPackages in next.config.mjs) and is loaded from node_modules.
+"use strict";
+const { parentPort, workerData } = require("node:worker_threads");
 
 // The heap cap does not cover byte arrays (their memory lives outside V8's heap), and pdf.js
 // decodes a compressed stream whole, doubling its buffer as it goes: a few kilobytes of deflated
@@ -27,7 +29,8 @@ globalThis.Uint8Array = new Proxy(Bytes, {
 });
 
 async function count(bytes, max) {
-  // Imported once the bound is in place (pdf.js's legacy build is the one made for Node).
+  // Imported once the bound is in place (pdf.js's legacy build is the one made for Node; it is
+  // an ES module, which CommonJS loads with import()).
   const { getDocument } = await import("pdfjs-dist/legacy/build/pdf.mjs");
   // A view made through the bounded constructor, so pdf.js takes it for its own kind of array.
   const data = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
