@@ -1,9 +1,9 @@
 # The service's image: built with every dependency, run with the production ones only, as the
 # unprivileged `node` user, keeping its data in the /data volume. docs/self-hosting.md.
 #   docker build -t contentio .
-# BASE_IMAGE names the Node.js 20 image both stages start from (Debian bookworm, with npm and a
-# `node` user, as the official image has).
-ARG BASE_IMAGE=node:20-bookworm-slim
+# BASE_IMAGE names the Node.js image both stages start from (Debian bookworm, with npm and a
+# `node` user, as the official image has): 24, the newest supported line (20.19+ and 22 run it too).
+ARG BASE_IMAGE=node:24-bookworm-slim
 
 FROM ${BASE_IMAGE} AS build
 WORKDIR /app

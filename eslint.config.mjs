@@ -10,7 +10,7 @@ const noHttp = { group: ["next", "next/*", "@/lib/transports/*"], message: "The 
 const throughPorts = "The domain reaches the outside world through ctx.ports (lib/domain/ports.ts), never an adapter or the process's ports().";
 // Resolved paths, so an alias, a relative path and import() are caught alike.
 const adapters = ["ports.ts", "platforms", "ai", "scheduler", "inngest", "mail", "ratelimit", "workers", "webhooks"].map((a) => `lib/adapters/${a}`);
-const clients = "^(nodemailer|sharp|pdf-lib|ai|@ai-sdk/.*|(node:)?worker_threads)$";
+const clients = "^(nodemailer|sharp|pdfjs-dist|ai|@ai-sdk/.*|(node:)?worker_threads)$";
 const closedCore = {
   paths: [
     { name: "@/lib/core/config", allowTypeImports: true, message: "The domain reads configuration through ctx.ports.config()." },

@@ -9,8 +9,9 @@ import { freshStore, tempDir } from "./servers";
 // BENCH_DRIVER_S seconds; query pairs a second and CPU per pair are printed per 5-second
 // window. Unpatched, postgres.js's busy-connection queue kept every dead slot and each
 // removal scanned them all, so the later windows were much slower than the first
-// (patches/postgres+*.patch, patches/README.md; tests/unit/driver-queue.test.ts;
-// figures in docs/performance.md).
+// (patches/postgres+*.patch, patches/README.md; upstream
+// https://github.com/porsager/postgres/issues/747; tests/unit/driver-queue.test.ts; figures in
+// docs/performance.md).
 const SECONDS = Number(process.env.BENCH_DRIVER_S ?? 30);
 const WINDOW_S = 5;
 

@@ -6,7 +6,7 @@ import { columns, mark } from "./report";
 import { median } from "./stats";
 import { freePort, freshStore, seed, startWhole, tempDir, type Store } from "./servers";
 
-// R5 of the quality plan: fetch_item req/s through the whole stack with the rate limiter's
+// R5 of docs/performance.md: fetch_item req/s through the whole stack with the rate limiter's
 // counters on Redis ÷ the same in process. One build, one fresh PostgreSQL database, a user and a draft per server;
 // RATE_LIMIT_SCALE (startWhole) lifts the limit so nothing is refused, but every request is
 // still counted, which the bench checks in Redis. Pairs alternate which store runs first;

@@ -28,7 +28,7 @@ export type Measurement = { throughput: Phase; fixedRate: Phase; fixedRateRuns: 
  * How many `-R 200` runs R2 takes the median of, per server. One run's p99 is the 20th
  * slowest of 2,000 answers: a single stall of the machine (the load generator, PostgreSQL and
  * the server share two cores) sets it, so consecutive runs of the same server can read
- * several times apart (docs/performance.md). The quality plan asks for medians of several
+ * several times apart (docs/performance.md). Its goal is read from medians of several
  * runs.
  */
 export const R2_RUNS = Math.max(1, Math.floor(Number(process.env.BENCH_R2_RUNS) || 5));
@@ -63,7 +63,7 @@ export async function measure(t: Target, durationS: number, log: (s: string) => 
     const throughput = phase(await run(t, { connections: 50, duration: durationS }));
     const cpuMsPerReq = Math.round((100 * (cpuMs(t.pid) - cpu0)) / Math.max(1, throughput.requests)) / 100;
     log(`      ${throughput.reqPerSec} req/s, p99 ${throughput.p99} ms, server CPU ${cpuMsPerReq} ms/request`);
-    // The quality plan's `autocannon -R 200`, with autocannon's own defaults (10 connections, 10 s).
+    // R2's `autocannon -R 200` (docs/performance.md), with autocannon's own defaults (10 connections, 10 s).
     const runs: Phase[] = [];
     for (let i = 0; i < fixedRateRuns; i++) {
       log(`    fixed rate: 200 req/s from 10 connections, 10 s (${i + 1} of ${fixedRateRuns})`);

@@ -15,7 +15,7 @@ import { nextRunIndex, printStartTable, printTable, writeJson, type ModeResult }
 import { freePort, freshStore, seed, startBare, startWhole, tempDir, type Mode, type Server } from "./servers";
 import { printSummary, summaryRows, type Parts } from "./summary";
 
-// `npm run bench` with no arguments: every figure of the quality plan but the soak (a long
+// `npm run bench` with no arguments: every figure of docs/performance.md but the soak (a long
 // run: docs/performance.md), each part's table, then one table of them all, each beside its
 // goal (summary.ts).
 // `npm run bench -- pglite postgres` (either or both): R1 (throughput ratio), R2 (p99 at 200
@@ -32,7 +32,7 @@ import { printSummary, summaryRows, type Parts } from "./summary";
 // `npm run bench -- search`: R4, search_content against fetch_item with 100,000 items (bench/search.ts).
 // `npm run bench -- driver`: the PostgreSQL client's steadiness under sustained load (bench/driver.ts).
 // `npm run bench -- mcp-floor`: the MCP SDK's own cost of a request against REST, R3's bound (bench/mcp-floor.ts).
-// Env: BENCH_DURATION (seconds of the R1 throughput runs, default 20 as in the quality plan), BENCH_MODES (the arguments, comma-separated), BENCH_PG_URL.
+// Env: BENCH_DURATION (seconds of the R1 throughput runs, default 20 as docs/performance.md says), BENCH_MODES (the arguments, comma-separated), BENCH_PG_URL.
 const DURATION = Number(process.env.BENCH_DURATION ?? 20);
 const GIVEN = process.argv.slice(2).join(",") || process.env.BENCH_MODES;
 // Nothing asked: every part but the soak (and the diagnostic driver and mcp-floor).

@@ -11,7 +11,7 @@ import { cpuMs, sleep, startProcess, statFields } from "./procs";
 import { columns, mark } from "./report";
 import { freshStore, tempDir } from "./servers";
 
-// R6 of the quality plan: lateness (published_at - scheduled_for) of N drafts due at the same
+// R6 of docs/performance.md: lateness (published_at - scheduled_for) of N drafts due at the same
 // second, published by the in-process scheduler (one or two processes on one fresh
 // PostgreSQL database) through the real LinkedIn and X adapters to the tests' fake platforms,
 // answering in 50 ms. Duplicates and missing posts are counted from what the fakes received.

@@ -6,7 +6,7 @@ import { mark } from "./report";
 import { COUNTS, seedItems } from "./search-seed";
 import { freePort, freshStore, seed, startWhole, tempDir, type Mode } from "./servers";
 
-// R4 of the quality plan: search_content p95 with 100,000 items for one user <= 3 x fetch_item
+// R4 of docs/performance.md: search_content p95 with 100,000 items for one user <= 3 x fetch_item
 // p95 on the same server. p95 is a latency: R4 is measured at a fixed arrival rate, 200
 // requests a second evenly spaced (bench/open-loop.ts), which the server serves without a
 // standing queue, so p95 is what a caller waits. Beside it, 10 connections each sending its

@@ -4,7 +4,7 @@ import { rssMb } from "./procs";
 import { mark } from "./report";
 import { freePort, freshStore, seed, startWhole, tempDir, type Mode } from "./servers";
 
-// S8 of the quality plan: REST and MCP mixed, first under load at 70 % of the whole stack's
+// S8 of docs/performance.md: REST and MCP mixed, first under load at 70 % of the whole stack's
 // measured maximum for 5 minutes (BENCH_LOAD_MINUTES), then the soak at 30 % of it for 30
 // minutes (BENCH_SOAK_MINUTES), with the RSS of the server's process tree sampled every 10 s.
 // In both, every answer must be 2xx and no socket may fail; in the soak, the RSS once warm

@@ -3,7 +3,7 @@ import { R4_GOAL, type SearchResult } from "./search";
 import { R5_GOAL, r5Figure, type LimiterResult } from "./limiter";
 import { R6_GOAL, type SchedulerResult } from "./scheduler";
 
-// The quality plan's rows in one table, each figure beside its goal, from whatever parts of
+// The figures of docs/performance.md in one table, each figure beside its goal, from whatever parts of
 // the bench ran (`npm run bench` with no arguments runs them all but the soak). A row whose
 // part did not run says which command measures it.
 

@@ -29,12 +29,19 @@ const madeByNext = (stack) => (stack?.split("\n")[2] ?? "").includes(NEXT_FILES)
 export function trackNextContext({ graceMs = GRACE_MS, isNext = madeByNext } = {}) {
   const instances = new Set(); // WeakRefs: nothing is kept alive for this
   const Base = asyncHooks.AsyncLocalStorage;
-  asyncHooks.AsyncLocalStorage = class AsyncLocalStorage extends Base {
-    constructor() {
-      super();
-      if (isNext(new Error().stack)) instances.add(new WeakRef(this));
-    }
-  };
+  // Defined rather than assigned: from Node 22 on, `async_hooks` offers the class through a
+  // getter alone, and an assignment throws.
+  Object.defineProperty(asyncHooks, "AsyncLocalStorage", {
+    configurable: true,
+    enumerable: true,
+    writable: true,
+    value: class AsyncLocalStorage extends Base {
+      constructor() {
+        super();
+        if (isNext(new Error().stack)) instances.add(new WeakRef(this));
+      }
+    },
+  });
   let inFlight = 0;
   let timer;
   // Armed when the last request ends, cleared when one begins: it runs only with none in flight.

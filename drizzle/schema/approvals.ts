@@ -23,7 +23,7 @@ export type ApprovalStatus = "pending" | "approved" | "denied" | "used";
 /** What an approval is of, as the API's confirmation_required error and the approval page show it. */
 export type ApprovalAction = Confirmation["action"];
 
-// The owner's approval of one exact action (contract section 4). It matches only the same
+// The owner's approval of one exact action (docs/interface.md, Confirmation). It matches only the same
 // user, app, operation, arguments (args_hash) and draft content (content_hash), once.
 export const approvals = pgTable(
   "approvals",

@@ -34,7 +34,7 @@ const Env = z
     // E-mail sign-in links, only when set (smtp://user:pass@host:port).
     SMTP_URL: z.string().min(1).optional(),
     EMAIL_FROM: z.string().min(3).default("Contentio <no-reply@localhost>"),
-    // Publishing (contract section 7).
+    // Publishing (docs/interface.md, Publishing).
     SCHEDULE_MIN_LEAD_SECONDS: z.coerce.number().int().min(0).default(60),
     SCHEDULE_MAX_LATENESS_SECONDS: z.coerce.number().int().min(1).default(7200),
     SCHEDULER_POLL_MS: z.coerce.number().int().min(10).default(1000),

@@ -1,9 +1,10 @@
 import { AppError } from "@/lib/core/errors";
 import type { Caller } from "./context";
 
-// The authorisation conditions of spec 5.4, in the order every surface applies them. They are
-// the conditions of connected apps: the owner in person, on their own pages, is held to their
-// plan's allowances where a page spends them, and onboarding guards the pages themselves.
+// The authorisation conditions (docs/interface.md, Permissions), in the order every surface
+// applies them. They are the conditions of connected apps: the owner in person, on their own
+// pages, is held to their plan's allowances where a page spends them, and onboarding guards the
+// pages themselves.
 
 export function requirePlan(c: Caller) {
   if (c.inPerson) return;

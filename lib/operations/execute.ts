@@ -25,7 +25,7 @@ function unionBranch(issue: Issue): Issue[] | null {
   return pick[0].map((i) => ({ ...i, path: [...issue.path, ...i.path] }) as Issue);
 }
 
-/** zod issues as the spec's details: one entry per problem, with a dotted path. */
+/** zod issues as an error's details (docs/interface.md, Errors): one entry per problem, with a dotted path. */
 export function toDetails(error: { issues: Issue[] }): ErrorDetail[] {
   return error.issues.flatMap((issue): ErrorDetail[] => {
     const branch = unionBranch(issue);
@@ -62,7 +62,7 @@ export async function execute(ctx: Ctx, op: Operation, rawInput: unknown, opts: 
   requireCompleteAccount(ctx.caller);
   const input = parseInput(op, rawInput) as Record<string, unknown>;
   // An approved app holds content:read, content:write and analytics:read; what needs the
-  // owner's publishing switch says so in its definition (contract section 4).
+  // owner's publishing switch says so in its definition (docs/interface.md, Permissions).
   if (needsPublishingSwitch(op)) requirePublishing(ctx.caller);
   // confirmation_id names an approval; it is not part of the action itself.
   const { confirmation_id, ...args } = input;

@@ -30,7 +30,7 @@ import { changeAccountOp } from "./in-person/change-account";
 import { resendDeliveryOp } from "./in-person/resend-delivery";
 import { assistWritingOp } from "./in-person/assist-writing";
 
-/** Every operation of the API, in the spec's order. Each surface is a loop over this list. */
+/** Every operation of the API, in the order of docs/interface.md's Operations table. Each surface is a loop over this list. */
 export const operations: Operation[] = [
   searchContentOp,
   fetchItemOp,

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { PDFDocument } from "pdf-lib";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import { pdf } from "../helpers/media";
 import { appInBrowser, axe, forgedForm, openSignedIn, screenshots } from "./browser";
 import { TestServer } from "./harness";
 
@@ -28,12 +28,7 @@ const png = async (colour: string) => ({
     .toBuffer(),
 });
 
-const deck = async () => {
-  const doc = await PDFDocument.create();
-  doc.addPage();
-  doc.addPage();
-  return { name: "deck.pdf", mimeType: "application/pdf", buffer: Buffer.from(await doc.save()) };
-};
+const deck = async () => ({ name: "deck.pdf", mimeType: "application/pdf", buffer: await pdf(2) });
 
 describe("the composer's files", () => {
   it("uploads images with progress, reorders and describes them, names a refused file, and saves them in order with their descriptions", async () => {

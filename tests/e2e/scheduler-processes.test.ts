@@ -99,7 +99,7 @@ describe.skipIf(!PG)("publishing processes on one PostgreSQL", () => {
     expect(texts.filter((t) => fake.count("x", t) !== 1)).toEqual([]);
     const late = rows.map((r) => Number(r.lateMs)).sort((a, b) => a - b);
     const q = (p: number) => late[Math.min(late.length - 1, Math.floor(p * late.length))];
-    // R6 of the quality plan: lateness = published_at - scheduled_for.
+    // R6 of docs/performance.md: lateness = published_at - scheduled_for.
     process.stderr.write(
       `[R6] 1000 due at one second, 2 processes: lateness p50 ${q(0.5)} ms, p99 ${q(0.99)} ms, max ${late[late.length - 1]} ms, duplicates 0\n`,
     );

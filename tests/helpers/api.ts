@@ -46,7 +46,7 @@ export async function makeUser(opts: { plan?: Plan; complete?: boolean; publishi
   return { id: user.id, email, token: t.access_token, appId: t.app_id };
 }
 
-/** Every error must have exactly the section 7 shape and link to its docs. */
+/** Every error must have exactly the error shape (docs/interface.md, Errors) and link to its docs. */
 export function expectError(res: Called, status: number, code: string) {
   expect(res.status, JSON.stringify(res.body)).toBe(status);
   expect(res.body.error.code).toBe(code);

@@ -18,7 +18,7 @@ import { withConfig } from "../helpers/env";
 import { uploadPng } from "../helpers/media";
 import { approved, draft, inSeconds, row, sandboxCount } from "../helpers/publishing";
 
-// Contract section 4, point 5: approved means exactly this content. While a draft is
+// docs/interface.md, Confirmation, point 5: approved means exactly this content. While a draft is
 // scheduled, changing its title, text or image is an action the owner approves, and the
 // publisher posts only content that hashes to what the owner approved.
 

@@ -9,7 +9,7 @@ import { draft, row, sandboxCount } from "../helpers/publishing";
 
 withDatabase();
 
-// Quality plan S5: cancelling right around the publish time. Whatever the interleaving, a
+// S5 of docs/performance.md: cancelling right around the publish time. Whatever the interleaving, a
 // draft whose unschedule succeeded is never posted, and no draft is posted twice.
 describe("unschedule racing the scheduler", () => {
   it("never posts a draft after a successful unschedule", async () => {

@@ -20,7 +20,7 @@ withDatabase();
 const ORIGIN = "http://localhost:3000"; // APP_URL in vitest.config.ts
 const BASE = `${ORIGIN}/api/v1`;
 
-// Spec 4.1 with the blank cells filled by contract section 4:
+// The Operations table of docs/interface.md:
 // [summary, permission, confirmation, read_only, destructive, idempotent, open_world]
 type Row = [string, string, boolean, boolean, boolean, boolean, boolean];
 const EXPECTED: Record<string, Row> = {
@@ -40,14 +40,14 @@ const EXPECTED: Record<string, Row> = {
   publish_now: ["Publish a draft immediately", "content:publish", true, false, true, false, true],
   list_series: ["List series and progress", "content:read", false, true, false, true, false],
   manage_series: ["Create or update a series and its topics", "content:write", false, false, false, false, false],
-  // Added to v1 (spec section 9: operations may be added).
+  // Added to v1 (docs/interface.md, Versioning: operations may be added).
   upload_media: ["Upload an image or PDF", "content:write", false, false, false, false, false],
   list_webhooks: ["List webhook endpoints", "content:write", false, true, false, true, false],
   manage_webhooks: ["Add, change, test or delete a webhook endpoint", "content:write", false, false, true, false, true],
   manage_queue: ["Read or set an account's posting queue", "content:write", false, false, false, true, false],
 };
 
-// Spec section 7 plus contract section 4's confirmation_required.
+// The Errors table of docs/interface.md.
 const ERROR_CODES = [
   "invalid_json",
   "invalid_request",
@@ -97,7 +97,7 @@ function sampleRequest(s: any, ctx: { uuid: string; origin: string }): unknown {
 const json = async (res: Response) => ({ status: res.status, headers: res.headers, body: await res.json() });
 
 describe("GET {base_url}", () => {
-  it("lists exactly the registry's operations in the shape of contract section 1", async () => {
+  it("lists exactly the registry's operations in the shape docs/interface.md gives", async () => {
     const { status, body } = await json(await list.GET());
     expect(status).toBe(200);
     expect(Object.keys(body).sort()).toEqual(["llms_txt_url", "mcp_url", "openapi_url", "operations", "version"]);
@@ -105,7 +105,7 @@ describe("GET {base_url}", () => {
     expect(body.operations.map((o: { name: string }) => o.name)).toEqual(operations.map((o) => o.name));
     for (const o of body.operations) {
       const row = EXPECTED[o.name];
-      expect(row, `${o.name} is not an operation of the spec`).toBeDefined();
+      expect(row, `${o.name} is not in docs/interface.md's Operations table`).toBeDefined();
       const [summary, permission, confirmation, read_only, destructive, idempotent, open_world] = row;
       expect(o).toStrictEqual({
         name: o.name,

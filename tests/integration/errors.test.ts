@@ -15,7 +15,7 @@ import { TcpProxy } from "../helpers/tcp-proxy";
 import { tempDatabase, type TempDatabase } from "../helpers/temp-database";
 
 // Every error code of lib/errors.ts, each produced by a real request and checked for its
-// exact section 7 body. The last test proves none was forgotten.
+// exact error body (docs/interface.md, Errors). The last test proves none was forgotten.
 
 const database = withDatabase();
 const seen = new Set<string>();

@@ -11,7 +11,7 @@ import { withDatabase } from "../helpers/db";
 import { withConfig } from "../helpers/env";
 
 // Malformed and near-valid requests against every operation of the registry. Whatever comes
-// in: never a 5xx, every error in the section 7 shape, every 200 in the output schema.
+// in: never a 5xx, every error in the error shape (docs/interface.md, Errors), every 200 in the output schema.
 // 150 runs per operation keep the file quick enough for every run of the suite; a bench-style run
 // raises it with FUZZ_RUNS=2000 (and FUZZ_SEED to replay a failure).
 const RUNS = Number(process.env.FUZZ_RUNS ?? 150);

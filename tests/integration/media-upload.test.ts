@@ -15,7 +15,21 @@ import { media } from "@/drizzle/schema";
 import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { withRealLimits } from "../helpers/rate-limit";
-import { deflateBombPdf, encryptedPdf, gif, jpeg, jpegWithGps, pageTreeTwice, pdf, pdfCarrying, png, upload, uploadRaw, webp } from "../helpers/media";
+import {
+  deflateBombPdf,
+  encryptedPdf,
+  gif,
+  jpeg,
+  jpegWithGps,
+  pageTreeInBombPdf,
+  pageTreeTwice,
+  pdf,
+  pdfCarrying,
+  png,
+  upload,
+  uploadRaw,
+  webp,
+} from "../helpers/media";
 
 withDatabase();
 
@@ -106,12 +120,24 @@ describe("upload_media", () => {
     expect(bomb.length).toBeLessThan(1024 * 1024);
     const peak = process.resourceUsage().maxRSS;
     const res = await uploadRaw(u, bomb, "application/pdf");
-    // The stream is cut off at 64 MB and read as a broken object, which pdf-lib passes over
-    // as it does in real files; its page tree is whole, so the file is taken as sent.
+    // Nothing in the stream is needed to count the pages, so it is never decoded; the file is
+    // taken as sent.
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ pages: 1, bytes: bomb.length });
     // Decoded whole, the stream would take the process far past this bound.
     expect((process.resourceUsage().maxRSS - peak) / 1024).toBeLessThan(300);
+  });
+
+  it("refuses a PDF whose page tree sits in a stream that inflates to two gigabytes, without taking the memory", async () => {
+    const bomb = await pageTreeInBombPdf(2048);
+    expect(bomb.length).toBeLessThan(3 * 1024 * 1024);
+    const before = (await rows(u.id)).length;
+    const peak = process.resourceUsage().maxRSS;
+    const res = await uploadRaw(u, bomb, "application/pdf");
+    expectError(res, 400, "invalid_request");
+    expect(res.body.error.details[0].message).toMatch(/decodes to more than 32 MB/);
+    expect((process.resourceUsage().maxRSS - peak) / 1024).toBeLessThan(300);
+    expect((await rows(u.id)).length).toBe(before);
   });
 
   // Each limit in a test of its own: tens of megabytes each, they take a while on a busy

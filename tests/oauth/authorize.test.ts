@@ -8,6 +8,8 @@ import { authorizedCode, register, verifierPair } from "../helpers/oauth";
 
 withDatabase();
 
+// "item N" in a test's name is requirement N of docs/interface.md, OAuth 2.1.
+
 async function client(redirects = ["https://app.example/cb", "http://127.0.0.1/callback"]) {
   return (await register({ client_name: "My app", redirect_uris: redirects, token_endpoint_auth_method: "none" })).body;
 }

@@ -7,6 +7,8 @@ import { GET as asMetadata } from "@/app/.well-known/oauth-authorization-server/
 
 withDatabase();
 
+// "item N" in a test's name is requirement N of docs/interface.md, OAuth 2.1.
+
 describe("authorization-server metadata", () => {
   it("names the issuer and every endpoint and capability (items 1-2)", async () => {
     const res = asMetadata();

@@ -10,6 +10,8 @@ import { authorizedCode, register, revoke, token } from "../helpers/oauth";
 
 withDatabase();
 
+// "item N" in a test's name is requirement N of docs/interface.md, OAuth 2.1.
+
 const exchange = (c: Awaited<ReturnType<typeof authorizedCode>>, over: Record<string, string | string[]> = {}) =>
   token({ grant_type: "authorization_code", code: c.code, redirect_uri: c.redirect, client_id: c.client.client_id, code_verifier: c.pkce.verifier, ...over });
 

@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 // sustained load a busy queue is emptied by remove() instead, so the dead slots piled up and
 // every remove() scanned them all: throughput fell the longer the load lasted
 // (docs/performance.md). patches/postgres+*.patch makes remove() start after the dead slots and
-// forget them when it empties the queue. Every build of the library (ESM, CommonJS, workers)
+// forget them when it empties the queue (upstream: https://github.com/porsager/postgres/issues/747).
+// Every build of the library (ESM, CommonJS, workers)
 // carries its own copy of the file; each is checked.
 type Queue<T> = { readonly length: number; push(x: T): T; shift(): T | undefined; remove(x: T): T | null };
 const BUILDS = ["src", "cjs/src", "cf/src"];

@@ -38,7 +38,8 @@ describe("the engagement CSV", () => {
   it("never lets a spreadsheet read a title as a formula, and quotes what needs quoting", () => {
     const [, row] = metricsCsv([post('=HYPERLINK("http://evil","x"), and more')]).split("\r\n");
     expect(row).toBe(
-      `post,p1,"'=HYPERLINK(""http://evil"",""x""), and more",LinkedIn,https://www.linkedin.com/feed/update/urn:li:share:1,2026-11-01T09:00:00.000Z,10,2,,0,,2026-11-01T10:00:00.000Z,`,
+      `post,p1,"'=HYPERLINK(""http://evil"",""x""), and more",LinkedIn,https://www.linkedin.com/feed/update/urn:li:share:1,` +
+        "2026-11-01T09:00:00.000Z,10,2,,0,,2026-11-01T10:00:00.000Z,",
     );
     for (const start of ["+", "-", "@", "\t"]) expect(metricsCsv([post(`${start}1`)]).split("\r\n")[1]).toContain(`'${start}1`);
   });

@@ -2,7 +2,7 @@ import type { LanguageModelV3, LanguageModelV3CallOptions } from "@ai-sdk/provid
 import { composeOffline } from "./composer";
 import { readBlock, type Brief, type Voice } from "./prompts";
 
-/** The offline composer as an ai SDK language model (spec v3, which ai@6 expects). */
+/** The offline composer as an ai SDK language model (its LanguageModelV3 interface, which ai@6 expects). */
 export function offlineModel(): LanguageModelV3 {
   return {
     specificationVersion: "v3",

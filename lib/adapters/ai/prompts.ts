@@ -34,7 +34,8 @@ function length(b: Brief) {
 const EDITS = {
   shorten: "Rewrite the text in <source_post> shorter, about half its length: keep its point, its facts and the author's voice; drop the rest.",
   rewrite:
-    "Rewrite the text in <source_post> in the author's voice: keep what it says and its facts; change wording, rhythm and structure to match the voice profile.",
+    "Rewrite the text in <source_post> in the author's voice: keep what it says and its facts; " +
+    "change wording, rhythm and structure to match the voice profile.",
 };
 
 export function buildPrompt(b: Brief): { system: string; prompt: string } {
@@ -43,7 +44,8 @@ export function buildPrompt(b: Brief): { system: string; prompt: string } {
     `Match the voice profile: its tone, its traits, and the rhythm, vocabulary and sign-offs of the sample posts. Stay in the author's niche.`,
     ...(b.voice.bestPosts.length
       ? [
-          `The voice profile's best_performing_posts are the author's published ${b.format}s that readers engaged with most: learn from their form (opening, length, structure), not their topics.`,
+          `The voice profile's best_performing_posts are the author's published ${b.format}s that readers engaged with most: ` +
+            "learn from their form (opening, length, structure), not their topics.",
         ]
       : []),
     `Length: ${length(b)}.`,

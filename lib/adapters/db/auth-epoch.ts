@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "./index";
 import { perDatabase } from "./per-database";
 import { rowsOf } from "./rows";
-import { perTurn } from "@/lib/core/per-turn";
+import { batchCalls } from "@/lib/core/batch-calls";
 
 // The authentication epoch (migrations 0009-0010): a value PostgreSQL draws anew at random, in
 // the same transaction, with every change to tokens, connected apps, OAuth clients or users,
@@ -17,11 +17,11 @@ export const epochColumn = sql<string>`(select n from auth_epoch)`.mapWith(Strin
 const READ = sql`select n from auth_epoch`;
 
 /**
- * The epoch as read after this call began (lib/core/per-turn.ts): all the calls of one turn of
+ * The epoch as read after this call began (lib/core/batch-calls.ts): all the calls of one turn of
  * the event loop share one read, sent when the turn's own work is done, so that under load
  * one small query stands in for the token lookups of many requests.
  */
 export const authEpoch = perDatabase((db: Db) => {
-  const read = perTurn(async () => String(rowsOf<{ n: string | number }>(await db.execute(READ))[0].n));
+  const read = batchCalls(async () => String(rowsOf<{ n: string | number }>(await db.execute(READ))[0].n));
   return async (): Promise<string> => (await read("")).value;
 });

@@ -63,6 +63,8 @@ export async function openDatabase(opts: { url?: string; dataDir?: string | null
     await migratePostgres(opts.url);
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");
+    // Patched: its connection queue slowed down under sustained load (patches/README.md;
+    // upstream https://github.com/porsager/postgres/issues/747).
     const client = postgres(opts.url, { max: 10, onnotice: () => {}, connect_timeout: 5 });
     const db = drizzle(client, { schema }) as unknown as Db;
     return { db, kind: "postgres", close: () => client.end({ timeout: 5 }) };

@@ -4,7 +4,7 @@ import { repeatPasses, type Passes } from "@/lib/core/passes";
 import { ports } from "@/lib/adapters/ports";
 import { errorFacts } from "@/lib/core/redact";
 import { collectDue, nextRead } from "@/lib/domain/metrics/collect";
-import { quietPasses } from "@/lib/adapters/scheduler/quiet";
+import { skipIdlePasses } from "@/lib/adapters/scheduler/skip-idle-passes";
 
 // The in-process collector of posts' engagement, beside the in-process scheduler in every
 // process that publishes: a loop of its own, so slow network reads never delay publishing.
@@ -12,20 +12,20 @@ import { quietPasses } from "@/lib/adapters/scheduler/quiet";
 
 export function startCollector(opts: { db: () => Promise<Db>; pollMs: number; clock?: () => Date }): Passes {
   // With an injected clock (tests), every pass is full.
-  const quiet = opts.clock ? undefined : quietPasses();
+  const gate = opts.clock ? undefined : skipIdlePasses();
   return repeatPasses(async () => {
     try {
       const db = await opts.db();
       const p = ports();
       const next = () => nextRead(db, p.config().METRICS_AFTER);
-      if (!quiet || (await quiet.due(db, next))) {
+      if (!gate || (await gate.due(db, next))) {
         await collectDue(db, { clock: opts.clock ?? p.clock, platforms: p.platforms, config: p.config });
-        await quiet?.passed(db, next);
+        await gate?.passed(db, next);
       }
     } catch (e) {
       // A database outage must not end the loop; the next pass tries again.
       log("error", "metrics pass failed", errorFacts(e));
     }
-    return quiet?.wait(opts.pollMs) ?? opts.pollMs;
+    return gate?.wait(opts.pollMs) ?? opts.pollMs;
   });
 }

@@ -4,7 +4,7 @@ import { NOT_STARTED, request, type Answer, type PlatformRequest } from "./reque
 import { PublishError } from "@/lib/domain/networks/platform";
 
 // Classifies what happened to a request sent to a platform, so the caller knows whether
-// anything may have been posted (contract section 7).
+// anything may have been posted (docs/interface.md, Publishing).
 
 const NOTHING_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT", NOT_STARTED]);
 

@@ -7,7 +7,7 @@ import { slidingWindow, WINDOW_SECONDS, type RateDecision } from "./sliding-wind
 
 export type { RateDecision };
 
-// Requests per minute by plan (contract section 6); RATE_LIMIT_SCALE multiplies them.
+// Requests per minute by plan (docs/interface.md, Plans and limits); RATE_LIMIT_SCALE multiplies them.
 const PER_MINUTE: Record<Plan, number> = { none: 30, plus: 30, premium: 60, creator: 60 };
 
 export function limitFor(plan: Plan): number {

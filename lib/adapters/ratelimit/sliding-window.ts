@@ -1,5 +1,5 @@
 import { RateLimiterMemory, type RateLimiterAbstract } from "rate-limiter-flexible";
-import { perTurn, type Shared } from "@/lib/core/per-turn";
+import { batchCalls, type Shared } from "@/lib/core/batch-calls";
 
 export const WINDOW_SECONDS = 60;
 const WINDOW_MS = WINDOW_SECONDS * 1000;
@@ -40,7 +40,7 @@ export async function slidingWindow(store: RateLimiterAbstract, userId: string, 
 }
 
 // On Redis, a caller's requests that arrive in one turn of the event loop share one increment
-// of their counter by as many points as there are requests (lib/core/per-turn.ts): one round trip
+// of their counter by as many points as there are requests (lib/core/batch-calls.ts): one round trip
 // to Redis for a burst instead of one per request. Each request then reads its own place in
 // the increment (the count just after it), in the order it arrived, which is what as many
 // separate increments in a row would have answered: the store's atomic increment still
@@ -50,7 +50,7 @@ function perStore<T>(send: (store: RateLimiterAbstract, key: string, calls: numb
   const shared = new WeakMap<RateLimiterAbstract, (key: string) => Promise<Shared<T>>>();
   return (store: RateLimiterAbstract, key: string) => {
     let forStore = shared.get(store);
-    if (!forStore) shared.set(store, (forStore = perTurn((k, calls) => send(store, k, calls))));
+    if (!forStore) shared.set(store, (forStore = batchCalls((k, calls) => send(store, k, calls))));
     return forStore(key);
   };
 }

@@ -12,10 +12,10 @@ import { errorFacts } from "@/lib/core/redact";
 import { startDeliverer } from "@/lib/adapters/webhooks/loop";
 import { startCollector } from "@/lib/adapters/metrics/loop";
 import { Lanes } from "./lanes";
-import { quietPasses } from "./quiet";
+import { skipIdlePasses } from "./skip-idle-passes";
 
 // The in-process engine: every SCHEDULER_POLL_MS it asks whether anything has come due
-// (quiet.ts), and if so sweeps and publishes it. Any number of processes may run it against
+// (skip-idle-passes.ts), and if so sweeps and publishes it. Any number of processes may run it against
 // one PostgreSQL; the atomic claim in lib/domain/publishing/publish.ts makes each draft go out once.
 
 export type TickResult = { published: number; retrying: number; failed: number; unknown: number; missed: number; stuck: number };
@@ -153,24 +153,24 @@ export function startScheduler(opts: { db?: () => Promise<Db>; pollMs?: number; 
   if (opts.global && g.__contentioScheduler) return g.__contentioScheduler;
   const getDb = opts.db ?? (async () => (await database()).db);
   const pollMs = opts.pollMs ?? config().SCHEDULER_POLL_MS;
-  // A pass runs only when work has come due (quiet.ts); after one, the loop sleeps until the
+  // A pass runs only when work has come due (skip-idle-passes.ts); after one, the loop sleeps until the
   // next draft is due if that comes before the next poll, so a draft is picked up within
   // milliseconds of its time rather than up to pollMs later. With an injected clock (tests),
   // every tick is a full pass.
-  const quiet = opts.clock ? undefined : quietPasses();
+  const gate = opts.clock ? undefined : skipIdlePasses();
   const tick = async (): Promise<number> => {
     try {
       const d = await getDb();
       const next = () => nextWork(d, config());
-      if (quiet && !(await quiet.due(d, next))) {
+      if (gate && !(await gate.due(d, next))) {
         await notifyOwnersSometimes(d, ports());
-        return quiet.wait(pollMs);
+        return gate.wait(pollMs);
       }
       const r = await runDue(d, { clock: opts.clock });
       if (r.missed || r.stuck) log("warn", "scheduler sweep", { missed: r.missed, stuck: r.stuck });
-      if (!quiet) return pollMs;
-      await quiet.passed(d, next);
-      return quiet.wait(pollMs);
+      if (!gate) return pollMs;
+      await gate.passed(d, next);
+      return gate.wait(pollMs);
     } catch (e) {
       // A database outage must not kill the loop; the next tick tries again.
       log("error", "scheduler tick failed", errorFacts(e));

@@ -4,7 +4,7 @@ import { repeatPasses, type Passes } from "@/lib/core/passes";
 import { ports } from "@/lib/adapters/ports";
 import { errorFacts } from "@/lib/core/redact";
 import { announceConnections } from "../../domain/webhooks/connection-events";
-import { quietPasses, type Quiet } from "@/lib/adapters/scheduler/quiet";
+import { skipIdlePasses, type PassGate } from "@/lib/adapters/scheduler/skip-idle-passes";
 import { deliverDue, nextDelivery, pruneOld, type DeliverResult } from "./deliver";
 
 // The in-process deliverer, run beside the in-process scheduler (lib/adapters/scheduler) in every
@@ -16,13 +16,13 @@ const PRUNE_EVERY_MS = 3600_000;
 
 /**
  * One pass: connection events (at most once a minute per process), pruning (hourly), then due
- * deliveries, if `quiet` finds any due (lib/adapters/scheduler/quiet.ts).
+ * deliveries, if `gate` finds any due (lib/adapters/scheduler/skip-idle-passes.ts).
  */
 export async function webhookPass(
   db: Db,
   clock: () => Date,
   state: { lastConnections: number; lastPrune: number },
-  quiet?: Quiet,
+  gate?: PassGate,
 ): Promise<DeliverResult | null> {
   if (Date.now() - state.lastConnections >= CONNECTIONS_EVERY_MS) {
     state.lastConnections = Date.now();
@@ -33,23 +33,23 @@ export async function webhookPass(
     await pruneOld(db, clock());
   }
   const next = () => nextDelivery(db);
-  if (quiet && !(await quiet.due(db, next))) return null;
+  if (gate && !(await gate.due(db, next))) return null;
   const r = await deliverDue(db, { clock });
-  await quiet?.passed(db, next);
+  await gate?.passed(db, next);
   return r;
 }
 
 export function startDeliverer(opts: { db: () => Promise<Db>; pollMs: number; clock?: () => Date }): Passes {
   const state = { lastConnections: 0, lastPrune: 0 };
   // With an injected clock (tests), every pass is full.
-  const quiet = opts.clock ? undefined : quietPasses();
+  const gate = opts.clock ? undefined : skipIdlePasses();
   return repeatPasses(async () => {
     try {
-      await webhookPass(await opts.db(), opts.clock ?? ports().clock, state, quiet);
+      await webhookPass(await opts.db(), opts.clock ?? ports().clock, state, gate);
     } catch (e) {
       // A database outage must not end the loop; the next pass tries again.
       log("error", "webhook pass failed", errorFacts(e));
     }
-    return quiet?.wait(opts.pollMs) ?? opts.pollMs;
+    return gate?.wait(opts.pollMs) ?? opts.pollMs;
   });
 }

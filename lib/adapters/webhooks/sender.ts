@@ -2,7 +2,7 @@ import http from "node:http";
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { config } from "@/lib/core/config";
-import { TIMED_OUT, within } from "@/lib/core/within";
+import { TIMED_OUT, withTimeout } from "@/lib/core/with-timeout";
 import type { SendRequest, SendResult, WebhookSender } from "@/lib/domain/ports";
 import { addressAllowed, bare, originIsLoopback } from "@/lib/core/address-policy.mjs";
 import { checkWebhookUrl } from "../../domain/webhooks/address";
@@ -33,7 +33,7 @@ export function httpSender(opts: { resolve?: Resolve; origin?: () => string } = 
     const deadline = Date.now() + r.timeoutMs;
     let addresses: { address: string; family: number }[];
     try {
-      addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await within(resolve(host), r.timeoutMs);
+      addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await withTimeout(resolve(host), r.timeoutMs);
     } catch (e) {
       return { status: null, error: `could not resolve ${u.hostname}${e === TIMED_OUT ? ` within ${r.timeoutMs / 1000} s` : ""}` };
     }

@@ -4,7 +4,7 @@ import type { PdfPages } from "@/lib/domain/ports";
 
 /**
  * pdf-pages.worker.cjs on a thread of its own, stopped at the deadline, its heap capped;
- * answers once the thread is gone. pdf-lib is loaded by that thread only.
+ * answers once the thread is gone. pdf.js is loaded by that thread only.
  */
 export function pdfPages(input: Uint8Array, limits: { max: number; ms: number; heapMb: number }): Promise<PdfPages> {
   return new Promise<PdfPages>((resolve) => {

@@ -1,5 +1,5 @@
-// The closed set of error codes (spec section 7, plus contract section 4's
-// confirmation_required). Every surface maps these once: REST to statuses, MCP to tool results.
+// The closed set of error codes (docs/interface.md, Errors), confirmation_required among
+// them. Every surface maps these once: REST to statuses, MCP to tool results.
 export const ERROR_STATUS = {
   invalid_json: 400,
   invalid_request: 400,

@@ -3,7 +3,7 @@ import { creditEvents, ideas, postDrafts, tweetDrafts, users } from "@/drizzle/s
 import { rowsOf } from "@/lib/adapters/db/rows";
 import type { Ctx } from "../context";
 
-// get_analytics (spec 4.2): counts of the user's own data, with days taken in the user's
+// get_analytics: counts of the user's own data, with days taken in the user's
 // time zone (users.timezone). Every figure is defined in docs/analytics.md; keep them in step.
 
 export type Area = "overview" | "funnel" | "consistency" | "pillars" | "credits";

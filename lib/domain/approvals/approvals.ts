@@ -82,9 +82,9 @@ export const changedSinceShown = (type: string) =>
  * action commits.
  */
 export async function spendApproval(ctx: Ctx, tx: Db, a: ExactAction): Promise<void> {
-  // Contract 4.6: what the owner does in the app's own pages is confirmed by the page, and
-  // the page confirms only the content it showed: a page that did not say what it showed
-  // (no hash) confirms nothing.
+  // docs/interface.md, Confirmation, point 6: what the owner does in the service's own pages is
+  // confirmed by the page, and the page confirms only the content it showed: a page that did
+  // not say what it showed (no hash) confirms nothing.
   if (ctx.caller.inPerson) {
     if (ctx.shown !== contentHashOf(a)) throw changedSinceShown(a.type);
     return;

@@ -7,7 +7,7 @@ import { decideApproval } from "./approvals";
 import type { Caller } from "../context";
 import { sha256 } from "../hash";
 
-// Elicitations the MCP server sent about an approval (contract section 4, point 4). A client's
+// Elicitations the MCP server sent about an approval (docs/interface.md, Confirmation, point 4). A client's
 // answer counts only as the answer to one of these: named by its id, carrying its secret,
 // from the same user, app and MCP session, once, before it expires. Even then a form answer
 // approves only for an app the owner trusted; a URL-mode answer never approves (the owner

@@ -1,6 +1,6 @@
 import { isLoopbackRedirectHost } from "@/lib/core/address-policy.mjs";
 
-// Redirect URIs: which may be registered (oauth-mcp items 9-10) and how a request's URI is
+// Redirect URIs: which may be registered (docs/interface.md, OAuth 2.1, items 9-10) and how a request's URI is
 // matched to a registered one (item 13, RFC 8252 section 7.3). Which hosts count as loopback
 // redirects is the address policy's question (lib/core/address-policy.mjs).
 

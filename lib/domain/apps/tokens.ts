@@ -54,7 +54,7 @@ export type AuthResult = { ok: true; caller: Caller } | { ok: false; reason: "in
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 // The token query runs on every call; built once per database (prepared), it costs a
-// fraction of the CPU of building the four-table join each time (bench/: R1, R2).
+// fraction of the CPU of building the four-table join each time (R1 and R2 of docs/performance.md).
 const authQuery = perDatabase(prepareAuthQuery);
 
 function prepareAuthQuery(db: Db) {

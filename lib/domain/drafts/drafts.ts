@@ -79,7 +79,7 @@ export async function createDraft(ctx: Ctx, input: CreateDraftInput) {
       await draftCreated(tx, ctx, "post", row);
       return { id: row.id, type: "post" as const, title: row.title, preview: preview(row.body), linked_post_id: null };
     }
-    // Rule 1 of spec 4.3: a tweet without a parent gets a matching parent post draft.
+    // A tweet without a parent gets a matching parent post draft (docs/interface.md, Drafts).
     let parentId = input.post_draft_id;
     let linked: string | null = null;
     if (parentId) {

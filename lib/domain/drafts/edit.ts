@@ -123,7 +123,7 @@ export async function editDraft(ctx: Ctx, input: UpdateDraftInput) {
     let approvedContentHash: string | undefined;
     if (draft.status === "scheduled") {
       // Editing a scheduled draft changes what will go out: the owner's switch must allow it,
-      // and a change of its content is an action the owner approves (contract 4, point 5).
+      // and a change of its content is an action the owner approves (docs/interface.md, Confirmation, point 5).
       requirePublishing(ctx.caller, "Editing a scheduled draft");
       const nextHash = contentHashOf(next);
       if (nextHash !== contentHashOf(draft)) {

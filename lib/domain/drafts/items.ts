@@ -18,7 +18,7 @@ const LABEL: Record<ItemType, string> = {
   series: "series",
 };
 
-/** Body with the 6,000-character cut of spec 4.5 (never splitting a surrogate pair). */
+/** Body with the 6,000-character cut (docs/interface.md, Reading an item), never splitting a surrogate pair. */
 function truncate(body: string | null, notes: string[]) {
   // UTF-16 units are never fewer than characters: most bodies need no counting.
   if (body === null || body.length <= FETCH_BODY_LIMIT) return { body, body_truncated: false };
@@ -50,7 +50,7 @@ type DraftRow = typeof tweetDrafts.$inferSelect;
 
 function draftNotes(d: Pick<DraftRow, "status" | "failureReason" | "publishedAt" | "platformPostId" | "platformUrl">, notes: string[]) {
   if (d.failureReason && (d.status === "failed" || d.status === "unknown")) notes.push(`Publishing ${d.status}: ${d.failureReason}`);
-  // The item has no keys for these (spec 2.2: no other keys), so the post id and link go in a note.
+  // The item has no keys for these (docs/interface.md, Reading an item: no other keys), so the post id and link go in a note.
   if (d.status === "published" && d.platformPostId) {
     notes.push(`Published${d.publishedAt ? ` at ${iso(d.publishedAt)}` : ""} as ${d.platformPostId}${d.platformUrl ? `: ${d.platformUrl}` : ""}`);
   }

@@ -12,7 +12,7 @@ import { stillWanted } from "../apps/tokens";
 import { bestPostTexts } from "../metrics/read";
 import type { DraftType } from "@/lib/domain/networks";
 
-// generate_post / generate_tweet (spec 4.6, 4.7). Order matters for money: everything that
+// generate_post / generate_tweet (docs/interface.md, Generation). Order matters for money: everything that
 // can be refused for free (ownership of ids) is checked before the allowance is debited; the
 // debit is refunded when writing or saving fails, and when the app was disconnected while
 // the model wrote (nothing is saved then). Nothing here publishes or schedules.
@@ -122,7 +122,7 @@ export async function generateTweet(ctx: Ctx, input: GenerateTweetInput) {
         await holdParentPost(tx, uid, parentId, "from_post_id"); // it may have been deleted while the model wrote
       else {
         // Topic mode: the topic is kept as an idea (used: a draft came of it), and the tweet
-        // gets a matching parent post draft, as create_draft does (spec 2.1).
+        // gets a matching parent post draft, as create_draft does (docs/interface.md, Drafts).
         const [idea] = await tx
           .insert(ideas)
           .values({ userId: uid, title: deriveTitle(input.topic!), body: input.topic!, status: "used" })
@@ -150,7 +150,7 @@ export async function generateTweet(ctx: Ctx, input: GenerateTweetInput) {
       await draftCreated(tx, ctx, "tweet", { id: row.id, title: deriveTitle(text), status: "draft" });
       return row.id;
     });
-    // thread appears only for a thread (contract 5: added fields only where they apply).
+    // thread appears only for a thread (docs/interface.md, Versioning: added fields only where they apply).
     return { draft_id: draftId, text, from_post_id: source?.id ?? null, ...(input.as_thread && { thread: later }) };
   });
 }

@@ -91,7 +91,7 @@ async function processImage(input: Uint8Array, type: (typeof IMAGE_TYPES)[number
 
 /** How long a PDF may take to read: far longer than a real one of the largest allowed size needs. */
 const PDF_READ_MS = 10_000;
-/** The reading thread's heap; the bytes being read are outside it, and a decoded stream is capped. */
+/** The reading thread's heap; the bytes being read are outside it, and decoded streams are bounded there. */
 const PDF_HEAP_MB = 256;
 
 /** One PDF is read at a time (mediaWork.pdf): a hostile file then holds at most one core, for at most PDF_READ_MS. */
@@ -99,11 +99,11 @@ const readPdf = (input: Uint8Array, workers: Workers) =>
   mediaWork.pdf.run(() => workers.pdfPages(input, { max: MAX_PDF_PAGES, ms: PDF_READ_MS, heapMb: PDF_HEAP_MB }));
 
 /**
- * Counts a PDF's pages with pdf-lib, on a thread of its own (pdf-pages.worker.cjs). Encrypted
+ * Counts a PDF's pages with pdf.js, on a thread of its own (pdf-pages.worker.cjs). Encrypted
  * or unparseable files are refused: LinkedIn cannot show them, and an encrypted one cannot be
- * checked. The bytes are stored as sent. pdf-lib is patched (patches/pdf-lib+1.17.1.patch) to
- * stop decoding a stream at 64 MB: a few kilobytes of deflated zeros would otherwise take
- * gigabytes, outside the thread's capped heap.
+ * checked. The bytes are stored as sent. The thread bounds the bytes a compressed stream may
+ * decode to: a few kilobytes of deflated zeros would otherwise take gigabytes, outside its
+ * capped heap.
  */
 async function processPdf(input: Uint8Array, workers: Workers): Promise<Processed> {
   const { pages, error, encrypted } = await readPdf(input, workers);

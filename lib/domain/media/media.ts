@@ -237,7 +237,8 @@ export async function describeMedia(ctx: Ctx, url: string, alt: string): Promise
     const copy = randomUUID();
     await tx.execute(
       sql`insert into media (id, user_id, content_type, filename, alt_text, bytes, width, height, pages, frames, data)
-          select ${copy}, user_id, content_type, filename, ${text}, bytes, width, height, pages, frames, data from media where id = ${id} and user_id = ${userId}`,
+          select ${copy}, user_id, content_type, filename, ${text}, bytes, width, height, pages, frames, data
+          from media where id = ${id} and user_id = ${userId}`,
     );
     return mediaUrl(ctx.ports.config().origin, copy);
   });

@@ -70,10 +70,8 @@ export async function bestPostTexts(db: Db, userId: string, type: DraftType, lim
   const latest = db
     .selectDistinctOn([postMetrics.draftId], {
       draftId: postMetrics.draftId,
-      engagement:
-        sql<number>`coalesce(${postMetrics.likes}, 0) + coalesce(${postMetrics.replies}, 0) + coalesce(${postMetrics.reposts}, 0) + coalesce(${postMetrics.clicks}, 0)`.as(
-          "engagement",
-        ),
+      engagement: sql<number>`coalesce(${postMetrics.likes}, 0) + coalesce(${postMetrics.replies}, 0)
+        + coalesce(${postMetrics.reposts}, 0) + coalesce(${postMetrics.clicks}, 0)`.as("engagement"),
     })
     .from(postMetrics)
     .where(and(eq(postMetrics.userId, userId), eq(postMetrics.draftType, type), isNull(postMetrics.note)))

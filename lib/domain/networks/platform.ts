@@ -58,7 +58,7 @@ export type CommentRequest = {
 };
 
 /**
- * How a publish failed, which decides what happens next (contract section 7):
+ * How a publish failed, which decides what happens next (docs/interface.md, Publishing):
  * - "retry": known to have posted nothing (429, 5xx, expired token that a refresh may fix);
  *   retried with backoff for up to 30 minutes.
  * - "failed": refused for good (duplicate, revoked token, invalid content); never retried.

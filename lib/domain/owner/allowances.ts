@@ -5,7 +5,7 @@ import { allowancePeriods, creditEvents, type Plan } from "@/drizzle/schema";
 import { rowsOf } from "@/lib/adapters/db/rows";
 import type { Ctx } from "../context";
 
-// Plans of contract section 6. Allowances run per calendar month in UTC (not the user's time
+// Plans of docs/interface.md, Plans and limits. Allowances run per calendar month in UTC (not the user's time
 // zone): one period row per user and month, so every user's allowance resets at the same
 // instant, 00:00 UTC on the first day of the month.
 export const PLANS: Record<Plan, { posts: number; aiActions: number; credits: number }> = {

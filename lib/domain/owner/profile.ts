@@ -10,7 +10,7 @@ import { remaining } from "./allowances";
 const PLATFORMS: PlatformName[] = ["pronet", "micro"];
 
 /**
- * The user's voice, niche, connections and allowance (contract section 5). Name and picture
+ * The user's voice, niche, connections and allowance (docs/interface.md, Profile). Name and picture
  * are personal data beyond the default `email` scope: only with the `profile` scope.
  * connected_accounts always lists both networks (their default accounts); ready_to_publish
  * says whether a publish would go through now (always true with the built-in sandbox).

@@ -110,7 +110,8 @@ export async function sweepStuckComments(db: Db, now: Date, c: Config): Promise<
   let n = 0;
   for (const type of ["post", "tweet"] as const) {
     const t = draftTable(type);
-    const reason = `posting was interrupted (no answer recorded within ${c.PUBLISH_STUCK_SECONDS} seconds); it may or may not have been posted: check the post.`;
+    const reason =
+      `posting was interrupted (no answer recorded within ${c.PUBLISH_STUCK_SECONDS} seconds); ` + "it may or may not have been posted: check the post.";
     const rows = await db
       .update(t)
       .set({ firstCommentStatus: "unknown", firstCommentReason: reason })

@@ -6,7 +6,7 @@ import { decodeCursor, encodeCursor, offsetOf } from "../cursor";
 import type { Ctx } from "../context";
 import { iso } from "../drafts/text";
 
-// Series rules (contract section 5), in one place:
+// Series rules (docs/interface.md, Series), in one place:
 // - order_index is 0-based and contiguous; every change renumbers.
 // - a topic is "finished" when done or skipped; completed_topics counts finished topics, so
 //   completed_topics == total_topics exactly when completed_at is set (and total > 0).

@@ -60,13 +60,13 @@ export const updateDraftOp = defineOperation({
   title: "Edit a draft",
   summary: "Edit a draft",
   description:
-    "Changes the title, text, images, document, thread parts, first comment, account, hashtags or pillar of an existing post or tweet draft; fields you leave out stay " +
-    "as they are (image_urls and thread replace the whole list). Images and documents are files uploaded with upload_media. Send if_updated_at (from " +
-    "fetch_item) to avoid overwriting a newer edit. Published drafts cannot be edited. A scheduled draft keeps its schedule, but editing it " +
-    "needs the owner's publishing switch, and changing what will be posted or where (title, text, images, document, thread parts, first comment or " +
-    "account) also needs the owner's " +
-    "approval of that exact edit: without it the answer is confirmation_required with a link for the user (they see the current and the proposed " +
-    "version side by side); after they approve, repeat the same call. Hashtags and pillar are not posted, so changing only those needs no approval.",
+    "Changes the title, text, images, document, thread parts, first comment, account, hashtags or pillar of an existing post or tweet draft; " +
+    "fields you leave out stay as they are (image_urls and thread replace the whole list). Images and documents are files uploaded with " +
+    "upload_media. Send if_updated_at (from fetch_item) to avoid overwriting a newer edit. Published drafts cannot be edited. A scheduled draft " +
+    "keeps its schedule, but editing it needs the owner's publishing switch, and changing what will be posted or where (title, text, images, " +
+    "document, thread parts, first comment or account) also needs the owner's approval of that exact edit: without it the answer is " +
+    "confirmation_required with a link for the user (they see the current and the proposed version side by side); after they approve, repeat the " +
+    "same call. Hashtags and pillar are not posted, so changing only those needs no approval.",
   permission: "content:write",
   confirmation: false,
   confirmationWhen: "when it changes the title, text, images, document, thread, first comment or account of a scheduled draft",

@@ -65,7 +65,7 @@ export const TopicOut = z.strictObject({
   micro_post_id: z.string().nullable(),
 });
 
-/** A series' switches and progress (spec 2.3), also fetch_item's `series` object. */
+/** A series' switches and progress (docs/interface.md, Series), also fetch_item's `series` object. */
 export const SeriesProgress = z.strictObject({
   pronet_enabled: z.boolean(),
   micro_enabled: z.boolean(),

@@ -4,7 +4,7 @@ import { askServer } from "./channel";
 import { readPassword } from "./password";
 import { exitCodeOf, parseCommand, USAGE } from "./usage";
 
-// `npm run admin -- <command>` (contract section 9). One JSON object on stdout; errors on
+// `npm run admin -- <command>` (docs/command-line.md). One JSON object on stdout; errors on
 // stderr with a non-zero exit. A running server does the work (channel.ts); without one the
 // command opens the database itself, loading the domain only then.
 

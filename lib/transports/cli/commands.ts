@@ -9,7 +9,7 @@ import { redactSecrets } from "@/lib/core/redact";
 import type { ChannelAnswer, ChannelRequest } from "./channel";
 import { exitCodeOf, parseCommand, UsageError } from "./usage";
 
-// The commands of `npm run admin` (contract section 9), the same whether the command line
+// The commands of `npm run admin` (docs/command-line.md), the same whether the command line
 // runs them on the database itself or hands them to the running server (channel.ts).
 
 function need<T>(value: T | undefined, flag: string): T {

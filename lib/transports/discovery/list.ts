@@ -1,7 +1,7 @@
 import { config } from "@/lib/core/config";
 import { operations } from "@/lib/operations/registry";
 
-/** `GET {base_url}`: the operation list of contract section 1, a loop over the registry. */
+/** `GET {base_url}`: the operation list (docs/interface.md, Addresses and discovery), a loop over the registry. */
 export function operationList() {
   const { baseUrl, origin, mcpUrl } = config();
   return {

@@ -1,7 +1,7 @@
 import { config } from "@/lib/core/config";
 import { database, migrationsApplied } from "@/lib/adapters/db";
 import { schedulerRunning } from "@/lib/adapters/scheduler";
-import { within } from "@/lib/core/within";
+import { withTimeout } from "@/lib/core/with-timeout";
 
 // What an orchestrator or a load balancer asks, unauthenticated: is the process alive
 // (/healthz), and can it serve (/readyz). Cheap, and revealing nothing but the state of each
@@ -29,7 +29,7 @@ export async function readiness(): Promise<Response> {
   // Deliberately off: SCHEDULER=off, or Inngest publishes (SCHEDULER=auto with Inngest set up).
   const off = c.SCHEDULER === "off" || (c.SCHEDULER === "auto" && !!c.inngest);
   const checks: Checks = {
-    ...(await within(databaseChecks(), CHECK_MS).catch(() => ({ database: "unreachable", migrations: "unknown" }) as const)),
+    ...(await withTimeout(databaseChecks(), CHECK_MS).catch(() => ({ database: "unreachable", migrations: "unknown" }) as const)),
     scheduler: off ? "off" : schedulerRunning() ? "running" : "stopped",
   };
   const ready = checks.database === "ok" && checks.migrations === "applied" && checks.scheduler !== "stopped";

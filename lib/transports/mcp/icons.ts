@@ -1,7 +1,7 @@
 import type { Icon } from "@modelcontextprotocol/server";
 import type { Hints } from "@/lib/operations/define";
 
-// Icons travel as data: URIs (allowed by the spec), so a client needs no second request, no
+// Icons travel as data: URIs (allowed by the MCP specification), so a client needs no second request, no
 // cookie and no reachable origin to show them.
 const svg = (body: string): Icon => ({
   src: `data:image/svg+xml;base64,${Buffer.from(

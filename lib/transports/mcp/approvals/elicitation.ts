@@ -24,7 +24,7 @@ import { attachmentLines, proposedAttachmentLines } from "./attachments";
 import { cancelCall } from "../in-flight";
 import type { McpSession } from "../eras/session";
 
-// Confirmation of an exact action over MCP (contract section 4, point 4). By default the owner
+// Confirmation of an exact action over MCP (docs/interface.md, Confirmation, point 4). By default the owner
 // decides on the service's own approval page, which a client with URL-mode elicitation opens
 // for them; a form in the client's window counts only for an app the owner trusted. Either way
 // the elicitation's JSON-RPC id names a row the server stored ("confirm:<id>:<secret>"), so an

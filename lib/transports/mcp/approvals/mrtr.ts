@@ -20,7 +20,7 @@ import { approvalState } from "./approval-state";
 import { confirmationForm } from "./elicitation";
 import { notApproved } from "./legacy-confirm";
 
-// Confirmation on protocol 2026-07-28 (contract 4.4): a call that needs the owner's approval
+// Confirmation on protocol 2026-07-28 (docs/interface.md, Confirmation, point 4): a call that needs the owner's approval
 // answers InputRequiredResult with a URL-mode elicitation of the approval page (or, for an app
 // the owner trusts, a form in the client's window) and a signed requestState naming the
 // approval. The client's retry carries the state back; the call then

@@ -15,7 +15,7 @@ export const FULL_PASS_AT_LEAST_EVERY_MS = 60_000;
 /** Reads (and only reads) when work next comes due: a moment, possibly past, or null for never. */
 export type NextWork = () => Promise<Date | null>;
 
-export type Quiet = {
+export type PassGate = {
   /** Whether a pass should run now; reads `next` unless nothing was written since it last did. */
   due(db: object, next: NextWork): Promise<boolean>;
   /** After a pass: reads `next` again, for the wait and the ticks to come. */
@@ -24,7 +24,7 @@ export type Quiet = {
   wait(pollMs: number): number;
 };
 
-export function quietPasses(now: () => number = Date.now): Quiet {
+export function skipIdlePasses(now: () => number = Date.now): PassGate {
   let version: number | undefined; // the data version `due` was read at, if it held throughout
   let due = 0;
   let lastPass = -Infinity;

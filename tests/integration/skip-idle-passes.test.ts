@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PGlite } from "@electric-sql/pglite";
 import { db } from "@/lib/adapters/db";
 import { startScheduler } from "@/lib/adapters/scheduler";
-import { FULL_PASS_AT_LEAST_EVERY_MS } from "@/lib/adapters/scheduler/quiet";
+import { FULL_PASS_AT_LEAST_EVERY_MS } from "@/lib/adapters/scheduler/skip-idle-passes";
 import { postDrafts, webhookDeliveries } from "@/drizzle/schema";
 import { call, expectOk, makeUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
@@ -12,7 +12,7 @@ import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
 import { manageWebhooksOp } from "@/lib/operations/webhooks/manage-webhooks";
 
 // The publishing loops skip passes that could only find what the last one found
-// (lib/adapters/scheduler/quiet.ts). What must never happen: a draft or a delivery that comes due, by
+// (lib/adapters/scheduler/skip-idle-passes.ts). What must never happen: a draft or a delivery that comes due, by
 // a write or by the clock alone, waiting for the next full pass a minute later.
 
 const database = withDatabase();

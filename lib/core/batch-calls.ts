@@ -1,3 +1,4 @@
+// Batches the calls made in one turn of the event loop into one request to another server.
 export type Shared<T> = { value: T; place: number; calls: number };
 
 /**
@@ -8,7 +9,7 @@ export type Shared<T> = { value: T; place: number; calls: number };
  * sent is never joined, so whatever a call is answered was asked after the call began: a read
  * shared this way is as fresh as a read of its own.
  */
-export function perTurn<T>(send: (key: string, calls: number) => Promise<T>): (key: string) => Promise<Shared<T>> {
+export function batchCalls<T>(send: (key: string, calls: number) => Promise<T>): (key: string) => Promise<Shared<T>> {
   const open = new Map<string, { calls: number; answer: Promise<T> }>();
   return (key) => {
     let batch = open.get(key);
