@@ -7,10 +7,13 @@ import { handleOperation } from "@/lib/transports/http/operation";
 import { operations } from "@/lib/operations/registry";
 import { call, expectError, makeUser, type Called, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
+import { mcpClient } from "../helpers/mcp";
 import { bodiesOf, fixtureOf, inputFields, isIdField, VALID, type Fixture } from "../helpers/security-table";
 
-// The security cases of every operation, generated from the registry: a new operation is
-// covered as soon as it is registered, and fails here until it has a valid body below.
+// The security cases of every operation, generated from the registry (the table of
+// tests/helpers/security-table.ts): a new operation is covered as soon as it is registered, and
+// fails until it has a valid body there. Over REST, and over MCP for the ownership cases; the
+// owner's pages run the same table in owner-door.test.ts.
 
 withDatabase();
 
@@ -120,15 +123,27 @@ describe.each(operations.map((op) => [op.name, op] as const))("%s", (name, op) =
       // Publishing allowed, so that no switch answers before the ownership check.
       const stranger = await makeUser({ publishing: true });
       const own = bodiesOf(name, await fixtureOf(stranger));
+      // The same table over MCP: a tool's refusal carries REST's error body.
+      const client = await mcpClient(stranger.token);
+      const overMcp = async (args: Record<string, unknown>) => {
+        const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
+        return { isError: r.isError, body: JSON.parse(r.content[0].text) };
+      };
       for (const [i, b] of own.entries()) {
         // One field at a time points at the owner's item; the others stay the stranger's own.
         for (const k of idFields.filter((f) => f in b)) {
-          const foreign = await call(name, { ...b, [k]: bodiesOf(name, fx)[i][k] }, { token: stranger.token });
-          const missing = await call(name, { ...b, [k]: randomUUID() }, { token: stranger.token });
+          const theirs = { ...b, [k]: bodiesOf(name, fx)[i][k] };
+          const nobodys = { ...b, [k]: randomUUID() };
+          const foreign = await call(name, theirs, { token: stranger.token });
+          const missing = await call(name, nobodys, { token: stranger.token });
           expectError(foreign, 422, "action_failed");
           expect({ field: k, status: foreign.status, body: foreign.body }).toEqual({ field: k, status: missing.status, body: missing.body });
+          const [mcpForeign, mcpMissing] = [await overMcp(theirs), await overMcp(nobodys)];
+          expect({ field: k, ...mcpForeign }).toEqual({ field: k, isError: true, body: foreign.body });
+          expect({ field: k, ...mcpMissing }).toEqual({ field: k, isError: true, body: missing.body });
         }
       }
+      await client.close();
       expect(await ownerItems()).toEqual(before);
     });
 });
