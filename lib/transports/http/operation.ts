@@ -31,19 +31,26 @@ export async function answerOperation(req: ApiRequest, name: string): Promise<Ap
     // A body past the usual cap (an upload's) takes one of the few places for such bodies until answered.
     const gate = (op.maxBodyBytes ?? 0) > MAX_BODY_BYTES ? largeBodyGate(caller.userId) : undefined;
     try {
-      const result = await runOperation(caller, op, () => readJsonBody(req, op.maxBodyBytes, gate), {
+      const out = await runOperation(caller, op, () => readJsonBody(req, op.maxBodyBytes, gate), {
         requestId,
         idempotencyKey: req.header("idempotency-key") ?? undefined,
         onRate: (rate: RateDecision) => Object.assign(headers, rateLimitHeaders(rate)),
       });
-      return { status: 200, headers, body: JSON.stringify(result) };
+      // REST cannot ask the owner while the call waits: a needed approval is its 403 with the link.
+      if (out.kind !== "done") return refused(out.kind === "needs_approval" ? out.refusal : out.answer, requestId, headers);
+      return { status: 200, headers, body: JSON.stringify(out.result) };
     } finally {
       gate?.release();
     }
   } catch (e) {
-    const answer = presentError(e, requestId, "/api/v1");
-    return { status: answer.status, headers: { ...headers, ...answer.headers }, body: JSON.stringify(answer.body) };
+    return refused(e, requestId, headers);
   }
+}
+
+/** Any refusal or failure, through the one error mapping. */
+function refused(e: unknown, requestId: string, headers: Record<string, string>): ApiAnswer {
+  const answer = presentError(e, requestId, "/api/v1");
+  return { status: answer.status, headers: { ...headers, ...answer.headers }, body: JSON.stringify(answer.body) };
 }
 
 /** The same for a web Request: the route file (`next dev`, and `npm start` without its direct routes) and the tests. */

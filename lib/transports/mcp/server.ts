@@ -3,15 +3,15 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/
 import type { Caller } from "@/lib/domain/context";
 import { findOperation } from "@/lib/operations/registry";
 import { pay, prepaid, type Prepaid } from "@/lib/operations/budget";
-import { runOperation } from "@/lib/operations/run";
+import { runOperation, type Outcome } from "@/lib/operations/run";
 import { refuseBadInput } from "@/lib/operations/sanitize";
 import { registerCatalog } from "./catalog";
 import { SERVER_ICONS } from "./icons";
 import { trackCall } from "./in-flight";
 import { legacyConfirm, type LegacyContext } from "./approvals/legacy-confirm";
-import { InputRequired, modernConfirm, requestStateVerifier } from "./approvals/mrtr";
+import { modernConfirm, requestStateVerifier } from "./approvals/mrtr";
 import { errorResult, okResult } from "./results";
-import { registerTaskMethods, startTask, TaskCreated, TASKS_EXTENSION, wantsTask } from "./tasks/tasks";
+import { registerTaskMethods, startTask, TASKS_EXTENSION, wantsTask, type TaskHandle } from "./tasks/tasks";
 import { toolList } from "./tools";
 
 const INSTRUCTIONS =
@@ -22,24 +22,33 @@ const INSTRUCTIONS =
 /** Lists and the guide are the same for everyone and change only with a deployment: clients may cache them for an hour. */
 const CACHE = { ttlMs: 3600_000, cacheScope: "public" as const };
 
+/** Task handles this server answered, by their tools/call request (the SDK hands the handler that same object). */
+const handles = new WeakMap<object, TaskHandle>();
+
 /**
  * The SDK validates every tools/call result as a CallToolResult; a task handle
- * (CreateTaskResult, tasks extension) is another result family, answered as it is.
+ * (CreateTaskResult, tasks extension) is another result family it does not know yet
+ * (modelcontextprotocol/typescript-sdk#2637; the extension's own support is #2782). Through the
+ * SDK's hook for subclasses, the handler's task handle is set aside before that validation and
+ * answered as it is. Remove this class when the SDK serves the extension.
  */
 class ContentioServer extends Server {
   protected override _wrapHandler(method: string, handler: Parameters<Server["_wrapHandler"]>[1]): ReturnType<Server["_wrapHandler"]> {
-    const wrapped = super._wrapHandler(method, handler);
-    if (method !== "tools/call") return wrapped;
+    if (method !== "tools/call") return super._wrapHandler(method, handler);
+    const validated = super._wrapHandler(method, async (request, ctx) => {
+      const result = await handler(request, ctx);
+      if (!isTaskHandle(result)) return result;
+      handles.set(request, result);
+      return { content: [] };
+    });
     return async (request, ctx) => {
-      try {
-        return await wrapped(request, ctx);
-      } catch (e) {
-        if (e instanceof TaskCreated) return e.result as never;
-        throw e;
-      }
+      const result = await validated(request, ctx);
+      return (handles.get(request) ?? result) as never;
     };
   }
 }
+
+const isTaskHandle = (r: unknown): r is TaskHandle => (r as TaskHandle | undefined)?.resultType === "task";
 
 export type McpServerContext = {
   caller: Caller;
@@ -91,11 +100,11 @@ export function createMcpServer(c: McpServerContext): Server {
         // approval's state); the call then runs on this point.
         const paid = prepaid(await pay(c.caller, c.prepaid));
         const task = wantsTask(op.name, ctx) ? await startTask(c.caller, op, args, c.requestId, paid) : null;
-        if (task) throw task;
+        // A result family the SDK's types do not know yet: ContentioServer answers it as it is.
+        if (task) return task as never;
         const m = await modernConfirm(c.caller, op.name, args, ctx);
-        return okResult(
-          await runOperation(c.caller, op, () => m.args, { requestId: c.requestId, confirm: m.confirm, prepaid: paid, signal: ctx.mcpReq.signal }),
-        );
+        const out = await runOperation(c.caller, op, () => m.args, { requestId: c.requestId, confirm: m.confirm, prepaid: paid, signal: ctx.mcpReq.signal });
+        return rendered(out, c.requestId);
       }
       const confirm = legacyConfirm(c.caller, c.legacy, ctx, request.params._meta?.progressToken);
       // A 2025-era request's transport lives as long as the request, so its end (the client
@@ -104,17 +113,26 @@ export function createMcpServer(c: McpServerContext): Server {
       const call = trackCall(c.caller, c.legacy?.session.id ?? "", ctx.mcpReq.id);
       try {
         const signal = AbortSignal.any([ctx.mcpReq.signal, call.signal, ...(c.legacy ? [c.legacy.signal] : [])]);
-        return okResult(await runOperation(c.caller, op, () => args, { requestId: c.requestId, confirm, prepaid: c.prepaid, signal }));
+        return rendered(await runOperation(c.caller, op, () => args, { requestId: c.requestId, confirm, prepaid: c.prepaid, signal }), c.requestId);
       } finally {
         call.done();
       }
     } catch (e) {
-      if (e instanceof TaskCreated) throw e;
-      if (e instanceof InputRequired) return e.result;
       // A refused requestState is a protocol error (-32602), not a tool result.
       if (e instanceof ProtocolError) throw e;
       return errorResult(e, c.requestId);
     }
   });
   return server;
+}
+
+/**
+ * A call's outcome as a tools/call result: the operation's answer; its refusal (an approval
+ * still needed: the link) as an isError result with REST's body; or what the era's way of
+ * asking the owner answered (an InputRequiredResult).
+ */
+function rendered(out: Outcome, requestId: string): CallToolResult | InputRequiredResult {
+  if (out.kind === "done") return okResult(out.result);
+  if (out.kind === "needs_approval") return errorResult(out.refusal, requestId);
+  return out.answer as InputRequiredResult;
 }

@@ -29,7 +29,9 @@ export const formKey = () => randomUUID();
 export async function ownerRun<O extends Operation>(caller: Caller, op: O, readInput: () => unknown, o: OwnerCall = {}): Promise<z.output<O["output"]>> {
   if (!caller.inPerson) throw new Error("ownerRun is for the owner in person");
   const out = await runOperation(caller, op, readInput, { requestId: `owner:${randomUUID()}`, idempotencyKey: o.key || undefined, shown: o.shown });
-  return out as z.output<O["output"]>;
+  // The owner's own page is the confirmation: an approval is never asked of them.
+  if (out.kind !== "done") throw new Error(`the owner's action ended as ${out.kind}`);
+  return out.result as z.output<O["output"]>;
 }
 
 /** The owner in person behind a form: null when its CSRF token is not this user's for `purpose`, or the user is gone. */

@@ -1,6 +1,7 @@
 import type { ServerContext, Transport } from "@modelcontextprotocol/server";
 import type { Caller, Ctx } from "@/lib/domain/context";
 import { AppError, type Confirmation } from "@/lib/core/errors";
+import type { Decision } from "@/lib/operations/run";
 import { approvalMode, askForApproval } from "./elicitation";
 import type { McpSession } from "../eras/session";
 
@@ -20,10 +21,10 @@ export const notApproved = () =>
  * confirmation_required link.
  */
 export function legacyConfirm(caller: Caller, legacy: LegacyContext | undefined, ctx: ServerContext, progressToken: string | number | undefined) {
-  return async (c: Confirmation, opCtx: Ctx): Promise<boolean> => {
-    if (!legacy) return false;
+  return async (c: Confirmation, opCtx: Ctx): Promise<Decision> => {
+    if (!legacy) return "not_now";
     const mode = await approvalMode(opCtx.db, caller, legacy.session);
-    if (!mode) return false;
+    if (!mode) return "not_now";
     const outcome = await askForApproval(
       { db: opCtx.db, caller, session: legacy.session, transport: legacy.transport, toolRequestId: ctx.mcpReq.id, progressToken, signal: legacy.signal },
       c,
@@ -31,6 +32,6 @@ export function legacyConfirm(caller: Caller, legacy: LegacyContext | undefined,
     );
     if (outcome === "denied") throw notApproved();
     // Not decided in time, cancelled, or too many waits: the link still works until it expires.
-    return outcome === "approved";
+    return outcome === "approved" ? "approved" : "not_now";
   };
 }

@@ -16,6 +16,7 @@ import type { Caller, Ctx } from "@/lib/domain/context";
 import { appTrustsForms } from "@/lib/domain/approvals/elicitations";
 import { sha256 } from "@/lib/domain/hash";
 import type { Confirmation } from "@/lib/core/errors";
+import type { Decision } from "@/lib/operations/run";
 import { approvalState } from "./approval-state";
 import { confirmationForm } from "./elicitation";
 import { notApproved } from "./legacy-confirm";
@@ -36,13 +37,6 @@ const POLL_MS = 300;
 
 /** User, app, tool, arguments hash, approval id; f: the server sent a form (trusted app), not the page. */
 type State = { u: string; a: string; t: string; h: string; ap: string; f?: 1 };
-
-/** Thrown through runOperation to end the call with an InputRequiredResult. */
-export class InputRequired extends Error {
-  constructor(readonly result: InputRequiredResult) {
-    super("input_required");
-  }
-}
 
 let codec: ReturnType<typeof createRequestStateCodec<State>> | undefined;
 function stateCodec() {
@@ -126,22 +120,24 @@ export async function modernConfirm(caller: Caller, tool: string, args: Record<s
     // The person would not open the page: as on 2025-11-25, the link stays good and is the answer.
     declined = !state.f && answer.kind === "elicit" && answer.action !== "accept";
   }
-  const confirm = async (c: Confirmation, opCtx: Ctx): Promise<boolean> => {
+  const confirm = async (c: Confirmation, opCtx: Ctx): Promise<Decision> => {
     // The state's approval is no longer open (spent by a concurrent retry, or expired): this state is done.
     if (state && c.id !== state.ap) throw invalidState("its approval is no longer open.");
-    if (declined) return false;
+    if (declined) return "not_now";
     if (state && !state.f) {
       const status = await waitForDecision(caller, c.id, ctx.mcpReq.signal);
       if (status === "denied") throw notApproved();
-      if (status === "approved") return true;
+      if (status === "approved") return "approved";
     }
     const form = clientSupports(ctx, "form") && (await appTrustsForms(opCtx.db, caller));
-    if (!form && !clientSupports(ctx, "url")) return false;
+    if (!form && !clientSupports(ctx, "url")) return "not_now";
     const request = form
       ? inputRequired.elicit((await confirmationForm(opCtx.db, caller, c)) as never)
       : inputRequired.elicitUrl({ url: c.url, message: approvalMessage(caller, c) });
     const requestState = await stateCodec().mint({ u: caller.userId, a: caller.appId, t: tool, h: hash, ap: c.id, ...(form ? { f: 1 } : {}) });
-    throw new InputRequired(inputRequired({ inputRequests: { [APPROVAL_KEY]: request }, requestState }));
+    // The call ends here, asking: the client's retry carries the state back.
+    const asked: InputRequiredResult = inputRequired({ inputRequests: { [APPROVAL_KEY]: request }, requestState });
+    return { stop: asked };
   };
   return { args: state ? { ...args, confirmation_id: state.ap } : args, confirm };
 }

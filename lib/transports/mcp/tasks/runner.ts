@@ -3,7 +3,7 @@ import type { Caller } from "@/lib/domain/context";
 import type { Confirmation } from "@/lib/core/errors";
 import type { Operation } from "@/lib/operations/define";
 import type { Prepaid } from "@/lib/operations/budget";
-import { runOperation } from "@/lib/operations/run";
+import { runOperation, type Decision } from "@/lib/operations/run";
 import { approvalState } from "../approvals/approval-state";
 import { notApproved } from "../approvals/legacy-confirm";
 import { approvalMessage } from "../approvals/mrtr";
@@ -15,12 +15,8 @@ import { createTask, HEARTBEAT_MS, taskState, touchTask, updateOpenTask, type Ta
 
 const WAIT_POLL_MS = 500;
 
-/** Thrown through the tools/call handler to answer with a CreateTaskResult (see server.ts). */
-export class TaskCreated extends Error {
-  constructor(readonly result: Record<string, unknown>) {
-    super("task");
-  }
-}
+/** A task handle (CreateTaskResult), which tools/call answers in place of a CallToolResult (see server.ts). */
+export type TaskHandle = { resultType: "task" } & ReturnType<typeof taskShape>;
 
 /** A task as the wire shows it (CreateTaskResult and tasks/get share it). */
 export function taskShape(row: TaskRow) {
@@ -35,31 +31,31 @@ export function taskShape(row: TaskRow) {
   };
 }
 
-class TaskEnded extends Error {}
-
 /**
  * The confirm hook inside a task: the task turns input_required with a URL-mode elicitation of
  * the approval page, and waits (until the approval expires) for the owner's decision there, a
  * decline in tasks/update, or tasks/cancel.
  */
 function taskConfirm(caller: Caller, taskId: string) {
-  return async (c: Confirmation): Promise<boolean> => {
+  // The task was cancelled (or expired) while it waited: nothing more is recorded.
+  const ended: Decision = { stop: null };
+  return async (c: Confirmation): Promise<Decision> => {
     const request = inputRequired.elicitUrl({ url: c.url, message: approvalMessage(caller, c) });
     const statusMessage = `Waiting for the account owner's approval at ${c.url}`;
     if (!(await updateOpenTask(taskId, { status: "input_required", statusMessage, result: { inputRequests: { [`approval-${c.id}`]: request } } })))
-      throw new TaskEnded();
+      return ended;
     for (;;) {
       const [a, task] = [await approvalState(caller, c.id), await taskState(taskId)];
       // The client would not open the page (tasks/update): as on the other paths, the link is the answer.
-      if (task?.status === "working" && task.result?.declined) return false;
-      if (task?.status !== "input_required") throw new TaskEnded();
+      if (task?.status === "working" && task.result?.declined) return "not_now";
+      if (task?.status !== "input_required") return ended;
       if (a?.status === "denied") throw notApproved();
       if (a?.status === "approved") break;
-      if (!a || a.status !== "pending" || a.expiresAt.getTime() <= Date.now()) return false;
+      if (!a || a.status !== "pending" || a.expiresAt.getTime() <= Date.now()) return "not_now";
       await new Promise((r) => setTimeout(r, WAIT_POLL_MS));
     }
     await updateOpenTask(taskId, { status: "working", statusMessage: "Approved by the owner; running.", result: null });
-    return true;
+    return "approved";
   };
 }
 
@@ -85,15 +81,12 @@ async function runTask(caller: Caller, op: Operation, args: Record<string, unkno
     HEARTBEAT_MS,
   );
   try {
-    const result = await runOperation(caller, op, () => args, { requestId, confirm: taskConfirm(caller, task.id), prepaid, signal: stop.signal });
+    const out = await runOperation(caller, op, () => args, { requestId, confirm: taskConfirm(caller, task.id), prepaid, signal: stop.signal });
+    if (out.kind === "stopped") return;
     // The action happened: that is recorded even over a cancellation that came too late.
-    await updateOpenTask(task.id, { status: "completed", statusMessage: null, result: okResult(result) as Record<string, unknown> }, [
-      "working",
-      "input_required",
-      "cancelled",
-    ]);
+    const result = out.kind === "done" ? okResult(out.result) : errorResult(out.refusal, requestId);
+    await updateOpenTask(task.id, { status: "completed", statusMessage: null, result: result as Record<string, unknown> }, ["working", "input_required", "cancelled"]);
   } catch (e) {
-    if (e instanceof TaskEnded) return;
     // A refusal is a tool result (completed with isError), as on the synchronous path.
     await updateOpenTask(task.id, { status: "completed", statusMessage: null, result: errorResult(e, requestId) as Record<string, unknown> }).catch(() => {});
   } finally {
@@ -108,10 +101,10 @@ async function runTask(caller: Caller, op: Operation, args: Record<string, unkno
  * many open. The call takes the point its request paid (`prepaid`), as it would have
  * answering directly.
  */
-export async function startTask(caller: Caller, op: Operation, args: Record<string, unknown>, requestId: string, prepaid?: Prepaid) {
+export async function startTask(caller: Caller, op: Operation, args: Record<string, unknown>, requestId: string, prepaid?: Prepaid): Promise<TaskHandle | null> {
   if (!op.input.safeParse(args).success) return null;
   const task = await createTask(caller, op.name, args);
   if (!task) return null;
   void runTask(caller, op, args, requestId, task, prepaid);
-  return new TaskCreated({ resultType: "task", ...taskShape(task) });
+  return { resultType: "task", ...taskShape(task) };
 }

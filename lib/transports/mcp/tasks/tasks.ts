@@ -11,7 +11,7 @@ import { abortTask, taskShape } from "./runner";
 import { failIfAbandoned, findTask, updateOpenTask, type TaskRow } from "./store";
 import { findOperation } from "@/lib/operations/registry";
 
-export { startTask, TaskCreated } from "./runner";
+export { startTask, type TaskHandle } from "./runner";
 
 // The tasks extension (io.modelcontextprotocol/tasks) on protocol 2026-07-28: a tool call that
 // may outlast its request (publish_now waiting for the owner's approval or a slow platform,
