@@ -7,6 +7,7 @@ import { keepStatistics } from "@/lib/adapters/db/statistics";
 import { ensureOwner } from "@/lib/domain/owner/users";
 import { log } from "@/lib/core/log";
 import { errorFacts } from "@/lib/core/redact";
+import { privateDataDir } from "@/lib/core/private-dir";
 
 export async function startup() {
   const c = config();
@@ -67,7 +68,7 @@ export async function createOwner(db: Db, email: string, file: string) {
  * database goes first: created afresh, it cannot be a link elsewhere or keep looser rights.
  */
 async function keepOwnerPassword(file: string, password: string) {
-  await fs.mkdir(path.dirname(file), { recursive: true });
+  privateDataDir(path.dirname(file));
   await fs.rm(file, { force: true });
   await fs.writeFile(file, `${password}\n`, { flag: "wx", mode: 0o600 });
 }

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { privateDataDir } from "@/lib/core/private-dir";
 
 // The running server holds the embedded database (one process only), so the command line
 // hands its command to the server instead, over a Unix socket in DATA_DIR: a folder only the
@@ -24,6 +25,7 @@ export function openChannel(dataDir: string, run: (req: ChannelRequest) => Promi
   const file = socketPath(dataDir);
   if (Buffer.byteLength(file) > MAX_SOCKET_PATH) return null;
   const dir = path.dirname(file);
+  privateDataDir(dataDir);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   // A folder someone else made, or a link to one, would let them in: it must be ours and private.
   const st = fs.lstatSync(dir);
