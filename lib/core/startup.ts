@@ -3,6 +3,7 @@ import path from "node:path";
 import { config } from "@/lib/core/config";
 import { database, type Db } from "@/lib/adapters/db";
 import { keepTidy } from "@/lib/adapters/db/housekeeping";
+import { databaseIdentity } from "@/lib/adapters/db/identity";
 import { keepStatistics } from "@/lib/adapters/db/statistics";
 import { ensureOwner } from "@/lib/domain/owner/users";
 import { log } from "@/lib/core/log";
@@ -21,7 +22,7 @@ export async function startup() {
   }
   // `npm run admin` hands its commands to this process, which holds the database (channel.ts).
   const [{ openChannel }, { answerChannel }] = await Promise.all([import("@/lib/transports/cli/channel"), import("@/lib/transports/cli/commands")]);
-  openChannel(path.resolve(c.DATA_DIR), (req) => answerChannel(req, async () => (await database()).db));
+  await openChannel(path.resolve(c.DATA_DIR), databaseIdentity(c).id, (req) => answerChannel(req, async () => (await database()).db));
   // Statistics for the planner as tables grow (statistics.ts), in the background.
   keepStatistics(database, {
     analyzed: (tables) => log("info", "statistics gathered", { tables }),
