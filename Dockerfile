@@ -29,7 +29,7 @@ COPY --from=build /app/.next ./.next
 COPY --from=build /app/server ./server
 COPY --from=build /app/lib ./lib
 COPY --from=build /app/drizzle/migrations ./drizzle/migrations
-RUN mkdir -p /data && chown node:node /data
+RUN mkdir -p /data && chown node:node /data && chmod 0700 /data
 USER node
 VOLUME /data
 EXPOSE 3000

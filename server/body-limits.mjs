@@ -12,16 +12,13 @@
 // import TypeScript. It follows body.ts's rule: a declared length over the cap is refused
 // unread; a body without one is counted as it arrives and refused at the first chunk past the
 // cap. A refusal is a 413 in the route's error shape (unless an answer went out already),
-// after which nothing more is read and the connection closes.
+// after which no reader gets another byte and the connection closes (a lingering close).
 import http from "node:http";
+import { lingeringClose } from "./lingering-close.mjs";
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
 const kib = (max) => `${Math.floor(max / KiB)} KiB`;
-
-// How long a refused client has to read the answer before its connection is cut: closed at
-// once with bytes still unread, a connection is reset, and the reset can overtake the answer.
-const LINGER_MS = 2000;
 
 const SHAPES = {
   // Every /api address's error body (lib/core/errors/present.ts), worded as readJsonBody words it.
@@ -91,8 +88,8 @@ export function bodyLimits(origin) {
     let answered = false;
     req.push = function (chunk, encoding) {
       if (chunk !== null && (seen += chunk.length) > rule.max) {
-        refuse();
-        return false;
+        refuse(); // the chunk goes nowhere, and the rest is read to be dropped
+        return true;
       }
       return answered && chunk !== null ? true : push.call(this, chunk, encoding);
     };
@@ -110,11 +107,10 @@ export function bodyLimits(origin) {
 /**
  * Answers 413 on the connection itself, unless an answer went out already: Next may hold
  * `res` while it waits for the rest of the body, and sees the connection close as a client
- * that hung up. Nothing more is read: the parser's next chunk is dropped, and the false it
- * gets stops the socket.
+ * that hung up. No reader gets another byte: the rest is dropped as the connection closes
+ * (lingering-close.mjs), so the client reads the answer instead of a reset.
  */
 function refuseBody(req, res, rule, origin) {
-  req.push = () => false;
   const socket = req.socket;
   if (!res.headersSent) {
     const { type, body, headers = {} } = SHAPES[rule.shape](rule.max, origin);
@@ -122,7 +118,5 @@ function refuseBody(req, res, rule, origin) {
     const lines = Object.entries(head).map(([name, value]) => `${name}: ${value}\r\n`);
     socket.write(`HTTP/1.1 413 ${http.STATUS_CODES[413]}\r\n${lines.join("")}\r\n${body}`);
   }
-  // The answer, then the end of the connection, which is cut once the client had time to read it.
-  socket.end();
-  setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  lingeringClose(req);
 }

@@ -11,6 +11,7 @@ import path from "node:path";
 import { bodyLimits } from "./body-limits.mjs";
 import { isLoopbackListenAddress } from "../lib/core/address-policy.mjs";
 import { directRoute } from "./direct-routes.mjs";
+import { lingerOnUnreadBodies } from "./lingering-close.mjs";
 import { settleMemory } from "./memory.mjs";
 import { trackNextContext } from "./next-context.mjs";
 
@@ -96,6 +97,9 @@ const server = http.createServer((req, res) => {
 // connection and answer 502. Headers may take a moment longer than that, and a whole request
 // no less.
 server.keepAliveTimeout = keepAlive * 1000;
+// An answer given before its body arrived whole is read by the client, not lost to a reset
+// (lingering-close.mjs).
+lingerOnUnreadBodies(server);
 server.headersTimeout = server.keepAliveTimeout + 1000;
 server.requestTimeout = Math.max(server.requestTimeout, server.headersTimeout);
 

@@ -3,10 +3,12 @@ import path from "node:path";
 import { config } from "@/lib/core/config";
 import { database, type Db } from "@/lib/adapters/db";
 import { keepTidy } from "@/lib/adapters/db/housekeeping";
+import { databaseIdentity } from "@/lib/adapters/db/identity";
 import { keepStatistics } from "@/lib/adapters/db/statistics";
 import { ensureOwner } from "@/lib/domain/owner/users";
 import { log } from "@/lib/core/log";
 import { errorFacts } from "@/lib/core/redact";
+import { privateDataDir } from "@/lib/core/private-dir";
 
 export async function startup() {
   const c = config();
@@ -20,7 +22,7 @@ export async function startup() {
   }
   // `npm run admin` hands its commands to this process, which holds the database (channel.ts).
   const [{ openChannel }, { answerChannel }] = await Promise.all([import("@/lib/transports/cli/channel"), import("@/lib/transports/cli/commands")]);
-  openChannel(path.resolve(c.DATA_DIR), (req) => answerChannel(req, async () => (await database()).db));
+  await openChannel(path.resolve(c.DATA_DIR), databaseIdentity(c).id, (req) => answerChannel(req, async () => (await database()).db));
   // Statistics for the planner as tables grow (statistics.ts), in the background.
   keepStatistics(database, {
     analyzed: (tables) => log("info", "statistics gathered", { tables }),
@@ -67,7 +69,7 @@ export async function createOwner(db: Db, email: string, file: string) {
  * database goes first: created afresh, it cannot be a link elsewhere or keep looser rights.
  */
 async function keepOwnerPassword(file: string, password: string) {
-  await fs.mkdir(path.dirname(file), { recursive: true });
+  privateDataDir(path.dirname(file));
   await fs.rm(file, { force: true });
   await fs.writeFile(file, `${password}\n`, { flag: "wx", mode: 0o600 });
 }

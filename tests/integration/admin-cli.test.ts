@@ -1,15 +1,20 @@
-import { execFile, spawn } from "node:child_process";
+import { execFile, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, useDatabase as installDatabase } from "@/lib/adapters/db";
+import { openDatabase, useDatabase as installDatabase, type Database } from "@/lib/adapters/db";
+import { databaseIdentity } from "@/lib/adapters/db/identity";
+import { findUserByEmail } from "@/lib/domain/owner/users";
+import { openChannel, socketPath } from "@/lib/transports/cli/channel";
+import { answerChannel } from "@/lib/transports/cli/commands";
 import { verifyPassword } from "@/lib/domain/owner/sign-in";
 import { hashToken } from "@/lib/domain/apps/tokens";
 import { tokens } from "@/drizzle/schema";
 import { call, expectError } from "../helpers/api";
+import { migratedTemplate } from "../helpers/pglite-template";
 import { tempDatabase, type TempDatabase } from "../helpers/temp-database";
 
 // The real command, as operators run it: `npx tsx lib/transports/cli/admin.ts ...` in a child process.
@@ -236,5 +241,100 @@ describe.each(MODES)("npm run admin against $name", ({ url }) => {
     }
     // Nothing was changed: the plan is still plus.
     expect(ok(await admin(env(), "complete-account", "--email", email))).toMatchObject({ plan: "plus" });
+  });
+});
+
+// A server on one database, a command meant for another: the command must never act on the
+// server's. The postgres project replays it as found (the server on PostgreSQL A, the command
+// given DATABASE_URL=B); the embedded one has the server on a PostgreSQL (stood in for by a
+// database in memory) and the command on the embedded database of the same DATA_DIR.
+describe.each(MODES)("npm run admin beside a server on another database ($name)", ({ url }) => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "contentio-cli-other-"));
+  const email = `other-${randomBytes(4).toString("hex")}@example.test`;
+  const temps: TempDatabase[] = [];
+  const servers: { close: () => unknown }[] = [];
+  let serverDb: Database;
+  let serverIdentity: ReturnType<typeof databaseIdentity>;
+  let commandUrl: string | undefined;
+
+  beforeAll(async () => {
+    if (url) {
+      const [a, b] = await Promise.all([tempDatabase(url, "contentio_cli_a"), tempDatabase(url, "contentio_cli_b")]);
+      temps.push(a, b);
+      serverDb = await openDatabase({ url: a.url });
+      serverIdentity = databaseIdentity({ DATABASE_URL: a.url, DATA_DIR: dataDir });
+      commandUrl = b.url;
+    } else {
+      serverDb = await openDatabase({ dataDir: null, from: await migratedTemplate() });
+      serverIdentity = databaseIdentity({ DATABASE_URL: "postgres://contentio@db.invalid:5432/contentio", DATA_DIR: dataDir });
+    }
+  });
+  afterAll(async () => {
+    for (const s of servers) s.close();
+    await serverDb?.close();
+    installDatabase(undefined);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    await Promise.all(temps.map((t) => t.drop()));
+  });
+
+  const env = (databaseUrl = commandUrl): NodeJS.ProcessEnv => {
+    const e: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "silent" };
+    delete e.REDIS_URL;
+    if (databaseUrl) e.DATABASE_URL = databaseUrl;
+    else delete e.DATABASE_URL;
+    return e;
+  };
+
+  /** A server's channel on DATA_DIR, as startup() opens it, counting the commands it runs. */
+  async function serve(identity = serverIdentity) {
+    const served = { count: 0 };
+    const server = await openChannel(dataDir, identity.id, (req) => (served.count++, answerChannel(req, async () => serverDb.db)));
+    if (server) servers.push(server);
+    return { server, served };
+  }
+
+  it("runs on the database it was given, never on the server's, and says so", { timeout: 180_000 }, async () => {
+    const { server, served } = await serve();
+    expect(server).not.toBeNull();
+    const r = await adminWithInput(env(), "pw-123456\n", "create-user", "--email", email, "--password-stdin");
+    expect(r.code, r.stderr).toBe(0);
+    expect(served.count).toBe(0);
+    expect(r.stderr).toContain("serves another database");
+    expect(await findUserByEmail(serverDb.db, email)).toBeUndefined();
+    const given = await openDatabase(commandUrl ? { url: commandUrl } : { dataDir });
+    try {
+      expect(await findUserByEmail(given.db, email)).toMatchObject({ email });
+    } finally {
+      await given.close();
+      installDatabase(undefined);
+    }
+    server!.close();
+  });
+
+  it("a second server leaves a live server's channel alone; a dead one's is taken over", { timeout: 180_000 }, async () => {
+    // The command's own database this time, so the server answers it.
+    const same = databaseIdentity({ DATABASE_URL: commandUrl, DATA_DIR: dataDir });
+    const first = await serve(same);
+    const second = await serve(same);
+    expect(first.server).not.toBeNull();
+    expect(second.server).toBeNull();
+    const r = await admin(env(), "set-plan", "--email", `nobody-${email}`, "--plan", "plus");
+    expect(r.stderr).toContain("No user");
+    expect([first.served.count, second.served.count]).toEqual([1, 0]);
+    first.server!.close();
+
+    // A socket left behind by a server that died: nobody answers on it.
+    const file = socketPath(dataDir);
+    const died = spawnSync(process.execPath, [
+      "-e",
+      `require("net").createServer().listen(${JSON.stringify(file)}, () => process.kill(process.pid, "SIGKILL"))`,
+    ]);
+    expect(died.signal).toBe("SIGKILL");
+    expect(fs.existsSync(file)).toBe(true);
+    const third = await serve(same);
+    expect(third.server).not.toBeNull();
+    const again = await admin(env(), "set-plan", "--email", `nobody-${email}`, "--plan", "plus");
+    expect(again.stderr).toContain("No user");
+    expect(third.served.count).toBe(1);
   });
 });

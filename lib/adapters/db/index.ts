@@ -7,6 +7,7 @@ import { log } from "@/lib/core/log";
 import { redactSecrets } from "@/lib/core/redact";
 import * as schema from "@/drizzle/schema";
 import { acquireDataDirLock } from "./lock";
+import { keepPrivate } from "@/lib/core/private-dir";
 import { rowsOf } from "./rows";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -75,6 +76,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string | null
   const { migrate } = await import("drizzle-orm/pglite/migrator");
   const { embeddedClient } = await import("./pglite-client");
   const release = opts.dataDir ? acquireDataDirLock(opts.dataDir) : () => {};
+  if (opts.dataDir) privateFiles();
   try {
     // One process, one user of the data: PostgreSQL's default 128 MB of shared buffers only
     // inflates the server's memory (docs/performance.md); the files stay in the OS page cache.
@@ -83,6 +85,8 @@ export async function openDatabase(opts: { url?: string; dataDir?: string | null
     // search for a common word as it served a rare one. Planning a point lookup costs little.
     const options = { startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB", "-c", "plan_cache_mode=force_custom_plan"] };
     const client = embeddedClient(opts.dataDir ? await PGlite.create(opts.dataDir, options) : await PGlite.create({ ...options, loadDataDir: opts.from }));
+    // A new folder's files come from PGlite's template, written 0666 whatever the umask.
+    if (opts.dataDir) keepPrivate(opts.dataDir);
     const db = drizzle(client, { schema }) as unknown as Db;
     await applyMigrations(() => migrate(db as never, { migrationsFolder: MIGRATIONS }));
     return {
@@ -97,6 +101,17 @@ export async function openDatabase(opts: { url?: string; dataDir?: string | null
     release();
     throw e;
   }
+}
+
+/**
+ * Files the embedded database creates as it runs (WAL segments, relations, its caches) take
+ * the process's umask: none for the group or others (DATA_DIR is 0700 as well: private-dir.ts).
+ * A worker thread cannot set it, and there is none to set there.
+ */
+function privateFiles() {
+  try {
+    process.umask(0o077);
+  } catch {}
 }
 
 // One database per process (a globalThis singleton survives Next's module reloading).

@@ -1,11 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
+import { privateDataDir } from "@/lib/core/private-dir";
 
 // PGlite has no lock of its own, and two processes opening one data directory corrupt it.
 // A pid file taken with O_EXCL keeps a second process (e.g. `npm run admin` while the
 // server runs) out; a pid file left by a dead process is taken over.
 export function acquireDataDirLock(dataDir: string): () => void {
-  fs.mkdirSync(dataDir, { recursive: true });
+  privateDataDir(dataDir);
   const file = path.join(dataDir, "contentio.pid");
   for (let attempt = 0; attempt < 2; attempt++) {
     try {

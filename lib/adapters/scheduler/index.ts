@@ -132,9 +132,10 @@ const FLUSH_MS = 1000;
 const TARGET_FRESH_MS = 5_000;
 
 // A claimed draft that has waited in its account's lane (behind slow calls of the same
-// account) for half the stuck limit is not posted now: the stuck sweep, measuring from the
-// claim, could mark it `unknown` while its call is under way, and the owner could post it a
-// second time. Not posted, it goes back to `scheduled` and a later pass takes it.
+// account) for half the stuck limit is not posted now: a claim waiting in a lane is not
+// renewed, so another process's stuck sweep could soon take it, and the owner would be shown
+// `unknown` until the attempt found its claim gone (it then posts nothing: attempt()).
+// Not posted, it goes back to `scheduled` and a later pass takes it.
 const waitedTooLong = (c: Claimed, now: Date, stuckSeconds: number) => !!c.claimedAt && now.getTime() - c.claimedAt.getTime() > (stuckSeconds * 1000) / 2;
 const backToScheduled = (c: Claimed, now: Date): Outcome => ({
   status: "retrying",

@@ -27,6 +27,8 @@ export type PublishPart = { text: string; media: MediaItem[] };
  * already reached the platform. An adapter calls `onProgress` after EACH part posted and
  * each medium uploaded, and waits for it: it stores the progress before the next platform
  * call, so a resumed publish (retry, publish_now after a failure) never sends anything twice.
+ * It throws when the draft is no longer this attempt's (its claim was taken): the adapter
+ * lets that through and makes no further call.
  */
 export type PublishRequest = {
   userId: string;

@@ -18,7 +18,8 @@ export type Done = { c: Claimed; o: Outcome; at: Date };
 
 /**
  * Records outcomes. Same conditions as record(): a draft is only marked published while it
- * is still `publishing` (or `unknown`, when the stuck sweep gave up on a call that did finish).
+ * is still `publishing` (or `unknown`, when the stuck sweep gave up on a call that did finish),
+ * under the claim that made the call.
  */
 export async function recordMany(db: Db, done: Done[]) {
   // A series topic changes with its draft in one transaction: those go one by one.
@@ -31,14 +32,14 @@ export async function recordMany(db: Db, done: Done[]) {
     const json = jsonText(
       rows.map(({ c, o, at }) => {
         const p = o as Extract<Outcome, { status: "published" }>;
-        return { id: c.id, at: at.toISOString(), post_id: p.postId, url: p.url };
+        return { id: c.id, at: at.toISOString(), post_id: p.postId, url: p.url, claimed_at: c.claimedAt?.toISOString() ?? null };
       }),
     );
     await db.execute(sql`
       update ${t} set status = 'published', published_at = v.at, platform_post_id = v.post_id, platform_url = v.url,
         failure_reason = null, next_attempt_at = null, first_comment_status = ${commentWaits(t)}
-      from jsonb_to_recordset(${json}::jsonb) as v(id uuid, at timestamptz, post_id text, url text)
-      where ${t.id} = v.id and ${t.status} in ('publishing', 'unknown')`);
+      from jsonb_to_recordset(${json}::jsonb) as v(id uuid, at timestamptz, post_id text, url text, claimed_at timestamptz)
+      where ${t.id} = v.id and ${t.status} in ('publishing', 'unknown') and ${t.claimedAt} is not distinct from v.claimed_at`);
   }
   await noteAttempts(
     db,

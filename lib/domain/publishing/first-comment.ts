@@ -8,43 +8,91 @@ import type { FirstCommentStatus } from "@/drizzle/schema/draft-columns";
 import { draftTable, type DraftType } from "../drafts/drafts";
 import { noteComment } from "../drafts/history";
 import type { PublishPorts } from "./outcomes";
+import { ClaimLost, Hold, sameClaim } from "./hold";
 
 // A draft's first comment goes out once its post is published (LinkedIn: a comment on the
 // post; X: a reply to the post or to its thread's last part), at most once: one conditional
 // UPDATE moves it from `pending` to `posting`, and only whoever's UPDATE matched calls the
 // network. Its outcome is its own: a comment that fails leaves the post published, and only
 // the owner tries it again. Publishing marks it `pending` with the post's outcome, so one
-// left pending by a process that stopped is posted by the next pass.
+// left pending by a process that stopped is posted by the next pass. Like a draft's claim
+// (hold.ts), the call goes out only while the claim is surely still its caller's, and it is
+// renewed while the call runs; a pass claims one comment at a time, right before its call,
+// so none waits claimed behind the others' calls for the stuck sweep to take.
 
-/** How many waiting first comments one pass posts (the rest wait for the next pass). */
+/** How many waiting first comments of each network one pass posts (the rest wait for the next pass). */
 const PASS_LIMIT = 100;
 
-type Row = { id: string; userId: string; accountId: string | null; text: string | null; postId: string | null; lastPartId: string | undefined };
+type Row = {
+  id: string;
+  userId: string;
+  accountId: string | null;
+  text: string | null;
+  postId: string | null;
+  lastPartId: string | undefined;
+  /** The claim's token (hold.ts). */
+  claimedAt: Date | null;
+};
 
-async function claim(db: Db, type: DraftType, where: SQL | undefined, now: Date, limit = PASS_LIMIT): Promise<Row[]> {
+async function claim(db: Db, type: DraftType, where: SQL | undefined, now: Date): Promise<Row | undefined> {
   const t = draftTable(type);
   const mine = and(where, eq(t.status, "published"), isNotNull(t.firstComment));
-  const ids = db.select({ id: t.id }).from(t).where(mine).limit(limit).for("update", { skipLocked: true });
-  const rows = await db
+  const ids = db.select({ id: t.id }).from(t).where(mine).limit(1).for("update", { skipLocked: true });
+  const [row] = await db
     .update(t)
     .set({ firstCommentStatus: "posting", firstCommentClaimedAt: now, firstCommentReason: null })
     .where(and(sql`${t.id} = any(array(${ids}))`, mine))
-    .returning({ id: t.id, userId: t.userId, accountId: t.accountId, text: t.firstComment, postId: t.platformPostId, progress: t.publishProgress });
-  return rows.map(({ progress, ...r }) => ({ ...r, lastPartId: progress?.parts.at(-1)?.postId }));
+    .returning({
+      id: t.id,
+      userId: t.userId,
+      accountId: t.accountId,
+      text: t.firstComment,
+      postId: t.platformPostId,
+      progress: t.publishProgress,
+      claimedAt: t.firstCommentClaimedAt,
+    });
+  if (!row) return undefined;
+  const { progress, ...r } = row;
+  return { ...r, lastPartId: progress?.parts.at(-1)?.postId };
+}
+
+/** The comment's claim as this process holds it: a renewal matches only while it is still `posting` under it. */
+function holdOf(db: Db, type: DraftType, r: Row, w: PublishPorts) {
+  const t = draftTable(type);
+  const renew = async (now: Date) => {
+    const rows = await db
+      .update(t)
+      .set({ firstCommentClaimedAt: now })
+      .where(and(eq(t.id, r.id), eq(t.firstCommentStatus, "posting"), sameClaim(t.firstCommentClaimedAt, r.claimedAt)))
+      .returning({ id: t.id });
+    if (rows.length) r.claimedAt = now;
+    return rows.length > 0;
+  };
+  return new Hold(renew, () => r.claimedAt, w.clock, w.config().PUBLISH_STUCK_SECONDS);
 }
 
 /** Calls the network for one claimed comment and records what happened. Never throws. */
 async function post(db: Db, type: DraftType, r: Row, w: PublishPorts, actor: "scheduler" | "owner"): Promise<FirstCommentStatus> {
   const t = draftTable(type);
   const on = r.lastPartId ?? r.postId;
-  let outcome: { status: "posted"; postId: string; url: string | null } | { status: "failed" | "unknown"; reason: string };
+  const hold = holdOf(db, type, r, w);
+  let outcome: { status: "posted"; postId: string; url: string | null } | { status: "failed" | "unknown"; reason: string; notSent?: true };
   try {
     if (!on || !r.text) throw new PublishError("failed", "the post's id on the network is not known, so there is nothing to comment on.");
     const p = await w.platforms.open(db, r.userId, platformOf(type), r.accountId);
-    const res = await p.comment({ userId: r.userId, draftType: type, draftId: r.id, on, text: r.text, now: w.clock() });
+    if (!(await hold.confirm())) throw new ClaimLost();
+    const text = r.text;
+    const res = await hold.during(() => p.comment({ userId: r.userId, draftType: type, draftId: r.id, on, text, now: w.clock() }));
     outcome = { status: "posted", postId: res.postId, url: res.url };
   } catch (e) {
-    if (e instanceof PublishError) {
+    if (e instanceof ClaimLost) {
+      const s = w.config().PUBLISH_STUCK_SECONDS;
+      outcome = {
+        status: "failed",
+        reason: `it was not posted: it was held up for more than ${s} seconds before its call, so it was taken for interrupted, and it stopped there.`,
+        notSent: true,
+      };
+    } else if (e instanceof PublishError) {
       const reason = redactSecrets(e.message, 400);
       outcome =
         e.kind === "unknown" ? { status: "unknown", reason: `${reason} It may or may not have been posted: check the post.` } : { status: "failed", reason };
@@ -54,14 +102,19 @@ async function post(db: Db, type: DraftType, r: Row, w: PublishPorts, actor: "sc
       outcome = { status: "unknown", reason: `an unexpected error stopped it (error id ${errorId}); it may or may not have been posted: check the post.` };
     }
   }
-  await db
+  // `unknown` too, as for posts: the stuck sweep may have given up on a call that did finish.
+  // Only under this claim: the owner's own try after the sweep is another claim.
+  const written = await db
     .update(t)
     .set(
       outcome.status === "posted"
         ? { firstCommentStatus: "posted", firstCommentPostId: outcome.postId, firstCommentUrl: outcome.url, firstCommentReason: null }
         : { firstCommentStatus: outcome.status, firstCommentReason: outcome.reason },
     )
-    .where(and(eq(t.id, r.id), eq(t.firstCommentStatus, "posting")));
+    .where(and(eq(t.id, r.id), inArray(t.firstCommentStatus, ["posting", "unknown"]), sameClaim(t.firstCommentClaimedAt, r.claimedAt)))
+    .returning({ id: t.id });
+  // Nothing was sent and the owner has tried it since: nothing to tell.
+  if (outcome.status !== "posted" && outcome.notSent && !written.length) return outcome.status;
   await noteComment(db, { userId: r.userId, type, id: r.id, ...outcome }, actor);
   log(outcome.status === "posted" ? "info" : "warn", "first comment", { draft: r.id, type, status: outcome.status });
   return outcome.status;
@@ -71,7 +124,7 @@ async function post(db: Db, type: DraftType, r: Row, w: PublishPorts, actor: "sc
 export async function postFirstComment(db: Db, type: DraftType, id: string, w: PublishPorts): Promise<void> {
   const t = draftTable(type);
   try {
-    const [r] = await claim(db, type, and(eq(t.id, id), eq(t.firstCommentStatus, "pending")), w.clock(), 1);
+    const r = await claim(db, type, and(eq(t.id, id), eq(t.firstCommentStatus, "pending")), w.clock());
     if (r) await post(db, type, r, w, "scheduler");
   } catch (e) {
     // The post is out and recorded: a comment that could not even be claimed waits for the next pass.
@@ -83,9 +136,13 @@ export async function postFirstComment(db: Db, type: DraftType, id: string, w: P
 export async function postWaitingComments(db: Db, w: PublishPorts): Promise<number> {
   let n = 0;
   for (const type of ["post", "tweet"] as const) {
-    const rows = await claim(db, type, eq(draftTable(type).firstCommentStatus, "pending"), w.clock());
-    for (const r of rows) await post(db, type, r, w, "scheduler");
-    n += rows.length;
+    for (let k = 0; k < PASS_LIMIT; k++) {
+      // One at a time, each claimed right before its call (none waits claimed behind the others).
+      const r = await claim(db, type, eq(draftTable(type).firstCommentStatus, "pending"), w.clock());
+      if (!r) break;
+      await post(db, type, r, w, "scheduler");
+      n++;
+    }
   }
   return n;
 }
@@ -97,7 +154,7 @@ export async function postWaitingComments(db: Db, w: PublishPorts): Promise<numb
  */
 export async function retryFirstComment(db: Db, userId: string, type: DraftType, id: string, w: PublishPorts): Promise<FirstCommentStatus | null> {
   const t = draftTable(type);
-  const [r] = await claim(db, type, and(eq(t.id, id), eq(t.userId, userId), inArray(t.firstCommentStatus, ["failed", "unknown"])), w.clock(), 1);
+  const r = await claim(db, type, and(eq(t.id, id), eq(t.userId, userId), inArray(t.firstCommentStatus, ["failed", "unknown"])), w.clock());
   return r ? post(db, type, r, w, "owner") : null;
 }
 

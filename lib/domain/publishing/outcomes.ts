@@ -12,7 +12,8 @@ export type Claimed = DraftRow & { type: DraftType };
 export type Outcome =
   | { status: "published"; platform: PlatformName; postId: string; url: string | null }
   | { status: "retrying"; platform: PlatformName; reason: string; nextAttemptAt: Date; restartWindow?: boolean }
-  | { status: "failed" | "unknown"; platform: PlatformName; reason: string };
+  // notSent: the claim was taken before a call and nothing went out after: it replaces only the sweep's `unknown`.
+  | { status: "failed" | "unknown"; platform: PlatformName; reason: string; notSent?: true };
 
 /** A publish attempt's outcome (publish_now, the scheduler, Inngest). */
 export type AttemptOutcome = {

@@ -14,6 +14,7 @@ import { noteAttempts, triedBefore } from "../drafts/history";
 import type { AttemptOutcome, Claimed, Outcome, PublishPorts } from "./outcomes";
 import type { FirstCommentStatus } from "@/drizzle/schema/draft-columns";
 import { postFirstComment, sweepStuckComments } from "./first-comment";
+import { ClaimLost, Hold, sameClaim } from "./hold";
 
 export type { Claimed, Outcome, PublishPorts };
 import { publishRequest } from "./request";
@@ -21,7 +22,9 @@ import { holdTopic, markTopicPublished } from "../series/series";
 
 // The one publishing path of both engines (in-process scheduler, Inngest) and publish_now.
 // At most once: a draft reaches the platform only after one conditional UPDATE moved it to
-// `publishing`; whoever's UPDATE matched is the only caller of the platform.
+// `publishing`; whoever's UPDATE matched is the only caller of the platform, and it calls
+// only while that claim is still its own (hold.ts): the stuck sweep may take a claim whose
+// process was held up, and a call after that could post a draft the owner is shown `unknown`.
 
 export const RETRY_WINDOW_MS = 30 * 60 * 1000;
 export const TYPES: DraftType[] = ["post", "tweet"];
@@ -132,6 +135,44 @@ const mayHavePosted = (e: DuplicateRefusal) =>
   `${e.said}. An earlier attempt of this draft ended in an error and may have ` +
   `posted it after all: check the account; it will not be posted again automatically.`;
 
+/** This attempt's hold on its claim: a renewal moves claimed_at, only while it is still this claim's. */
+function holdOf(db: Db, c: Claimed, w: PublishPorts): Hold<Pick<Claimed, "publishProgress">> {
+  const t = draftTable(c.type);
+  const renew = async (now: Date, also?: Pick<Claimed, "publishProgress">) => {
+    const rows = await db
+      .update(t)
+      .set({ claimedAt: now, ...also })
+      .where(and(eq(t.id, c.id), eq(t.status, "publishing"), sameClaim(t.claimedAt, c.claimedAt)))
+      .returning({ id: t.id });
+    if (rows.length) c.claimedAt = now;
+    return rows.length > 0;
+  };
+  return new Hold(renew, () => c.claimedAt, w.clock, w.config().PUBLISH_STUCK_SECONDS);
+}
+
+/**
+ * The claim was taken before a call (the stuck sweep, while this process was held up), and
+ * no call went out after that: what reached the platform is exactly what publish_progress
+ * records, so it is said as it is rather than left "may or may not have been posted".
+ */
+function notSent(c: Claimed, platform: PlatformName, stuckSeconds: number): Outcome {
+  const n = 1 + ("thread" in c ? c.thread.length : 0);
+  const out = c.publishProgress?.parts ?? [];
+  // Its last part went out before the claim was found taken: it is published.
+  if (out.length >= n) return { status: "published", platform, postId: out[0].postId, url: out[0].url };
+  const why =
+    `publishing was held up for more than ${stuckSeconds} seconds before its call to ${network(platform).name}, ` +
+    `so it was taken for interrupted, and it stopped there`;
+  if (!out.length) return { status: "failed", platform, reason: `Nothing was posted: ${why}. Publish it again or schedule it.`, notSent: true };
+  const range = out.length === 1 ? "part 1" : `parts 1–${out.length}`;
+  return {
+    status: "failed",
+    platform,
+    reason: `Posted ${range} of ${n}; the rest was not sent: ${why}. Publishing again continues with part ${out.length + 1} and never re-posts ${range}.`,
+    notSent: true,
+  };
+}
+
 /** Backoff between retries: 30 s, 1, 2, 4, 8 min, then every 10 min (inside 30 minutes). */
 const backoffMs = (attempts: number) => Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 10 * 60_000);
 
@@ -146,13 +187,20 @@ export async function attempt(db: Db, c: Claimed, w: PublishPorts, target?: Prom
   // content after the owner's approval (any writer, not only this API), it does not go out.
   const changed = contentChangedReason(c);
   if (changed) return { status: "failed", platform, reason: changed };
+  const hold = holdOf(db, c, w);
   let outcome: Outcome;
   try {
     const p = await (target ?? w.platforms.open(db, c.userId, platform, c.accountId));
-    // Part by part: what an earlier attempt posted (publish_progress) is not sent again.
-    const res = await p.publish(await publishRequest(db, c, w));
+    // Part by part: what an earlier attempt posted (publish_progress) is not sent again, and
+    // each step's record renews the claim (the next call goes out only if that matched).
+    const req = await publishRequest(db, c, w, hold);
+    // However long it waited (its account's lane, the account's lookup), the call goes out
+    // only if the claim is still this attempt's, and then renewed while it runs.
+    if (!(await hold.confirm())) return notSent(c, platform, w.config().PUBLISH_STUCK_SECONDS);
+    const res = await hold.during(() => p.publish(req));
     outcome = { status: "published", platform, postId: res.postId, url: res.url };
   } catch (e) {
+    if (e instanceof ClaimLost) return notSent(c, platform, w.config().PUBLISH_STUCK_SECONDS);
     // A retry told the text is already there may be seeing this very draft: a server error
     // (a 502 from a proxy, say) can hide a post that was created. Not "nothing was posted".
     if (e instanceof DuplicateRefusal && (await triedBefore(db, c.userId, c.type, c.id))) return { status: "unknown", platform, reason: mayHavePosted(e) };
@@ -215,8 +263,9 @@ export const commentWaits = (t: ReturnType<typeof draftTable>) =>
 /** Stores one outcome; `now` is when the platform answered (published_at). */
 export async function record(db: Db, c: Claimed, o: Outcome, now: Date) {
   const t = draftTable(c.type);
-  // `unknown` too: the stuck sweep may have given up on a call that did finish after all.
-  const mine = and(eq(t.id, c.id), inArray(t.status, ["publishing", "unknown"]));
+  // `unknown` too: the stuck sweep may have given up on a call that did finish after all. And
+  // only under this attempt's claim: once the owner settled it, a later claim is not this one's.
+  const mine = and(eq(t.id, c.id), inArray(t.status, ["publishing", "unknown"]), sameClaim(t.claimedAt, c.claimedAt));
   if (o.status === "published") {
     const set = {
       status: "published" as const,
@@ -249,9 +298,11 @@ export async function record(db: Db, c: Claimed, o: Outcome, now: Date) {
         // Waiting out a daily cap: the draft is due again at the reset, within its lateness window.
         ...(o.restartWindow && { firstAttemptAt: null }),
       })
-      .where(and(eq(t.id, c.id), eq(t.status, "publishing")));
+      .where(and(eq(t.id, c.id), eq(t.status, "publishing"), sameClaim(t.claimedAt, c.claimedAt)));
   } else {
-    await db.update(t).set({ status: o.status, failureReason: o.reason, nextAttemptAt: null }).where(mine);
+    const rows = await db.update(t).set({ status: o.status, failureReason: o.reason, nextAttemptAt: null }).where(mine).returning({ id: t.id });
+    // Nothing was sent and the owner has settled it since (or deleted it): nothing to tell.
+    if (o.status === "failed" && o.notSent && !rows.length) return;
   }
   await noteAttempts(db, [attemptOf(c, o)]);
 }

@@ -6,6 +6,7 @@ import { PublishError, type MediaItem, type PublishProgress, type PublishRequest
 import { media } from "@/drizzle/schema";
 import { draftTable } from "../drafts/drafts";
 import type { Claimed } from "./outcomes";
+import { ClaimLost, type Hold } from "./hold";
 import type { Ports } from "../ports";
 
 // What goes out for a claimed draft, built from the claimed row (exactly what was approved):
@@ -63,7 +64,7 @@ async function loadMedia(db: Db, userId: string, ids: string[]): Promise<Map<str
   return out;
 }
 
-export async function publishRequest(db: Db, c: Claimed, w: Pick<Ports, "clock">): Promise<PublishRequest> {
+export async function publishRequest(db: Db, c: Claimed, w: Pick<Ports, "clock">, hold: Hold<Pick<Claimed, "publishProgress">>): Promise<PublishRequest> {
   const first = c.imageUrls.length ? c.imageUrls : c.imageUrl ? [c.imageUrl] : [];
   const raw = [{ text: c.body, ids: mediaIds(c, first) }];
   if (c.type === "tweet" && "thread" in c) for (const p of c.thread) raw.push({ text: p.text, ids: mediaIds(c, p.image_urls) });
@@ -89,15 +90,18 @@ export async function publishRequest(db: Db, c: Claimed, w: Pick<Ports, "clock">
     parts: raw.map((p) => ({ text: p.text, media: p.ids.map((id) => stored.get(id)!) })),
     document: doc ? { media: doc, title: ("documentTitle" in c && c.documentTitle) || doc.filename || c.title } : null,
     progress,
-    // Scoped by id and user only: the progress is a fact about the platform whatever the
-    // draft's status meanwhile. claimed_at moves with each step: a long thread that keeps
-    // making progress is alive, and the stuck sweep (measuring from claimed_at) leaves it be.
+    // Each step renews the claim with its record (the adapter's next call goes out only if
+    // that matched). A claim taken meanwhile (the stuck sweep) stops the publish here; the
+    // progress is still stored, scoped by id and user only: it is a fact about the platform
+    // whatever the draft's status.
     onProgress: async (progress) => {
+      c.publishProgress = progress;
+      if (await hold.renew({ publishProgress: progress })) return;
       await db
         .update(t)
-        .set({ publishProgress: progress, claimedAt: w.clock() })
+        .set({ publishProgress: progress })
         .where(and(eq(t.id, c.id), eq(t.userId, c.userId)));
-      c.publishProgress = progress;
+      throw new ClaimLost();
     },
     now: w.clock(),
   };

@@ -2,6 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { config } from "@/lib/core/config";
+import { privateDataDir } from "@/lib/core/private-dir";
 
 // next-auth signs its session cookies with AUTH_SECRET. The zero-configuration start has none,
 // so one is generated on first use and kept in DATA_DIR/auth-secret (mode 0600): sessions
@@ -14,7 +15,7 @@ export function authSecret(): string {
   if (fromEnv) return (cached = fromEnv);
   const dir = path.resolve(config().DATA_DIR);
   const file = path.join(dir, "auth-secret");
-  fs.mkdirSync(dir, { recursive: true });
+  privateDataDir(dir);
   try {
     fs.writeFileSync(file, randomBytes(32).toString("base64url"), { flag: "wx", mode: 0o600 });
   } catch (e) {

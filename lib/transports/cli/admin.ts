@@ -1,5 +1,6 @@
 import path from "node:path";
 import { config } from "@/lib/core/config";
+import { databaseIdentity } from "@/lib/adapters/db/identity";
 import { askServer } from "./channel";
 import { readPassword } from "./password";
 import { exitCodeOf, parseCommand, USAGE } from "./usage";
@@ -15,13 +16,21 @@ async function main() {
   try {
     const { command, v } = parseCommand(argv);
     const password = command === "create-user" ? await readPassword(v) : undefined;
-    const dataDir = path.resolve(config().DATA_DIR);
-    const answer = await askServer(dataDir, { argv, password });
+    const c = config();
+    const dataDir = path.resolve(c.DATA_DIR);
+    const meant = databaseIdentity(c);
+    let answer = await askServer(dataDir, { argv, password, database: meant.id });
+    if (answer && "otherDatabase" in answer) {
+      // The server on this DATA_DIR holds another database: the command runs on its own (on
+      // the embedded database, whose lock refuses it if another process has it open).
+      process.stderr.write(`The server answering in ${dataDir} serves another database: running the command on ${meant.label} itself.\n`);
+      answer = null;
+    }
     let out: unknown;
     if (answer && "error" in answer) {
       code = answer.exit;
       process.stderr.write(`${answer.error}\n${code === 2 ? `\n${USAGE}\n` : ""}`);
-    } else if (answer) {
+    } else if (answer && "out" in answer) {
       out = answer.out;
     } else {
       const [{ database }, { runCommand }] = await Promise.all([import("@/lib/adapters/db"), import("./commands")]);

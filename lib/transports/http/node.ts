@@ -22,8 +22,9 @@ export function fromNodeRequest(req: IncomingMessage): ApiRequest {
 
 /**
  * Node's request body for the one reader (body.ts). When reading stops, what is left is read
- * and dropped, so the answer still arrives on an open connection (server.requestTimeout
- * bounds a client that never stops).
+ * and dropped, so the answer still arrives on an open connection, and the answer closes the
+ * connection: reusing it would mean reading the whole rest first. The front server closes it
+ * in stages, reading at most a bounded rest (server/lingering-close.mjs).
  */
 export function nodeBody(req: IncomingMessage): BodySource {
   let unlisten = () => {};
@@ -39,14 +40,20 @@ export function nodeBody(req: IncomingMessage): BodySource {
     },
     stop() {
       unlisten();
+      unfinished.add(req);
       req.resume();
     },
   };
 }
 
+/** Requests whose body was left unread: their answer closes the connection. */
+const unfinished = new WeakSet<IncomingMessage>();
+const closesIfUnfinished = (res: ServerResponse) => unfinished.has(res.req) && res.setHeader("Connection", "close");
+
 /** Writes an answer on Node's response, with its length (not chunked: the answer is whole). */
 export function sendAnswer(res: ServerResponse, answer: ApiAnswer) {
   const body = Buffer.from(answer.body);
+  closesIfUnfinished(res);
   res.writeHead(answer.status, { ...answer.headers, "Content-Length": body.byteLength }).end(body);
 }
 
@@ -90,6 +97,7 @@ export async function serveAsWeb(req: IncomingMessage, res: ServerResponse, hand
 /** Writes a web Response on Node's response: server-sent events as they come, anything else whole. */
 async function sendResponse(response: Response, res: ServerResponse) {
   res.statusCode = response.status;
+  closesIfUnfinished(res);
   for (const [name, value] of response.headers) if (name !== "set-cookie") res.setHeader(name, value);
   const cookies = response.headers.getSetCookie();
   if (cookies.length) res.setHeader("set-cookie", cookies);
