@@ -10,12 +10,12 @@ import type { Dispatcher } from "undici";
 // adapters use. Redirects are not followed (a platform's API answers where it is asked); no
 // accept-encoding is sent, so bodies arrive as they are.
 
-// Loaded with the first platform call: a server that never publishes does not carry it.
-// Idle connections are kept a minute, or until two seconds before the server's Keep-Alive
-// hint runs out (undici's threshold), so a post is never written to a closing connection.
+// undici's public Agent, loaded with the first platform call: a server that never publishes
+// does not carry it. Idle connections are kept a minute, or until two seconds before the
+// server's Keep-Alive hint runs out (undici's threshold), so a post is never written to a
+// closing connection.
 let agent: Promise<Dispatcher> | undefined;
-const dispatcher = () =>
-  (agent ??= import("undici/lib/dispatcher/agent.js").then(({ default: Agent }) => new Agent({ keepAliveTimeout: 60_000, keepAliveMaxTimeout: 60_000 })));
+const dispatcher = () => (agent ??= import("undici").then(({ Agent }) => new Agent({ keepAliveTimeout: 60_000, keepAliveMaxTimeout: 60_000 })));
 
 /** No platform answer needed here is near this; a larger one is refused, never held. */
 const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
