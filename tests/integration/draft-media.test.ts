@@ -6,10 +6,12 @@ import { db } from "@/lib/adapters/db";
 import { createDraftOp } from "@/lib/operations/drafts/create-draft";
 import { fetchItemOp } from "@/lib/operations/drafts/fetch-item";
 import { updateDraftOp } from "@/lib/operations/drafts/update-draft";
-import { postDrafts, tweetDrafts } from "@/drizzle/schema";
+import { media, postDrafts, tweetDrafts } from "@/drizzle/schema";
+import { MEDIA_STORAGE_BYTES } from "@/lib/domain/owner/allowances";
 import { call, expectError, expectOk, makeUser, type Called, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { uploadPdf, uploadPng } from "../helpers/media";
+import { asOwner } from "../helpers/owner";
 
 withDatabase();
 
@@ -203,3 +205,51 @@ describe("threads", () => {
     expect(paths(await update({ type: "tweet", id: t.id, document_title: "x" }))).toEqual(["document_title"]);
   });
 });
+
+describe("descriptions given in the composer", () => {
+  const altOf = async (url: string) =>
+    (
+      await (
+        await db()
+      )
+        .select({ alt: media.altText })
+        .from(media)
+        .where(eq(media.id, url.split("/").pop()!))
+    )[0]?.alt;
+  const count = async (who: TestUser) => (await (await db()).select({ id: media.id }).from(media).where(eq(media.userId, who.id))).length;
+  const compose = (who: TestUser, url: string, alt: string) =>
+    asOwner(who, "compose", { drafts: [{ type: "post", body: `With ${alt}`, image_urls: [url] }], alts: [{ url, alt }], then: "save" });
+
+  it("describe an image in place, keep it when unchanged, and copy it for another description", async () => {
+    const w = await makeUser();
+    const { url } = await uploadPng(w);
+    const first = await compose(w, url, "A chart of deploys");
+    expect((await fetch2(w, first.body.saved[0].id)).image_urls).toEqual([url]);
+    expect(await altOf(url)).toBe("A chart of deploys");
+    // The same description again (every save sends them all): nothing new is stored.
+    await compose(w, url, "A chart of deploys");
+    expect(await count(w)).toBe(1);
+    // Another description: an approval may have shown the first, so the image is copied.
+    const again = await compose(w, url, "Deploys per week, rising");
+    const [copy] = (await fetch2(w, again.body.saved[0].id)).image_urls;
+    expect(copy).not.toBe(url);
+    expect([await altOf(url), await altOf(copy)]).toEqual(["A chart of deploys", "Deploys per week, rising"]);
+    expect(await count(w)).toBe(2);
+  });
+
+  it("refuse a copy that does not fit the plan's storage, saving nothing", async () => {
+    const w = await makeUser({ plan: "plus" });
+    const { url, bytes } = await uploadPng(w);
+    await compose(w, url, "First words");
+    // The rest of the plan's storage taken by another file.
+    await (await db()).insert(media).values({ userId: w.id, contentType: "image/png", bytes: MEDIA_STORAGE_BYTES.plus - bytes - 1, data: new Uint8Array(1) });
+    const before = await count(w);
+    const refused = await compose(w, url, "Other words");
+    expectError(refused, 422, "action_failed");
+    expect(refused.body.error.message).toMatch(/does not fit in the media storage of the plus plan/);
+    expect(await count(w)).toBe(before);
+    expect(await altOf(url)).toBe("First words");
+  });
+});
+
+const fetch2 = async (who: TestUser, id: string) => expectOk(await call("fetch_item", { type: "post", id }, { token: who.token }), fetchItemOp.output);

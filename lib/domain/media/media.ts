@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, getTableColumns, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/lib/adapters/db";
 import { AppError } from "@/lib/core/errors";
 import { isUuid } from "@/lib/core/ids";
@@ -217,29 +217,34 @@ export async function describeMedia(ctx: Ctx, url: string, alt: string): Promise
   const id = storedMediaId(url);
   const text = alt.trim().slice(0, 1000);
   if (!id || !text) return url;
+  const mine = and(eq(media.id, id), eq(media.userId, userId));
+  // Every save of the composer sends every description: an unchanged one costs one read, no lock.
+  const [m] = await ctx.db.select({ altText: media.altText, bytes: media.bytes }).from(media).where(mine);
+  if (!m || m.altText === text) return url;
+  if (m.altText === null) {
+    const described = await ctx.db
+      .update(media)
+      .set({ altText: text })
+      .where(and(mine, sql`${media.altText} is null`))
+      .returning({ id: media.id });
+    // Described meanwhile by another save: as if it had been when read.
+    return described.length ? url : describeMedia(ctx, url, alt);
+  }
+  // A copy with the new description: one upload of the user's at a time (the user's row is
+  // the lock, as for uploadMedia), so two copies cannot both fit into the last free space.
   return ctx.db.transaction(async (tx) => {
     await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
-    const [m] = await tx
-      .select({ altText: media.altText, bytes: media.bytes })
-      .from(media)
-      .where(and(eq(media.id, id), eq(media.userId, userId)));
-    if (!m || m.altText === text) return url;
-    if (m.altText === null) {
-      await tx
-        .update(media)
-        .set({ altText: text })
-        .where(and(eq(media.id, id), eq(media.userId, userId), sql`${media.altText} is null`));
-      return url;
-    }
     const limit = MEDIA_STORAGE_BYTES[ctx.caller.plan];
     const used = await storageUsed(tx, userId);
     if (used + m.bytes > limit) throw doesNotFit(ctx, m.bytes, used, limit);
     const copy = randomUUID();
-    await tx.execute(
-      sql`insert into media (id, user_id, content_type, filename, alt_text, bytes, width, height, pages, frames, data)
-          select ${copy}, user_id, content_type, filename, ${text}, bytes, width, height, pages, frames, data
-          from media where id = ${id} and user_id = ${userId}`,
-    );
+    // Every column as the original has it, but its id, description and time.
+    const kept = Object.values(getTableColumns(media))
+      .map((c) => c.name)
+      .filter((n) => !["id", "alt_text", "created_at"].includes(n))
+      .map((n) => sql.identifier(n));
+    const columns = sql.join(kept, sql`, `);
+    await tx.execute(sql`insert into media (id, alt_text, ${columns}) select ${copy}, ${text}, ${columns} from media where id = ${id} and user_id = ${userId}`);
     return mediaUrl(ctx.ports.config().origin, copy);
   });
 }
