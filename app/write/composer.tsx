@@ -8,7 +8,7 @@ import { useUnsavedGuard } from "@/components/unsaved-guard";
 import { composeAction, type ComposeState } from "./actions";
 import { useServerAutosave } from "./autosave";
 import { EMPTY, typed, type Draft, type Editing } from "./draft";
-import { splitThread } from "./split";
+import { splitThread } from "@/lib/domain/drafts/split";
 import { AiHelp, EditWithAi, useAssist } from "./ai-help";
 import type { Allowance } from "./assist";
 import { kept as keepStored, MediaPicker, type MediaLimits, type Medium } from "./media";

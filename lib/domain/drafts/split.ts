@@ -1,4 +1,4 @@
-import { MAX_TWEET_WEIGHT, tweetWeight } from "@/lib/domain/drafts/text";
+import { MAX_TWEET_WEIGHT, tweetWeight } from "./text";
 
 // "Split into a thread": a text as tweets that X takes, cut at paragraphs, then sentences, then
 // words, never inside one. Pure, so the composer and its tests share it.
