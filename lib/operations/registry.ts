@@ -29,6 +29,10 @@ import { decideApprovalOp } from "./in-person/decide-approval";
 import { changeAccountOp } from "./in-person/change-account";
 import { resendDeliveryOp } from "./in-person/resend-delivery";
 import { assistWritingOp } from "./in-person/assist-writing";
+import { changeAppOp } from "./in-person/change-app";
+import { setPublishingOp } from "./in-person/set-publishing";
+import { setNotificationsOp } from "./in-person/set-notifications";
+import { createTokenOp } from "./in-person/create-token";
 
 /** Every operation of the API, in the order of docs/interface.md's Operations table. Each surface is a loop over this list. */
 export const operations: Operation[] = [
@@ -69,6 +73,10 @@ export const ownerOperations: Operation[] = [
   changeAccountOp,
   resendDeliveryOp,
   assistWritingOp,
+  changeAppOp,
+  setPublishingOp,
+  setNotificationsOp,
+  createTokenOp,
 ] as unknown as Operation[];
 
 const byName = new Map(operations.map((op) => [op.name, op]));

@@ -13,7 +13,7 @@ import { call, type TestUser } from "./api";
 // has one.
 
 /** Items of one user that bodies may point at. */
-export type Fixture = { post: string; tweet: string; series: string; topic: string; webhook: string; li: string; x: string; approval: string };
+export type Fixture = { post: string; tweet: string; series: string; topic: string; webhook: string; li: string; x: string; approval: string; app: string };
 
 /** A 2 x 2 PNG, base64. */
 const PNG_2X2 = "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAD0lEQVQImWNg6DgDQhAKACIOBVEyhxYyAAAAAElFTkSuQmCC";
@@ -61,6 +61,10 @@ export const VALID: Record<string, (f: Fixture) => Record<string, unknown> | Rec
   change_account: (f) => ({ account_id: f.li, action: "make_default" }),
   resend_delivery: () => ({ delivery_id: randomUUID() }),
   assist_writing: () => ({ action: "shorten", format: "post", text: "A sentence. Another one." }),
+  change_app: (f) => ({ app_id: f.app, action: "trust_forms" }),
+  set_publishing: () => ({ allowed: true }),
+  set_notifications: () => ({ failed: true, unknown: true, approval: false, expiring: true }),
+  create_personal_token: () => ({ name: "Publishing script", days: 30 }),
   manage_webhooks: (f) => [
     { action: "update", webhook_id: f.webhook, description: "Renamed" },
     { action: "create", url: "https://hooks.example.com/contentio", events: ["post.published"] },
@@ -92,6 +96,7 @@ export async function fixtureOf(u: TestUser): Promise<Fixture> {
     })
     .returning({ id: approvals.id });
   return {
+    app: u.appId,
     approval: asked.id,
     post: tweet.body.linked_post_id,
     tweet: tweet.body.id,
