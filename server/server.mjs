@@ -15,11 +15,14 @@ import { lingerOnUnreadBodies } from "./lingering-close.mjs";
 import { settleMemory } from "./memory.mjs";
 import { trackNextContext } from "./next-context.mjs";
 
+// Each of the front server's run-time hooks can be left off (FRONT_HOOKS_OFF=memory,context,
+// direct), to measure what it gains with the same build (docs/performance.md).
+const off = new Set((process.env.FRONT_HOOKS_OFF ?? "").split(",").map((h) => h.trim()));
 // V8's memory settings, before Next is loaded (memory.mjs).
-const sawRequest = settleMemory();
+const sawRequest = off.has("memory") ? () => {} : settleMemory();
 // Also before Next: its request context is known, so that it can be off while only the API
 // and MCP routes, which never read it, are being served (next-context.mjs).
-const nextRequest = trackNextContext();
+const nextRequest = off.has("context") ? () => () => {} : trackNextContext();
 const { default: next } = await import("next");
 
 const env = process.env;
@@ -85,7 +88,7 @@ const refusesBody = bodyLimits(origin);
 const toNextCapped = (req, res) => refusesBody(req, res) || toNext(req, res);
 
 // The API and MCP routes' own handlers, without Next's pipeline (direct-routes.mjs).
-const direct = directRoute(ROOT, toNextCapped);
+const direct = off.has("direct") ? () => false : directRoute(ROOT, toNextCapped);
 
 const server = http.createServer((req, res) => {
   sawRequest();
