@@ -26,7 +26,10 @@ async function signedIn(page: string): Promise<string> {
   return userId;
 }
 
-/** For forms that change the owner's settings rather than their content: the user, once session and CSRF are checked. */
+/**
+ * For the few forms that are not an operation (the profile's onboarding, an app's consent, a
+ * network's sign-in, Check connection's reads): the user, once session and CSRF are checked.
+ */
 export async function ownerAction<T>(form: FormData, o: OwnerForm<T>, act: (userId: string) => Promise<T>): Promise<T> {
   const userId = await signedIn(o.page);
   if (!checkCsrf(userId, o.purpose, form.get("csrf"))) return o.expired();
