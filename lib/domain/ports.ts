@@ -1,6 +1,6 @@
 import type { Config } from "@/lib/core/config";
 import type { Db } from "@/lib/adapters/db";
-import type { DraftType, PlatformName } from "@/lib/domain/networks";
+import type { DraftType, NetworkName, PlatformName } from "@/lib/domain/networks";
 import type { Platform } from "@/lib/domain/networks/platform";
 import type { authAccounts } from "@/drizzle/schema";
 import type { PublishingAccount } from "./accounts/accounts";
@@ -33,7 +33,7 @@ export type StoredConnection = typeof authAccounts.$inferSelect & { target?: Pub
  */
 export type Platforms = {
   /** Whether this deployment has the network's app credentials; without them the built-in sandbox stands in. */
-  configured: (name: PlatformName) => boolean;
+  configured: (name: NetworkName) => boolean;
   /** The stored connection the user's account posts with (`accountId`, else the network's default), or null. */
   connection: (db: Db, userId: string, name: PlatformName, accountId?: string | null) => Promise<StoredConnection | null>;
   /**

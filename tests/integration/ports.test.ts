@@ -90,7 +90,7 @@ describe("ports on the context", () => {
     } as StoredConnection;
     replacePorts({
       platforms: {
-        configured: (name) => name === "pronet",
+        configured: (name) => name === "linkedin",
         connection: async (_db, _userId, name) => (name === "pronet" ? connection : null),
         open: async () => {
           throw new Error("nothing is published in this test");

@@ -50,7 +50,7 @@ type Event = { userId: string; kind: NotificationKind; key: string; mail: (u: { 
 
 async function findEvents(db: Db, p: NotifyPorts, now: Date): Promise<Event[]> {
   const origin = p.config().origin;
-  const destination = (type: DraftType) => describeDestination(type, !p.platforms.configured(networkOfDraft(type).platform));
+  const destination = (type: DraftType) => describeDestination(type, !p.platforms.configured(networkOfDraft(type).id));
   const out: Event[] = [];
   const since = new Date(now.getTime() - DAY_MS);
   for (const type of ["post", "tweet"] as DraftType[]) {
