@@ -1,0 +1,104 @@
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
+import { AtpAgent } from "@atproto/api";
+import { TestNetworkNoAppView } from "@atproto/dev-env";
+import { reconfigure } from "./env";
+import { freePort } from "./net";
+
+// A real Bluesky network on loopback for the tests: the PDS Bluesky runs (@atproto/pds, from
+// @atproto/dev-env's TestNetworkNoAppView) and a PLC directory, on SQLite in a temporary
+// folder, on this worker's ports. Handles end in `.test`: the PDS resolves them
+// (com.atproto.identity.resolveHandle), the PLC directory their DIDs. No AppView: records are
+// read back from the PDS itself.
+
+export type BlueskyAccount = {
+  did: string;
+  handle: string;
+  /** The account's own password (what the service must never be given). */
+  password: string;
+  /** An app password made for this service, as the owner would make one in Bluesky's settings. */
+  appPassword: string;
+  /** Signed in as the account (with its own password): what the test reads and writes as the owner on Bluesky. */
+  agent: AtpAgent;
+};
+
+export type StoredRecord = { uri: string; cid: string; value: Record<string, unknown> & { text?: string } };
+
+export type Bluesky = {
+  pdsUrl: string;
+  plcUrl: string;
+  /** The service's configuration that sends every Bluesky request to this network. */
+  env: Record<string, string>;
+  /** A new account `{name}-{random}.test`, with an app password. */
+  account(name: string): Promise<BlueskyAccount>;
+  /** Every record of `collection` in the account's repository, newest first, as the PDS holds them. */
+  records(did: string, collection?: string): Promise<StoredRecord[]>;
+  close(): Promise<void>;
+};
+
+export async function startBluesky(): Promise<Bluesky> {
+  // The PDS's databases and blobs in a folder of their own, removed when it closes (dev-env
+  // makes its folders in the system's temporary folder, which TMPDIR names meanwhile).
+  const dir = await mkdtemp(join(tmpdir(), "contentio-bluesky-"));
+  const saved = process.env.TMPDIR;
+  process.env.TMPDIR = dir;
+  let net: TestNetworkNoAppView;
+  try {
+    net = await TestNetworkNoAppView.create({ pds: { port: await freePort() }, plc: { port: await freePort() } });
+  } finally {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+  }
+  const pdsUrl = net.pds.url;
+  return {
+    pdsUrl,
+    plcUrl: net.plc.url,
+    // The PDS resolves its own handles; there is no AppView to read engagement from.
+    env: { BLUESKY_PLC_URL: net.plc.url, BLUESKY_RESOLVER_URL: pdsUrl, BLUESKY_APPVIEW_URL: pdsUrl },
+    async account(name) {
+      const agent = new AtpAgent({ service: pdsUrl });
+      const handle = `${name}-${randomBytes(3).toString("hex")}.test`;
+      const password = `pw-${randomBytes(12).toString("hex")}`;
+      const { data } = await agent.createAccount({ handle, email: `${handle}@example.test`, password });
+      const app = await agent.com.atproto.server.createAppPassword({ name: "Contentio" });
+      return { did: data.did, handle, password, appPassword: app.data.password, agent };
+    },
+    async records(did, collection = "app.bsky.feed.post") {
+      const agent = new AtpAgent({ service: pdsUrl });
+      const out: StoredRecord[] = [];
+      let cursor: string | undefined;
+      do {
+        const { data } = await agent.com.atproto.repo.listRecords({ repo: did, collection, limit: 100, cursor });
+        out.push(...(data.records as StoredRecord[]));
+        cursor = data.records.length ? data.cursor : undefined;
+      } while (cursor);
+      return out;
+    },
+    async close() {
+      await net.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** This file's Bluesky network (started before its tests), configured as the service's. */
+export function withBluesky(config: Record<string, string> = {}): { readonly net: Bluesky } {
+  let net: Bluesky | undefined;
+  let restore = () => {};
+  beforeAll(async () => {
+    net = await startBluesky();
+    restore = reconfigure({ ...net.env, ...config });
+  }, 60_000);
+  afterAll(async () => {
+    restore();
+    await net?.close();
+  });
+  return {
+    get net() {
+      return net!;
+    },
+  };
+}
