@@ -28,6 +28,22 @@ export type Events = {
 export type StoredConnection = typeof authAccounts.$inferSelect & { target?: PublishingAccount };
 
 /**
+ * What signing in to a network with the owner's own credentials gave (Bluesky: a handle and
+ * an app password): the session's tokens and where the account is, never the password.
+ */
+export type PasswordSession = {
+  /** The network's id of the account (a Bluesky DID). */
+  accountId: string;
+  handle: string;
+  /** The server that holds the account (a Bluesky PDS). */
+  serviceUrl: string;
+  access_token: string;
+  refresh_token: string;
+  /** When the access token expires (epoch seconds), or null when it does not say. */
+  expires_at: number | null;
+};
+
+/**
  * The networks, as the domain asks about them. What follows from the stored connection alone
  * (its state, the permissions it lacks) is pure: lib/domain/networks and lib/domain/networks/scopes.
  */
@@ -41,6 +57,11 @@ export type Platforms = {
    * one when configured (refused without a usable connection), else the sandbox.
    */
   open: (db: Db, userId: string, name: PlatformName, accountId?: string | null) => Promise<Platform>;
+  /**
+   * Signs in to a network that takes the owner's handle and app password (Bluesky); refused
+   * (invalid_request or action_failed, in the owner's words) when the network does not.
+   */
+  signIn: (name: NetworkName, handle: string, password: string) => Promise<PasswordSession>;
 };
 
 /** An e-mail to one person, in plain text. */

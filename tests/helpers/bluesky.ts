@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import http from "node:http";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,6 +28,16 @@ export type BlueskyAccount = {
 
 export type StoredRecord = { uri: string; cid: string; value: Record<string, unknown> & { text?: string } };
 
+/** An HTTP proxy in front of the PDS: which XRPC methods reached it, and an answer that is lost on the way back. */
+export type PdsProxy = {
+  url: string;
+  /** The NSID of every call that went through, in order. */
+  calls: string[];
+  /** The next call of `nsid` reaches the PDS and is carried out, but the connection is cut before its answer comes back. */
+  loseAnswer(nsid: string): void;
+  close(): Promise<void>;
+};
+
 export type Bluesky = {
   pdsUrl: string;
   plcUrl: string;
@@ -36,6 +47,8 @@ export type Bluesky = {
   account(name: string): Promise<BlueskyAccount>;
   /** Every record of `collection` in the account's repository, newest first, as the PDS holds them. */
   records(did: string, collection?: string): Promise<StoredRecord[]>;
+  /** A proxy to the PDS (store its url as a connection's serviceUrl to send that account's calls through it). */
+  proxy(): Promise<PdsProxy>;
   close(): Promise<void>;
 };
 
@@ -77,6 +90,7 @@ export async function startBluesky(): Promise<Bluesky> {
       } while (cursor);
       return out;
     },
+    proxy: () => pdsProxy(pdsUrl),
     async close() {
       await net.close();
       await rm(dir, { recursive: true, force: true });
@@ -99,6 +113,40 @@ export function withBluesky(config: Record<string, string> = {}): { readonly net
   return {
     get net() {
       return net!;
+    },
+  };
+}
+
+async function pdsProxy(pdsUrl: string): Promise<PdsProxy> {
+  const calls: string[] = [];
+  const lose = new Set<string>();
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const nsid = new URL(req.url!, "http://proxy").pathname.replace(/^\/xrpc\//, "");
+    calls.push(nsid);
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !["host", "connection", "content-length"].includes(k))) as Record<
+      string,
+      string
+    >;
+    const answer = await fetch(`${pdsUrl}${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
+    const body = Buffer.from(await answer.arrayBuffer());
+    if (lose.delete(nsid)) return void req.socket.destroy();
+    const out: Record<string, string> = {};
+    answer.headers.forEach((v, k) => {
+      if (!["content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive"].includes(k)) out[k] = v;
+    });
+    res.writeHead(answer.status, out).end(body);
+  });
+  const port = await freePort();
+  await new Promise<void>((r) => server.listen(port, "127.0.0.1", r));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    calls,
+    loseAnswer: (nsid) => void lose.add(nsid),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
     },
   };
 }

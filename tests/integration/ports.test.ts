@@ -95,6 +95,9 @@ describe("ports on the context", () => {
         open: async () => {
           throw new Error("nothing is published in this test");
         },
+        signIn: async () => {
+          throw new Error("nothing is connected in this test");
+        },
       },
     });
     const u = await makeUser({ publishing: true });

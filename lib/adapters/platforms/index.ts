@@ -9,12 +9,25 @@ import type { Account } from "./tokens";
 import { sandbox } from "./sandbox";
 import { x } from "./x";
 import { bluesky } from "./bluesky";
+import { signInWithAppPassword } from "./bluesky/session";
+import { AppError } from "@/lib/core/errors";
+import type { PasswordSession } from "@/lib/domain/ports";
 import { PublishError, type Platform, type PlatformName } from "@/lib/domain/networks/platform";
 
 export { PublishError, platformOf, type Platform, type PlatformName } from "@/lib/domain/networks/platform";
 
 /** Each network's adapter, for a stored connection (with the account it posts as). */
 const ADAPTERS: Record<NetworkName, (acc: Account, db: Db) => Platform> = { linkedin, x, bluesky };
+
+/** How each network that takes the owner's own app password signs in with it. */
+const PASSWORD_SIGN_IN: Partial<Record<NetworkName, (handle: string, password: string) => Promise<PasswordSession>>> = { bluesky: signInWithAppPassword };
+
+/** The platforms port's signIn: the network's own sign-in with a handle and an app password. */
+export async function passwordSignIn(name: NetworkName, handle: string, password: string): Promise<PasswordSession> {
+  const signIn = PASSWORD_SIGN_IN[name];
+  if (!signIn) throw new AppError("action_failed", `${networkNamed(name).name} is connected by signing in with it, not with a password.`);
+  return signIn(handle, password);
+}
 
 /** The adapter of `name` for this connection. */
 export const adapterFor = (name: NetworkName, acc: Account, db: Db): Platform => ADAPTERS[name](acc, db);

@@ -14,7 +14,13 @@ async function main() {
   let close: (() => Promise<void>) | undefined;
   try {
     const { command, v } = parseCommand(argv);
-    const password = command === "create-user" ? await readPassword(v) : undefined;
+    // Read where the person typing is, before the work goes to a running server.
+    const password =
+      command === "create-user"
+        ? await readPassword(v)
+        : command === "connect-bluesky"
+          ? await readPassword(v, undefined, undefined, { question: "Bluesky app password: ", repeat: false })
+          : undefined;
     const dataDir = path.resolve(config().DATA_DIR);
     const answer = await askServer(dataDir, { argv, password });
     let out: unknown;
