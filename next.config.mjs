@@ -8,7 +8,8 @@ const config = {
   // the build held several (one per layer of Next's), so the columns of a query were never
   // instances of the classes drizzle checked them against while mapping its rows, and each
   // check fell back to walking the class chain (dozens a fetch_item; docs/performance.md).
-  serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "drizzle-orm", "ioredis", "postgres", "undici"],
+  // @atproto/api: a large CommonJS package of lexicons the Bluesky adapter loads on first use.
+  serverExternalPackages: ["@atproto/api", "@electric-sql/pglite", "@node-rs/argon2", "drizzle-orm", "ioredis", "postgres", "undici"],
   poweredByHeader: false,
   // Next loads every page and route at start by default; most are rarely used (the owner's
   // pages, OAuth consent, sign-in). Loaded on first use instead: less memory for as long as

@@ -33,8 +33,10 @@ export type PdsProxy = {
   url: string;
   /** The NSID of every call that went through, in order. */
   calls: string[];
-  /** The next call of `nsid` reaches the PDS and is carried out, but the connection is cut before its answer comes back. */
-  loseAnswer(nsid: string): void;
+  /** The `nth` next call of `nsid` (1: the next) reaches the PDS and is carried out, but the connection is cut before its answer comes back. */
+  loseAnswer(nsid: string, nth?: number): void;
+  /** The next call of `nsid` never reaches the PDS: the proxy answers it with this. */
+  answer(nsid: string, status: number, body: unknown, headers?: Record<string, string>): void;
   close(): Promise<void>;
 };
 
@@ -80,15 +82,16 @@ export async function startBluesky(): Promise<Bluesky> {
       return { did: data.did, handle, password, appPassword: app.data.password, agent };
     },
     async records(did, collection = "app.bsky.feed.post") {
-      const agent = new AtpAgent({ service: pdsUrl });
+      // As JSON, the way they travel (blobs as { $link }), not as the client library's objects.
       const out: StoredRecord[] = [];
-      let cursor: string | undefined;
-      do {
-        const { data } = await agent.com.atproto.repo.listRecords({ repo: did, collection, limit: 100, cursor });
-        out.push(...(data.records as StoredRecord[]));
-        cursor = data.records.length ? data.cursor : undefined;
-      } while (cursor);
-      return out;
+      let cursor = "";
+      for (;;) {
+        const q = new URLSearchParams({ repo: did, collection, limit: "100", ...(cursor && { cursor }) });
+        const page = (await (await fetch(`${pdsUrl}/xrpc/com.atproto.repo.listRecords?${q}`)).json()) as { records: StoredRecord[]; cursor?: string };
+        out.push(...page.records);
+        if (!page.records.length || !page.cursor) return out;
+        cursor = page.cursor;
+      }
     },
     proxy: () => pdsProxy(pdsUrl),
     async close() {
@@ -119,19 +122,33 @@ export function withBluesky(config: Record<string, string> = {}): { readonly net
 
 async function pdsProxy(pdsUrl: string): Promise<PdsProxy> {
   const calls: string[] = [];
-  const lose = new Set<string>();
+  // Per NSID: how many calls still go through before one whose answer is lost.
+  const lose = new Map<string, number>();
+  const answers = new Map<string, { status: number; body: unknown; headers: Record<string, string> }>();
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const nsid = new URL(req.url!, "http://proxy").pathname.replace(/^\/xrpc\//, "");
     calls.push(nsid);
+    const canned = answers.get(nsid);
+    if (canned) {
+      answers.delete(nsid);
+      return void res.writeHead(canned.status, { "content-type": "application/json", ...canned.headers }).end(JSON.stringify(canned.body));
+    }
     const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !["host", "connection", "content-length"].includes(k))) as Record<
       string,
       string
     >;
     const answer = await fetch(`${pdsUrl}${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
     const body = Buffer.from(await answer.arrayBuffer());
-    if (lose.delete(nsid)) return void req.socket.destroy();
+    const before = lose.get(nsid);
+    if (before !== undefined) {
+      if (before === 0) {
+        lose.delete(nsid);
+        return void req.socket.destroy();
+      }
+      lose.set(nsid, before - 1);
+    }
     const out: Record<string, string> = {};
     answer.headers.forEach((v, k) => {
       if (!["content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive"].includes(k)) out[k] = v;
@@ -143,7 +160,8 @@ async function pdsProxy(pdsUrl: string): Promise<PdsProxy> {
   return {
     url: `http://127.0.0.1:${port}`,
     calls,
-    loseAnswer: (nsid) => void lose.add(nsid),
+    loseAnswer: (nsid, nth = 1) => void lose.set(nsid, nth - 1),
+    answer: (nsid, status, body, headers = {}) => void answers.set(nsid, { status, body, headers }),
     close: async () => {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
