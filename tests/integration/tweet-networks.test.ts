@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/adapters/db";
 import { authAccounts, tweetDrafts } from "@/drizzle/schema";
 import { setDefaultAccount } from "@/lib/domain/accounts/accounts";
+import { destination } from "@/lib/adapters/platforms/destination";
 import { createDraftOp } from "@/lib/operations/drafts/create-draft";
 import { getProfileContextOp } from "@/lib/operations/owner/get-profile-context";
 import { updateDraftOp } from "@/lib/operations/drafts/update-draft";
@@ -120,8 +121,20 @@ describe("a tweet's network", () => {
     expectError(refused, 422, "action_failed");
     expect(refused.body.error.message).toMatch(/^This draft does not fit X: A tweet is at most 280 characters/);
     expect((await row("tweet", d.id)).status).toBe("draft");
-    // Named for Bluesky, it is scheduled there.
+    // Named for Bluesky, it is scheduled there, and the approval asked for names the network.
     expectOk(await call("update_draft", { type: "tweet", id: d.id, account_id: bsky.account_id }, { token: u.token }), updateDraftOp.output);
+    const asked = await call("schedule_content", { type: "tweet", id: d.id, scheduled_for: at }, { token: u.token });
+    expectError(asked, 403, "confirmation_required");
+    expect(asked.body.error.confirmation.action.account).toEqual({
+      id: bsky.account_id,
+      name: "writer.bsky.test",
+      handle: "writer.bsky.test",
+      kind: "person",
+      network: "bluesky",
+    });
+    expect(destination("tweet", asked.body.error.confirmation.action.account.handle, asked.body.error.confirmation.action.account.network).account).toBe(
+      "Bluesky (writer.bsky.test)",
+    );
     const ok = await approved(u, "schedule_content", { type: "tweet", id: d.id, scheduled_for: at });
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     const [r] = await (await db()).select().from(tweetDrafts).where(eq(tweetDrafts.id, d.id));

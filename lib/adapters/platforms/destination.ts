@@ -1,5 +1,5 @@
-import { networkNamed, networkOfDraft, type DraftType, type NetworkName } from "@/lib/domain/networks";
-import { describeDestination, type Destination } from "@/lib/domain/networks/destination";
+import { networkOfDraft, type DraftType } from "@/lib/domain/networks";
+import { describeDestination, networkOf, type Destination } from "@/lib/domain/networks/destination";
 import { realConfigured } from "./index";
 import { sandboxUrl } from "./sandbox";
 
@@ -11,8 +11,8 @@ export type { Destination };
  * never called LinkedIn or X. `handle`: the connected account, shown for the real network only;
  * `network`: the account's, when known (else the draft type's first: X for a tweet).
  */
-export function destination(type: DraftType, handle?: string | null, network?: NetworkName): Destination {
-  const n = network ? networkNamed(network) : networkOfDraft(type);
+export function destination(type: DraftType, handle?: string | null, network?: string): Destination {
+  const n = networkOf(type, network);
   return describeDestination(type, !realConfigured(n.id), handle, n.id);
 }
 

@@ -1,4 +1,7 @@
-import { networkNamed, networkOfDraft, type DraftType, type NetworkName } from "@/lib/domain/networks";
+import { NETWORKS, networkOfDraft, type DraftType } from "@/lib/domain/networks";
+
+/** The network `network` names (a stored approval's, say) when it takes drafts of this type, else the type's first. */
+export const networkOf = (type: DraftType, network?: string | null) => NETWORKS.find((n) => n.id === network && n.draftType === type) ?? networkOfDraft(type);
 
 /** Where a draft goes when published, in the words people read. */
 export type Destination = {
@@ -25,8 +28,8 @@ export type Destination = {
  * `handle`: the connected account, shown for the real network only; `network`: the account's
  * network, when it is known (else the first of the draft's type: X for a tweet).
  */
-export function describeDestination(type: DraftType, sandbox: boolean, handle?: string | null, network?: NetworkName): Destination {
-  const n = network ? networkNamed(network) : networkOfDraft(type);
+export function describeDestination(type: DraftType, sandbox: boolean, handle?: string | null, network?: string): Destination {
+  const n = networkOf(type, network);
   if (!sandbox) {
     return {
       sandbox,
