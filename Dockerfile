@@ -12,7 +12,9 @@ ENV NEXT_TELEMETRY_DISABLED=1 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm_config_upda
 # postinstall step.
 COPY package.json package-lock.json ./
 COPY patches ./patches
-RUN npm install --no-audit --no-fund --loglevel=error
+# Not the tests' Bluesky network (@atproto/dev-env: a PDS on SQLite, whose better-sqlite3 is
+# compiled from source where no prebuilt binary can be fetched, and the build has no compiler).
+RUN npm pkg delete "devDependencies[@atproto/dev-env]" && npm install --no-audit --no-fund --loglevel=error
 COPY . .
 # Only the build uses these: its cache, and the compiler (about 100 MB).
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund --loglevel=error \

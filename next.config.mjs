@@ -9,8 +9,9 @@ const config = {
   // instances of the classes drizzle checked them against while mapping its rows, and each
   // check fell back to walking the class chain (dozens a fetch_item; docs/performance.md).
   // pdfjs-dist too: the build bundles the PDF worker as an entry of its own, and pdf.js bundled
-  // could not read a PDF (lib/adapters/workers/pdf-pages.worker.cjs).
-  serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "drizzle-orm", "ioredis", "pdfjs-dist", "postgres", "undici"],
+  // could not read a PDF (lib/adapters/workers/pdf-pages.worker.cjs). @atproto/api: a large
+  // CommonJS package of lexicons the Bluesky adapter loads on first use.
+  serverExternalPackages: ["@atproto/api", "@electric-sql/pglite", "@node-rs/argon2", "drizzle-orm", "ioredis", "pdfjs-dist", "postgres", "undici"],
   poweredByHeader: false,
   // Next loads every page and route at start by default; most are rarely used (the owner's
   // pages, OAuth consent, sign-in). Loaded on first use instead: less memory for as long as

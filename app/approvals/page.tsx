@@ -37,7 +37,15 @@ export default async function ApprovalsPage() {
               ? accountLabel(a.action.account)
               : (defaults.find((p) => PLATFORM_NAMES[p.provider] === PLATFORM_NAMES[type])?.handle ?? null);
             return (
-              <ApprovalEntry key={a.id} a={a} dest={destination(type, handle)} handle={handle} owner={me.name ?? me.email} timeZone={me.timezone} now={now} />
+              <ApprovalEntry
+                key={a.id}
+                a={a}
+                dest={destination(type, handle, a.action.account?.network)}
+                handle={handle}
+                owner={me.name ?? me.email}
+                timeZone={me.timezone}
+                now={now}
+              />
             );
           })}
         </ul>

@@ -2,8 +2,9 @@ import { integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { at, createdAt, jsonb, updatedAt } from "./columns";
 import { userRef } from "./owner-columns";
 
-// next-auth's accounts table (@auth/drizzle-adapter), which also holds the LinkedIn and X
-// connections used for publishing: their tokens, scopes and state.
+// next-auth's accounts table (@auth/drizzle-adapter), which also holds the connections used
+// for publishing (LinkedIn and X through next-auth's sign-in; Bluesky with an app password,
+// never stored: only the session's tokens are): their tokens, scopes and state.
 export const authAccounts = pgTable(
   "auth_accounts",
   {
@@ -20,6 +21,9 @@ export const authAccounts = pgTable(
     session_state: text("session_state"),
     // Publishing: the handle shown to the owner, and whether the connection needs renewing.
     handle: text("handle"),
+    // Where the account's network serves it, when that is the account's own (a Bluesky
+    // account's PDS, from its DID document); null for networks with one address.
+    serviceUrl: text("service_url"),
     status: text("status").$type<"connected" | "needs_reconnect">().notNull().default("connected"),
     // Only one token refresh per account at a time (X rotates refresh tokens).
     refreshLockedUntil: at("refresh_locked_until"),

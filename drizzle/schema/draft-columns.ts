@@ -24,6 +24,9 @@ export type PublishProgress = {
   // When an upload stops being usable (X media ids expire, e.g. after a day): a resume after
   // that uploads the medium again instead of naming an id the platform has forgotten.
   mediaExpires?: Record<string, string>;
+  // The record key chosen for part k before it was sent (Bluesky): a repeated send names the
+  // same record, which the network refuses rather than posting it twice.
+  keys?: string[];
 };
 
 // Columns shared by post and tweet drafts: text, schedule state and the publishing record.

@@ -78,6 +78,13 @@ const Env = z
     X_API_URL: z.url().default("https://api.x.com"),
     // X's sign-in page (`/i/oauth2/authorize`); its token and user endpoints are on X_API_URL.
     X_OAUTH_URL: z.url().default("https://x.com"),
+    // Bluesky needs no app credentials (an owner connects with a handle and an app password).
+    // Where a handle's DID and a DID's PDS are found: the PLC directory, and the XRPC service
+    // that resolves handles DNS and HTTPS do not (the public AppView, as the app does). The
+    // AppView is where posts' engagement will be read.
+    BLUESKY_PLC_URL: z.url().default("https://plc.directory"),
+    BLUESKY_RESOLVER_URL: z.url().default("https://public.api.bsky.app"),
+    BLUESKY_APPVIEW_URL: z.url().default("https://public.api.bsky.app"),
     // App credentials: with them (and a connected account) the real platform; else the sandbox.
     LINKEDIN_CLIENT_ID: z.string().min(1).optional(),
     LINKEDIN_CLIENT_SECRET: z.string().min(1).optional(),

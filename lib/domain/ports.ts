@@ -1,6 +1,6 @@
 import type { Config } from "@/lib/core/config";
 import type { Db } from "@/lib/adapters/db";
-import type { DraftType, PlatformName } from "@/lib/domain/networks";
+import type { DraftType, NetworkName, PlatformName } from "@/lib/domain/networks";
 import type { Platform } from "@/lib/domain/networks/platform";
 import type { authAccounts } from "@/drizzle/schema";
 import type { PublishingAccount } from "./accounts/accounts";
@@ -28,12 +28,28 @@ export type Events = {
 export type StoredConnection = typeof authAccounts.$inferSelect & { target?: PublishingAccount };
 
 /**
+ * What signing in to a network with the owner's own credentials gave (Bluesky: a handle and
+ * an app password): the session's tokens and where the account is, never the password.
+ */
+export type PasswordSession = {
+  /** The network's id of the account (a Bluesky DID). */
+  accountId: string;
+  handle: string;
+  /** The server that holds the account (a Bluesky PDS). */
+  serviceUrl: string;
+  access_token: string;
+  refresh_token: string;
+  /** When the access token expires (epoch seconds), or null when it does not say. */
+  expires_at: number | null;
+};
+
+/**
  * The networks, as the domain asks about them. What follows from the stored connection alone
  * (its state, the permissions it lacks) is pure: lib/domain/networks and lib/domain/networks/scopes.
  */
 export type Platforms = {
   /** Whether this deployment has the network's app credentials; without them the built-in sandbox stands in. */
-  configured: (name: PlatformName) => boolean;
+  configured: (name: NetworkName) => boolean;
   /** The stored connection the user's account posts with (`accountId`, else the network's default), or null. */
   connection: (db: Db, userId: string, name: PlatformName, accountId?: string | null) => Promise<StoredConnection | null>;
   /**
@@ -41,6 +57,11 @@ export type Platforms = {
    * one when configured (refused without a usable connection), else the sandbox.
    */
   open: (db: Db, userId: string, name: PlatformName, accountId?: string | null) => Promise<Platform>;
+  /**
+   * Signs in to a network that takes the owner's handle and app password (Bluesky); refused
+   * (invalid_request or action_failed, in the owner's words) when the network does not.
+   */
+  signIn: (name: NetworkName, handle: string, password: string) => Promise<PasswordSession>;
 };
 
 /** An e-mail to one person, in plain text. */

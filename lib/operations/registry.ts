@@ -33,6 +33,7 @@ import { changeAppOp } from "./in-person/change-app";
 import { setPublishingOp } from "./in-person/set-publishing";
 import { setNotificationsOp } from "./in-person/set-notifications";
 import { createTokenOp } from "./in-person/create-token";
+import { connectAccountOp } from "./in-person/connect-account";
 
 /** Every operation of the API, in the order of docs/interface.md's Operations table. Each surface is a loop over this list. */
 export const operations: Operation[] = [
@@ -77,6 +78,7 @@ export const ownerOperations: Operation[] = [
   setPublishingOp,
   setNotificationsOp,
   createTokenOp,
+  connectAccountOp,
 ] as unknown as Operation[];
 
 const byName = new Map(operations.map((op) => [op.name, op]));

@@ -1,3 +1,4 @@
+import { NETWORKS, type NetworkName } from "@/lib/domain/networks";
 import { z } from "zod";
 import { storable } from "@/lib/core/time";
 
@@ -8,6 +9,8 @@ export const Uuid = z.uuid({ message: "Must be a UUID" });
 export const DraftType = z.enum(["post", "tweet"]).describe("post: professional-network (pronet) draft; tweet: microblog (micro) draft");
 export const ItemType = z.enum(["post", "tweet", "article", "idea", "series"]);
 export const Platform = z.enum(["pronet", "micro"]);
+/** A network by its own name (several share a platform: micro drafts go to X or Bluesky). */
+export const Network = z.enum(NETWORKS.map((n) => n.id) as [NetworkName, ...NetworkName[]]);
 /** Response timestamps: RFC 3339 UTC with milliseconds. */
 export const Timestamp = z.string().describe("RFC 3339 UTC timestamp, e.g. 2026-11-22T09:30:00.000Z");
 export const NullableTimestamp = Timestamp.nullable();

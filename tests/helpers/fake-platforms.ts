@@ -30,7 +30,7 @@ export type FakePlatforms = FakeState & {
 };
 
 /** What a connection made through this service's sign-in today is granted. */
-const grantedAtSignIn = (route: Route, member?: string): Grant => ({ scopes: new Set(signInScopes(route === "x" ? "micro" : "pronet")), member });
+const grantedAtSignIn = (route: Route, member?: string): Grant => ({ scopes: new Set(signInScopes(route)), member });
 
 const signIn = (person: Person, issueRefreshToken: boolean): SignIn => ({
   person,

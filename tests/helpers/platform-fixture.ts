@@ -54,7 +54,7 @@ export function withFakePlatforms(config: Record<string, string> = {}): Platform
       const route = provider === "linkedin" ? "linkedin" : "x";
       const access = `${route}-tok-${randomUUID()}`;
       const accountId = `${route}-${randomUUID()}`;
-      const scopes = opts.scopes ?? signInScopes(provider === "linkedin" ? "pronet" : "micro");
+      const scopes = opts.scopes ?? signInScopes(provider === "linkedin" ? "linkedin" : "x");
       if (opts.valid !== false) fake!.grant(route, access, { scopes, member: accountId });
       await (await db()).insert(authAccounts).values({
         userId: u.id,

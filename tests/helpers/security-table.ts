@@ -65,6 +65,8 @@ export const VALID: Record<string, (f: Fixture) => Record<string, unknown> | Rec
   set_publishing: () => ({ allowed: true }),
   set_notifications: () => ({ failed: true, unknown: true, approval: false, expiring: true }),
   create_personal_token: () => ({ name: "Publishing script", days: 30 }),
+  // No PDS answers here: the handle does not resolve, and the refusal is the same each time.
+  connect_account: () => ({ network: "bluesky", handle: "nobody.invalid", password: "abcd-efgh-ijkl-mnop" }),
   manage_webhooks: (f) => [
     { action: "update", webhook_id: f.webhook, description: "Renamed" },
     { action: "create", url: "https://hooks.example.com/contentio", events: ["post.published"] },

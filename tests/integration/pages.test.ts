@@ -25,7 +25,7 @@ const fake = () => platforms.fake;
 type Account = { account_id: string; platform: string; kind: string; name: string | null; default: boolean };
 
 async function pageOwner() {
-  const scopes = signInScopes("pronet", { pages: true });
+  const scopes = signInScopes("linkedin", { pages: true });
   const u = await makeUser({ publishing: true });
   const li = await platforms.connect(u, "linkedin", { scopes });
   const org = String(Math.floor(Math.random() * 1e9));
@@ -76,7 +76,7 @@ describe("LinkedIn company pages", () => {
       await db()
     )
       .update(authAccounts)
-      .set({ scope: signInScopes("pronet").join(",") })
+      .set({ scope: signInScopes("linkedin").join(",") })
       .where(eq(authAccounts.providerAccountId, member));
     const d = (await call("create_draft", { type: "post", body: `Not as the page ${randomUUID()}`, account_id: page.account_id }, { token: u.token })).body;
     const res = await approved(u, "publish_now", { type: "post", id: d.id });

@@ -75,12 +75,12 @@ describe.skipIf(!HAS_DOC)("the fake of X is X's OpenAPI document", () => {
   });
 
   it("the scope table names exactly the scopes of each endpoint's operation in the document", () => {
-    for (const e of Object.values(ENDPOINTS.micro)) {
+    for (const e of Object.values(ENDPOINTS.x)) {
       const found = xContract()!.find(e.method, e.path.replace("{id}", "1"));
       expect(found, `${e.method} ${e.path}`).not.toBeNull();
       expect([...e.scopes].sort(), `${e.method} ${e.path}`).toEqual([...found!.op.scopes!].sort());
     }
-    expect(signInScopes("micro")).toEqual(expect.arrayContaining(["media.write", "tweet.write", "offline.access"]));
+    expect(signInScopes("x")).toEqual(expect.arrayContaining(["media.write", "tweet.write", "offline.access"]));
   });
 });
 
@@ -197,7 +197,7 @@ describe("a connection made before media.write was asked for", () => {
     fake().grant("x", access, { member: x.accountId });
     await storePlatformTokens(
       await db(),
-      { provider: "twitter", providerAccountId: x.accountId, access_token: access, scope: signInScopes("micro").join(" ") },
+      { provider: "twitter", providerAccountId: x.accountId, access_token: access, scope: signInScopes("x").join(" ") },
       {},
     );
     const res = await publishNow(u, "tweet", id);

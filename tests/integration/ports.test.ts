@@ -90,10 +90,13 @@ describe("ports on the context", () => {
     } as StoredConnection;
     replacePorts({
       platforms: {
-        configured: (name) => name === "pronet",
+        configured: (name) => name === "linkedin",
         connection: async (_db, _userId, name) => (name === "pronet" ? connection : null),
         open: async () => {
           throw new Error("nothing is published in this test");
+        },
+        signIn: async () => {
+          throw new Error("nothing is connected in this test");
         },
       },
     });

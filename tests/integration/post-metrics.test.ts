@@ -153,7 +153,7 @@ describe("post metrics", () => {
     expect((await metricsOf(without, { type: "post", id: p1.id })).notes).toEqual([expect.stringContaining("r_member_postAnalytics")]);
 
     const u = await makeUser({ publishing: true });
-    await platforms.connect(u, "linkedin", { scopes: signInScopes("pronet", { analytics: true }) });
+    await platforms.connect(u, "linkedin", { scopes: signInScopes("linkedin", { analytics: true }) });
     const p = await published(u, "post");
     fake().engagement.set(p.postId, { impressions: 800, likes: 25, replies: 4, reposts: 2, clicks: 9 });
     await collect(new Date(p.at.getTime() + H + 1000));

@@ -46,7 +46,18 @@ describe("get_profile_context", () => {
         { platform: "pronet", handle: "ada-l", connected: true, ready_to_publish: true },
         { platform: "micro", handle: null, connected: false, ready_to_publish: true }, // sandbox
       ],
-      accounts: [{ account_id: expect.any(String), platform: "pronet", kind: "person", name: "ada-l", handle: "ada-l", default: true, state: "connected" }],
+      accounts: [
+        {
+          account_id: expect.any(String),
+          platform: "pronet",
+          network: "linkedin",
+          kind: "person",
+          name: "ada-l",
+          handle: "ada-l",
+          default: true,
+          state: "connected",
+        },
+      ],
       publishing_allowed: false,
       allowance: {
         posts_remaining: 26,

@@ -57,7 +57,7 @@ export default async function ConfirmPage({
   const handle = a.action.account
     ? accountLabel(a.action.account)
     : (await platformAccounts(d, me.id)).find((p) => PLATFORM_NAMES[p.provider] === PLATFORM_NAMES[type])?.handle;
-  const dest = destination(type, handle);
+  const dest = destination(type, handle, a.action.account?.network);
   const expired = a.expiresAt <= now;
   const expiry = `${formatTime(a.expiresAt, me.timezone)}${me.timezone === "UTC" ? "" : ` (${formatTime(a.expiresAt, "UTC")})`}`;
   const open = a.status === "pending" && !expired && !a.appRevoked;

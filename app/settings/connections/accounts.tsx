@@ -13,7 +13,7 @@ type Props = {
   providers: { linkedin: boolean; x: boolean };
   csrf: string;
   timeZone: string;
-  /** For a network without app credentials: how to set it up (setup.tsx), by provider. */
+  /** For a network without app credentials: how to set it up (setup.tsx), by provider; for one signed in to with an app password, its form. */
   setup: Partial<Record<string, ReactNode>>;
 };
 
@@ -92,15 +92,18 @@ function ConnectButton({ provider, csrf, label, primary }: { provider: string; c
 export function AccountsList({ accounts, health, providers, csrf, timeZone, setup }: Props) {
   return (
     <>
-      {NETWORKS.map(({ platform, provider }) => {
+      {NETWORKS.map(({ id, provider, signIn }) => {
         const name = PLATFORM_NAMES[provider];
-        const canConnect = provider === "linkedin" ? providers.linkedin : providers.x;
-        const mine = accounts.filter((a) => a.platform === platform);
+        // Signing in with a network's OAuth needs its app credentials; an app password (Bluesky) is set up by its own form (`setup`).
+        const canConnect = provider === "linkedin" ? providers.linkedin : provider === "twitter" && providers.x;
+        const mine = accounts.filter((a) => a.network === id);
         return (
-          <div key={platform} className="network-accounts">
+          <div key={id} className="network-accounts">
             <h3>{name}</h3>
             {mine.length === 0 ? (
-              <p className="meta">Not connected{canConnect ? "" : ` (posts go to the built-in sandbox until ${name} app credentials are configured)`}</p>
+              <p className="meta">
+                Not connected{canConnect || signIn.kind !== "oauth" ? "" : ` (posts go to the built-in sandbox until ${name} app credentials are configured)`}
+              </p>
             ) : (
               <ul className="rows" aria-label={`${name} accounts`}>
                 {mine.map((a) => {

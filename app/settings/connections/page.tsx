@@ -21,6 +21,8 @@ import { PERSONAL_TOKEN_CHOICES, PERSONAL_TOKEN_DAYS } from "@/lib/domain/apps/p
 import { ConnectionCheckForm } from "@/components/connection-check";
 import { FormOutcome } from "@/components/form-outcome";
 import { destinationBadges } from "@/lib/adapters/platforms/destination";
+import { BlueskyConnectForm } from "@/components/bluesky-connect";
+import { connectBluesky } from "./bluesky";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Connections · Contentio" };
@@ -119,9 +121,12 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
           setup={{
             linkedin: <SetupChecklist network="linkedin" callbackUrl={providerCallbackUrl("linkedin")} origin={c.origin} />,
             twitter: <SetupChecklist network="x" callbackUrl={providerCallbackUrl("twitter")} origin={c.origin} />,
+            bluesky: <BlueskyConnectForm action={connectBluesky} csrf={csrf} />,
           }}
         />
-        {providers.linkedin || providers.x ? <ConnectionCheckForm action={checkConnection} csrf={csrf} timeZone={me.timezone} /> : null}
+        {providers.linkedin || providers.x || accounts.some((a) => a.network === "bluesky") ? (
+          <ConnectionCheckForm action={checkConnection} csrf={csrf} timeZone={me.timezone} />
+        ) : null}
       </section>
 
       <section aria-labelledby="mail" className="card">

@@ -1,10 +1,8 @@
 import type { Db } from "@/lib/adapters/db";
-import { network, type PlatformName } from "@/lib/domain/networks";
+import { networkNamed, type PlatformName } from "@/lib/domain/networks";
 import { listAccounts } from "@/lib/domain/accounts/accounts";
-import { connectedAccount, realConfigured } from "./index";
-import { linkedin } from "./linkedin";
+import { adapterFor, connectedAccount, realConfigured } from "./index";
 import { grantedScopes, missingScopes, scopesFor } from "@/lib/domain/networks/scopes";
-import { x } from "./x";
 
 // "Check connection" (Settings > Connections, `npm run admin -- check-connections`): one
 // harmless read on each connected network, and what the connection can do, so a self-hoster
@@ -12,6 +10,7 @@ import { x } from "./x";
 
 export type ConnectionCheck = {
   platform: PlatformName;
+  /** The network's name people read: LinkedIn, X, Bluesky. */
   network: string;
   handle: string | null;
   reachable: boolean;
@@ -29,12 +28,12 @@ export type ConnectionCheck = {
 export async function checkConnections(db: Db, userId: string): Promise<ConnectionCheck[]> {
   const out: ConnectionCheck[] = [];
   for (const account of await listAccounts(db, userId)) {
-    const { platform, name } = network(account.platform);
+    const { id, platform, name } = networkNamed(account.network);
     // A company page posts with its member's connection, which that member's own check reads.
-    if (!realConfigured(platform) || account.kind === "organization") continue;
+    if (!realConfigured(id) || account.kind === "organization") continue;
     const acc = await connectedAccount(db, userId, platform, account.account_id);
     if (!acc) continue;
-    const { reachable, detail } = await (platform === "pronet" ? linkedin(acc, db) : x(acc, db)).probe();
+    const { reachable, detail } = await adapterFor(id, acc, db).probe();
     const granted = grantedScopes(acc.scope);
     out.push({
       platform,
@@ -43,8 +42,8 @@ export async function checkConnections(db: Db, userId: string): Promise<Connecti
       reachable,
       detail,
       granted: granted && [...granted],
-      needed: scopesFor(platform, ["text", "media", "check"]),
-      missing: missingScopes(platform, acc.scope, ["text", "media", "check"]),
+      needed: scopesFor(id, ["text", "media", "check"]),
+      missing: missingScopes(id, acc.scope, ["text", "media", "check"]),
       expiresAt: acc.expires_at === null ? null : new Date(acc.expires_at * 1000).toISOString(),
       canRenew: !!acc.refresh_token,
     });

@@ -1,5 +1,5 @@
 import { networkOfDraft, type DraftType } from "@/lib/domain/networks";
-import { describeDestination, type Destination } from "@/lib/domain/networks/destination";
+import { describeDestination, networkOf, type Destination } from "@/lib/domain/networks/destination";
 import { realConfigured } from "./index";
 import { sandboxUrl } from "./sandbox";
 
@@ -8,10 +8,12 @@ export type { Destination };
 /**
  * The one answer to where a draft of this type goes, for every text that names it: the real
  * network when this deployment has its app credentials, else the built-in sandbox, which is
- * never called LinkedIn or X. `handle`: the connected account, shown for the real network only.
+ * never called LinkedIn or X. `handle`: the connected account, shown for the real network only;
+ * `network`: the account's, when known (else the draft type's first: X for a tweet).
  */
-export function destination(type: DraftType, handle?: string | null): Destination {
-  return describeDestination(type, !realConfigured(networkOfDraft(type).platform), handle);
+export function destination(type: DraftType, handle?: string | null, network?: string): Destination {
+  const n = networkOf(type, network);
+  return describeDestination(type, !realConfigured(n.id), handle, n.id);
 }
 
 /** Each draft type's badge, for lists of drafts of both types. */

@@ -2,6 +2,7 @@ import { config } from "@/lib/core/config";
 import { redactSecrets } from "@/lib/core/redact";
 import { NOT_STARTED, request, type Answer, type PlatformRequest } from "./request";
 import { PublishError } from "@/lib/domain/networks/platform";
+import { ADDRESS_REFUSED, guardedUrlProblem } from "./guarded";
 
 // Classifies what happened to a request sent to a platform, so the caller knows whether
 // anything may have been posted (docs/interface.md, Publishing).
@@ -25,9 +26,14 @@ function causeCode(e: unknown): string | undefined {
  */
 export async function send(network: string, url: string, init: PlatformRequest): Promise<Answer> {
   const ms = config().PUBLISH_TIMEOUT_MS;
+  const refused = (why: string) =>
+    new PublishError("failed", `This service does not connect to the ${network} server ${new URL(url).host} (${why}); nothing was sent.`);
+  const problem = init.guarded ? guardedUrlProblem(url) : null;
+  if (problem) throw refused(problem);
   try {
     return await request(url, init, ms);
   } catch (e) {
+    if (causeCode(e) === ADDRESS_REFUSED) throw refused((e as Error).message);
     const name = (e as Error)?.name;
     if (name === "TimeoutError" || name === "AbortError") {
       throw new PublishError("unknown", `${network} did not answer within ${Math.round(ms / 1000)} seconds; the post may or may not have been created.`);

@@ -2,26 +2,52 @@ import { and, eq } from "drizzle-orm";
 import { config } from "@/lib/core/config";
 import type { Db } from "@/lib/adapters/db";
 import { authAccounts } from "@/drizzle/schema";
-import { connectionProblemOf } from "@/lib/domain/networks";
+import { connectionProblemOf, networkFor, networkNamed, type NetworkName } from "@/lib/domain/networks";
 import { accountFor } from "@/lib/domain/accounts/accounts";
 import { linkedin } from "./linkedin";
 import type { Account } from "./tokens";
 import { sandbox } from "./sandbox";
 import { x } from "./x";
+import { bluesky } from "./bluesky";
+import { signInWithAppPassword } from "./bluesky/session";
+import { AppError } from "@/lib/core/errors";
+import type { PasswordSession } from "@/lib/domain/ports";
 import { PublishError, type Platform, type PlatformName } from "@/lib/domain/networks/platform";
 
 export { PublishError, platformOf, type Platform, type PlatformName } from "@/lib/domain/networks/platform";
 
-/** Whether this deployment has app credentials for the real network (else: the sandbox). */
-export function realConfigured(name: PlatformName): boolean {
-  const c = config();
-  return name === "pronet" ? !!(c.LINKEDIN_CLIENT_ID && c.LINKEDIN_CLIENT_SECRET) : !!(c.X_CLIENT_ID && c.X_CLIENT_SECRET);
+/** Each network's adapter, for a stored connection (with the account it posts as). */
+const ADAPTERS: Record<NetworkName, (acc: Account, db: Db) => Platform> = { linkedin, x, bluesky };
+
+/** How each network that takes the owner's own app password signs in with it. */
+const PASSWORD_SIGN_IN: Partial<Record<NetworkName, (handle: string, password: string) => Promise<PasswordSession>>> = { bluesky: signInWithAppPassword };
+
+/** The platforms port's signIn: the network's own sign-in with a handle and an app password. */
+export async function passwordSignIn(name: NetworkName, handle: string, password: string): Promise<PasswordSession> {
+  const signIn = PASSWORD_SIGN_IN[name];
+  if (!signIn) throw new AppError("action_failed", `${networkNamed(name).name} is connected by signing in with it, not with a password.`);
+  return signIn(handle, password);
+}
+
+/** The adapter of `name` for this connection. */
+export const adapterFor = (name: NetworkName, acc: Account, db: Db): Platform => ADAPTERS[name](acc, db);
+
+/**
+ * Whether this deployment can publish to the real network: it has the network's app
+ * credentials (else: the sandbox). A network signed in to with the owner's own app password
+ * (Bluesky) needs none.
+ */
+export function realConfigured(name: NetworkName): boolean {
+  const s = networkNamed(name).signIn;
+  if (s.kind !== "oauth") return true;
+  const c = config() as unknown as Record<string, unknown>;
+  return s.vars.every((v) => !!c[v]);
 }
 
 /**
- * The connection a draft of `name` posts with: that of `accountId` (the user's, of that
- * network; else not found), or of the network's default account; with the account it posts
- * as. Null when the user has no account on the network.
+ * The connection a draft of `name` posts with: that of `accountId` (the user's, of a network
+ * of that platform; else not found), or of the platform's default account; with the account it
+ * posts as. Null when the user has no account for the platform.
  */
 export async function connectedAccount(db: Db, userId: string, name: PlatformName, accountId?: string | null): Promise<Account | null> {
   const target = await accountFor(db, userId, name, accountId);
@@ -30,12 +56,14 @@ export async function connectedAccount(db: Db, userId: string, name: PlatformNam
 }
 
 /**
- * Why this user cannot publish to `name` right now, or null. With no app credentials the
- * sandbox is always there; with them, the owner must have connected that network.
+ * Why this user cannot publish to `name` right now, or null. The network is the account's
+ * (else the platform's first); without its app credentials the sandbox is always there; with
+ * them, the owner must have connected that network.
  */
 export async function connectionProblem(db: Db, userId: string, name: PlatformName, known?: Account | null, now = new Date()): Promise<string | null> {
-  if (!realConfigured(name)) return null;
-  return connectionProblemOf(name, known !== undefined ? known : await connectedAccount(db, userId, name), now);
+  const acc = known !== undefined ? known : await connectedAccount(db, userId, name);
+  const net = networkFor(name, acc);
+  return realConfigured(net.id) ? connectionProblemOf(net, acc, now) : null;
 }
 
 /** A stored connection by its network identity (no account it posts as). */
@@ -47,11 +75,15 @@ export async function connectedConnection(db: Db, provider: string, providerAcco
   return row ?? null;
 }
 
-/** The platform a user's draft goes to: the real network when configured, else the sandbox. */
+/**
+ * The platform a user's draft goes to: the network of its account (else the platform's first)
+ * when that network can be published to, else the sandbox.
+ */
 export async function platformFor(db: Db, userId: string, name: PlatformName, accountId?: string | null): Promise<Platform> {
-  if (!realConfigured(name)) return sandbox(name, db);
   const acc = await connectedAccount(db, userId, name, accountId);
-  const problem = await connectionProblem(db, userId, name, acc);
+  const net = networkFor(name, acc);
+  if (!realConfigured(net.id)) return sandbox(name, db);
+  const problem = connectionProblemOf(net, acc, new Date());
   if (!acc || problem) throw new PublishError("failed", problem ?? "No account is connected.");
-  return name === "pronet" ? linkedin(acc, db) : x(acc, db);
+  return adapterFor(net.id, acc, db);
 }

@@ -25,7 +25,7 @@ export function linkedInMetrics(rest: LinkedInRest, scope: string | null, author
   const memberPost = async (urn: string): Promise<Engagement | string> => {
     const e: Engagement = { impressions: null, likes: null, replies: null, reposts: null, clicks: null };
     for (const [field, queryType] of Object.entries(MEMBER_METRICS) as [keyof typeof MEMBER_METRICS, string][]) {
-      const res = await rest(`${ENDPOINTS.pronet.memberPostAnalytics.path}?q=entity&entity=${entity(urn)}&queryType=${queryType}&aggregation=TOTAL`);
+      const res = await rest(`${ENDPOINTS.linkedin.memberPostAnalytics.path}?q=entity&entity=${entity(urn)}&queryType=${queryType}&aggregation=TOTAL`);
       if (!res.ok) return readRefusal(NET, res);
       const body = ((await res.json().catch(() => null)) ?? {}) as { elements?: { count?: unknown }[] };
       const counts = (body.elements ?? []).map((el) => count(el.count));
@@ -39,7 +39,9 @@ export function linkedInMetrics(rest: LinkedInRest, scope: string | null, author
       const urns = req.posts.slice(i, i + PAGE_POSTS_PER_READ).map((p) => p.postId);
       const list = (kind: string) => urns.filter((u) => (u.split(":")[2] === "ugcPost") === (kind === "ugcPosts")).map(encodeURIComponent);
       const lists = ["shares", "ugcPosts"].map((k) => (list(k).length ? `&${k}=List(${list(k).join(",")})` : "")).join("");
-      const res = await rest(`${ENDPOINTS.pronet.pageShareStatistics.path}?q=organizationalEntity&organizationalEntity=${encodeURIComponent(author)}${lists}`);
+      const res = await rest(
+        `${ENDPOINTS.linkedin.pageShareStatistics.path}?q=organizationalEntity&organizationalEntity=${encodeURIComponent(author)}${lists}`,
+      );
       if (!res.ok) {
         const note = await readRefusal(NET, res);
         for (const u of urns) out.set(u, { note });
@@ -67,7 +69,7 @@ export function linkedInMetrics(rest: LinkedInRest, scope: string | null, author
 
   return (req: MetricsRequest): Promise<Reads> =>
     reading(NET, req, async () => {
-      const problem = readScopeProblem("pronet", scope, page ? "pages" : "analytics");
+      const problem = readScopeProblem("linkedin", scope, page ? "pages" : "analytics");
       if (problem) return noteAll(req, problem + (page ? "" : " LinkedIn gives it with the Member Post Analytics product (LINKEDIN_ANALYTICS=on)."));
       const out: Reads = new Map();
       if (page) await pagePosts(req, out);

@@ -19,7 +19,7 @@ type Acl = { organization?: string; role?: string; state?: string };
 /** The organizations `acc`'s member administers: their ids and names. */
 export async function administeredPages(acc: Account, db: Db, now = new Date()): Promise<{ id: string; name: string | null; vanity: string | null }[]> {
   const { rest } = linkedInSession(acc, db, now);
-  const res = await rest(`${ENDPOINTS.pronet.organizationAcls.path}?q=roleAssignee&role=ADMINISTRATOR&state=APPROVED`);
+  const res = await rest(`${ENDPOINTS.linkedin.organizationAcls.path}?q=roleAssignee&role=ADMINISTRATOR&state=APPROVED`);
   if (!res.ok) throw await linkedInRefusal(res, "list of company pages");
   const acls = (((await res.json().catch(() => null)) as { elements?: Acl[] } | null)?.elements ?? []).filter(
     (a) => a.role === "ADMINISTRATOR" && a.state === "APPROVED",
@@ -27,7 +27,7 @@ export async function administeredPages(acc: Account, db: Db, now = new Date()):
   const ids = [...new Set(acls.map((a) => /^urn:li:organization:(\d+)$/.exec(a.organization ?? "")?.[1]).filter((id): id is string => !!id))];
   const out = [];
   for (const id of ids) {
-    const org = await rest(ENDPOINTS.pronet.organization.path.replace("{id}", id));
+    const org = await rest(ENDPOINTS.linkedin.organization.path.replace("{id}", id));
     const body = org.ok ? ((await org.json().catch(() => null)) as { localizedName?: string; vanityName?: string } | null) : null;
     out.push({ id, name: body?.localizedName ?? null, vanity: body?.vanityName ?? null });
   }

@@ -83,12 +83,12 @@ export function linkedin(acc: Account, db: Db): Platform {
     name: "pronet",
     kind: "linkedin",
     probe: () =>
-      probe(NET, `${api}${ENDPOINTS.pronet.userinfo.path}`, authorized(db, acc, refresher, NET), async (res) => {
+      probe(NET, `${api}${ENDPOINTS.linkedin.userinfo.path}`, authorized(db, acc, refresher, NET), async (res) => {
         const who = ((await res.json().catch(() => null)) as { name?: string } | null)?.name;
         return who ? `answered as ${who}` : "answered";
       }),
     async publish(req: PublishRequest) {
-      requireScopes("pronet", acc, req);
+      requireScopes("linkedin", acc, req);
       const { auth, rest } = linkedInSession(acc, db, req.now);
       const media = linkedInMedia(rest, auth, author, api);
       return postParts(req, async (k, _replyTo, progress) => {
@@ -112,9 +112,9 @@ export function linkedin(acc: Account, db: Db): Platform {
       });
     },
     async comment(req: CommentRequest) {
-      requireScopes("pronet", acc, null);
+      requireScopes("linkedin", acc, null);
       // The message is text with attributes, not little text: nothing is escaped (Comments API).
-      const path = ENDPOINTS.pronet.createComment.path.replace("{urn}", encodeURIComponent(req.on));
+      const path = ENDPOINTS.linkedin.createComment.path.replace("{urn}", encodeURIComponent(req.on));
       const res = await linkedInSession(acc, db, req.now).rest(path, { actor: author, object: req.on, message: { text: req.text } });
       if (res.status === 201 || res.ok) {
         const body = (await res.json().catch(() => null)) as { commentUrn?: string; $URN?: string } | null;

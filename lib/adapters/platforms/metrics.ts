@@ -1,6 +1,7 @@
 import { redactSecrets } from "@/lib/core/redact";
 import { scopeProblem, type Need } from "@/lib/domain/networks/scopes";
-import type { EngagementRead, MetricsRequest, PlatformName } from "@/lib/domain/networks/platform";
+import type { EngagementRead, MetricsRequest } from "@/lib/domain/networks/platform";
+import type { NetworkName } from "@/lib/domain/networks";
 import { errorText } from "./http";
 import type { Answer } from "./request";
 
@@ -28,7 +29,7 @@ export async function reading(network: string, req: MetricsRequest, read: () => 
 }
 
 /** Why the connection cannot make this read (a permission it was not granted), or null. */
-export function readScopeProblem(p: PlatformName, scope: string | null, need: Need): string | null {
+export function readScopeProblem(p: NetworkName, scope: string | null, need: Need): string | null {
   const problem = scopeProblem(p, scope, [need]);
   return problem && problem.replace(/without the permission to [^(]+\(/, "without the permission to read its posts' engagement (");
 }

@@ -8,6 +8,7 @@ const copy = (p: PublishProgress): PublishProgress => ({
   parts: [...p.parts],
   media: { ...p.media },
   ...(p.mediaExpires && { mediaExpires: { ...p.mediaExpires } }),
+  ...(p.keys && { keys: [...p.keys] }),
 });
 /** A recorded upload is reused only while it stays valid for at least this long. */
 const FRESH_MS = 3600_000;
@@ -23,6 +24,10 @@ export class Progress {
   }
   get parts() {
     return this.current.parts;
+  }
+  /** The record keys chosen so far, by part (see key()). */
+  get keys(): readonly (string | undefined)[] {
+    return this.current.keys ?? [];
   }
   /**
    * The platform's id for a medium: the one recorded by an earlier attempt (unless it expires
@@ -49,6 +54,20 @@ export class Progress {
     this.current = { ...this.current, media: { ...this.current.media, [m.id]: up.id }, ...(Object.keys(mediaExpires).length && { mediaExpires }) };
     await this.req.onProgress(copy(this.current));
     return up.id;
+  }
+  /**
+   * The key part k is sent under (a network where the client names the record: Bluesky): the
+   * one an earlier attempt chose, else `make()`'s, stored before it is used. Sent again, the
+   * part names the same record, so the network refuses a second one.
+   */
+  async key(k: number, make: () => string): Promise<string> {
+    const known = this.current.keys?.[k];
+    if (known) return known;
+    const keys = [...(this.current.keys ?? [])];
+    keys[k] = make();
+    this.current = { ...this.current, keys };
+    await this.req.onProgress(copy(this.current));
+    return keys[k];
   }
   async posted(k: number, p: Published) {
     const parts = [...this.current.parts];

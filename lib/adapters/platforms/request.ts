@@ -1,4 +1,5 @@
 import type { Dispatcher } from "undici";
+import { guardedLookup } from "./guarded";
 
 // The platforms' HTTP client: undici's dispatcher (the engine under Node's fetch) answered
 // through a small handler, not fetch or node:http. A scheduler pass makes thousands of calls
@@ -16,11 +17,21 @@ import type { Dispatcher } from "undici";
 // closing connection.
 let agent: Promise<Dispatcher> | undefined;
 const dispatcher = () => (agent ??= import("undici").then(({ Agent }) => new Agent({ keepAliveTimeout: 60_000, keepAliveMaxTimeout: 60_000 })));
+// For servers an account's own records name (guarded.ts): every connection's addresses checked.
+let guardedAgent: Promise<Dispatcher> | undefined;
+const guardedDispatcher = () =>
+  (guardedAgent ??= import("undici").then(({ Agent }) => new Agent({ keepAliveTimeout: 60_000, keepAliveMaxTimeout: 60_000, connect: { lookup: guardedLookup } })));
 
 /** No platform answer needed here is near this; a larger one is refused, never held. */
 const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
-export type PlatformRequest = { method: string; headers: Record<string, string>; body?: string | Uint8Array | FormData };
+export type PlatformRequest = {
+  method: string;
+  headers: Record<string, string>;
+  body?: string | Uint8Array | FormData;
+  /** The server is named by the account's own records: only addresses a webhook could go to (guarded.ts). */
+  guarded?: boolean;
+};
 
 /** What adapters read of a platform's answer; a standard Response has all of it. */
 export type Answer = {
@@ -84,7 +95,7 @@ export async function request(url: string, init: PlatformRequest, ms: number): P
   const u = new URL(url);
   if (u.protocol !== "https:" && u.protocol !== "http:") throw new TypeError(`unsupported protocol ${u.protocol}`);
   const { body, headers } = await encode(init, url);
-  const agent = await dispatcher();
+  const agent = await (init.guarded ? guardedDispatcher() : dispatcher());
   return new Promise<Answer>((resolve, reject) => {
     let controller: Dispatcher.DispatchController | undefined;
     let timedOut: RequestTimeout | undefined;

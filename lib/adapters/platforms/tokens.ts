@@ -136,21 +136,25 @@ export async function refreshGrant(network: string, url: string, form: Record<st
   throw new PublishError("retry", `${network} token refresh failed (${res.status}).`);
 }
 
+/** How most networks refuse an access token: 401. */
+const unauthorized = async (res: Answer) => res.status === 401;
+
 /**
  * One publish's use of a connection: a token fetched once for all its requests (uploads,
- * thread parts), renewed once when the platform refuses it. Refused again: the connection
- * needs renewing. A 401 creates nothing, so the renewed call is safe to send.
+ * thread parts), renewed once when the platform refuses it (`stale`: how the network says
+ * so, a 401 unless it says otherwise). Refused again: the connection needs renewing. A refused
+ * token creates nothing, so the renewed call is safe to send.
  */
-export function authorized(db: Db, acc: Account, refresh: (() => Refresher) | null, network: string) {
+export function authorized(db: Db, acc: Account, refresh: (() => Refresher) | null, network: string, stale = unauthorized) {
   let token: string | undefined;
   const refresher = () => (acc.refresh_token && refresh ? refresh() : null);
   return async (call: (token: string) => Promise<Answer>): Promise<Answer> => {
     token ??= await accessToken(db, acc, refresher(), network);
     let res = await call(token);
-    if (res.status !== 401) return res;
+    if (!(await stale(res))) return res;
     token = await accessToken(db, acc, refresher(), network, token);
     res = await call(token);
-    if (res.status === 401) {
+    if (await stale(res)) {
       await markNeedsReconnect(db, acc);
       throw new PublishError("failed", `${network} refused the access token (revoked); the owner must reconnect ${network} in Settings > Connections.`);
     }

@@ -34,7 +34,7 @@ function engagement(p: XPost): Engagement {
 export function xMetrics(api: string, acc: Account, auth: ReturnType<typeof authorized>) {
   return (req: MetricsRequest): Promise<Reads> =>
     reading(NET, req, async () => {
-      const problem = readScopeProblem("micro", acc.scope, "metrics");
+      const problem = readScopeProblem("x", acc.scope, "metrics");
       if (problem) return noteAll(req, problem);
       const recent = req.posts.every((p) => req.now.getTime() - p.publishedAt.getTime() < NON_PUBLIC_DAYS * 86_400_000);
       const out: Reads = new Map();
@@ -45,7 +45,7 @@ export function xMetrics(api: string, acc: Account, auth: ReturnType<typeof auth
           "tweet.fields": recent ? "public_metrics,non_public_metrics" : "public_metrics",
         });
         const res = await auth((token) =>
-          send(NET, `${api}${ENDPOINTS.micro.readPosts.path}?${q}`, { method: "GET", headers: { authorization: `Bearer ${token}` } }),
+          send(NET, `${api}${ENDPOINTS.x.readPosts.path}?${q}`, { method: "GET", headers: { authorization: `Bearer ${token}` } }),
         );
         if (!res.ok) {
           for (const [id, read] of noteAll(chunk, await readRefusal(NET, res))) out.set(id, read);

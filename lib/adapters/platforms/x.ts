@@ -70,12 +70,12 @@ export function x(acc: Account, db: Db): Platform {
     name: "micro",
     kind: "x",
     probe: () =>
-      probe(NET, `${api}${ENDPOINTS.micro.me.path}`, authorized(db, acc, refresher, NET), async (res) => {
+      probe(NET, `${api}${ENDPOINTS.x.me.path}`, authorized(db, acc, refresher, NET), async (res) => {
         const who = ((await res.json().catch(() => null)) as { data?: { username?: string } } | null)?.data?.username;
         return who ? `answered as @${who}` : "answered";
       }),
     async publish(req: PublishRequest) {
-      requireScopes("micro", acc, req);
+      requireScopes("x", acc, req);
       // X access tokens live two hours: an expiring one is refreshed first.
       const auth = authorized(db, acc, refresher, NET);
       const upload = xMedia(api, auth);
@@ -91,7 +91,7 @@ export function x(acc: Account, db: Db): Platform {
       });
     },
     async comment(req: CommentRequest) {
-      requireScopes("micro", acc, null);
+      requireScopes("x", acc, null);
       return tweet(authorized(db, acc, refresher, NET), req.text, [], req.on);
     },
     metrics: (req) => xMetrics(api, acc, authorized(db, acc, refresher, NET))(req),

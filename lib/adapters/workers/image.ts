@@ -40,3 +40,36 @@ export async function imageFrames(input: Uint8Array): Promise<number | null> {
     .catch(() => null);
   return meta?.pages ?? null;
 }
+
+/** An image as a network that takes still images of a limited size gets it (Bluesky), with its size in pixels. */
+export type FittedImage = { data: Uint8Array; contentType: string; width: number; height: number };
+
+const STILL_TYPES: Record<string, string> = { jpeg: "image/jpeg", png: "image/png", webp: "image/webp" };
+
+/**
+ * A still image of at most `maxBytes`: the upload as it is when it already is one (uploads were
+ * encoded again, without metadata, when they were made), else encoded again, as JPEG (WebP when
+ * it has transparency), at a lower quality and then smaller until it fits. An animation gives
+ * its first frame. Throws when sharp cannot read it or it cannot be made to fit.
+ */
+export async function fitImage(input: Uint8Array, maxBytes: number, limits: { pixels: number; seconds: number }): Promise<FittedImage> {
+  const { default: sharp } = await import("sharp");
+  const meta = await sharp(input, { limitInputPixels: limits.pixels, failOn: "error" }).metadata();
+  const width = meta.width ?? 0;
+  const height = meta.height ?? 0;
+  const type = meta.format && STILL_TYPES[meta.format];
+  if (type && input.byteLength <= maxBytes && (meta.pages ?? 1) === 1) return { data: input, contentType: type, width, height };
+  for (let scale = 1, quality = 85; scale > 0.1; quality > 55 ? (quality -= 15) : (scale *= 0.75)) {
+    const img = sharp(input, { limitInputPixels: limits.pixels, failOn: "error" }).resize({ width: Math.max(1, Math.round(width * scale)) });
+    const out = meta.hasAlpha ? img.webp({ quality }) : img.jpeg({ quality, mozjpeg: true });
+    const { data, info } = await out.timeout({ seconds: limits.seconds }).toBuffer({ resolveWithObject: true });
+    if (data.byteLength <= maxBytes)
+      return {
+        data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+        contentType: meta.hasAlpha ? "image/webp" : "image/jpeg",
+        width: info.width,
+        height: info.height,
+      };
+  }
+  throw new Error(`the image cannot be made smaller than ${maxBytes} bytes`);
+}

@@ -33,7 +33,14 @@ export type Confirmation = {
     title: string;
     scheduled_for: string | null;
     /** The account it goes to, as the owner is shown it (absent: no account yet, or an older approval). */
-    account?: { id: string; name: string | null; handle: string | null; kind: "person" | "organization" };
+    account?: {
+      id: string;
+      name: string | null;
+      handle: string | null;
+      kind: "person" | "organization";
+      /** The network it is on (linkedin, x, bluesky); absent in approvals asked for before networks were named. */
+      network?: string;
+    };
   };
 };
 

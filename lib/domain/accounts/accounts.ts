@@ -4,7 +4,17 @@ import { errorCode } from "@/lib/core/redact";
 import { isUuid } from "@/lib/core/ids";
 import { notFound } from "@/lib/core/errors";
 import { authAccounts, postDrafts, publishingAccounts, tweetDrafts, type AccountKind } from "@/drizzle/schema";
-import { connectionState, network, NETWORKS, networkOfProvider, type PlatformName, type Provider } from "@/lib/domain/networks";
+import {
+  connectionState,
+  NETWORKS,
+  networkFor,
+  networkOfProvider,
+  platformNames,
+  PROVIDERS,
+  type NetworkName,
+  type PlatformName,
+  type Provider,
+} from "@/lib/domain/networks";
 import { sha256 } from "../hash";
 
 // Where an owner's drafts go: several accounts a network (people who signed in with it, and
@@ -35,7 +45,7 @@ export async function adoptConnections(db: Db, userId: string) {
     .where(
       and(
         eq(authAccounts.userId, userId),
-        inArray(authAccounts.provider, ["linkedin", "twitter"]),
+        inArray(authAccounts.provider, [...PROVIDERS]),
         sql`not exists (select 1 from ${publishingAccounts} p where p.provider = ${authAccounts.provider}
           and p.provider_account_id = ${authAccounts.providerAccountId} and p.kind = 'person')`,
       ),
@@ -70,7 +80,7 @@ async function ensureDefault(db: Db, userId: string, platform: PlatformName) {
   }
 }
 
-/** After a sign-in with LinkedIn or X: the person's account, added beside the others (never replacing them). */
+/** After a sign-in with a network: the person's account, added beside the others (never replacing them). */
 export async function storePersonAccount(
   db: Db,
   a: { userId: string; provider: Provider; providerAccountId: string; handle: string | null; name: string | null },
@@ -130,6 +140,8 @@ export const goingTo = (t: typeof postDrafts | typeof tweetDrafts, account: { id
 export type AccountView = {
   account_id: string;
   platform: PlatformName;
+  /** The network it is on: several share a platform (a microblog's drafts go to X or Bluesky). */
+  network: NetworkName;
   kind: AccountKind;
   name: string | null;
   handle: string | null;
@@ -154,11 +166,13 @@ export async function listAccounts(db: Db, userId: string, now = new Date()): Pr
     )
     .where(eq(publishingAccounts.userId, userId))
     .orderBy(sql`${publishingAccounts.isDefault} desc`, asc(publishingAccounts.createdAt), asc(publishingAccounts.id));
-  const order = (p: PlatformName) => NETWORKS.findIndex((n) => n.platform === p);
-  rows.sort((x, y) => order(x.a.platform) - order(y.a.platform)); // stable: the default first, then the oldest
+  const networkOf = (a: PublishingAccount) => networkFor(a.platform, a);
+  const order = (a: PublishingAccount) => NETWORKS.indexOf(networkOf(a));
+  rows.sort((x, y) => order(x.a) - order(y.a)); // stable: the default first, then the oldest
   return rows.map(({ a, ...c }) => ({
     account_id: a.id,
     platform: a.platform,
+    network: networkOf(a).id,
     kind: a.kind,
     name: a.name,
     handle: a.handle,
@@ -168,13 +182,14 @@ export async function listAccounts(db: Db, userId: string, now = new Date()): Pr
 }
 
 /**
- * The account a draft of `platform` goes to: `accountId` (the owner's, of that network, or
- * not found as if missing), else the network's default; null when the owner has none.
+ * The account a draft of `platform` goes to: `accountId` (the owner's, of a network of that
+ * platform, or not found as if missing), else the platform's default (one for LinkedIn, one
+ * among the microblog accounts of X and Bluesky together); null when the owner has none.
  */
 export async function accountFor(db: Db, userId: string, platform: PlatformName, accountId?: string | null): Promise<PublishingAccount | null> {
   if (accountId) {
     const [row] = await findOwn(db, userId, accountId, platform);
-    if (!row) throw notFound(`${network(platform).name} account (account_id)`);
+    if (!row) throw notFound(`${platformNames(platform)} account (account_id)`);
     return row;
   }
   // The default, else the account that is about to become it (ensureDefault's rule): another
@@ -212,7 +227,7 @@ async function findOwn(db: Db, userId: string, accountId: string, platform?: Pla
 /** The owner's account, locked for the rest of the transaction; undefined when not theirs. */
 const lockOwn = async (tx: Db, userId: string, accountId: string) => (await findOwn(tx, userId, accountId, undefined, true))[0];
 
-/** One of the owner's accounts, of either network; not found (as if missing) when it is not theirs. */
+/** One of the owner's accounts, of any network; not found (as if missing) when it is not theirs. */
 export async function ownAccount(db: Db, userId: string, accountId: string): Promise<PublishingAccount> {
   const [row] = await findOwn(db, userId, accountId);
   if (!row) throw notFound("account (account_id)");

@@ -73,11 +73,11 @@ export async function setPublishingAllowed(db: Db, userId: string, allowed: bool
 
 export type PlatformState = { provider: Provider; state: ConnectionState["state"]; handle: string | null };
 
-/** Each network's default account, as pages that name where a draft goes show it. */
+/** Each network's default account (X and Bluesky share one: the other has none), as pages that name where a draft goes show it. */
 export async function platformAccounts(db: Db, userId: string, now = new Date()): Promise<PlatformState[]> {
   const accounts = await listAccounts(db, userId, now);
-  return NETWORKS.map(({ provider, platform }) => {
-    const a = accounts.find((x) => x.platform === platform && x.default);
+  return NETWORKS.map(({ provider, id }) => {
+    const a = accounts.find((x) => x.network === id && x.default);
     return { provider, state: a?.state ?? "not_connected", handle: a?.handle ?? null };
   });
 }

@@ -1,14 +1,14 @@
 import { and, asc, eq, gte } from "drizzle-orm";
 import type { Db } from "@/lib/adapters/db";
 import { AppError } from "@/lib/core/errors";
-import { connectionProblemOf, connectionState, network, networkOfDraft, type PlatformName } from "@/lib/domain/networks";
+import { connectionProblemOf, connectionState, networkFor, networkNamed, networkOfDraft, type PlatformName } from "@/lib/domain/networks";
 import { goingTo, listAccounts } from "./accounts";
 import { missingScopes } from "@/lib/domain/networks/scopes";
 import type { Ctx } from "../context";
 import type { Ports, StoredConnection } from "../ports";
 import { draftTable, type DraftType } from "../drafts/drafts";
 
-// How long each LinkedIn/X connection can still publish (connectionState: LinkedIn gives
+// How long each network connection can still publish (connectionState: LinkedIn gives
 // most apps no refresh token, so their access stops at its expiry), which permissions it
 // lacks, and how many posts the network still takes today.
 
@@ -21,7 +21,7 @@ export const WARN_BEFORE_MS = 7 * 86400_000;
 export async function accountHealth(db: Db, userId: string, p: Pick<Ports, "platforms">, now = new Date()) {
   const out = [];
   for (const account of await listAccounts(db, userId, now)) {
-    const { platform, draftType: type, provider } = network(account.platform);
+    const { id, platform, draftType: type, provider } = networkNamed(account.network);
     const acc = await p.platforms.connection(db, userId, platform, account.account_id);
     if (!acc) continue;
     const { until } = connectionState(acc, now);
@@ -41,11 +41,11 @@ export async function accountHealth(db: Db, userId: string, p: Pick<Ports, "plat
       provider,
       type,
       // Permissions the connection lacks, and what reconnecting would let it post.
-      missing: missingScopes(platform, acc.scope, ["text", "media"]),
-      toPost: missingScopes(platform, acc.scope, ["text"]).length
+      missing: missingScopes(id, acc.scope, ["text", "media"]),
+      toPost: missingScopes(id, acc.scope, ["text"]).length
         ? "at all"
-        : missingScopes(platform, acc.scope, ["media"]).length
-          ? platform === "micro"
+        : missingScopes(id, acc.scope, ["media"]).length
+          ? type === "tweet"
             ? "images"
             : "images or documents"
           : null,
@@ -65,20 +65,22 @@ export async function accountHealth(db: Db, userId: string, p: Pick<Ports, "plat
 }
 
 /**
- * Why the caller cannot publish to this network right now, or null. The sandbox is always
- * there; a real network needs a connection that can publish (`known`: one already read).
+ * Why the caller cannot publish a draft of this platform right now, or null. The network is
+ * the connection's (else the platform's first); the sandbox stands in for a network without
+ * its app credentials; a real network needs a connection that can publish (`known`: one
+ * already read, of the account the draft goes to).
  */
 export async function publishingProblem(ctx: Ctx, platform: PlatformName, known?: StoredConnection | null): Promise<string | null> {
   const { platforms } = ctx.ports;
-  if (!platforms.configured(platform)) return null;
   const acc = known !== undefined ? known : await platforms.connection(ctx.db, ctx.caller.userId, platform);
-  return connectionProblemOf(platform, acc, ctx.now());
+  const net = networkFor(platform, acc);
+  return platforms.configured(net.id) ? connectionProblemOf(net, acc, ctx.now()) : null;
 }
 
 /** schedule_content: a time after which the connection (of the account the draft goes to) can no longer publish is refused. */
 export function requirePublishableAt(ctx: Ctx, type: DraftType, at: Date, connection: StoredConnection | null) {
-  const { platform, name } = networkOfDraft(type);
-  if (!ctx.ports.platforms.configured(platform)) return; // the sandbox never expires
+  const { name, id } = networkFor(networkOfDraft(type).platform, connection);
+  if (!ctx.ports.platforms.configured(id)) return; // the sandbox never expires
   const { until } = connectionState(connection, ctx.now());
   if (!until || at.getTime() < until.getTime()) return;
   throw new AppError(

@@ -2,6 +2,7 @@ import { and, eq, gt } from "drizzle-orm";
 import type { Db } from "@/lib/adapters/db";
 import { AppError, Unauthorized } from "@/lib/core/errors";
 import { approvals, publishingAccounts, users, type ApprovalAction, type ProposedContent } from "@/drizzle/schema";
+import { networkFor } from "@/lib/domain/networks";
 import { requirePublishing } from "../guards";
 import { attachmentsOf, contentHashOf, type DraftContent } from "../drafts/content-hash";
 import type { Ctx } from "../context";
@@ -127,12 +128,21 @@ async function approvalRequired(ctx: Ctx, a: ExactAction): Promise<AppError> {
     .from(approvals)
     .where(and(...matching({ ...ctx, confirmationId: undefined }, a), eq(approvals.status, "pending")))
     .limit(1);
-  const [account] = a.account
+  const [target] = a.account
     ? await ctx.db
-        .select({ id: publishingAccounts.id, name: publishingAccounts.name, handle: publishingAccounts.handle, kind: publishingAccounts.kind })
+        .select({
+          id: publishingAccounts.id,
+          name: publishingAccounts.name,
+          handle: publishingAccounts.handle,
+          kind: publishingAccounts.kind,
+          platform: publishingAccounts.platform,
+          provider: publishingAccounts.provider,
+        })
         .from(publishingAccounts)
         .where(and(eq(publishingAccounts.id, a.account), eq(publishingAccounts.userId, ctx.caller.userId)))
     : [];
+  // The owner is shown where it goes by network too: a tweet goes to X or Bluesky.
+  const account = target && { id: target.id, name: target.name, handle: target.handle, kind: target.kind, network: networkFor(target.platform, target).id };
   const action: ApprovalAction = {
     operation: a.operation,
     type: a.type,

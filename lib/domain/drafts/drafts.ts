@@ -13,6 +13,7 @@ import { draftCreated, draftDeleted } from "@/lib/domain/webhooks/domain-events"
 
 import { networkOfDraft, type DraftType } from "@/lib/domain/networks";
 import { accountFor } from "../accounts/accounts";
+import { requireFits } from "./fit";
 
 export type { DraftType };
 
@@ -57,6 +58,8 @@ export async function createDraft(ctx: Ctx, input: CreateDraftInput) {
   // Every media address must be the caller's own upload: checked before anything is written.
   await checkMediaRefs(ctx, input.type, input);
   const accountId = await chosenAccount(ctx, input.type, input.account_id);
+  // Within the limits of the network the draft goes to (its account's, else the default's).
+  await requireFits(ctx.db, userId, input.type, accountId, input);
   const m = mediaAfter(ctx.ports.config().origin, input.type, input);
   const images = { imageUrl: m.imageUrl, imageUrls: m.imageUrls };
   return ctx.db.transaction(async (tx) => {

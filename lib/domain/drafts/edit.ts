@@ -9,6 +9,7 @@ import { chosenAccount, draftTable, label, loadOwn, type DraftType } from "./dra
 import { accountFor } from "../accounts/accounts";
 import { networkOfDraft } from "@/lib/domain/networks";
 import { requirePublishing } from "../guards";
+import { requireFits } from "./fit";
 import { deriveTitle, iso, preview } from "./text";
 import { draftUpdated } from "@/lib/domain/webhooks/domain-events";
 
@@ -116,6 +117,9 @@ export async function editDraft(ctx: Ctx, input: UpdateDraftInput) {
       );
     }
     const next = contentAfter(ctx, input, draft, accountId);
+    // The texts given, or every text when the account changes, within the network they go to.
+    const texts = input.account_id !== undefined ? { body: next.body, thread: next.thread, first_comment: next.firstComment } : input;
+    await requireFits(tx, ctx.caller.userId, input.type, next.accountId, texts);
     // A scheduled draft's account is bound (its approval named it): back to "the default" binds today's default.
     if (draft.status === "scheduled" && !next.accountId)
       next.accountId = (await accountFor(tx, ctx.caller.userId, networkOfDraft(input.type).platform, null))?.id ?? null;

@@ -1,37 +1,60 @@
-// The two networks, named one way everywhere: the API's platform (pronet, micro), the draft
-// type that goes there (post, tweet), next-auth's provider id of its connection (linkedin,
-// twitter) and the name people read (LinkedIn, X); and the limits of theirs that both the
-// adapters and the domain's drafts keep. Pure: the domain imports it, as the adapters do.
+import type { DraftType, NetworkName, NetworkSpec, PlatformName, Provider } from "./network";
+import { linkedin } from "./linkedin";
+import { x } from "./x";
+import { bluesky } from "./bluesky";
 
-export type PlatformName = "pronet" | "micro";
-export type DraftType = "post" | "tweet";
-export type Provider = "linkedin" | "twitter";
-export type Network = { platform: PlatformName; draftType: DraftType; provider: Provider; name: string };
+// The networks, each defined once in its folder (./linkedin, ./x, ./bluesky) and named by its
+// own name in the code; the API's words stay the specification's: `pronet` for the
+// professional network (LinkedIn's posts) and `micro` for a microblog, whose `tweet` drafts go
+// to X or to Bluesky, whichever account they name. Pure: the domain imports it, as the
+// adapters do.
 
-export const NETWORKS: readonly Network[] = [
-  { platform: "pronet", draftType: "post", provider: "linkedin", name: "LinkedIn" },
-  { platform: "micro", draftType: "tweet", provider: "twitter", name: "X" },
-];
+export type { DraftType, NetworkName, NetworkSpec, PlatformName, Provider };
+export type Network = NetworkSpec;
 
-/** A network's name by draft type or by connection provider ("post", "linkedin": LinkedIn). */
-export const NETWORK_NAMES: Record<string, string> = Object.fromEntries(
-  NETWORKS.flatMap((n) => [
-    [n.draftType, n.name],
-    [n.provider, n.name],
-  ]),
-);
+/**
+ * Every network, in the order pages list them. The first of a platform is the one its drafts
+ * go to when they name no account and none is connected (the built-in sandbox stands in for it
+ * without its app credentials).
+ */
+export const NETWORKS: readonly NetworkSpec[] = [linkedin, x, bluesky];
 
-/** LinkedIn's multi-image post: 2 to 20 images. */
-export const MAX_LINKEDIN_IMAGES = 20;
-/** X: a tweet carries up to 4 images, or one animated GIF. */
-export const MAX_TWEET_IMAGES = 4;
-/** LinkedIn's comment box takes 1,250 characters (docs/platforms.md); an X reply is a tweet. */
-export const MAX_LINKEDIN_COMMENT_CHARS = 1250;
+/** A network's name by draft type or by connection provider ("post", "linkedin", "bluesky": LinkedIn, LinkedIn, Bluesky). */
+export const NETWORK_NAMES: Record<string, string> = Object.fromEntries([
+  ...NETWORKS.map((n) => [n.provider, n.name]),
+  ...NETWORKS.map((n) => [n.id, n.name]),
+  ["post", linkedin.name],
+  ["tweet", x.name],
+]);
 
-const find = <K extends keyof Network>(key: K, value: Network[K]): Network => NETWORKS.find((n) => n[key] === value)!;
-export const network = (platform: PlatformName) => find("platform", platform);
-export const networkOfDraft = (type: DraftType) => find("draftType", type);
-export const networkOfProvider = (provider: Provider) => find("provider", provider);
+export { MAX_LINKEDIN_COMMENT_CHARS, MAX_LINKEDIN_IMAGES } from "./linkedin";
+export { MAX_TWEET_IMAGES } from "./x";
+
+const find = <K extends keyof NetworkSpec>(key: K, value: NetworkSpec[K]): NetworkSpec | undefined => NETWORKS.find((n) => n[key] === value);
+/** A network by its name. */
+export const networkNamed = (name: NetworkName) => find("id", name)!;
+/** The network a platform's drafts go to when nothing names another (LinkedIn; X for a microblog). */
+export const network = (platform: PlatformName) => find("platform", platform)!;
+export const networkOfDraft = (type: DraftType) => find("draftType", type)!;
+export const networkOfProvider = (provider: Provider) => find("provider", provider)!;
+/** The network of a stored connection or account by its provider; undefined for a provider that is no network (a sign-in's). */
+export const networkOfConnection = (c: { provider: string }): NetworkSpec | undefined => find("provider", c.provider as Provider);
+
+/**
+ * The network a draft of `platform` goes to: that of the connection it posts with, else the
+ * platform's first network (which the sandbox stands in for without app credentials).
+ */
+export const networkFor = (platform: PlatformName, connection?: { provider: string } | null): NetworkSpec =>
+  (connection && networkOfConnection(connection)) || network(platform);
+
+/** The networks a platform's drafts may go to, as a sentence names them: "LinkedIn", "X or Bluesky". */
+export const platformNames = (platform: PlatformName) =>
+  NETWORKS.filter((n) => n.platform === platform)
+    .map((n) => n.name)
+    .join(" or ");
+
+/** The providers of the stored connections that publish (not a sign-in's own, such as e-mail). */
+export const PROVIDERS: readonly Provider[] = NETWORKS.map((n) => n.provider);
 
 /** The parts of a stored connection (auth_accounts) that decide whether it can publish. */
 export type ConnectionFacts = { status: string; expires_at: number | null; refresh_token: string | null };
@@ -59,10 +82,9 @@ export function connectionState(acc: ConnectionFacts | null | undefined, now: Da
  * a failed draft's reason all say it, or null. (Without the network's app credentials the
  * sandbox stands in, and no connection is needed: callers ask only for a real network.)
  */
-export function connectionProblemOf(platform: PlatformName, acc: ConnectionFacts | null | undefined, now: Date): string | null {
+export function connectionProblemOf(net: NetworkSpec, acc: ConnectionFacts | null | undefined, now: Date): string | null {
   const { state } = connectionState(acc, now);
-  const n = network(platform).name;
-  if (state === "not_connected") return `No ${n} account is connected. The owner can connect one in Settings > Connections.`;
-  if (state === "needs_reconnect") return `The ${n} connection needs renewing. The owner can reconnect it in Settings > Connections.`;
+  if (state === "not_connected") return `No ${net.name} account is connected. The owner can connect one in Settings > Connections.`;
+  if (state === "needs_reconnect") return `The ${net.name} connection needs renewing. The owner can reconnect it in Settings > Connections.`;
   return null;
 }

@@ -2,8 +2,8 @@ import { and, eq, gt, inArray, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import type { Db } from "@/lib/adapters/db";
 import { log } from "@/lib/core/log";
 import { errorFacts } from "@/lib/core/redact";
-import { NETWORK_NAMES, networkOfDraft } from "@/lib/domain/networks";
-import { describeDestination } from "@/lib/domain/networks/destination";
+import { NETWORK_NAMES } from "@/lib/domain/networks";
+import { describeDestination, networkOf } from "@/lib/domain/networks/destination";
 import {
   approvals,
   authAccounts,
@@ -50,7 +50,7 @@ type Event = { userId: string; kind: NotificationKind; key: string; mail: (u: { 
 
 async function findEvents(db: Db, p: NotifyPorts, now: Date): Promise<Event[]> {
   const origin = p.config().origin;
-  const destination = (type: DraftType) => describeDestination(type, !p.platforms.configured(networkOfDraft(type).platform));
+  const destination = (type: DraftType, network?: string) => describeDestination(type, !p.platforms.configured(networkOf(type, network).id), null, network);
   const out: Event[] = [];
   const since = new Date(now.getTime() - DAY_MS);
   for (const type of ["post", "tweet"] as DraftType[]) {
@@ -105,7 +105,7 @@ async function findEvents(db: Db, p: NotifyPorts, now: Date): Promise<Event[]> {
     .limit(500);
   for (const a of asks) {
     const link = `${origin}/confirm/${a.id}`;
-    const where = a.action.type === "post" || a.action.type === "tweet" ? ` ${destination(a.action.type).where}` : "";
+    const where = a.action.type === "post" || a.action.type === "tweet" ? ` ${destination(a.action.type, a.action.account?.network).where}` : "";
     out.push({
       userId: a.userId,
       kind: "approval",

@@ -2,7 +2,8 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { AppError, invalid, notFound } from "@/lib/core/errors";
 import { needsOf, scopeProblem } from "@/lib/domain/networks/scopes";
 import { platformOf } from "@/lib/domain/networks/platform";
-import { network } from "@/lib/domain/networks";
+import { networkFor } from "@/lib/domain/networks";
+import { requireFitsNetwork } from "../drafts/fit";
 import type { Db } from "@/lib/adapters/db";
 import type { Ctx } from "../context";
 import type { StoredConnection } from "../ports";
@@ -59,16 +60,18 @@ async function targetAccount(tx: Db, ctx: Ctx, type: DraftType, d: Row): Promise
 }
 
 /**
- * Content the connection has no permission to post (images on an X connection made without
- * media.write) is refused now, never at its scheduled time.
+ * Content the account's network would refuse (text past its limit) or the connection has no
+ * permission to post (images on an X connection made without media.write) is refused now,
+ * never at its scheduled time.
  */
 function requirePermissions(ctx: Ctx, type: DraftType, d: Row, connection: StoredConnection | null) {
-  const platform = platformOf(type);
-  if (!ctx.ports.platforms.configured(platform)) return; // the sandbox takes everything
+  const net = networkFor(platformOf(type), connection);
+  requireFitsNetwork(net, contentOf(d));
+  if (!ctx.ports.platforms.configured(net.id)) return; // the sandbox takes everything
   const a = attachmentsOf(contentOf(d));
   const media = a.image_urls.length > 0 || !!a.document || a.thread.some((p) => p.image_urls.length > 0);
-  const problem = scopeProblem(platform, connection?.scope, needsOf(media));
-  const { name } = network(platform);
+  const problem = scopeProblem(net.id, connection?.scope, needsOf(media));
+  const { name } = net;
   if (problem)
     throw new AppError(
       "action_failed",

@@ -3,7 +3,7 @@ import type { Db } from "@/lib/adapters/db";
 import { AppError } from "@/lib/core/errors";
 import { isoInZone, zonedParts, zonedToUtc } from "@/lib/core/time";
 import { postingQueues, publishingAccounts, type QueueSlot, type Weekday } from "@/drizzle/schema";
-import { network, networkOfDraft, type DraftType } from "@/lib/domain/networks";
+import { network, networkFor, networkOfDraft, platformNames, type DraftType } from "@/lib/domain/networks";
 import type { Ctx } from "../context";
 import { accountFor, goingTo, ownAccount, type PublishingAccount } from "../accounts/accounts";
 import { draftTable } from "../drafts/drafts";
@@ -108,9 +108,10 @@ const leadFrom = (ctx: Ctx) => new Date(ctx.now().getTime() + ctx.ports.config()
  */
 export async function nextSlotFor(ctx: Ctx, db: Db, type: DraftType, accountId: string | null, draftId: string): Promise<Date> {
   const platform = networkOfDraft(type).platform;
-  const name = network(platform).name;
   const account = await accountFor(db, ctx.caller.userId, platform, accountId);
-  if (!account) throw new AppError("action_failed", `No ${name} account is connected, so it has no queue.`, "Connect one in Settings > Connections.");
+  if (!account)
+    throw new AppError("action_failed", `No ${platformNames(platform)} account is connected, so it has no queue.`, "Connect one in Settings > Connections.");
+  const name = networkFor(platform, account).name;
   const q = await queueOf(db, account.id);
   const hint = `Set its slots with manage_queue (account_id ${account.id}), or give scheduled_for instead.`;
   if (q.paused)

@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/lib/adapters/db";
-import { connectionState, networkOfProvider, type Provider } from "@/lib/domain/networks";
+import { connectionState, networkOfProvider, PROVIDERS, type Provider } from "@/lib/domain/networks";
 import { authAccounts, webhookEndpoints, webhookEvents } from "@/drizzle/schema";
 import { emit } from "./emit";
 
@@ -33,7 +33,7 @@ export async function announceConnections(db: Db, now: Date): Promise<number> {
       updatedAt: authAccounts.updatedAt,
     })
     .from(authAccounts)
-    .where(and(inArray(authAccounts.provider, ["linkedin", "twitter"]), inArray(authAccounts.userId, subscribed)))
+    .where(and(inArray(authAccounts.provider, [...PROVIDERS]), inArray(authAccounts.userId, subscribed)))
     .limit(1000);
   let written = 0;
   for (const a of accounts) {

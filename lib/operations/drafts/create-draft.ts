@@ -3,14 +3,13 @@ import { createDraft } from "@/lib/domain/drafts/drafts";
 import { defineOperation } from "../define";
 import { Body, DraftSummary, DraftType, Title, Uuid } from "../schemas";
 import { checkMediaFields, createMediaFields } from "../media/fields";
-import { checkTweetLength } from "../rules";
-import { checkFirstComment, createFirstComment } from "./first-comment";
+import { createFirstComment } from "./first-comment";
 import { createAccountField } from "../accounts/fields";
 
 const Input = z
   .strictObject({
     type: DraftType,
-    body: Body.describe("The draft text, 1 to 3000 characters; a tweet at most 280 weighted characters"),
+    body: Body.describe("The draft text, 1 to 3000 characters; a tweet within its network's limit: 280 characters as X counts them, 300 on Bluesky"),
     title: Title.optional().describe("Posts only, 1 to 200 characters; derived from the first line when omitted"),
     ...createMediaFields,
     ...createFirstComment,
@@ -19,13 +18,11 @@ const Input = z
     series_topic_id: Uuid.optional().describe("The series topic this draft is written for (makes the topic in_progress)"),
   })
   .superRefine((v, ctx) => {
-    if (v.type === "tweet") checkTweetLength(v.body, ctx, ["body"]);
     if (v.type === "tweet" && v.title !== undefined)
       ctx.addIssue({ code: "custom", path: ["title"], message: "title is for posts only; a tweet's title comes from its text" });
     if (v.type === "post" && v.post_draft_id !== undefined)
       ctx.addIssue({ code: "custom", path: ["post_draft_id"], message: "post_draft_id is for tweets only" });
     checkMediaFields(v, ctx);
-    checkFirstComment(v, ctx);
   });
 
 const Output = DraftSummary.extend({

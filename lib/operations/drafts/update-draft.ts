@@ -3,8 +3,7 @@ import { updateDraft } from "@/lib/domain/drafts/edit";
 import { defineOperation } from "../define";
 import { Body, DraftSummary, DraftType, Hashtags, NullableTimestamp, Pillar, RequestTimestamp, Timestamp, Title, Uuid } from "../schemas";
 import { checkMediaFields, updateMediaFields } from "../media/fields";
-import { checkTweetLength } from "../rules";
-import { checkFirstComment, updateFirstComment } from "./first-comment";
+import { updateFirstComment } from "./first-comment";
 import { updateAccountField } from "../accounts/fields";
 
 const EDITABLE = [
@@ -39,11 +38,9 @@ const Input = z
     if (!EDITABLE.some((k) => v[k] !== undefined)) {
       ctx.addIssue({ code: "custom", path: [], message: `Give at least one of ${EDITABLE.join(", ")}` });
     }
-    if (v.type === "tweet" && v.body !== undefined) checkTweetLength(v.body, ctx, ["body"]);
     if (v.type === "tweet" && v.title !== undefined)
       ctx.addIssue({ code: "custom", path: ["title"], message: "title is for posts only; a tweet's title comes from its text" });
     checkMediaFields(v, ctx);
-    checkFirstComment(v, ctx);
   })
   // The refinement above is invisible to JSON Schema; say it there too, so OpenAPI and MCP
   // clients do not send a body the server refuses.

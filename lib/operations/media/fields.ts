@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MAX_POST_IMAGES, MAX_THREAD_PARTS, MAX_TWEET_IMAGES } from "@/lib/domain/media/draft-media";
-import { checkMediaUrl, checkTweetLength } from "../rules";
+import { checkMediaUrl } from "../rules";
 
 // The media fields create_draft and update_draft share: images, a post's document, a tweet's
 // thread. Shapes and counts are checked here; that each address is the caller's own upload of
@@ -28,7 +28,7 @@ const Thread = z
   .max(MAX_THREAD_PARTS)
   .describe(
     `Tweets only: the parts after body, each posted as a reply to the one before (1 to ${MAX_THREAD_PARTS}), ` +
-      `each a string or { text, image_urls }, each at most 280 characters as X counts them`,
+      `each a string or { text, image_urls }, each within the network's limit (280 characters as X counts them, 300 on Bluesky)`,
   );
 
 const DocumentTitle = z.string().trim().min(1).max(200);
@@ -73,13 +73,8 @@ export function checkMediaFields(v: Fields, ctx: z.RefinementCtx) {
     for (const k of ["document_url", "document_title"] as const)
       if (v[k] !== undefined) ctx.addIssue({ code: "custom", path: [k], message: `${k} is for posts only (a LinkedIn document)` });
     v.thread?.forEach((p, i) => {
-      // Named as thread[i] in the message too: part i + 2 of the thread, body being part 1.
-      const label = `thread[${i}] (part ${i + 2} of the thread)`;
-      if (typeof p === "string") checkTweetLength(p, ctx, ["thread", i], label);
-      else {
-        checkTweetLength(p.text, ctx, ["thread", i, "text"], label);
-        p.image_urls?.forEach((u, j) => checkMediaUrl(u, ctx, ["thread", i, "image_urls", j]));
-      }
+      // Each part's length is its network's (lib/domain/drafts/fit.ts).
+      if (typeof p !== "string") p.image_urls?.forEach((u, j) => checkMediaUrl(u, ctx, ["thread", i, "image_urls", j]));
     });
   } else {
     if (v.thread !== undefined) ctx.addIssue({ code: "custom", path: ["thread"], message: "thread is for tweets only" });

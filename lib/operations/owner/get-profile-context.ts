@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { getProfileContext } from "@/lib/domain/owner/profile";
 import { defineOperation } from "../define";
-import { Platform, Timestamp } from "../schemas";
+import { Network, Platform, Timestamp } from "../schemas";
 
 export const getProfileContextOp = defineOperation({
   name: "get_profile_context",
@@ -36,10 +36,13 @@ export const getProfileContextOp = defineOperation({
         z.strictObject({
           account_id: z.string().describe("Pass it as account_id to create_draft, update_draft or the generators"),
           platform: Platform,
+          network: Network.describe("The network the account is on: a micro draft goes to X or Bluesky, as its account_id says"),
           kind: z.enum(["person", "organization"]).describe("A member or user, or a LinkedIn company page they administer"),
           name: z.string().nullable(),
           handle: z.string().nullable(),
-          default: z.boolean().describe("Drafts without account_id go to their network's default"),
+          default: z
+            .boolean()
+            .describe("Drafts without account_id go to their platform's default: one for pronet, one among the micro accounts of X and Bluesky together"),
           state: z.enum(["connected", "needs_reconnect"]),
         }),
       )

@@ -65,7 +65,9 @@ async function authConfig(): Promise<NextAuthConfig> {
         clientSecret: c.LINKEDIN_CLIENT_SECRET,
         // OpenID Connect: everything else is read from the issuer's discovery document.
         issuer: `${base(c.LINKEDIN_OAUTH_URL)}/oauth`,
-        authorization: { params: { scope: signInScopes("pronet", { pages: c.LINKEDIN_PAGES === "on", analytics: c.LINKEDIN_ANALYTICS === "on" }).join(" ") } },
+        authorization: {
+          params: { scope: signInScopes("linkedin", { pages: c.LINKEDIN_PAGES === "on", analytics: c.LINKEDIN_ANALYTICS === "on" }).join(" ") },
+        },
       }),
     );
   }
@@ -74,7 +76,7 @@ async function authConfig(): Promise<NextAuthConfig> {
       Twitter({
         clientId: c.X_CLIENT_ID,
         clientSecret: c.X_CLIENT_SECRET,
-        authorization: { url: `${base(c.X_OAUTH_URL)}/i/oauth2/authorize`, params: { scope: signInScopes("micro").join(" ") } },
+        authorization: { url: `${base(c.X_OAUTH_URL)}/i/oauth2/authorize`, params: { scope: signInScopes("x").join(" ") } },
         token: `${base(c.X_API_URL)}/2/oauth2/token`,
         userinfo: `${base(c.X_API_URL)}/2/users/me?user.fields=profile_image_url`,
       }),

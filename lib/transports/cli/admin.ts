@@ -15,7 +15,13 @@ async function main() {
   let close: (() => Promise<void>) | undefined;
   try {
     const { command, v } = parseCommand(argv);
-    const password = command === "create-user" ? await readPassword(v) : undefined;
+    // Read where the person typing is, before the work goes to a running server.
+    const password =
+      command === "create-user"
+        ? await readPassword(v)
+        : command === "connect-bluesky"
+          ? await readPassword(v, undefined, undefined, { question: "Bluesky app password: ", repeat: false })
+          : undefined;
     const c = config();
     const dataDir = path.resolve(c.DATA_DIR);
     const meant = databaseIdentity(c);
@@ -23,7 +29,8 @@ async function main() {
     if (answer && "otherDatabase" in answer) {
       // The server on this DATA_DIR holds another database: the command runs on its own (on
       // the embedded database, whose lock refuses it if another process has it open).
-      process.stderr.write(`The server answering in ${dataDir} serves another database: running the command on ${meant.label} itself.\n`);
+      process.stderr.write(`The server answering in ${dataDir} serves another database: running the command on ${meant.label} itself.
+`);
       answer = null;
     }
     let out: unknown;

@@ -4,7 +4,11 @@ import { AccountError, PLANS, allowPublishing, completeAccount, createUser, find
 import { decideApproval } from "@/lib/domain/approvals/approvals";
 import type { Plan } from "@/drizzle/schema";
 import { isUuid } from "@/lib/core/ids";
+import { AppError } from "@/lib/core/errors";
+import { refusal } from "@/lib/transports/auth/form-errors";
 import { checkConnections } from "@/lib/adapters/platforms/check";
+import { ports } from "@/lib/adapters/ports";
+import { connectWithPassword } from "@/lib/domain/accounts/password";
 import { redactSecrets } from "@/lib/core/redact";
 import type { ChannelAnswer, ChannelRequest } from "./channel";
 import { exitCodeOf, parseCommand, UsageError } from "./usage";
@@ -25,7 +29,7 @@ function plan(value: string | undefined): Plan | undefined {
 
 /**
  * Runs one command. `open` gives the database (opened only by a command that needs it);
- * `password` is create-user's, read beforehand where the person typing is.
+ * `password` is create-user's or connect-bluesky's, read beforehand where the person typing is.
  */
 export async function runCommand(argv: string[], open: () => Promise<Db>, password?: string) {
   const { command, v } = parseCommand(argv);
@@ -80,6 +84,20 @@ export async function runCommand(argv: string[], open: () => Promise<Db>, passwo
       const user = await findUserByEmail(d, need(v.email, "email"));
       if (!user) throw new AccountError(`No user with e-mail ${v.email}.`);
       return { connections: await checkConnections(d, user.id) };
+    }
+    case "connect-bluesky": {
+      const handle = need(v.handle, "handle");
+      if (password === undefined) throw new UsageError("connect-bluesky needs the app password.");
+      const d = await open();
+      const user = await findUserByEmail(d, need(v.email, "email"));
+      if (!user) throw new AccountError(`No user with e-mail ${v.email}.`);
+      try {
+        return { account: await connectWithPassword(d, user.id, ports().platforms, { network: "bluesky", handle, password }) };
+      } catch (e) {
+        // The owner's words (each problem, then what to do), not an API's error shape.
+        if (!(e instanceof AppError)) throw e;
+        throw new AccountError(refusal(e));
+      }
     }
     default:
       throw new UsageError(`Unknown command "${command}".`);

@@ -8,7 +8,13 @@ const MAX_BYTES = 4096;
 
 type Input = { password?: string; "password-stdin"?: boolean };
 
-export async function readPassword(v: Input, stdin: NodeJS.ReadStream = process.stdin, stderr: NodeJS.WriteStream = process.stderr): Promise<string> {
+/** `ask`: the question in a terminal, and whether it is asked twice (a new password; not a network's app password). */
+export async function readPassword(
+  v: Input,
+  stdin: NodeJS.ReadStream = process.stdin,
+  stderr: NodeJS.WriteStream = process.stderr,
+  ask_: { question: string; repeat: boolean } = { question: "Password: ", repeat: true },
+): Promise<string> {
   if (v.password !== undefined && v["password-stdin"]) throw new PasswordInputError("Give either --password or --password-stdin, not both.");
   let password: string;
   if (v.password !== undefined) {
@@ -17,8 +23,8 @@ export async function readPassword(v: Input, stdin: NodeJS.ReadStream = process.
   } else if (v["password-stdin"]) {
     password = await readAll(stdin);
   } else if (stdin.isTTY) {
-    password = await ask("Password: ", stdin, stderr);
-    if ((await ask("Repeat it: ", stdin, stderr)) !== password) throw new PasswordInputError("The two passwords differ.");
+    password = await ask(ask_.question, stdin, stderr);
+    if (ask_.repeat && (await ask("Repeat it: ", stdin, stderr)) !== password) throw new PasswordInputError("The two passwords differ.");
   } else {
     throw new PasswordInputError("Give the password on standard input with --password-stdin, or run the command in a terminal to be asked for it.");
   }

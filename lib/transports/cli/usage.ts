@@ -10,7 +10,8 @@ export const USAGE = `Usage: npm run admin -- <command> [options]
   issue-token --email E [--app NAME] [--scope "email profile"] [--expires-in SECONDS]
   approve --email E --id APPROVAL_ID [--deny]   (the owner's decision on a pending exact-action approval)
   check-connections --email E   (one harmless read on each connected network: reachable, scopes, expiry)
-create-user asks for the password in a terminal; --password-stdin reads it from standard input instead.`;
+  connect-bluesky --email E --handle H [--password-stdin]   (the owner's Bluesky account, with an app password made for this service)
+create-user and connect-bluesky ask for the password in a terminal; --password-stdin reads it from standard input instead.`;
 
 export const OPTIONS = {
   email: { type: "string" },
@@ -26,6 +27,7 @@ export const OPTIONS = {
   "expires-in": { type: "string" },
   id: { type: "string" },
   deny: { type: "boolean" },
+  handle: { type: "string" },
 } as const;
 
 export class UsageError extends Error {}

@@ -56,20 +56,22 @@ Items may carry untrusted_source: their text came from somewhere other than the 
 
 ## Limits
 - Requests: per user, shared by REST and MCP, sliding 60 seconds: Plus 30, Premium and Creator 60 a minute (429 with Retry-After).
-- Draft body 1..3000 characters; a tweet at most 280 as X counts them (links 23, wide characters and emoji 2); title 1..200.
+- Draft body 1..3000 characters; a tweet within its network's limit: on X at most 280 as X counts them (links 23, wide
+  characters and emoji 2), on Bluesky 300 characters as people see them (an emoji 1) and 3000 bytes; title 1..200.
 - fetch_item cuts bodies after 6000 characters and says so in notes.
 - upload_media: images (PNG, JPEG, GIF, WebP) at most 5 MB, PDFs at most 20 MB and 300 pages, sent as base64 (the
   request body may be up to about 27 MB for this operation only; 256 KiB for every other). Uploads count toward the
   plan's media storage: Plus 100 MB, Premium 1 GB, Creator 5 GB.
 - Media on drafts: only urls returned by upload_media, of the caller's own uploads. A post: up to 20 images, or one
   PDF document (document_url, document_title). A tweet: up to 4 images; a thread of 1 to 24 further parts (thread),
-  each at most 280 characters as X counts them with up to 4 images.
-- Accounts: a network may have several (get_profile_context's accounts, each network's default marked). Drafts take
-  account_id (else they go to the default); scheduling and publishing bind it, and the approval names it.
+  each within the network's limit with up to 4 images.
+- Accounts: a network may have several (get_profile_context's accounts, with their network: linkedin, x or bluesky;
+  one pronet default, one micro default shared by X and Bluesky). Drafts take account_id (else they go to the default);
+  a tweet goes to an X or a Bluesky account; scheduling and publishing bind it, and the approval names it.
 - Posting queue: manage_queue sets an account's weekly slots (owner's time zone); schedule_content with slot "next"
   instead of scheduled_for takes the next free slot (the answer gives the time).
-- first_comment (posts and tweets): posted right after the post, once; at most 1250 characters on LinkedIn, 280 as X
-  counts them on X. Its outcome is in fetch_item's first_comment_result; a failed one does not fail the post.
+- first_comment (posts and tweets): posted right after the post, once; at most 1250 characters on LinkedIn; on X and
+  Bluesky a reply, as long as a tweet there. Its outcome is in fetch_item's first_comment_result; a failed one does not fail the post.
 
 ## Errors
 Every error is {"error": {"code", "message", "hint"?, "docs", "details"?}}.

@@ -57,7 +57,7 @@ export async function confirmationForm(db: Db, caller: Caller, c: Confirmation) 
   const handle = a.account
     ? accountLabel(a.account)
     : (await platformAccounts(db, caller.userId)).find((p) => p.provider === provider && p.state !== "not_connected")?.handle;
-  const dest = destination(type, handle);
+  const dest = destination(type, handle, a.account?.network);
   const { verb, irreversible } = approvalOf(c);
   const at = actsAt(a);
   const when = at ? `${formatInZone(new Date(at), caller.timezone)}${caller.timezone === "UTC" ? "" : ` (${formatUtc(new Date(at))})`}` : "now";

@@ -1,0 +1,76 @@
+import { checkedRequester, type CheckedAnswer } from "@/lib/adapters/webhooks/checked-request";
+
+// A link card (app.bsky.embed.external: uri, title, description, thumb) is made by the client,
+// not by Bluesky: from the page's Open Graph tags (og:title, og:description, og:image; else its
+// <title> and description), read through the checked request (no private addresses, a few
+// redirects, each checked again), within a size and a time. A page that cannot be read gets no
+// card; an image that cannot be read, a card without a picture.
+
+export type Card = { uri: string; title: string; description: string; image: Uint8Array | null };
+
+const PAGE_BYTES = 512 * 1024;
+const IMAGE_BYTES = 5 * 1024 * 1024;
+const TIMEOUT_MS = 5000;
+const REDIRECTS = 3;
+
+/** A GET that follows up to REDIRECTS redirects, each target checked like the first; the final URL with the answer. */
+async function get(url: string, maxBytes: number, accept: string): Promise<{ url: string; answer: CheckedAnswer } | null> {
+  const request = checkedRequester();
+  let at = url;
+  for (let hop = 0; hop <= REDIRECTS; hop++) {
+    const answer = await request({ url: at, method: "GET", headers: { accept, "user-agent": "Contentio (link preview)" }, timeoutMs: TIMEOUT_MS, maxBytes });
+    const location = answer.status !== null && answer.status >= 300 && answer.status < 400 ? answer.headers.location : undefined;
+    if (!location) return { url: at, answer };
+    at = new URL(location, at).toString();
+  }
+  return null;
+}
+
+const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
+const decode = (s: string) =>
+  s
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e: string) => {
+      if (e[0] !== "#") return ENTITIES[e.toLowerCase()] ?? m;
+      const code = e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : m;
+    })
+    .replace(/\s+/g, " ")
+    .trim();
+
+/** The attributes of each <meta> tag of the page, and its <title>. */
+function metaOf(html: string): { meta: Map<string, string>; title: string | null } {
+  const meta = new Map<string, string>();
+  for (const tag of html.match(/<meta\b[^>]*>/gi) ?? []) {
+    const attrs = new Map<string, string>();
+    for (const m of tag.matchAll(/([a-z:-]+)\s*=\s*("([^"]*)"|'([^']*)'|([^\s"'>]+))/gi)) attrs.set(m[1].toLowerCase(), m[3] ?? m[4] ?? m[5] ?? "");
+    const key = (attrs.get("property") ?? attrs.get("name"))?.toLowerCase();
+    const content = attrs.get("content");
+    if (key && content !== undefined && !meta.has(key)) meta.set(key, decode(content));
+  }
+  const title = /<title\b[^>]*>([^<]*)<\/title>/i.exec(html)?.[1];
+  return { meta, title: title ? decode(title) : null };
+}
+
+const cut = (s: string, max: number) =>
+  Array.from(s).length > max
+    ? `${Array.from(s)
+        .slice(0, max - 1)
+        .join("")}…`
+    : s;
+
+/** The card of the page at `uri`, or null when the page cannot be read or says nothing of itself. */
+export async function readCard(uri: string): Promise<Card | null> {
+  const page = await get(uri, PAGE_BYTES, "text/html,application/xhtml+xml").catch(() => null);
+  if (!page || page.answer.status !== 200 || !/html/i.test(String(page.answer.headers["content-type"] ?? "text/html"))) return null;
+  const { meta, title } = metaOf(page.answer.body.toString("utf8"));
+  const heading = meta.get("og:title") ?? meta.get("twitter:title") ?? title;
+  if (!heading) return null;
+  const description = meta.get("og:description") ?? meta.get("twitter:description") ?? meta.get("description") ?? "";
+  const imageUrl = meta.get("og:image") ?? meta.get("og:image:url") ?? meta.get("twitter:image");
+  let image: Uint8Array | null = null;
+  if (imageUrl && URL.canParse(imageUrl, page.url)) {
+    const got = await get(new URL(imageUrl, page.url).toString(), IMAGE_BYTES, "image/*").catch(() => null);
+    if (got?.answer.status === 200 && !got.answer.truncated) image = new Uint8Array(got.answer.body);
+  }
+  return { uri, title: cut(heading, 300), description: cut(description, 1000), image };
+}

@@ -1,0 +1,39 @@
+import { MAX_TWEET_CHARS, MAX_TWEET_WEIGHT, tweetWeight } from "@/lib/domain/drafts/text";
+import type { NetworkSpec, TextRule } from "../network";
+
+// X, a microblog (the API's `micro`): a tweet's weighted length (twitter-text: a link counts
+// 23, wide characters and emoji 2), 4 images or one animated GIF (docs.x.com). Its endpoints
+// and their scopes: ./endpoints.ts.
+
+/** X: a tweet carries up to 4 images, or one animated GIF. */
+export const MAX_TWEET_IMAGES = 4;
+
+const weighted: TextRule = {
+  max: MAX_TWEET_WEIGHT,
+  unit: "characters as X counts them",
+  problem: (text) => {
+    const weight = tweetWeight(text);
+    if (weight === undefined)
+      return (
+        `A tweet may have at most ${MAX_TWEET_CHARS} characters, links included ` +
+        `(and ${MAX_TWEET_WEIGHT} as X counts them, a link as 23); this one has ${text.normalize("NFC").length}`
+      );
+    if (weight > MAX_TWEET_WEIGHT)
+      return `A tweet is at most ${MAX_TWEET_WEIGHT} characters as X counts them (links 23, wide characters and emoji 2); this one is ${weight}`;
+    return null;
+  },
+};
+
+export const x: NetworkSpec = {
+  id: "x",
+  name: "X",
+  platform: "micro",
+  draftType: "tweet",
+  provider: "twitter",
+  text: weighted,
+  // A first comment is a reply: a tweet like any other.
+  comment: weighted,
+  images: { max: MAX_TWEET_IMAGES, maxBytes: null },
+  // offline.access: a refresh token (X's access tokens live two hours).
+  signIn: { kind: "oauth", vars: ["X_CLIENT_ID", "X_CLIENT_SECRET"], extraScopes: ["offline.access"] },
+};

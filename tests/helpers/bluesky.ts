@@ -1,0 +1,170 @@
+import { randomBytes } from "node:crypto";
+import http from "node:http";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
+import { AtpAgent } from "@atproto/api";
+import { TestNetworkNoAppView } from "@atproto/dev-env";
+import { reconfigure } from "./env";
+import { freePort } from "./net";
+
+// A real Bluesky network on loopback for the tests: the PDS Bluesky runs (@atproto/pds, from
+// @atproto/dev-env's TestNetworkNoAppView) and a PLC directory, on SQLite in a temporary
+// folder, on this worker's ports. Handles end in `.test`: the PDS resolves them
+// (com.atproto.identity.resolveHandle), the PLC directory their DIDs. No AppView: records are
+// read back from the PDS itself.
+
+export type BlueskyAccount = {
+  did: string;
+  handle: string;
+  /** The account's own password (what the service must never be given). */
+  password: string;
+  /** An app password made for this service, as the owner would make one in Bluesky's settings. */
+  appPassword: string;
+  /** Signed in as the account (with its own password): what the test reads and writes as the owner on Bluesky. */
+  agent: AtpAgent;
+};
+
+export type StoredRecord = { uri: string; cid: string; value: Record<string, unknown> & { text?: string } };
+
+/** An HTTP proxy in front of the PDS: which XRPC methods reached it, and an answer that is lost on the way back. */
+export type PdsProxy = {
+  url: string;
+  /** The NSID of every call that went through, in order. */
+  calls: string[];
+  /** The `nth` next call of `nsid` (1: the next) reaches the PDS and is carried out, but the connection is cut before its answer comes back. */
+  loseAnswer(nsid: string, nth?: number): void;
+  /** The next call of `nsid` never reaches the PDS: the proxy answers it with this. */
+  answer(nsid: string, status: number, body: unknown, headers?: Record<string, string>): void;
+  close(): Promise<void>;
+};
+
+export type Bluesky = {
+  pdsUrl: string;
+  plcUrl: string;
+  /** The service's configuration that sends every Bluesky request to this network. */
+  env: Record<string, string>;
+  /** A new account `{name}-{random}.test`, with an app password. */
+  account(name: string): Promise<BlueskyAccount>;
+  /** Every record of `collection` in the account's repository, newest first, as the PDS holds them. */
+  records(did: string, collection?: string): Promise<StoredRecord[]>;
+  /** A proxy to the PDS (store its url as a connection's serviceUrl to send that account's calls through it). */
+  proxy(): Promise<PdsProxy>;
+  close(): Promise<void>;
+};
+
+export async function startBluesky(): Promise<Bluesky> {
+  // The PDS's databases and blobs in a folder of their own, removed when it closes (dev-env
+  // makes its folders in the system's temporary folder, which TMPDIR names meanwhile).
+  const dir = await mkdtemp(join(tmpdir(), "contentio-bluesky-"));
+  const saved = process.env.TMPDIR;
+  process.env.TMPDIR = dir;
+  let net: TestNetworkNoAppView;
+  try {
+    net = await TestNetworkNoAppView.create({ pds: { port: await freePort() }, plc: { port: await freePort() } });
+  } finally {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+  }
+  const pdsUrl = net.pds.url;
+  return {
+    pdsUrl,
+    plcUrl: net.plc.url,
+    // The PDS resolves its own handles; there is no AppView to read engagement from.
+    env: { BLUESKY_PLC_URL: net.plc.url, BLUESKY_RESOLVER_URL: pdsUrl, BLUESKY_APPVIEW_URL: pdsUrl },
+    async account(name) {
+      const agent = new AtpAgent({ service: pdsUrl });
+      const handle = `${name}-${randomBytes(3).toString("hex")}.test`;
+      const password = `pw-${randomBytes(12).toString("hex")}`;
+      const { data } = await agent.createAccount({ handle, email: `${handle}@example.test`, password });
+      const app = await agent.com.atproto.server.createAppPassword({ name: "Contentio" });
+      return { did: data.did, handle, password, appPassword: app.data.password, agent };
+    },
+    async records(did, collection = "app.bsky.feed.post") {
+      // As JSON, the way they travel (blobs as { $link }), not as the client library's objects.
+      const out: StoredRecord[] = [];
+      let cursor = "";
+      for (;;) {
+        const q = new URLSearchParams({ repo: did, collection, limit: "100", ...(cursor && { cursor }) });
+        const page = (await (await fetch(`${pdsUrl}/xrpc/com.atproto.repo.listRecords?${q}`)).json()) as { records: StoredRecord[]; cursor?: string };
+        out.push(...page.records);
+        if (!page.records.length || !page.cursor) return out;
+        cursor = page.cursor;
+      }
+    },
+    proxy: () => pdsProxy(pdsUrl),
+    async close() {
+      await net.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** This file's Bluesky network (started before its tests), configured as the service's. */
+export function withBluesky(config: Record<string, string> = {}): { readonly net: Bluesky } {
+  let net: Bluesky | undefined;
+  let restore = () => {};
+  beforeAll(async () => {
+    net = await startBluesky();
+    restore = reconfigure({ ...net.env, ...config });
+  }, 60_000);
+  afterAll(async () => {
+    restore();
+    await net?.close();
+  });
+  return {
+    get net() {
+      return net!;
+    },
+  };
+}
+
+async function pdsProxy(pdsUrl: string): Promise<PdsProxy> {
+  const calls: string[] = [];
+  // Per NSID: how many calls still go through before one whose answer is lost.
+  const lose = new Map<string, number>();
+  const answers = new Map<string, { status: number; body: unknown; headers: Record<string, string> }>();
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const nsid = new URL(req.url!, "http://proxy").pathname.replace(/^\/xrpc\//, "");
+    calls.push(nsid);
+    const canned = answers.get(nsid);
+    if (canned) {
+      answers.delete(nsid);
+      return void res.writeHead(canned.status, { "content-type": "application/json", ...canned.headers }).end(JSON.stringify(canned.body));
+    }
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !["host", "connection", "content-length"].includes(k))) as Record<
+      string,
+      string
+    >;
+    const answer = await fetch(`${pdsUrl}${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
+    const body = Buffer.from(await answer.arrayBuffer());
+    const before = lose.get(nsid);
+    if (before !== undefined) {
+      if (before === 0) {
+        lose.delete(nsid);
+        return void req.socket.destroy();
+      }
+      lose.set(nsid, before - 1);
+    }
+    const out: Record<string, string> = {};
+    answer.headers.forEach((v, k) => {
+      if (!["content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive"].includes(k)) out[k] = v;
+    });
+    res.writeHead(answer.status, out).end(body);
+  });
+  const port = await freePort();
+  await new Promise<void>((r) => server.listen(port, "127.0.0.1", r));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    calls,
+    loseAnswer: (nsid, nth = 1) => void lose.set(nsid, nth - 1),
+    answer: (nsid, status, body, headers = {}) => void answers.set(nsid, { status, body, headers }),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
