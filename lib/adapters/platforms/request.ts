@@ -20,7 +20,9 @@ const dispatcher = () => (agent ??= import("undici").then(({ Agent }) => new Age
 // For servers an account's own records name (guarded.ts): every connection's addresses checked.
 let guardedAgent: Promise<Dispatcher> | undefined;
 const guardedDispatcher = () =>
-  (guardedAgent ??= import("undici").then(({ Agent }) => new Agent({ keepAliveTimeout: 60_000, keepAliveMaxTimeout: 60_000, connect: { lookup: guardedLookup } })));
+  (guardedAgent ??= import("undici").then(
+    ({ Agent }) => new Agent({ keepAliveTimeout: 60_000, keepAliveMaxTimeout: 60_000, connect: { lookup: guardedLookup } }),
+  ));
 
 /** No platform answer needed here is near this; a larger one is refused, never held. */
 const MAX_ANSWER_BYTES = 4 * 1024 * 1024;

@@ -85,7 +85,11 @@ async function runTask(caller: Caller, op: Operation, args: Record<string, unkno
     if (out.kind === "stopped") return;
     // The action happened: that is recorded even over a cancellation that came too late.
     const result = out.kind === "done" ? okResult(out.result) : errorResult(out.refusal, requestId);
-    await updateOpenTask(task.id, { status: "completed", statusMessage: null, result: result as Record<string, unknown> }, ["working", "input_required", "cancelled"]);
+    await updateOpenTask(task.id, { status: "completed", statusMessage: null, result: result as Record<string, unknown> }, [
+      "working",
+      "input_required",
+      "cancelled",
+    ]);
   } catch (e) {
     // A refusal is a tool result (completed with isError), as on the synchronous path.
     await updateOpenTask(task.id, { status: "completed", statusMessage: null, result: errorResult(e, requestId) as Record<string, unknown> }).catch(() => {});
@@ -101,7 +105,13 @@ async function runTask(caller: Caller, op: Operation, args: Record<string, unkno
  * many open. The call takes the point its request paid (`prepaid`), as it would have
  * answering directly.
  */
-export async function startTask(caller: Caller, op: Operation, args: Record<string, unknown>, requestId: string, prepaid?: Prepaid): Promise<TaskHandle | null> {
+export async function startTask(
+  caller: Caller,
+  op: Operation,
+  args: Record<string, unknown>,
+  requestId: string,
+  prepaid?: Prepaid,
+): Promise<TaskHandle | null> {
   if (!op.input.safeParse(args).success) return null;
   const task = await createTask(caller, op.name, args);
   if (!task) return null;
