@@ -3,8 +3,7 @@
 # module from GitHub, which these machines cannot reach, so `npm install` compiles it: minutes
 # on two cores. Once compiled, it is kept here as the tarball prebuild-install looks for in
 # npm_config_better_sqlite3_local_prebuilds, so the next install on this machine unpacks it
-# instead (seconds). A machine
-# without it compiles, as before.
+# instead (seconds). A machine without it compiles, as before.
 set -euo pipefail
 dir=${npm_config_better_sqlite3_local_prebuilds:?}
 pkg=node_modules/better-sqlite3
