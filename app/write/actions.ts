@@ -100,7 +100,7 @@ export async function autosaveComposed(form: FormData): Promise<AutosaveState> {
     if (!edit) return { error: "Not saved automatically: only a draft that exists is." };
     try {
       const draft = editedFields(edit.type, edit.id, form);
-      const out = await door.run(saveDraftOp, { draft, autosave: true, ...(form.get("noted") === "1" && { quiet: true }) }, { key: undefined });
+      const out = await door.run(saveDraftOp, { draft, autosave: true, ...(form.get("noted") === "1" && { alreadyNoted: true }) }, { key: undefined });
       return { shown: out.shown, updated_at: out.updated_at, at: new Date().toISOString() };
     } catch (e) {
       if (e instanceof AppError) return { error: `Not saved automatically: ${refusal(e)}` };

@@ -11,7 +11,7 @@ import { repeatPasses, type Passes } from "@/lib/core/passes";
 import { errorFacts } from "@/lib/core/redact";
 import { startDeliverer } from "@/lib/adapters/webhooks/loop";
 import { startCollector } from "@/lib/adapters/metrics/loop";
-import { Lanes } from "./lanes";
+import { PerAccountQueue } from "./per-account-queue";
 import { skipIdlePasses } from "./skip-idle-passes";
 
 // The in-process engine: every SCHEDULER_POLL_MS it asks whether anything has come due
@@ -24,7 +24,7 @@ export type TickResult = { published: number; retrying: number; failed: number; 
  * One pass: sweep, then claim and publish due drafts until none is due, so a backlog of
  * thousands drains in one pass. Workers pull from a queue that is refilled (one claim of
  * `batch` rows at a time) before it runs dry, at most `perAccount` calls per account at
- * once (lanes.ts); outcomes are written in bulk every FLUSH_AT
+ * once (per-account-queue.ts); outcomes are written in bulk every FLUSH_AT
  * drafts or FLUSH_MS. A draft stays `publishing` until its outcome is written, so a process that dies
  * in between leaves it to the stuck sweep (`unknown`), never to a second post.
  * `clock` is injectable for tests.
@@ -40,7 +40,7 @@ export async function runDue(
   const batch = opts.batch ?? concurrency;
   // A draft's account: its own, or (unbound, as drafts scheduled before accounts were) the network's default.
   const account = (c: Claimed) => `${c.userId}:${c.type}:${c.accountId ?? "default"}`;
-  const queue = new Lanes<Claimed>(account, opts.perAccount ?? p.config().SCHEDULER_ACCOUNT_CONCURRENCY);
+  const queue = new PerAccountQueue<Claimed>(account, opts.perAccount ?? p.config().SCHEDULER_ACCOUNT_CONCURRENCY);
   const r: TickResult = { published: 0, retrying: 0, failed: 0, unknown: 0, missed: 0, stuck: 0 };
   const s = await db.transaction((tx) => sweep(tx, clock(), p.config())); // changes and their webhook events commit together
   r.missed += s.missed;

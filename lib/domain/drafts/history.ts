@@ -112,7 +112,7 @@ export async function noteOperation(ctx: Ctx, op: string, args: R, result: unkno
     case "save_draft": {
       const draft = args.draft as { type: DraftType; id: string };
       const fields = (res.fields ?? []) as string[];
-      if (res.saved && !args.quiet) await noteByCaller(ctx, { ...draft, kind: "edited", detail: { fields: fields.join(", ") } });
+      if (res.saved && !args.alreadyNoted) await noteByCaller(ctx, { ...draft, kind: "edited", detail: { fields: fields.join(", ") } });
       if (res.scheduled_for) await noteScheduled(ctx, draft.type, draft.id, str(res.scheduled_for));
       if (res.previous_scheduled_for)
         await noteByCaller(ctx, { ...draft, kind: "unscheduled", detail: { previous_scheduled_for: str(res.previous_scheduled_for) } });

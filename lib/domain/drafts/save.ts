@@ -20,7 +20,7 @@ export type SaveInput = UpdateDraftInput & {
   /** Saved as the owner pauses: an unscheduled draft's texts only (files, descriptions and the account wait for a button). */
   autosave?: boolean;
   /** An autosave after the first of a visit: the history already has the edit. */
-  quiet?: boolean;
+  alreadyNoted?: boolean;
 };
 
 export type Saved = {

@@ -24,7 +24,7 @@ export const saveDraftOp = defineOperation({
       then: z.enum(["save", "queue", "schedule", "unschedule", "publish"]).optional(),
       scheduled_for: RequestTimestamp.optional(),
       autosave: z.boolean().optional(),
-      quiet: z.boolean().optional(),
+      alreadyNoted: z.boolean().optional(),
     })
     .superRefine((v, ctx) => {
       checkWhen(v, ctx);

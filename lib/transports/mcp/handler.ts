@@ -9,8 +9,8 @@ import { largeBodyGate, TooManyLargeBodies } from "@/lib/transports/http/large-b
 import type { RateDecision } from "@/lib/adapters/ratelimit";
 import { charge, chargeMessages, prepaid } from "@/lib/operations/budget";
 import { bodyLimitOf, MAX_MCP_BODY_BYTES } from "./body-limit";
-import { serveLegacy } from "./eras/legacy";
-import { serveModern } from "./eras/modern";
+import { serveLegacy } from "./protocol-versions/legacy";
+import { serveModern } from "./protocol-versions/modern";
 
 /** JSON-RPC messages in one POST (batches exist only in 2025-03-26). */
 const MAX_BATCH = 16;

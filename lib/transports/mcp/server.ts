@@ -9,7 +9,7 @@ import { registerCatalog } from "./catalog";
 import { SERVER_ICONS } from "./icons";
 import { trackCall } from "./in-flight";
 import { legacyConfirm, type LegacyContext } from "./approvals/legacy-confirm";
-import { modernConfirm, requestStateVerifier } from "./approvals/mrtr";
+import { modernConfirm, requestStateVerifier } from "./approvals/input-required";
 import { errorResult, okResult } from "./results";
 import { registerTaskMethods, startTask, TASKS_EXTENSION, wantsTask, type TaskHandle } from "./tasks/tasks";
 import { toolList } from "./tools";

@@ -78,8 +78,8 @@ export async function autosave(type: DraftType, id: string, form: FormData): Pro
   return ownerForm<AutosaveState>(form, { page: page(type, id), purpose: `item:${id}`, expired }, async (door) => {
     try {
       if (!text(form, "body").trim()) throw new AppError("invalid_request", "The text cannot be empty.");
-      const quiet = form.get("noted") === "1";
-      const out = await door.run(saveDraftOp, { draft: typedDraft(type, id, form), autosave: true, ...(quiet && { quiet }) }, { key: undefined });
+      const alreadyNoted = form.get("noted") === "1";
+      const out = await door.run(saveDraftOp, { draft: typedDraft(type, id, form), autosave: true, ...(alreadyNoted && { alreadyNoted }) }, { key: undefined });
       return { shown: out.shown, updated_at: out.updated_at, at: new Date().toISOString() };
     } catch (e) {
       if (e instanceof AppError) return { error: `Not saved automatically: ${refusal(e)}` };

@@ -22,7 +22,7 @@ import { destination } from "@/lib/adapters/platforms/destination";
 import { formatInZone, formatUtc } from "@/lib/core/time";
 import { attachmentLines, proposedAttachmentLines } from "./attachments";
 import { cancelCall } from "../in-flight";
-import type { McpSession } from "../eras/session";
+import type { McpSession } from "../protocol-versions/session";
 
 // Confirmation of an exact action over MCP (docs/interface.md, Confirmation, point 4). By default the owner
 // decides on the service's own approval page, which a client with URL-mode elicitation opens

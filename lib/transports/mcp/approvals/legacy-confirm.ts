@@ -3,7 +3,7 @@ import type { Caller, Ctx } from "@/lib/domain/context";
 import { AppError, type Confirmation } from "@/lib/core/errors";
 import type { Decision } from "@/lib/operations/run";
 import { approvalMode, askForApproval } from "./elicitation";
-import type { McpSession } from "../eras/session";
+import type { McpSession } from "../protocol-versions/session";
 
 /** What asking the owner on a 2025-era request needs: the signed session and the open stream. */
 export type LegacyContext = { session: McpSession; transport: Transport; signal: AbortSignal };

@@ -6,7 +6,7 @@ import type { Prepaid } from "@/lib/operations/budget";
 import { runOperation, type Decision } from "@/lib/operations/run";
 import { approvalState } from "../approvals/approval-state";
 import { notApproved } from "../approvals/legacy-confirm";
-import { approvalMessage } from "../approvals/mrtr";
+import { approvalMessage } from "../approvals/input-required";
 import { errorResult, okResult } from "../results";
 import { createTask, HEARTBEAT_MS, taskState, touchTask, updateOpenTask, type TaskRow } from "./store";
 

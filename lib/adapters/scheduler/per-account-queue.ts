@@ -1,11 +1,11 @@
 // Claimed drafts waiting for a platform call, one lane per account (user and network). A pass
 // runs many calls at once, but one account gets at most `perKey` of them: platforms limit
 // each account's rate, and a backlog of one owner must not take every call slot from the
-// others. Lanes take turns, so owners with few drafts are not queued behind a big one.
+// others. Accounts take turns, so owners with few drafts are not queued behind a big one.
 
 type Lane<T> = { items: T[]; running: number };
 
-export class Lanes<T> {
+export class PerAccountQueue<T> {
   private lanes = new Map<string, Lane<T>>();
   private waiting: (() => void)[] = [];
   /** Drafts queued (not yet taken). */
