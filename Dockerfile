@@ -16,8 +16,10 @@ COPY patches ./patches
 # compiled from source where no prebuilt binary can be fetched, and the build has no compiler).
 RUN npm pkg delete "devDependencies[@atproto/dev-env]" && npm install --no-audit --no-fund --loglevel=error
 COPY . .
-# Only the build uses these: its cache, and the compiler (about 100 MB).
-RUN npm run build && npm prune --omit=dev --no-audit --no-fund --loglevel=error \
+# The copy brought back the full package.json: the same deletion again, or the prune would fetch
+# and compile what the install left out.
+# Only the build uses the rest: its cache, and the compiler (about 100 MB).
+RUN npm pkg delete "devDependencies[@atproto/dev-env]" && npm run build && npm prune --omit=dev --no-audit --no-fund --loglevel=error \
   && rm -rf .next/cache node_modules/@next/swc-* && npm cache clean --force
 
 FROM ${BASE_IMAGE}
