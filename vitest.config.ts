@@ -10,9 +10,10 @@ import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config
  * The browser tests run once, on the embedded defaults: the pages act through the domain
  * functions that the integration tests run on both databases, and each browser file costs
  * minutes of a two-core machine. Those whose subject is the database or the process itself
- * (a database failing or restarting, two processes sharing one, readiness) run on both.
+ * (a database failing or restarting, two processes sharing one, readiness) run on both, and so
+ * does scheduled publishing on a built server, the product's core.
  */
-const BROWSER_ON_BOTH = ["scheduler-processes", "webhooks-crash", "log-secrets", "health", "server"].map((f) => `tests/e2e/${f}.test.ts`);
+const BROWSER_ON_BOTH = ["publishing", "scheduler-processes", "webhooks-crash", "log-secrets", "health", "server"].map((f) => `tests/e2e/${f}.test.ts`);
 
 const ALL = ["tests/**/*.test.ts"];
 

@@ -114,9 +114,9 @@ describe("publishing to X and LinkedIn connected in a browser", () => {
     await page.close();
 
     // The same check from the command line (with the server stopped: PGlite's files are its).
-    if (!process.env.DATABASE_URL) await srv.stop();
+    await srv.stop();
     const cli = JSON.parse((await srv.admin("check-connections", "--email", WRITER.email)).stdout);
-    if (!process.env.DATABASE_URL) await srv.start();
+    await srv.start();
     expect(cli.connections.map((c: { network: string; reachable: boolean; missing: string[] }) => [c.network, c.reachable, c.missing])).toEqual([
       ["LinkedIn", true, []],
       ["X", true, []],

@@ -10,7 +10,6 @@ import { TestServer } from "./harness";
 
 // Signing in with LinkedIn (OpenID Connect), X (OAuth 2.0 + PKCE) and an e-mailed link, in a
 // real browser against a built server whose provider endpoints point at local fakes.
-const PG = !!process.env.DATABASE_URL;
 // Asked for: every scope of the endpoints publishing calls (for X, those X's OpenAPI document
 // names, media.write included); granted: LinkedIn writes them with commas, X with spaces.
 const LINKEDIN_SCOPES = "openid profile email w_member_social";
@@ -22,22 +21,15 @@ let x: FakeOAuth;
 let smtp: SmtpCapture;
 const WRITER = { email: "writer@example.com", password: "correct horse battery" };
 
-/** Every stored LinkedIn/X connection with its owner's e-mail. PGlite's files belong to the
- *  running server, so with PGlite the server stops while the test reads them. */
+/** Every stored LinkedIn/X connection with its owner's e-mail. The browser tests run on PGlite
+ *  (vitest.config.ts), whose files belong to the running server: it stops while the test reads them. */
 async function storedAccounts() {
-  const read = async () => {
-    const d = await openDatabase(PG ? { url: srv.env.DATABASE_URL } : { dataDir: srv.env.DATA_DIR });
-    try {
-      return await d.db.select({ email: users.email, a: authAccounts }).from(authAccounts).innerJoin(users, eq(users.id, authAccounts.userId));
-    } finally {
-      await d.close();
-    }
-  };
-  if (PG) return read();
   await srv.stop();
+  const d = await openDatabase({ dataDir: srv.env.DATA_DIR });
   try {
-    return await read();
+    return await d.db.select({ email: users.email, a: authAccounts }).from(authAccounts).innerJoin(users, eq(users.id, authAccounts.userId));
   } finally {
+    await d.close();
     await srv.start();
   }
 }
