@@ -1,5 +1,6 @@
 "use client";
-import { startTransition, useActionState, useEffect, useId, useRef, useState, type ReactNode } from "react";
+import { useActionState, useId, useMemo, useRef, type ReactNode } from "react";
+import { useAutosave, type AutosaveAnswer } from "./use-autosave";
 import type { ActionState } from "./action-form";
 import { ConfirmDialog } from "./confirm-dialog";
 import { useUnsavedGuard } from "./unsaved-guard";
@@ -18,11 +19,10 @@ type Props = {
   scheduled: boolean;
   publishQuestion: string;
   /** Saves the text as the owner pauses (an unscheduled draft's page only). */
-  autosave?: (form: FormData) => Promise<{ error?: string; shown?: string; updated_at?: string; at?: string } | null>;
+  autosave?: (form: FormData) => Promise<AutosaveAnswer>;
 };
 
-/** How long typing must pause before the text is saved by itself. */
-const PAUSE_MS = 2000;
+const noSave = async () => null;
 
 /**
  * An item's editor and its actions as one form: Save, Schedule, Unschedule and Publish now all
@@ -32,60 +32,21 @@ const PAUSE_MS = 2000;
  */
 export function ItemForm({ action, hidden: initial, saved: initialSaved, titleHelp, when, scheduled, publishQuestion, autosave }: Props) {
   const [state, run, pending] = useActionState(action, null);
-  // An autosave moves the page on to the version it made, the buttons then acting on that
-  // one, until the page itself shows a newer version (a button's save, a reload).
-  const [auto, setAuto] = useState<{ shown: string; updated_at: string; saved: Props["saved"] } | null>(null);
-  const newer = auto && auto.updated_at > initial.updated_at ? auto : null;
-  const hidden = newer ? { ...initial, shown: newer.shown, updated_at: newer.updated_at } : initial;
-  const saved = newer ? newer.saved : initialSaved;
-  const [autosaved, setAutosaved] = useState<{ error?: string; at?: string } | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const noted = useRef(false);
-  // A button pressed while an autosave is on its way acts on the version that autosave makes.
-  const inflight = useRef<Promise<void> | null>(null);
-  const latest = useRef<typeof auto>(null);
-  useEffect(() => () => clearTimeout(timer.current), []);
+  const form = useRef<HTMLFormElement>(null);
+  const shown = useMemo(
+    () => ({ shown: initial.shown, updatedAt: initial.updated_at, saved: initialSaved }),
+    [initial.shown, initial.updated_at, initialSaved.title, initialSaved.body], // eslint-disable-line react-hooks/exhaustive-deps
+  );
+  const { version, changed, action: submit, answer: autosaved } = useAutosave({ on: !!autosave, shown, form, send: autosave ?? noSave, run });
+  const hidden = { ...initial, shown: version!.shown, updated_at: version!.updatedAt };
+  const saved = version!.saved;
   const typing = () => {
-    if (!autosave) return;
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => void (inflight.current = save()), PAUSE_MS);
-  };
-  const save = async () => {
-    const f = form.current;
-    if (!f || !autosave) return;
-    const data = new FormData(f);
-    if (noted.current) data.set("noted", "1");
+    const data = new FormData(form.current!);
     const title = String(data.get("title") ?? "");
     const body = String(data.get("body") ?? "");
-    if (!body.trim() || (body === saved.body && (title === (saved.title ?? "") || saved.title === undefined))) return;
-    let r: Awaited<ReturnType<typeof autosave>>;
-    try {
-      r = await autosave(data);
-    } catch {
-      r = { error: "Not saved automatically: the connection failed. Your text stays here." };
-    }
-    if (r?.shown && r.updated_at) {
-      noted.current = true;
-      latest.current = {
-        shown: r.shown,
-        updated_at: r.updated_at,
-        saved: { ...saved, body, ...(saved.title !== undefined && title.trim() && { title: title.trim() }) },
-      };
-      setAuto(latest.current);
-    }
-    setAutosaved(r);
+    const same = body === saved.body && (saved.title === undefined || title === (saved.title ?? ""));
+    changed(!body.trim() || same ? null : { ...saved, body, ...(saved.title !== undefined && title.trim() && { title: title.trim() }) });
   };
-  const submit = async (data: FormData) => {
-    clearTimeout(timer.current);
-    await inflight.current;
-    const a = latest.current;
-    if (a && a.updated_at > String(data.get("updated_at"))) {
-      data.set("shown", a.shown);
-      data.set("updated_at", a.updated_at);
-    }
-    startTransition(() => run(data));
-  };
-  const form = useRef<HTMLFormElement>(null);
   const dialog = useRef<HTMLDialogElement>(null);
   const qid = useId();
   // Typed text comes back only while the draft is the version it was typed on.
@@ -105,7 +66,7 @@ export function ItemForm({ action, hidden: initial, saved: initialSaved, titleHe
     ) : null;
 
   return (
-    <form ref={form} action={autosave ? submit : run} aria-busy={pending} onInput={typing}>
+    <form ref={form} action={submit} aria-busy={pending} onInput={typing}>
       {Object.entries(hidden).map(([k, v]) => (
         <input key={k} type="hidden" name={k} value={v} />
       ))}

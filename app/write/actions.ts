@@ -8,6 +8,7 @@ import { saveDraftOp } from "@/lib/operations/in-person/save-draft";
 import { zonedToUtc } from "@/components/format";
 import { field, sentParts } from "./form";
 import { altsOf, composedFields, editedDraft } from "./edit";
+import type { AutosaveAnswer } from "@/components/use-autosave";
 
 // The composer's one form (composer.tsx): what was written for each network, and the button
 // pressed, through the one door as the owner in person: new drafts by `compose`, a draft being
@@ -86,16 +87,14 @@ export async function composeAction(_prev: ComposeState, form: FormData): Promis
   });
 }
 
-export type AutosaveState = { error?: string; shown?: string; updated_at?: string; at?: string } | null;
-
 /**
  * The composer editing an unscheduled draft saves its texts as the owner pauses, as the item
  * page does (a scheduled one changes what goes out, which only a button does). Only the first
  * autosave of a visit is noted in the history.
  */
-export async function autosaveComposed(form: FormData): Promise<AutosaveState> {
+export async function autosaveComposed(form: FormData): Promise<AutosaveAnswer> {
   const expiredNow = () => ({ error: "Not saved automatically: this page has expired. Your text stays here; Save changes saves it." });
-  return ownerForm<AutosaveState>(form, { page: "/write", purpose: "write", expired: expiredNow }, async (door) => {
+  return ownerForm<AutosaveAnswer>(form, { page: "/write", purpose: "write", expired: expiredNow }, async (door) => {
     const edit = editedDraft(form);
     if (!edit) return { error: "Not saved automatically: only a draft that exists is." };
     try {

@@ -76,7 +76,7 @@ export function Composer({ userId, name, csrf, formKey, targets, when, limits, m
   const formRef = useRef<HTMLFormElement>(null);
   const { base, action, status } = useServerAutosave(editing, d, formRef, run);
   // Unsaved: anything typed in a new draft; any change to one being edited since its last save.
-  const unsaved = (x: Draft) => (base ? JSON.stringify(x) !== JSON.stringify(base.draft) : typed(x));
+  const unsaved = (x: Draft) => (base ? JSON.stringify(x) !== JSON.stringify(base.saved) : typed(x));
   const done = useRef(false);
   const dialog = useRef<HTMLDialogElement>(null);
   const qid = useId();

@@ -12,6 +12,7 @@ import { deleteDraftOp } from "@/lib/operations/drafts/delete-draft";
 import { saveDraftOp } from "@/lib/operations/in-person/save-draft";
 import { settleUnknownOp } from "@/lib/operations/in-person/settle-unknown";
 import { retryFirstCommentOp } from "@/lib/operations/in-person/retry-first-comment";
+import type { AutosaveAnswer } from "@/components/use-autosave";
 
 // The owner's actions on one draft: thin adapters from the page's forms to the one door, the
 // owner in person as caller (their page, and its dialog for publish and delete, is the
@@ -65,17 +66,15 @@ export async function itemAction(type: DraftType, id: string, timeZone: string, 
   return refused && { ...refused, intent, typed: { title: text(form, "title"), body: text(form, "body"), basedOn: text(form, "updated_at") } };
 }
 
-export type AutosaveState = { error?: string; shown?: string; updated_at?: string; at?: string } | null;
-
 /**
  * The editor's text saved as the owner pauses, for an unscheduled draft only: a scheduled one
  * changes what goes out, which only a button does. Saved as Save saves it (on top of the
  * content the page showed); the page then goes on from the new version. Only the first
  * autosave of a visit is noted in the history, so typing leaves one entry, not one a pause.
  */
-export async function autosave(type: DraftType, id: string, form: FormData): Promise<AutosaveState> {
+export async function autosave(type: DraftType, id: string, form: FormData): Promise<AutosaveAnswer> {
   if (type !== "post" && type !== "tweet") return { error: "Unknown kind of draft." };
-  return ownerForm<AutosaveState>(form, { page: page(type, id), purpose: `item:${id}`, expired }, async (door) => {
+  return ownerForm<AutosaveAnswer>(form, { page: page(type, id), purpose: `item:${id}`, expired }, async (door) => {
     try {
       if (!text(form, "body").trim()) throw new AppError("invalid_request", "The text cannot be empty.");
       const alreadyNoted = form.get("noted") === "1";
