@@ -42,7 +42,9 @@ beforeAll(async () => {
       return void res
         .writeHead(200, { "content-type": "text/html; charset=utf-8" })
         .end(
-          `<!doctype html><html><head><title>Fallback</title><meta property="og:title" content="Shipping &amp; learning"><meta name="description" content="Plain description"><meta property="og:description" content="What we learned in a year"><meta property="og:image" content="/cover.png"></head><body>Hi</body></html>`,
+          `<!doctype html><html><head><title>Fallback</title><meta property="og:title" content="Shipping &amp; learning">` +
+            `<meta name="description" content="Plain description"><meta property="og:description" content="What we learned in a year">` +
+            `<meta property="og:image" content="/cover.png"></head><body>Hi</body></html>`,
         );
     if (req.url === "/moved") return void res.writeHead(301, { location: "/article" }).end();
     if (req.url === "/cover.png") return void res.writeHead(200, { "content-type": "image/png" }).end(cover);

@@ -79,7 +79,8 @@ describe("a tweet's network", () => {
       {
         path: "thread.0.text",
         message:
-          "thread[0] (part 2 of the thread): A Bluesky post is at most 300 characters as Bluesky counts them (an emoji or a letter with its accents is 1); this one is 301",
+          "thread[0] (part 2 of the thread): A Bluesky post is at most 300 characters as Bluesky counts them " +
+          "(an emoji or a letter with its accents is 1); this one is 301",
       },
     ]);
     // 121 family emoji are 121 graphemes but 3,025 bytes: past the 3,000 bytes of a post's text.

@@ -21,7 +21,8 @@ export function AssistantCard({ mcpUrl }: { mcpUrl: string }) {
       {local || plain ? (
         <p className="help" role="note">
           {local
-            ? "This address works only on this machine. Claude and ChatGPT connect from the internet: they need the service at a public https address (APP_URL)."
+            ? "This address works only on this machine. Claude and ChatGPT connect from the internet: " +
+              "they need the service at a public https address (APP_URL)."
             : "Claude and ChatGPT connect only to an https address: set APP_URL to one."}
         </p>
       ) : null}

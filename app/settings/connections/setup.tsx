@@ -68,8 +68,8 @@ export function SetupChecklist({ network, callbackUrl, origin }: { network: Netw
       </ol>
       <p className="help">
         The redirect URL follows <code>APP_URL</code> (now <code>{origin}</code>): change one and register the other again. Meanwhile{" "}
-        {network === "x" ? "tweets" : "posts"} go to the built-in sandbox and stay in this service. More in the project&apos;s <code>docs/platforms.md</code>{" "}
-        and <code>docs/configuration.md</code>.
+        {network === "x" ? "tweets" : "posts"} go to the built-in sandbox and stay here. More in the project&apos;s <code>docs/platforms.md</code> and{" "}
+        <code>docs/configuration.md</code>.
       </p>
     </div>
   );

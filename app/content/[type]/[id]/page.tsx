@@ -293,7 +293,9 @@ export default async function ItemPage({
               // Deleting here never reaches the network: a published post stays there.
               question:
                 status === "published"
-                  ? `Delete this ${what}${type === "post" ? " and its tweets" : ""} from your content here? It stays ${record.platformUrl ? publishedTo(type, record.platformUrl).where : "on the network"}: delete it there if you want it gone. This cannot be undone.`
+                  ? `Delete this ${what}${type === "post" ? " and its tweets" : ""} from your content here? ` +
+                    `It stays ${record.platformUrl ? publishedTo(type, record.platformUrl).where : "on the network"}: ` +
+                    "delete it there if you want it gone. This cannot be undone."
                   : `Delete this ${what} draft${type === "post" ? " and its tweets" : ""}? This cannot be undone.`,
               label: "Delete",
               danger: true,

@@ -66,7 +66,8 @@ export function bluesky(acc: Account, db: Db): Platform {
     if (held.value.text === record.text) return { uri: held.uri, cid: held.cid };
     throw new PublishError(
       "failed",
-      `An earlier attempt of this draft created a different ${NET} post under its key (${link(held.uri)}); nothing new was posted. Delete that post on ${NET} to publish this one.`,
+      `An earlier attempt of this draft created a different ${NET} post under its key (${link(held.uri)}); nothing new was posted. ` +
+        `Delete that post on ${NET} to publish this one.`,
     );
   }
 

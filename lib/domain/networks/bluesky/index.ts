@@ -32,7 +32,10 @@ const post: TextRule = {
     if (bytes > MAX_BLUESKY_BYTES) return `A Bluesky post is at most ${MAX_BLUESKY_BYTES} bytes of UTF-8; this one has ${bytes}`;
     const n = graphemes(nfc);
     if (n > MAX_BLUESKY_GRAPHEMES)
-      return `A Bluesky post is at most ${MAX_BLUESKY_GRAPHEMES} characters as Bluesky counts them (an emoji or a letter with its accents is 1); this one is ${n}`;
+      return (
+        `A Bluesky post is at most ${MAX_BLUESKY_GRAPHEMES} characters as Bluesky counts them ` +
+        `(an emoji or a letter with its accents is 1); this one is ${n}`
+      );
     return null;
   },
 };
