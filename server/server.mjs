@@ -13,16 +13,12 @@ import { isLoopbackListenAddress } from "../lib/core/address-policy.mjs";
 import { directRoute } from "./direct-routes.mjs";
 import { lingerOnUnreadBodies } from "./lingering-close.mjs";
 import { settleMemory } from "./memory.mjs";
-import { trackNextContext } from "./next-context.mjs";
 
-// Each of the front server's run-time hooks can be left off (FRONT_HOOKS_OFF=memory,context,
-// direct), to measure what it gains with the same build (docs/performance.md).
+// Each of the front server's run-time hooks can be left off (FRONT_HOOKS_OFF=memory,direct), to
+// measure what it gains with the same build (docs/performance.md).
 const off = new Set((process.env.FRONT_HOOKS_OFF ?? "").split(",").map((h) => h.trim()));
 // V8's memory settings, before Next is loaded (memory.mjs).
 const sawRequest = off.has("memory") ? () => {} : settleMemory();
-// Also before Next: its request context is known, so that it can be off while only the API
-// and MCP routes, which never read it, are being served (next-context.mjs).
-const nextRequest = off.has("context") ? () => () => {} : trackNextContext();
 const { default: next } = await import("next");
 
 const env = process.env;
@@ -70,16 +66,13 @@ const app = next({ dev: false, dir: ROOT, hostname: host ?? "localhost", port })
 await app.prepare();
 const handle = app.getRequestHandler();
 
-/** Next answers the request; its request context is on until it is done (next-context.mjs). */
+/** Next answers the request. */
 function toNext(req, res) {
-  const done = nextRequest();
-  const closed = new Promise((resolve) => res.once("close", resolve));
-  const handled = handle(req, res).catch((e) => {
+  handle(req, res).catch((e) => {
     // The redacting log by now (instrumentation.ts ran in prepare()): never the raw error.
     console.error(e);
     if (!res.headersSent) res.writeHead(500).end();
   });
-  void Promise.all([handled, closed]).finally(done);
 }
 
 const origin = (env.APP_URL || `http://localhost:${port}`).replace(/\/+$/, "");

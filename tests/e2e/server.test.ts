@@ -123,19 +123,6 @@ describe("the service started as the README says", () => {
     expect((await unknown.json()).error.code).toBe("unknown_operation");
   });
 
-  // server.mjs switches Next's request context off once only API and MCP calls have come for
-  // a while (next-context.mjs); the owner's pages need it (the session cookie is read through it).
-  it("serves the owner's signed-in pages after a spell of API calls alone", async () => {
-    const cookie = await signIn("owner@example.com", ownerPassword);
-    const page = () => fetch(`${server.origin}/settings/connections`, { headers: { cookie }, redirect: "manual" });
-    expect((await page()).status).toBe(200);
-    for (let i = 0; i < 20; i++) expect((await api("search_content", { query: "deploy" })).status).toBe(200);
-    await sleep(3000); // past the 2 s after which the context is switched off
-    const after = await page();
-    expect(after.status).toBe(200);
-    expect(await after.text()).toContain("AI apps");
-  });
-
   // Neither PGlite nor a PostgreSQL without autovacuum would learn how common a word is as
   // the store grows; the server gathers the planner's statistics itself (lib/adapters/db/statistics.ts).
   it("gathers the planner's statistics at start for a table that has grown past 2 MB", async () => {
