@@ -75,6 +75,25 @@ describe("fetch_item", () => {
     expect(t).not.toHaveProperty("untrusted_source");
   });
 
+  // The interface's item keys (docs/interface.md): an added key appears only where it applies.
+  it("a draft that names no account, on an instance with none connected, has only the interface's item keys", async () => {
+    const ITEM_KEYS = ["id", "type", "title", "status", "body", "body_truncated", "created_at", "updated_at", "scheduled_for", "platform"];
+    const OPTIONAL = ["image_url", "image_urls", "hashtags", "tags", "links", "series", "topics", "untrusted_source", "notes"];
+    const u = await makeUser();
+    const tweet = expectOk(await call("create_draft", { type: "tweet", body: "Tweet text" }, { token: u.token }), createDraftOp.output);
+    for (const [type, id] of [
+      ["post", tweet.linked_post_id],
+      ["tweet", tweet.id],
+    ]) {
+      const keys = Object.keys(await fetchOk(u, type, id));
+      expect(keys).toEqual(expect.arrayContaining(ITEM_KEYS));
+      expect(
+        keys.filter((k) => !ITEM_KEYS.includes(k) && !OPTIONAL.includes(k)),
+        type,
+      ).toEqual([]);
+    }
+  });
+
   it("opens an article and an idea, without draft-only keys", async () => {
     const u = await makeUser();
     const a = await insertArticle(u.id, { tags: ["cloud"], imageUrl: "http://localhost:3000/media/a.png", status: "published" });

@@ -73,10 +73,10 @@ export async function fetchItem(ctx: Ctx, input: { id: string; type: ItemType })
         ...truncate(d.body, notes),
         scheduled_for: iso(d.scheduledFor),
         platform: row.kind === "post" ? "pronet" : "micro",
-        account_id: d.accountId,
         hashtags: d.hashtags,
         links: links(row.kind === "post" ? { personal_idea_id: row.ideaId, carousel_project_id: row.carouselProjectId } : { post_draft_id: row.postDraftId }),
         ...optional({
+          account_id: d.accountId,
           image_url: d.imageUrl,
           image_urls: d.imageUrls,
           ...(row.kind === "post" ? { document_url: row.data.documentUrl, document_title: row.data.documentTitle } : { thread: row.data.thread }),

@@ -15,7 +15,7 @@ export const Item = z.strictObject({
   updated_at: NullableTimestamp,
   scheduled_for: NullableTimestamp,
   platform: z.string().nullable(),
-  account_id: z.string().nullable().optional().describe("Posts and tweets: the account it goes to (null: the network's default)"),
+  account_id: z.string().optional().describe("Posts and tweets: the account it goes to, when the draft names one (none: the network's default)"),
   image_url: z.string().nullable().optional().describe("The first image (drafts with images)"),
   image_urls: z.array(z.string()).optional().describe("Every image, in order (drafts with images; files served to their owner)"),
   document_url: z.string().optional().describe("A post's PDF document, shown as a document carousel"),
