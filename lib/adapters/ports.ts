@@ -2,7 +2,7 @@ import { writer } from "@/lib/adapters/ai";
 import { config } from "@/lib/core/config";
 import { smtpMailer } from "@/lib/adapters/mail";
 import type { Ports } from "@/lib/domain/ports";
-import { connectedAccount, passwordSignIn, platformFor, realConfigured } from "@/lib/adapters/platforms";
+import { connectedAccount, passwordSignIn, platformFor, realConfigured, signOut } from "@/lib/adapters/platforms";
 import { announceDeleted, announceScheduled, announceUnscheduled } from "@/lib/adapters/scheduler/events";
 import { httpSender } from "@/lib/adapters/webhooks/sender";
 import { mediaWorkers } from "@/lib/adapters/workers";
@@ -18,7 +18,7 @@ export function defaultPorts(): Ports {
   return {
     config,
     clock: () => new Date(),
-    platforms: { configured: realConfigured, connection: connectedAccount, open: platformFor, signIn: passwordSignIn },
+    platforms: { configured: realConfigured, connection: connectedAccount, open: platformFor, signIn: passwordSignIn, signOut },
     events: { scheduled: announceScheduled, unscheduled: announceUnscheduled, deleted: announceDeleted },
     model: writer(),
     mail: smtpMailer(),

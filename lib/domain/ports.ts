@@ -62,6 +62,11 @@ export type Platforms = {
    * (invalid_request or action_failed, in the owner's words) when the network does not.
    */
   signIn: (name: NetworkName, handle: string, password: string) => Promise<PasswordSession>;
+  /**
+   * Ends a removed connection's session on its network, where the network offers that
+   * (Bluesky's deleteSession), so its tokens stop working there too. Best effort: never throws.
+   */
+  signOut: (connection: StoredConnection) => Promise<void>;
 };
 
 /** An e-mail to one person, in plain text. */

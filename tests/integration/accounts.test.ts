@@ -135,7 +135,7 @@ describe("several accounts a network", () => {
     const d = await create(u, { type: "post", body: text, account_id: li[0].account_id });
     const at = inSeconds(60);
     expectOk(await approved(u, "schedule_content", { type: "post", id: d.id, scheduled_for: at.toISOString() }), scheduleContentOp.output);
-    expect(await disconnectAccount(await db(), u.id, li[0].account_id)).toBe(true);
+    expect(await disconnectAccount(await db(), u.id, li[0].account_id)).toBeTruthy();
     await runDue(await db(), { clock: () => new Date(at.getTime() + 500) });
     const r = await row("post", d.id);
     expect(r.status).toBe("draft");

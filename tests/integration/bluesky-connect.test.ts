@@ -14,6 +14,7 @@ import { getProfileContextOp } from "@/lib/operations/owner/get-profile-context"
 import { call, expectOk, makeUser, type TestUser } from "../helpers/api";
 import { withBluesky, type BlueskyAccount } from "../helpers/bluesky";
 import { withDatabase } from "../helpers/db";
+import { asOwner } from "../helpers/owner";
 import { tempDatabase } from "../helpers/temp-database";
 
 // Connecting a Bluesky account with its handle and an app password, against a real PDS and PLC
@@ -174,6 +175,21 @@ describe("npm run admin -- connect-bluesky", () => {
       );
       child.stdin!.end(input);
     });
+
+  it("disconnected in Settings, its session is ended on the PDS too: the stored tokens no longer work there", async () => {
+    const u = await makeUser();
+    const a = await bluesky.net.account("erin");
+    const account = await connect(u, a.handle, a.appPassword);
+    const before = await connection(a.did);
+    const refresh = () =>
+      fetch(`${bluesky.net.pdsUrl}/xrpc/com.atproto.server.refreshSession`, { method: "POST", headers: { authorization: `Bearer ${before.refresh_token}` } });
+    expect(await asOwner(u, "change_account", { account_id: account.account_id, action: "disconnect" })).toMatchObject({
+      status: 200,
+      body: { changed: true },
+    });
+    expect(await connection(a.did)).toBeUndefined();
+    expect((await refresh()).status).toBe(400); // ExpiredToken: the session is gone
+  });
 
   it("connects the owner's account with the app password read from standard input", { timeout: 180_000 }, async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "contentio-cli-"));

@@ -98,6 +98,7 @@ describe("ports on the context", () => {
         signIn: async () => {
           throw new Error("nothing is connected in this test");
         },
+        signOut: async () => {},
       },
     });
     const u = await makeUser({ publishing: true });

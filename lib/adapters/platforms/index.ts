@@ -9,9 +9,9 @@ import type { Account } from "./tokens";
 import { sandbox } from "./sandbox";
 import { x } from "./x";
 import { bluesky } from "./bluesky";
-import { signInWithAppPassword } from "./bluesky/session";
+import { endSession, signInWithAppPassword } from "./bluesky/session";
 import { AppError } from "@/lib/core/errors";
-import type { PasswordSession } from "@/lib/domain/ports";
+import type { PasswordSession, StoredConnection } from "@/lib/domain/ports";
 import { PublishError, type Platform, type PlatformName } from "@/lib/domain/networks/platform";
 
 export { PublishError, platformOf, type Platform, type PlatformName } from "@/lib/domain/networks/platform";
@@ -27,6 +27,14 @@ export async function passwordSignIn(name: NetworkName, handle: string, password
   const signIn = PASSWORD_SIGN_IN[name];
   if (!signIn) throw new AppError("action_failed", `${networkNamed(name).name} is connected by signing in with it, not with a password.`);
   return signIn(handle, password);
+}
+
+/**
+ * The platforms port's signOut: a removed connection's session ended on its network. Bluesky's
+ * app-password session only, so far: LinkedIn's and X's tokens are deleted here and expire there.
+ */
+export async function signOut(c: StoredConnection): Promise<void> {
+  if (c.provider === "bluesky" && c.serviceUrl && c.refresh_token) await endSession(c.serviceUrl, c.refresh_token);
 }
 
 /** The adapter of `name` for this connection. */

@@ -16,6 +16,7 @@ import {
   type Provider,
 } from "@/lib/domain/networks";
 import { sha256 } from "../hash";
+import type { StoredConnection } from "../ports";
 
 // Where an owner's drafts go: several accounts a network (people who signed in with it, and
 // the LinkedIn pages they administer), one of them the default. Every query is scoped by the
@@ -252,9 +253,10 @@ export async function setDefaultAccount(db: Db, userId: string, accountId: strin
  * The owner disconnects one account: a person's takes its connection (its tokens, and the
  * pages it posted to) with it; a page goes alone. Drafts scheduled to what is removed go back
  * to drafts (nothing is posted to an account the owner removed, nor to another one they did
- * not approve). Returns false when it is not theirs.
+ * not approve). Returns the connection removed with it (a person's), or false when the account
+ * is not theirs.
  */
-export async function disconnectAccount(db: Db, userId: string, accountId: string): Promise<boolean> {
+export async function disconnectAccount(db: Db, userId: string, accountId: string): Promise<{ removed: StoredConnection | null } | false> {
   return db.transaction(async (tx) => {
     const a = await lockOwn(tx, userId, accountId);
     if (!a) return false;
@@ -278,10 +280,14 @@ export async function disconnectAccount(db: Db, userId: string, accountId: strin
         })
         .where(and(eq(t.userId, userId), inArray(t.accountId, gone), eq(t.status, "scheduled")));
     }
+    let removed: StoredConnection | null = null;
     if (a.kind === "person")
-      await tx.delete(authAccounts).where(and(eq(authAccounts.provider, a.provider), eq(authAccounts.providerAccountId, a.providerAccountId)));
+      [removed = null] = await tx
+        .delete(authAccounts)
+        .where(and(eq(authAccounts.provider, a.provider), eq(authAccounts.providerAccountId, a.providerAccountId)))
+        .returning();
     else await tx.delete(publishingAccounts).where(eq(publishingAccounts.id, a.id));
     await ensureDefault(tx, userId, a.platform);
-    return true;
+    return { removed };
   });
 }

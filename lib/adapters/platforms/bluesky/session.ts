@@ -79,7 +79,7 @@ export async function signInWithAppPassword(rawHandle: string, password: string)
   const t = tokensOf(answer);
   if (!APP_PASSWORD_SCOPES.has(claims(t.access_token).scope ?? "")) {
     // Full access to the account (its e-mail, password, app passwords): not kept, and ended now.
-    await xrpc(who.pds, "com.atproto.server.deleteSession", { procedure: true, token: t.refresh_token, guarded: true }).catch(() => null);
+    await endSession(who.pds, t.refresh_token!);
     throw invalid([
       {
         path: "password",
@@ -96,6 +96,15 @@ export async function signInWithAppPassword(rawHandle: string, password: string)
     refresh_token: t.refresh_token!,
     expires_at: t.expires_at,
   };
+}
+
+/**
+ * Ends a session (com.atproto.server.deleteSession with the refresh JWT as the bearer): its
+ * tokens stop working on the PDS. Best effort: a PDS that cannot be reached keeps nothing the
+ * service still holds, and the tokens expire by themselves.
+ */
+export async function endSession(pds: string, refreshToken: string): Promise<void> {
+  await xrpc(pds, "com.atproto.server.deleteSession", { procedure: true, token: refreshToken, guarded: true }).catch(() => null);
 }
 
 /**
