@@ -50,6 +50,7 @@ type DraftRow = typeof tweetDrafts.$inferSelect;
 
 function draftNotes(d: Pick<DraftRow, "status" | "failureReason" | "publishedAt" | "platformPostId" | "platformUrl">, notes: string[]) {
   if (d.failureReason && (d.status === "failed" || d.status === "unknown")) notes.push(`Publishing ${d.status}: ${d.failureReason}`);
+  if (d.status === "removed") notes.push(`Removed: ${d.failureReason ?? "its network no longer has it"}${d.platformUrl ? ` (it was ${d.platformUrl})` : ""}`);
   // The item has no keys for these (docs/interface.md, Reading an item: no other keys), so the post id and link go in a note.
   if (d.status === "published" && d.platformPostId) {
     notes.push(`Published${d.publishedAt ? ` at ${iso(d.publishedAt)}` : ""} as ${d.platformPostId}${d.platformUrl ? `: ${d.platformUrl}` : ""}`);

@@ -103,6 +103,15 @@ export type EngagementRead = { metrics: Engagement } | { note: string };
 /** Posts of one account whose engagement is read together (X: up to 100 a request). */
 export type MetricsRequest = { posts: { postId: string; publishedAt: Date }[]; now: Date };
 
+/** A published post read back (a receipt). */
+export type ReceiptRequest = { postId: string; now: Date };
+
+/**
+ * What reading a published post back found: still there; gone (the network no longer has it:
+ * `said` is what it answered); or not known (a refusal, an outage: `reason`), which changes nothing.
+ */
+export type Receipt = { state: "confirmed" } | { state: "gone"; said: string } | { state: "unchecked"; reason: string };
+
 /** What one harmless read of the network said about a connection (Check connection). */
 export type Probe = { reachable: boolean; detail: string };
 
@@ -118,6 +127,8 @@ export interface Platform {
   probe(): Promise<Probe>;
   /** Reads published posts' engagement: an answer for each post id asked for. Never throws. */
   metrics(req: MetricsRequest): Promise<Map<string, EngagementRead>>;
+  /** Reads one published post back; a network without it is not read back. Never throws. */
+  receipt?(req: ReceiptRequest): Promise<Receipt>;
 }
 
 export const platformOf = (draftType: "post" | "tweet"): PlatformName => networkOfDraft(draftType).platform;

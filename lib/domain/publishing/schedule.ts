@@ -29,6 +29,13 @@ function refuseFinal(d: Row, type: DraftType, what: string) {
       d.platformUrl ? `It is live at ${d.platformUrl}. To post again, create a new draft.` : "To post again, create a new draft.",
     );
   }
+  if (d.status === "removed") {
+    throw new AppError(
+      "action_failed",
+      `This ${label(type)} was published and then removed by the network (${d.failureReason ?? "it was gone when read back"}); it is not ${what} again.`,
+      "To post it again, create a new draft with the same text.",
+    );
+  }
   if (d.status === "publishing") {
     throw new AppError(
       "action_failed",
