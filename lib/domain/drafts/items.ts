@@ -7,6 +7,7 @@ import { articles, ideas, postDrafts, series, seriesTopics, tweetDrafts } from "
 import type { Ctx } from "../context";
 import { seriesView, topicView } from "../series/series";
 import { FETCH_BODY_LIMIT, iso } from "./text";
+import { cardNote } from "./link-card";
 
 export type ItemType = "post" | "tweet" | "article" | "idea" | "series";
 
@@ -68,6 +69,8 @@ export async function fetchItem(ctx: Ctx, input: { id: string; type: ItemType })
     case "tweet": {
       const d = row.data;
       draftNotes(d, notes);
+      const card = row.kind === "post" ? cardNote(row.data) : null;
+      if (card) notes.push(card);
       return {
         ...common(d, row.kind),
         status: d.status,

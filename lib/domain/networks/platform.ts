@@ -39,6 +39,8 @@ export type PublishRequest = {
   parts: PublishPart[];
   /** A PDF shown as a document (LinkedIn posts only; never together with images). */
   document: { media: MediaItem; title: string } | null;
+  /** A LinkedIn post's link card (article content), as approved; null: none (no link, media, or the page could not be read). */
+  linkCard?: { source: string; title: string; description: string; image: string | null } | null;
   /** What earlier attempts already posted and uploaded (never modified in place by adapters). */
   progress: PublishProgress;
   onProgress: (progress: PublishProgress) => Promise<void>;

@@ -22,7 +22,8 @@ import { bearer, json, keys, parseOrNull, sniff, subsetOf, type Grant } from "./
 // token's member's own posts, r_member_postAnalytics) and Organization Share Statistics
 // (GET /rest/organizationalEntityShareStatistics?q=organizationalEntity, shares=List(…) and
 // ugcPosts=List(…) of the page's posts, rw_organization_admin and an ADMINISTRATOR role).
-// Reading a post back (Posts API, Retrieve Posts: GET /rest/posts/{encoded URN}) needs
+// Article content (a link card) names its source and title, and a thumbnail only as an image
+// its author uploaded. Reading a post back (Posts API, Retrieve Posts: GET /rest/posts/{encoded URN}) needs
 // r_member_social for a member's post, r_organization_social for a page's; a post LinkedIn
 // took down after accepting it (a test dropped it) is not found.
 
@@ -86,7 +87,30 @@ export function linkedinRoutes(c: FakeContext, minVersion?: string) {
       }
       return null;
     }
+    if (keys(content) === "article") return articleProblem(content.article, author);
     return `content keys ${keys(content)}`;
+  };
+
+  /**
+   * Article content (Posts API, "Article"; the Article Post API page: LinkedIn scrapes no URL,
+   * the partner sets the fields): `source` (the article's URL) and `title` required;
+   * `description`, `thumbnail` (an image URN the author uploaded, processed) and
+   * `thumbnailAltText` optional; nothing else.
+   */
+  const articleProblem = (a: unknown, author: string): string | null => {
+    const art = (a ?? {}) as Record<string, unknown>;
+    if (!subsetOf(a, ["source", "title", "description", "thumbnail", "thumbnailAltText"])) return `article keys ${keys(a)}`;
+    if (typeof art.source !== "string" || !/^https?:\/\//.test(art.source) || !URL.canParse(art.source)) return `article source ${String(art.source)}`;
+    if (typeof art.title !== "string" || !art.title.trim()) return "article title is required";
+    for (const k of ["description", "thumbnailAltText"]) if (k in art && typeof art[k] !== "string") return `article ${k}`;
+    if ("thumbnail" in art) {
+      const id = String(art.thumbnail);
+      const u = f.uploads.get(id);
+      if (!id.startsWith("urn:li:image:") || !u?.bytes || u.kind !== "image") return `article thumbnail ${id} is not an uploaded image`;
+      if (u.owner !== author) return `article thumbnail ${id} owned by ${u.owner}, not ${author}`;
+      if (u.state !== "ready") return `article thumbnail ${id} is not processed (${u.state})`;
+    }
+    return null;
   };
 
   const initialize = (

@@ -9,6 +9,8 @@ import { pendingApprovals } from "@/lib/domain/accounts/connections";
 import { accountLabel, listAccounts } from "@/lib/domain/accounts/accounts";
 import { draftHistory } from "@/lib/domain/drafts/history";
 import { linkedDrafts, ownerContext, ownerDraft } from "@/lib/domain/owner/owner";
+import { ensureLinkCard } from "@/lib/domain/drafts/link-card";
+import { isUuid } from "@/lib/core/ids";
 import { ActionForm } from "@/components/action-form";
 import { OPERATION_WORDS, STATUS_TONE, STATUS_WORDS, formatInZone, pickerStart, zonedParts } from "@/components/format";
 import { Attachments } from "@/components/draft-media";
@@ -24,6 +26,7 @@ import { destination, publishedTo } from "@/lib/adapters/platforms/destination";
 import { WhenPicker } from "@/components/when-picker";
 import { autosave, itemAction, remove, retryComment, settle } from "./actions";
 import { FirstComment } from "./first-comment";
+import { LinkCardView } from "./link-card";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Draft · Contentio" };
@@ -74,9 +77,11 @@ export default async function ItemPage({
   if (type !== "post" && type !== "tweet") notFound();
   const me = await requireOwner(`/content/${type}/${id}`, { complete: true });
   const d = await db();
+  // A LinkedIn post's link card is read before the owner sees the post (and approves it).
+  if (type === "post" && isUuid(id)) await ensureLinkCard(d, ports(), me.id, id);
   const found = await ownerDraft(ownerContext(d, me, ports()), type, id);
   if (!found) notFound();
-  const { item, record, shown } = found;
+  const { item, record, shown, card } = found;
   const ctx = ownerContext(d, me, ports());
   const [history, accounts, pending, linked] = await Promise.all([
     draftHistory(d, me.id, type, id),
@@ -228,6 +233,8 @@ export default async function ItemPage({
           <Attachments a={media} meta={meta} what={`this ${what}`} />
         </section>
       ) : null}
+
+      {card?.note ? <LinkCardView card={card.usable} note={card.note} /> : null}
 
       {m.first_comment ? (
         <FirstComment
