@@ -12,6 +12,11 @@ import { serve } from "../helpers/http-server";
 import { png, uploadPng } from "../helpers/media";
 import { withFakePlatforms } from "../helpers/platform-fixture";
 import { approved, draft } from "../helpers/publishing";
+import { asOwner, shownOf } from "../helpers/owner";
+import { getProfile } from "@/lib/domain/owner/onboarding";
+import { ports } from "@/lib/adapters/ports";
+import { ensureLinkCard } from "@/lib/domain/drafts/link-card";
+import { ownerContext, ownerDraft } from "@/lib/domain/owner/owner";
 
 // LinkedIn builds no preview of a link sent through the Posts API: a LinkedIn post with a link
 // and no media carries its card as article content (source, title, description, a thumbnail
@@ -66,6 +71,31 @@ describe("LinkedIn link cards", () => {
     const [a] = await (await db()).select().from(approvals).where(eq(approvals.userId, u.id));
     expect(a.attachments?.link_card).toMatchObject({ source: `${site.url}/essay`, title: "Shipping & learning", image: `${site.url}/cover.png` });
     expect((await notesOf(u, d.id)).join(" ")).toContain("Link card: “Shipping & learning” (What we learned in a year), with its picture.");
+  });
+
+  it("the owner sees the card on the item page before approving it, and may change its title and description", async () => {
+    const { u, author } = await linkedInUser();
+    const d = await draft(u, "post", `Edited card ${randomUUID()} ${site.url}/essay`);
+    // The item page reads the card when it is drawn (the sandbox reads none).
+    await ensureLinkCard(await db(), ports(), u.id, d.id);
+    const me = (await getProfile(await db(), u.id))!;
+    const page = await ownerDraft(ownerContext(await db(), { id: u.id, ...me }, ports()), "post", d.id);
+    expect(page?.card?.usable).toMatchObject({ title: "Shipping & learning", image: `${site.url}/cover.png` });
+
+    // A change on top of content the page did not show is refused; on what it showed, saved.
+    const stale = await asOwner(u, "edit_link_card", { id: d.id, title: "Ours", description: "Our words" }, { shown: "not-this" });
+    expect(stale.status, JSON.stringify(stale.body)).toBe(422);
+    const shown = await shownOf("post", d.id);
+    const ok = await asOwner(u, "edit_link_card", { id: d.id, title: "Our title", description: "Our words" }, { shown });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+
+    const res = await approved(u, "publish_now", { type: "post", id: d.id });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const post = fake().created.linkedin.find((p) => p.body.author === author)!;
+    expect((post.body.content as { article: Record<string, string> }).article).toMatchObject({ title: "Our title", description: "Our words" });
+    // Published: the card is what went out, no longer changed.
+    const late = await asOwner(u, "edit_link_card", { id: d.id, title: "Later", description: "" }, { shown: await shownOf("post", d.id) });
+    expect(late.status).toBe(422);
   });
 
   it("a page that cannot be read: the post goes without a card, and the item says so", async () => {

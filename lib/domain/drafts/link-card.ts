@@ -4,6 +4,11 @@ import { postDrafts, type LinkCard } from "@/drizzle/schema";
 import { log } from "@/lib/core/log";
 import { errorFacts } from "@/lib/core/redact";
 import type { Ports } from "../ports";
+import type { Ctx } from "../context";
+import { AppError, notFound } from "@/lib/core/errors";
+import { changedSinceShown } from "../approvals/approvals";
+import { contentHashOf } from "./content-hash";
+import { noteByCaller } from "./history";
 
 // LinkedIn makes no preview of a link sent through the Posts API: a post with a link and no
 // media goes out as bare text unless the post carries the card itself (article content:
@@ -73,4 +78,27 @@ export function cardNote(d: Carded): string | null {
   if (!card) return `Link card: not read yet; it is read from ${link} before the post is approved.`;
   if (card.error) return `No link card: ${link} could not be read (${card.error}); the post goes out on LinkedIn without one.`;
   return `Link card: “${card.title}”${card.description ? ` (${card.description})` : ""}${card.image ? ", with its picture" : ", without a picture"}.`;
+}
+
+/**
+ * The owner changes the title or description of a draft's link card (the item page), on the
+ * content their page showed. Only before it is approved: a scheduled post's card is what the
+ * owner approved, so it is unscheduled first.
+ */
+export async function editLinkCard(ctx: Ctx, input: { id: string; title: string; description: string }) {
+  const where = and(eq(postDrafts.id, input.id), eq(postDrafts.userId, ctx.caller.userId));
+  await ctx.db.transaction(async (tx) => {
+    const [d] = await tx.select().from(postDrafts).where(where).for("update");
+    if (!d) throw notFound("post");
+    if (ctx.shown !== undefined && ctx.shown !== contentHashOf(d)) throw changedSinceShown("post");
+    if (d.status !== "draft" && d.status !== "failed")
+      throw new AppError("action_failed", `This post is ${d.status}; its link card can be changed only before it is scheduled.`, "Unschedule it first.");
+    const card = usableCard(d);
+    if (!card) throw new AppError("action_failed", "This post has no link card to change.", "A LinkedIn post with a link and no images or document has one.");
+    await tx
+      .update(postDrafts)
+      .set({ linkCard: { ...card, title: input.title.trim(), description: input.description.trim() }, updatedAt: ctx.now() })
+      .where(where);
+  });
+  await noteByCaller(ctx, { type: "post", id: input.id, kind: "edited", detail: { fields: "link card" } });
 }

@@ -1,10 +1,22 @@
+import type { ReactNode } from "react";
+import { ActionForm, type ActionState } from "@/components/action-form";
+
 type LinkCard = { source: string; title: string; description: string; image: string | null };
 
 /**
  * A LinkedIn post's link card as it goes out (LinkedIn builds none for a link sent through its
- * API), or why there is none: the page could not be read, or it is read before approval.
+ * API), or why there is none: the page could not be read, or it is read before approval. Before
+ * the post is scheduled, the owner may change its title and description.
  */
-export function LinkCardView({ card, note }: { card: LinkCard | null; note: string }) {
+export function LinkCardView({
+  card,
+  note,
+  edit,
+}: {
+  card: LinkCard | null;
+  note: string;
+  edit: { action: (prev: ActionState, form: FormData) => Promise<ActionState>; hidden: ReactNode } | null;
+}) {
   return (
     <section aria-labelledby="card-h">
       <h2 id="card-h">Link card</h2>
@@ -23,6 +35,19 @@ export function LinkCardView({ card, note }: { card: LinkCard | null; note: stri
           {note}
         </p>
       )}
+      {card && edit ? (
+        <ActionForm action={edit.action} label="Save the card" className="stack">
+          {edit.hidden}
+          <div>
+            <label htmlFor="card_title">Card title</label>
+            <input id="card_title" name="card_title" type="text" required maxLength={300} defaultValue={card.title} />
+          </div>
+          <div>
+            <label htmlFor="card_description">Card description</label>
+            <textarea id="card_description" name="card_description" maxLength={1000} rows={2} defaultValue={card.description} />
+          </div>
+        </ActionForm>
+      ) : null}
     </section>
   );
 }

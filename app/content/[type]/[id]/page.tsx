@@ -24,7 +24,7 @@ import { PostPreview } from "@/components/post-preview";
 import { SandboxNote } from "@/components/sandbox-note";
 import { destination, publishedTo } from "@/lib/adapters/platforms/destination";
 import { WhenPicker } from "@/components/when-picker";
-import { autosave, itemAction, remove, retryComment, settle } from "./actions";
+import { autosave, editCard, itemAction, remove, retryComment, settle } from "./actions";
 import { FirstComment } from "./first-comment";
 import { LinkCardView } from "./link-card";
 
@@ -63,6 +63,7 @@ const AFTER_PUBLISH: Record<string, string> = {
   "publish-scheduled": "The platform could not take it right now; nothing was posted. It will be retried automatically for up to 30 minutes.",
   "comment-failed": "The first comment was not posted again; the reason is below.",
   "comment-unknown": "The platform did not confirm the first comment. Check the post before trying again.",
+  "card-saved": "The link card was saved; the post goes out with it.",
 };
 
 export default async function ItemPage({
@@ -234,7 +235,25 @@ export default async function ItemPage({
         </section>
       ) : null}
 
-      {card?.note ? <LinkCardView card={card.usable} note={card.note} /> : null}
+      {card?.note ? (
+        <LinkCardView
+          card={card.usable}
+          note={card.note}
+          edit={
+            status === "draft" || status === "failed"
+              ? {
+                  action: editCard.bind(null, type, id),
+                  hidden: (
+                    <>
+                      {csrfInput}
+                      {shownInput}
+                    </>
+                  ),
+                }
+              : null
+          }
+        />
+      ) : null}
 
       {m.first_comment ? (
         <FirstComment
