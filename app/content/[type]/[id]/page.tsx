@@ -26,7 +26,7 @@ import { destination, publishedTo } from "@/lib/adapters/platforms/destination";
 import { WhenPicker } from "@/components/when-picker";
 import { autosave, editCard, itemAction, remove, retryComment, settle } from "./actions";
 import { FirstComment } from "./first-comment";
-import { LinkCardView } from "./link-card";
+import { LinkCardView } from "@/components/link-card";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Draft · Contentio" };
