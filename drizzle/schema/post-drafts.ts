@@ -10,9 +10,10 @@ import { userRef } from "./owner-columns";
  * The link card a LinkedIn post with a link and no media carries (its article content), from
  * the linked page's Open Graph tags, as the owner saw or edited it: `source` is the link it is
  * for; `image` the picture's address (uploaded to LinkedIn when the post goes out). `error`:
- * the page could not be read, and the post goes without a card.
+ * the page could not be read, and the post goes without a card (read again after a while);
+ * `readAt` when it was read.
  */
-export type LinkCard = { source: string; title: string; description: string; image: string | null; error?: string };
+export type LinkCard = { source: string; title: string; description: string; image: string | null; error?: string; readAt?: string };
 
 export const postDrafts = pgTable(
   "post_drafts",

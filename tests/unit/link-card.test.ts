@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cardLink, cardNote, usableCard } from "@/lib/domain/drafts/link-card";
+import { cardDue, cardLink, cardNote, usableCard } from "@/lib/domain/drafts/link-card";
 import { attachmentsOf, contentHashOf } from "@/lib/domain/drafts/content-hash";
 import { attachmentLines } from "@/lib/transports/mcp/approvals/attachments";
 
@@ -29,6 +29,16 @@ describe("link cards", () => {
     expect(usableCard(post("See https://example.com/other", { linkCard: card }))).toBeNull();
     expect(usableCard(post("See https://example.com/a", { linkCard: { ...card, error: "the page answered 404" } }))).toBeNull();
     expect(cardNote(post("See https://example.com/a", { linkCard: { ...card, error: "the page answered 404" } }))).toMatch(/^No link card: .*404/);
+  });
+
+  it("are read once for a link, and a page that could not be read is tried again after ten minutes", () => {
+    const now = new Date("2026-12-05T12:00:00Z");
+    const unread = (ago: number) => ({ ...card, error: "no answer within 5 s", readAt: new Date(now.getTime() - ago * 60_000).toISOString() });
+    expect(cardDue(post("See https://example.com/a"), now)).toBe("https://example.com/a");
+    expect(cardDue(post("See https://example.com/a", { linkCard: card }), now)).toBeNull();
+    expect(cardDue(post("See https://example.com/b", { linkCard: card }), now)).toBe("https://example.com/b");
+    expect(cardDue(post("See https://example.com/a", { linkCard: unread(5) }), now)).toBeNull();
+    expect(cardDue(post("See https://example.com/a", { linkCard: unread(11) }), now)).toBe("https://example.com/a");
   });
 
   it("are part of what the owner approves: the hash, the approval page's attachments and the MCP approval text", () => {

@@ -36,10 +36,16 @@ export function usableCard(d: Carded): LinkCard | null {
   return link && d.linkCard && !d.linkCard.error && d.linkCard.source === link ? d.linkCard : null;
 }
 
-/** Whether the draft's card is missing or for another link than its text's now. */
-export const cardDue = (d: Carded): string | null => {
+/** A page that could not be read is tried again after this long (it may have been down). */
+const RETRY_UNREAD_MS = 10 * 60_000;
+
+/** The link whose card is to be read: none stored for the text's link, or its page could not be read a while ago. */
+export const cardDue = (d: Carded, now: Date): string | null => {
   const link = cardLink(d);
-  return link && d.linkCard?.source !== link ? link : null;
+  if (!link) return null;
+  const card = d.linkCard;
+  if (card?.source !== link) return link;
+  return card.error && (!card.readAt || now.getTime() - Date.parse(card.readAt) > RETRY_UNREAD_MS) ? link : null;
 };
 
 /**
@@ -48,7 +54,7 @@ export const cardDue = (d: Carded): string | null => {
  * draft is what its owner approved and is not changed under it. Never throws: a card that
  * cannot be stored is read again next time.
  */
-export async function ensureLinkCard(db: Db, ports: Pick<Ports, "pages" | "platforms">, userId: string, id: string): Promise<void> {
+export async function ensureLinkCard(db: Db, ports: Pick<Ports, "pages" | "platforms" | "clock">, userId: string, id: string): Promise<void> {
   // The sandbox shows no card: no page is read for it.
   if (!ports.platforms.configured("linkedin")) return;
   try {
@@ -56,10 +62,13 @@ export async function ensureLinkCard(db: Db, ports: Pick<Ports, "pages" | "platf
       .select()
       .from(postDrafts)
       .where(and(eq(postDrafts.id, id), eq(postDrafts.userId, userId)));
-    const link = d && (d.status === "draft" || d.status === "failed") ? cardDue(d) : null;
+    const now = ports.clock();
+    const link = d && (d.status === "draft" || d.status === "failed") ? cardDue(d, now) : null;
     if (!link) return;
     const page = await ports.pages.card(link);
-    const card: LinkCard = "error" in page ? { source: link, title: "", description: "", image: null, error: page.error } : { source: link, ...page };
+    const readAt = now.toISOString();
+    const card: LinkCard =
+      "error" in page ? { source: link, title: "", description: "", image: null, error: page.error, readAt } : { source: link, ...page, readAt };
     // Only onto the text it was read for, and still before any approval.
     await db
       .update(postDrafts)
