@@ -10,7 +10,7 @@ import { publishNowOp } from "@/lib/operations/publishing/publish-now";
 import { fetchItemOp } from "@/lib/operations/drafts/fetch-item";
 import type { Mail } from "@/lib/domain/ports";
 import { draftEvents, postDrafts, tweetDrafts, webhookEvents } from "@/drizzle/schema";
-import { call, expectOk, makeUser, type TestUser } from "../helpers/api";
+import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { withFakePlatforms } from "../helpers/platform-fixture";
 import { approved, draft, row } from "../helpers/publishing";
@@ -96,6 +96,12 @@ describe("receipts", () => {
     const mine = mails.filter((m) => m.to === u.email && m.subject.includes("removed"));
     expect(mine).toHaveLength(1);
     expect(mine[0].subject).toMatch(/^A post was removed from LinkedIn after it was published:/);
+
+    // Removed is final: it is not published, scheduled or edited again (a new draft is).
+    const again = await call("publish_now", { type: "post", id: p.id }, { token: u.token });
+    expectError(again, 422, "action_failed");
+    expect(again.body.error.message).toMatch(/removed by the network/);
+    expectError(await call("update_draft", { type: "post", id: p.id, body: "Changed" }, { token: u.token }), 422, "action_failed");
 
     // Nothing more is read: the schedule is over.
     const reads = fake().receiptReads.length;
