@@ -32,7 +32,7 @@ function VersionBox({ id, heading, v, other, proposed, meta }: BoxProps) {
   // Only the proposed side marks what differs: the owner reads the change where it is new.
   const changed = (k: keyof Version) => !!proposed && JSON.stringify(v[k] ?? null) !== JSON.stringify(other[k] ?? null);
   const a = v.attachments;
-  const empty = a && !a.image_urls.length && !a.document && !a.thread.length && !a.first_comment;
+  const empty = a && !a.image_urls.length && !a.document && !a.thread.length && !a.first_comment && !a.link_card;
   return (
     <section className={proposed ? "proposed" : undefined} aria-labelledby={id}>
       <h3 id={id}>{heading}</h3>

@@ -40,6 +40,7 @@ export function ConnectionCheckForm({
                   <strong>{c.network}</strong>{" "}
                   <span className={`badge ${c.reachable && !c.missing.length ? "good" : "warn"}`}>{c.reachable ? "Reachable" : "Not reachable"}</span>
                   <p className="meta">{c.detail}</p>
+                  {c.apiVersion ? <p className="meta">LinkedIn API version {c.apiVersion}</p> : null}
                   <p className="meta">
                     {c.missing.length
                       ? `Missing permissions: ${c.missing.join(", ")}. Reconnect ${c.network} to grant them.`

@@ -98,6 +98,16 @@ export function Attachments({ a, meta, what, h = 3 }: { a: ApprovalAttachments; 
           <div className="post-text">{a.first_comment}</div>
         </>
       ) : null}
+      {a.link_card ? (
+        <>
+          <H>Link card (shown under the post on LinkedIn)</H>
+          <p>
+            <strong>{a.link_card.title}</strong>
+            {a.link_card.description ? ` · ${a.link_card.description}` : ""} · {a.link_card.source}
+            {a.link_card.image ? " · with the page's picture" : " · no picture"}
+          </p>
+        </>
+      ) : null}
     </>
   );
 }

@@ -60,9 +60,17 @@ export const STATUS_WORDS: Record<string, string> = {
   published: "Published",
   failed: "Failed",
   unknown: "Outcome unknown",
+  removed: "Removed by the network",
 };
 
-export const STATUS_TONE: Record<string, string> = { published: "good", failed: "warn", unknown: "warn", scheduled: "info", publishing: "info" };
+export const STATUS_TONE: Record<string, string> = {
+  published: "good",
+  failed: "warn",
+  unknown: "warn",
+  removed: "warn",
+  scheduled: "info",
+  publishing: "info",
+};
 
 /** "Test Assistant", "you", "the scheduler": who did something to a draft. */
 export function actorName(e: { actor: string; appName: string | null }): string {

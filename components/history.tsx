@@ -52,6 +52,20 @@ function Line({ e, timeZone }: { e: HistoryEntry; timeZone: string }) {
       return <>First comment: not posted ({d.reason})</>;
     case "comment_unknown":
       return <>First comment: outcome unknown ({d.reason})</>;
+    case "receipt_confirmed":
+      return <>Read back {d.window} after publishing: still there</>;
+    case "receipt_unchecked":
+      return (
+        <>
+          Read back {d.window} after publishing: not known ({d.reason})
+        </>
+      );
+    case "removed":
+      return (
+        <>
+          Read back {d.window} after publishing: gone, so it is marked removed ({d.reason})
+        </>
+      );
     case "resolved_published":
       return <>You confirmed it went out{link}</>;
     case "resolved_failed":

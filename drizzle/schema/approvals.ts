@@ -17,6 +17,8 @@ export type ApprovalAttachments = {
   thread: { text: string; image_urls: string[] }[];
   /** Absent when the draft has none (and on approvals made before first comments existed). */
   first_comment?: string;
+  /** A LinkedIn post's link card (article content); absent when it goes without one. */
+  link_card?: { source: string; title: string; description: string; image: string | null };
 };
 
 export type ApprovalStatus = "pending" | "approved" | "denied" | "used";

@@ -3,7 +3,8 @@ import { boolean, integer, text, uuid } from "drizzle-orm/pg-core";
 import { publishingAccounts } from "./publishing-accounts";
 import { at, createdAt, id, jsonb, tsvector, updatedAt } from "./columns";
 
-export type DraftStatus = "draft" | "scheduled" | "publishing" | "published" | "failed" | "unknown";
+/** `removed`: published, then found gone when read back (lib/domain/publishing/receipts.ts). */
+export type DraftStatus = "draft" | "scheduled" | "publishing" | "published" | "failed" | "unknown" | "removed";
 
 /**
  * A first comment's course once its post is out: `pending` until claimed, `posting` while
@@ -77,6 +78,11 @@ export const draftColumns = (alsoSearched?: SQL) => ({
   metricsNext: integer("metrics_next").notNull().default(0),
   metricsDueAt: at("metrics_due_at"),
   metricsDone: boolean("metrics_done").notNull().default(false),
+  // Reads of the post back once published (lib/domain/publishing/receipts.ts), on the same
+  // kind of schedule (RECEIPTS_AFTER): the next read's index, its time, done when none is left.
+  receiptNext: integer("receipt_next").notNull().default(0),
+  receiptDueAt: at("receipt_due_at"),
+  receiptDone: boolean("receipt_done").notNull().default(false),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
   search: tsvector("search").generatedAlwaysAs(

@@ -16,7 +16,11 @@ export type DraftEventKind =
   // A first comment's outcome (the post's own stays as it was).
   | "comment_posted"
   | "comment_failed"
-  | "comment_unknown";
+  | "comment_unknown"
+  // Reads of the published post back (receipts): there, not known, or gone (the draft is removed).
+  | "receipt_confirmed"
+  | "receipt_unchecked"
+  | "removed";
 
 // The history of a post or tweet draft as its owner sees it on the item page: who created,
 // edited, scheduled or published it, and each publish attempt's outcome. The draft row keeps

@@ -32,6 +32,10 @@ export const tweetDrafts = pgTable(
     index("tweet_drafts_metrics_due_idx")
       .on(t.metricsDueAt)
       .where(sql`status = 'published' and not metrics_done`),
+    // Published posts still to be read back (a receipt): an hour's worth.
+    index("tweet_drafts_receipt_due_idx")
+      .on(t.receiptDueAt)
+      .where(sql`status = 'published' and not receipt_done`),
     // First comments waiting for the scheduler, or being posted (a few at any time).
     index("tweet_drafts_comment_due_idx")
       .on(t.firstCommentStatus)

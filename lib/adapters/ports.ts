@@ -6,6 +6,7 @@ import { connectedAccount, passwordSignIn, platformFor, realConfigured, signOut 
 import { announceDeleted, announceScheduled, announceUnscheduled } from "@/lib/adapters/scheduler/events";
 import { httpSender } from "@/lib/adapters/webhooks/sender";
 import { mediaWorkers } from "@/lib/adapters/workers";
+import { pageCard } from "@/lib/adapters/pages/open-graph";
 
 export type { Events, Mail, Mailer, Platforms, Ports, Workers, Writer } from "@/lib/domain/ports";
 
@@ -24,6 +25,7 @@ export function defaultPorts(): Ports {
     mail: smtpMailer(),
     workers: mediaWorkers(),
     webhooks: { send: httpSender() },
+    pages: { card: pageCard },
   };
 }
 

@@ -73,6 +73,13 @@ const Env = z
       .string()
       .regex(/^\s*\d+[smhd]\s*(,\s*\d+[smhd]\s*)*$/, "a comma-separated list of durations such as 1h,24h,7d")
       .default("1h,24h,7d,14d,21d,28d,35d"),
+    // When a published post is read back to confirm it is still there (a receipt; LinkedIn can
+    // drop a post in post-processing after accepting it), after its publishing: durations as
+    // METRICS_AFTER's; "off": never.
+    RECEIPTS_AFTER: z
+      .string()
+      .regex(/^(off|\s*\d+[smhd]\s*(,\s*\d+[smhd]\s*)*)$/, "a comma-separated list of durations such as 5m,1h, or off")
+      .default("5m,1h"),
     // Post reads from X per owner and calendar month (X charges for each post read).
     METRICS_X_READS_PER_MONTH: z.coerce.number().int().min(0).max(1_000_000).default(300),
     X_API_URL: z.url().default("https://api.x.com"),

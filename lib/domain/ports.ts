@@ -142,6 +142,11 @@ export type SendRequest = { url: string; headers: Record<string, string>; body: 
 export type SendResult = { status: number | null; error: string | null };
 export type WebhookSender = (r: SendRequest) => Promise<SendResult>;
 
+/** What a linked page says of itself (its Open Graph tags), for a link card; or why it could not be read. */
+export type PageCard = { title: string; description: string; image: string | null } | { error: string };
+/** Linked pages, read through the SSRF-checked request within a size and a time. */
+export type LinkPages = { card: (url: string) => Promise<PageCard> };
+
 export type Ports = {
   config: () => Config;
   clock: () => Date;
@@ -152,4 +157,6 @@ export type Ports = {
   workers: Workers;
   /** Where webhook deliveries leave the service (SSRF checks included); tests pass a fake or a resolver. */
   webhooks: { send: WebhookSender };
+  /** Linked pages' Open Graph tags (link cards); tests pass a fake or serve pages on loopback. */
+  pages: LinkPages;
 };

@@ -24,6 +24,7 @@ import { saveDraftOp } from "./in-person/save-draft";
 import { scheduleOnDayOp } from "./in-person/schedule-on-day";
 import { moveInQueueOp } from "./in-person/move-in-queue";
 import { settleUnknownOp } from "./in-person/settle-unknown";
+import { editLinkCardOp } from "./in-person/edit-link-card";
 import { retryFirstCommentOp } from "./in-person/retry-first-comment";
 import { decideApprovalOp } from "./in-person/decide-approval";
 import { changeAccountOp } from "./in-person/change-account";
@@ -69,6 +70,7 @@ export const ownerOperations: Operation[] = [
   scheduleOnDayOp,
   moveInQueueOp,
   settleUnknownOp,
+  editLinkCardOp,
   retryFirstCommentOp,
   decideApprovalOp,
   changeAccountOp,

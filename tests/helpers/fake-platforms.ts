@@ -21,6 +21,8 @@ export type FakePlatforms = FakeState & {
   misbehave: (route: Queue, ...what: Misbehaviour[]) => void;
   /** The k-th next request of `route` (1: the next one) misbehaves; those before it go through. */
   failAt: (route: Queue, k: number, what: Misbehaviour) => void;
+  /** The network takes down a post it accepted (LinkedIn's post-processing, a deleted tweet): read back, it is gone. */
+  drop: (route: Route, id: string) => void;
   /** Forgets queued misbehaviour. */
   calm: () => void;
   count: (route: Route, text: string) => number;
@@ -79,6 +81,8 @@ export async function startFakePlatforms(
     xDailyRemaining: 100_000,
     engagement: new Map(),
     reads: [],
+    dropped: new Set(),
+    receiptReads: [],
   };
   const c = fakeContext(f, () => url, opts.answerDelayMs ?? 0, opts.refreshDelayMs ?? 50);
   const routes = [await signInRoutes(c), xRoutes(c), linkedinRoutes(c, opts.linkedinMinVersion)];
@@ -102,6 +106,7 @@ export async function startFakePlatforms(
     url,
     misbehave: (route: Queue, ...what: Misbehaviour[]) => void c.queue[route].push(...what),
     failAt: (route: Queue, k: number, what: Misbehaviour) => void c.queue[route].push(...Array<Misbehaviour>(k - 1).fill("ok"), what),
+    drop: (_route: Route, id: string) => void f.dropped.add(id),
     calm: () => {
       for (const q of Object.values(c.queue)) q.length = 0;
     },

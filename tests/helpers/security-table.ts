@@ -57,6 +57,7 @@ export const VALID: Record<string, (f: Fixture) => Record<string, unknown> | Rec
   move_in_queue: (f) => ({ type: "post", id: f.post, to: "end" }),
   settle_unknown: (f) => ({ type: "post", id: f.post, posted: false }),
   retry_first_comment: (f) => ({ type: "post", id: f.post }),
+  edit_link_card: (f) => ({ id: f.post, title: "A card title", description: "" }),
   decide_approval: (f) => ({ id: f.approval, decision: "denied" }),
   change_account: (f) => ({ account_id: f.li, action: "make_default" }),
   resend_delivery: () => ({ delivery_id: randomUUID() }),

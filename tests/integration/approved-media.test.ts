@@ -169,7 +169,7 @@ describe("the publisher posts only the approved thread", () => {
     const r = await row("tweet", id);
     expect(r.status).toBe("failed");
     expect(r.failureReason).toMatch(
-      /^its content changed after the owner approved it \(title, text, images, document, thread parts, first comment or account differ/,
+      /^its content changed after the owner approved it \(title, text, images, document, thread parts, first comment, link card or account differ/,
     );
   });
 });

@@ -12,7 +12,8 @@ import { runDue } from "@/lib/adapters/scheduler";
 import { authAccounts, tweetDrafts, users } from "@/drizzle/schema";
 import { call, expectError, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
-import { configured } from "../helpers/env";
+import { configured, reconfigure } from "../helpers/env";
+import { computedLinkedInVersion } from "@/lib/adapters/platforms/linkedin-version";
 import { sniff } from "../helpers/fakes/state";
 import { xContract } from "../helpers/fakes/x-contract";
 import { gif, pdf, png, upload } from "../helpers/media";
@@ -340,6 +341,15 @@ describe("Check connection", () => {
     ]);
     expect(checks[1].detail).toBe("GET /2/users/me answered as @wendy_w");
     expect(checks[0]).toMatchObject({ canRenew: false, expiresAt: expect.any(String) });
+    // The LinkedIn-Version its requests carry: the calendar's, unless LINKEDIN_VERSION pins one.
+    expect(checks[0].apiVersion).toBe(`${computedLinkedInVersion(new Date())} (follows the calendar)`);
+    expect(checks[1].apiVersion).toBeNull();
+    const pinned = reconfigure({ LINKEDIN_VERSION: "202601" });
+    try {
+      expect((await checkConnections(await db(), u.id))[0].apiVersion).toBe("202601 (pinned by LINKEDIN_VERSION)");
+    } finally {
+      pinned();
+    }
 
     const broken = await makeUser({ publishing: true });
     await connect(broken, "twitter", { valid: false });

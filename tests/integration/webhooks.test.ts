@@ -17,6 +17,7 @@ import { PublishError, type Platform } from "@/lib/domain/networks/platform";
 import { ports, replacePorts, type Ports } from "@/lib/adapters/ports";
 import { runDue } from "@/lib/adapters/scheduler";
 import { announceConnections } from "@/lib/domain/webhooks/connection-events";
+import { checkReceipts } from "@/lib/domain/publishing/receipts";
 import { claim, deliverDue, pruneOld } from "@/lib/adapters/webhooks/deliver";
 import { deliveryLog, manageWebhooks, resendDelivery } from "@/lib/domain/webhooks/endpoints";
 import { ownerContext } from "@/lib/domain/owner/owner";
@@ -257,6 +258,11 @@ describe("events", () => {
     replacePorts({ platforms: { ...ports().platforms, open: async () => timesOut } });
     expect((await approved(u, "publish_now", { type: "post", id: d3.id })).status).toBe(422);
     replacePorts();
+    // post.removed: read back after publishing (a receipt), the network no longer has the first post
+    const dropped: Platform = { ...timesOut, receipt: async () => ({ state: "gone", said: "The network no longer has this post (404)" }) };
+    replacePorts({ platforms: { ...ports().platforms, open: async () => dropped } });
+    expect((await checkReceipts(await db(), { ...ports(), clock: at(2 * H + 6 * 60_000) })).removed).toBeGreaterThanOrEqual(1);
+    replacePorts();
     // draft.deleted
     expect((await approved(u, "delete_draft", { type: "post", id: d2.id })).status).toBe(200);
     // connection.expiring (no refresh token, 3 days left) and connection.needs_reconnect (refused refresh)
@@ -296,7 +302,12 @@ describe("events", () => {
     expect(one("connection.needs_reconnect")).toMatchObject({ platform: "micro", reason: "revoked" });
     // Events of one draft arrive in the order they happened.
     const ofD1 = got.filter((p) => p.data.id === d1.id).map((p) => p.type);
-    expect(ofD1).toEqual(["draft.created", "draft.updated", "draft.scheduled", "draft.unscheduled", "draft.scheduled", "post.published"]);
+    expect(ofD1).toEqual(["draft.created", "draft.updated", "draft.scheduled", "draft.unscheduled", "draft.scheduled", "post.published", "post.removed"]);
+    expect(one("post.removed")).toMatchObject({
+      id: d1.id,
+      url: expect.stringContaining("/sandbox/pronet/"),
+      reason: expect.stringMatching(/^The network no longer/),
+    });
     // Ids and facts only: no tokens or secrets anywhere in what was sent.
     for (const r of rx.on("/all")) {
       expect(r.body).not.toMatch(/whsec_|cto_|at-li|rt-x|at-x/);

@@ -5,6 +5,7 @@ import { runDue } from "@/lib/adapters/scheduler";
 import { announceConnections } from "@/lib/domain/webhooks/connection-events";
 import { deliverDue, pruneOld } from "@/lib/adapters/webhooks/deliver";
 import { collectDue } from "@/lib/domain/metrics/collect";
+import { checkReceipts } from "@/lib/domain/publishing/receipts";
 import { EVENTS, inngest, ScheduledData } from "./client";
 
 // Thin jobs: the same domain functions as the in-process scheduler. Correctness does not
@@ -53,10 +54,16 @@ export const deliverWebhooks = client.createFunction(
   },
 );
 
-/** Posts' engagement when Inngest is the engine: the reads that have come due, each minute (lib/domain/metrics). */
+/**
+ * Posts' engagement and receipts when Inngest is the engine: the reads that have come due, each
+ * minute (lib/domain/metrics, lib/domain/publishing/receipts.ts).
+ */
 export const collectMetrics = client.createFunction(
   { id: "collect-post-metrics", triggers: [{ cron: "* * * * *" }], concurrency: [{ limit: 1 }] },
-  async ({ step }) => step.run("collect", async () => collectDue(await db(), ports())),
+  async ({ step }) => {
+    await step.run("receipts", async () => checkReceipts(await db(), ports()));
+    return step.run("collect", async () => collectDue(await db(), ports()));
+  },
 );
 
 export const functions = [publishScheduled, sweepOverdue, deliverWebhooks, collectMetrics];

@@ -2,6 +2,7 @@ import type { Db } from "@/lib/adapters/db";
 import { networkNamed, type PlatformName } from "@/lib/domain/networks";
 import { listAccounts } from "@/lib/domain/accounts/accounts";
 import { adapterFor, connectedAccount, realConfigured } from "./index";
+import { linkedInVersionInUse } from "./linkedin-version";
 import { grantedScopes, missingScopes, scopesFor } from "@/lib/domain/networks/scopes";
 
 // "Check connection" (Settings > Connections, `npm run admin -- check-connections`): one
@@ -22,6 +23,8 @@ export type ConnectionCheck = {
   missing: string[];
   expiresAt: string | null;
   canRenew: boolean;
+  /** LinkedIn: the LinkedIn-Version its requests carry (LinkedIn retires each after a year); null elsewhere. */
+  apiVersion: string | null;
 };
 
 /** One check per account (each posts with its connection's tokens), on each configured network. */
@@ -46,6 +49,7 @@ export async function checkConnections(db: Db, userId: string): Promise<Connecti
       missing: missingScopes(id, acc.scope, ["text", "media", "check"]),
       expiresAt: acc.expires_at === null ? null : new Date(acc.expires_at * 1000).toISOString(),
       canRenew: !!acc.refresh_token,
+      apiVersion: id === "linkedin" ? linkedInVersionInUse(new Date()) : null,
     });
   }
   return out;

@@ -4,6 +4,7 @@ import type { Progress } from "./parts";
 import { untilProcessed, type ProcessingState } from "./processing";
 import { DuplicateRefusal, PublishError, type MediaItem, type PublishRequest } from "@/lib/domain/networks/platform";
 import type { Answer } from "./request";
+import { readImage } from "@/lib/adapters/pages/open-graph";
 
 const NET = "LinkedIn";
 
@@ -26,6 +27,17 @@ async function linkedInImage(m: MediaItem, bytes: Uint8Array): Promise<{ bytes: 
     (meta.pages ?? 1) > 1 ? [img.gif(), "image/gif"] : meta.hasAlpha ? [img.png(), "image/png"] : [img.jpeg({ quality: 90 }), "image/jpeg"];
   const data = await out.toBuffer();
   return { bytes: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), contentType };
+}
+
+/** A link card's picture that cannot be read or converted: the card goes without one. */
+class NoThumbnail extends Error {}
+
+/** The type of an image by its first bytes (a page's picture comes with no trustworthy type); anything else is converted. */
+function imageType(b: Uint8Array): string {
+  if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return "image/jpeg";
+  if (b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47) return "image/png";
+  if (b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x38) return "image/gif";
+  return "application/octet-stream";
 }
 
 /** LinkedIn's processing state of an uploaded document (Documents API: GET /rest/documents/{urn}). */
@@ -99,10 +111,40 @@ export function linkedInMedia(rest: LinkedInRest, auth: (call: (token: string) =
       return documentState(((await res.json().catch(() => null)) as { status?: unknown } | null)?.status);
     });
 
+  /**
+   * A link card's picture, read from the page's address (the checked request) and uploaded
+   * through the Images API (converted when LinkedIn does not take its format); null when it
+   * cannot be read or is no image: the card goes without a thumbnail.
+   */
+  const thumbnail = async (image: string, progress: Progress): Promise<string | null> => {
+    const item: MediaItem = { id: `link-card:${image}`, contentType: "", altText: null, frames: null, bytes: async () => new Uint8Array() };
+    try {
+      return await progress.media(item, async () => {
+        const bytes = await readImage(image);
+        if (!bytes) throw new NoThumbnail();
+        const converted = await linkedInImage({ ...item, contentType: imageType(bytes) }, bytes).catch(() => null);
+        if (!converted) throw new NoThumbnail();
+        return upload("image", { ...item, contentType: converted.contentType, bytes: async () => converted.bytes });
+      });
+    } catch (e) {
+      if (e instanceof NoThumbnail) return null;
+      throw e;
+    }
+  };
+
   return {
-    /** The post's `content`: one image, 2-20 images, or a document; null for text only. */
+    /** The post's `content`: one image, 2-20 images, a document, or a link card (article); null for text only. */
     async content(req: PublishRequest, progress: Progress): Promise<Record<string, unknown> | null> {
       const images = req.parts[0].media;
+      // Article content (Posts API, "Article"): LinkedIn scrapes no link sent through the API,
+      // so the card's source, title, description and thumbnail (an Images API URN) are sent.
+      if (req.linkCard && !images.length && !req.document) {
+        const card = req.linkCard;
+        const thumb = card.image ? await thumbnail(card.image, progress) : null;
+        return {
+          article: { source: card.source, title: card.title, ...(card.description && { description: card.description }), ...(thumb && { thumbnail: thumb }) },
+        };
+      }
       if (req.document && images.length) throw new PublishError("failed", "A LinkedIn post carries images or a document, not both.");
       if (req.document) {
         const doc = req.document;

@@ -14,6 +14,12 @@ export function computedLinkedInVersion(now: Date): string {
   return `${d.getUTCFullYear()}${String(d.getUTCMonth() + 1).padStart(2, "0")}`;
 }
 
+/** The version requests start with, as `check-connections` reports it: pinned by LINKEDIN_VERSION or following the calendar. */
+export function linkedInVersionInUse(now: Date): string {
+  const pinned = config().LINKEDIN_VERSION;
+  return pinned ? `${pinned} (pinned by LINKEDIN_VERSION)` : `${computedLinkedInVersion(now)} (follows the calendar)`;
+}
+
 const NOTICE_MARK = "LINKEDIN_VERSION";
 
 /**

@@ -3,6 +3,7 @@ import { config } from "@/lib/core/config";
 import { send } from "./http";
 import { linkedInMedia, linkedInRefusal, type LinkedInRest } from "./linkedin-media";
 import { linkedInMetrics } from "./linkedin-metrics";
+import { linkedInReceipt } from "./linkedin-receipt";
 import { linkedInVersions } from "./linkedin-version";
 import { postParts } from "./parts";
 import { probe } from "./probe";
@@ -125,5 +126,6 @@ export function linkedin(acc: Account, db: Db): Platform {
       throw await linkedInRefusal(res, "comment");
     },
     metrics: (req) => linkedInMetrics(linkedInSession(acc, db, req.now).rest, acc.scope, author)(req),
+    receipt: (req) => linkedInReceipt(linkedInSession(acc, db, req.now).rest)(req),
   };
 }

@@ -10,6 +10,7 @@ import { ENDPOINTS } from "@/lib/domain/networks/scopes";
 import { requireScopes } from "./require-scopes";
 import { xMedia } from "./x-media";
 import { xMetrics } from "./x-metrics";
+import { tweetReceipt } from "./tweet-receipt";
 import { DuplicateRefusal, PublishError, type CommentRequest, type Platform, type Published, type PublishRequest } from "@/lib/domain/networks/platform";
 
 const NET = "X";
@@ -95,5 +96,6 @@ export function x(acc: Account, db: Db): Platform {
       return tweet(authorized(db, acc, refresher, NET), req.text, [], req.on);
     },
     metrics: (req) => xMetrics(api, acc, authorized(db, acc, refresher, NET))(req),
+    receipt: (req) => tweetReceipt(api, authorized(db, acc, refresher, NET))(req),
   };
 }

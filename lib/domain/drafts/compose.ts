@@ -4,6 +4,7 @@ import { describeMedia } from "../media/media";
 import type { MediaFields } from "../media/draft-media";
 import { refusalOf, takeStep, type Refusal, type Step } from "../publishing/steps";
 import { contentHashOf } from "./content-hash";
+import { ensureLinkCard } from "./link-card";
 import { createDraft, loadOwn, type CreateDraftInput, type DraftType } from "./drafts";
 
 // The composer's Save, Add to queue, Schedule and Publish now for what the owner just wrote:
@@ -56,6 +57,8 @@ export async function compose(ctx: Ctx, input: ComposeInput): Promise<Composed> 
     }
     if (input.then === "save") return { saved };
     for (const s of saved) {
+      // A LinkedIn post's link card, as the composer's preview shows it, before it is approved.
+      if (s.type === "post") await ensureLinkCard(ctx.db, ctx.ports, ctx.caller.userId, s.id);
       const shown = contentHashOf(await loadOwn(ctx.db, ctx, s.type, s.id));
       Object.assign(s, await takeStep({ ...ctx, shown }, { type: s.type, id: s.id }, input.then, input.scheduled_for));
     }

@@ -1,4 +1,4 @@
-import type { ApprovalAttachments, ThreadPart } from "@/drizzle/schema";
+import type { ApprovalAttachments, LinkCard, ThreadPart } from "@/drizzle/schema";
 import { sha256 } from "../hash";
 
 /**
@@ -18,6 +18,8 @@ export type DraftContent = {
   firstComment?: string | null;
   /** The account it goes to (null: the network's default, bound when it is scheduled or published). */
   accountId?: string | null;
+  /** A LinkedIn post's link card (link-card.ts); only a usable one is content. */
+  linkCard?: LinkCard | null;
 };
 
 /** Just the content of a draft row (or anything shaped like one). */
@@ -31,6 +33,7 @@ export const contentOf = (d: DraftContent): DraftContent => ({
   thread: d.thread ?? [],
   firstComment: d.firstComment ?? null,
   accountId: d.accountId ?? null,
+  linkCard: d.linkCard ?? null,
 });
 
 /** Images, document, thread parts and first comment as an approval stores and shows them. */
@@ -40,6 +43,10 @@ export const attachmentsOf = (c: DraftContent): ApprovalAttachments => ({
   thread: (c.thread ?? []).map((p) => ({ text: p.text, image_urls: p.image_urls ?? [] })),
   // Only when there is one: content without it stores and hashes as before first comments.
   ...(c.firstComment ? { first_comment: c.firstComment } : {}),
+  // Only a card the post carries: content without one stores and hashes as before cards.
+  ...(c.linkCard && !c.linkCard.error
+    ? { link_card: { source: c.linkCard.source, title: c.linkCard.title, description: c.linkCard.description, image: c.linkCard.image } }
+    : {}),
 });
 
 /**
@@ -56,7 +63,13 @@ export const attachmentsOf = (c: DraftContent): ApprovalAttachments => ({
 export function contentHashOf(c: DraftContent): string {
   const a = attachmentsOf(c);
   const simple =
-    a.image_urls.length <= 1 && (a.image_urls[0] ?? null) === (c.imageUrl ?? null) && !a.document && a.thread.length === 0 && !a.first_comment && !c.accountId;
+    a.image_urls.length <= 1 &&
+    (a.image_urls[0] ?? null) === (c.imageUrl ?? null) &&
+    !a.document &&
+    a.thread.length === 0 &&
+    !a.first_comment &&
+    !a.link_card &&
+    !c.accountId;
   if (simple) return sha256({ title: c.title, body: c.body, image_url: c.imageUrl ?? null });
   return sha256({ v: 2, title: c.title, body: c.body, image_url: c.imageUrl ?? null, ...a, ...(c.accountId ? { account_id: c.accountId } : {}) });
 }
@@ -68,7 +81,7 @@ export function contentHashOf(c: DraftContent): string {
 export function contentChangedReason(d: DraftContent & { approvedContentHash: string | null }): string | null {
   if (d.approvedContentHash === null || contentHashOf(d) === d.approvedContentHash) return null;
   return (
-    "its content changed after the owner approved it (title, text, images, document, thread parts, first comment or account differ from the " +
+    "its content changed after the owner approved it (title, text, images, document, thread parts, first comment, link card or account differ from the " +
     "approved version), so it was not posted. Review the draft and schedule it again; the owner approves the new content."
   );
 }

@@ -109,7 +109,7 @@ export async function editDraft(ctx: Ctx, input: UpdateDraftInput) {
         "Fetch it again with fetch_item, merge your change, and retry with the new updated_at.",
       );
     }
-    if (draft.status === "published" || draft.status === "publishing" || draft.status === "unknown") {
+    if (draft.status === "published" || draft.status === "publishing" || draft.status === "unknown" || draft.status === "removed") {
       throw new AppError(
         "action_failed",
         `This ${label(input.type)} is ${draft.status} and can no longer be edited.`,

@@ -161,6 +161,10 @@ export const noteComment = (
     },
   ]);
 
+/** A read of a published post back (a receipt) by the background engine: there, not known, or gone. */
+export const noteReceipt = (db: Db, e: Event & { kind: "receipt_confirmed" | "receipt_unchecked" | "removed" }) =>
+  write(db, [{ ...e, actor: "scheduler", appName: null }]);
+
 /**
  * Whether an earlier attempt to publish this draft ended without being published (retried,
  * unknown, failed), whatever happened since (rescheduled, published now): such an attempt may

@@ -7,6 +7,7 @@ import { articles, ideas, postDrafts, series, seriesTopics, tweetDrafts } from "
 import type { Ctx } from "../context";
 import { seriesView, topicView } from "../series/series";
 import { FETCH_BODY_LIMIT, iso } from "./text";
+import { cardNote } from "./link-card";
 
 export type ItemType = "post" | "tweet" | "article" | "idea" | "series";
 
@@ -50,6 +51,7 @@ type DraftRow = typeof tweetDrafts.$inferSelect;
 
 function draftNotes(d: Pick<DraftRow, "status" | "failureReason" | "publishedAt" | "platformPostId" | "platformUrl">, notes: string[]) {
   if (d.failureReason && (d.status === "failed" || d.status === "unknown")) notes.push(`Publishing ${d.status}: ${d.failureReason}`);
+  if (d.status === "removed") notes.push(`Removed: ${d.failureReason ?? "its network no longer has it"}${d.platformUrl ? ` (it was ${d.platformUrl})` : ""}`);
   // The item has no keys for these (docs/interface.md, Reading an item: no other keys), so the post id and link go in a note.
   if (d.status === "published" && d.platformPostId) {
     notes.push(`Published${d.publishedAt ? ` at ${iso(d.publishedAt)}` : ""} as ${d.platformPostId}${d.platformUrl ? `: ${d.platformUrl}` : ""}`);
@@ -67,6 +69,8 @@ export async function fetchItem(ctx: Ctx, input: { id: string; type: ItemType })
     case "tweet": {
       const d = row.data;
       draftNotes(d, notes);
+      const card = row.kind === "post" ? cardNote(row.data) : null;
+      if (card) notes.push(card);
       return {
         ...common(d, row.kind),
         status: d.status,

@@ -1,52 +1,18 @@
-import { and, eq, isNull, lte, min, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/adapters/db";
 import { postMetrics } from "@/drizzle/schema";
 import { log } from "@/lib/core/log";
 import { errorFacts, redactSecrets } from "@/lib/core/redact";
 import { PublishError, platformOf, type EngagementRead } from "@/lib/domain/networks/platform";
-import { draftTable, type DraftType } from "../drafts/drafts";
 import type { PublishPorts } from "../publishing/outcomes";
 import { takeXReads } from "./budget";
-import { metricWindows, planRead, type Window } from "./schedule";
+import { metricWindows } from "./schedule";
+import { claimDue, nextDue, type Due } from "./due";
 
 // Reads published posts' engagement at the times of the schedule (schedule.ts), in the
 // background engine that publishes (the in-process loop or Inngest's cron), never in a request.
-// At most once per post and window: one transaction moves each due post to its next window
-// (FOR UPDATE SKIP LOCKED, so two processes never take the same one), and only then is the
-// network read. A process that stops in between loses that window's read; none is repeated.
+// At most once per post and window (due.ts claims each read before the network is asked).
 // Whatever the network says, or why it said nothing (a 429, a missing permission, the read
 // budget), is stored as that window's row: nothing is retried in a loop.
-
-/** Posts one pass reads (the rest wait for the next pass). */
-const PASS_LIMIT = 500;
-
-type Due = { type: DraftType; id: string; userId: string; accountId: string | null; postId: string; publishedAt: Date; window: string };
-
-const published = (t: ReturnType<typeof draftTable>) => and(eq(t.status, "published"), eq(t.metricsDone, false));
-
-async function claim(db: Db, type: DraftType, windows: Window[], now: Date): Promise<Due[]> {
-  const t = draftTable(type);
-  const firstDue = new Date(now.getTime() - windows[0].ms);
-  return db.transaction(async (tx) => {
-    const rows = await tx
-      .select({ id: t.id, userId: t.userId, accountId: t.accountId, postId: t.platformPostId, publishedAt: t.publishedAt, next: t.metricsNext })
-      .from(t)
-      .where(and(published(t), or(lte(t.metricsDueAt, now), and(isNull(t.metricsDueAt), lte(t.publishedAt, firstDue)))))
-      .limit(PASS_LIMIT)
-      .for("update", { skipLocked: true });
-    const due: Due[] = [];
-    for (const r of rows) {
-      const plan = r.publishedAt && planRead(windows, r.publishedAt, r.next, now);
-      await tx
-        .update(t)
-        .set(plan ? { metricsNext: plan.nextIndex, metricsDueAt: plan.nextDueAt, metricsDone: !plan.nextDueAt } : { metricsDone: true })
-        .where(eq(t.id, r.id));
-      if (plan && r.postId && r.publishedAt)
-        due.push({ type, id: r.id, userId: r.userId, accountId: r.accountId, postId: r.postId, publishedAt: r.publishedAt, window: windows[plan.index].label });
-    }
-    return due;
-  });
-}
 
 /** Reads one account's due posts and stores a row for each. Never throws. */
 async function readAccount(db: Db, posts: Due[], w: PublishPorts): Promise<EngagementRead[]> {
@@ -75,7 +41,7 @@ async function readAccount(db: Db, posts: Due[], w: PublishPorts): Promise<Engag
 export async function collectDue(db: Db, w: PublishPorts): Promise<{ read: number; noted: number }> {
   const windows = metricWindows(w.config().METRICS_AFTER);
   if (!windows.length) return { read: 0, noted: 0 };
-  const due = [...(await claim(db, "post", windows, w.clock())), ...(await claim(db, "tweet", windows, w.clock()))];
+  const due = [...(await claimDue(db, "post", "metrics", windows, w.clock())), ...(await claimDue(db, "tweet", "metrics", windows, w.clock()))];
   const accounts = new Map<string, Due[]>();
   for (const d of due) {
     const key = `${d.userId}:${d.type}:${d.accountId ?? "default"}`;
@@ -106,18 +72,4 @@ export async function collectDue(db: Db, w: PublishPorts): Promise<{ read: numbe
 }
 
 /** When the next read comes due (for the loop's sleep), or null for none. */
-export async function nextRead(db: Db, spec: string): Promise<Date | null> {
-  const windows = metricWindows(spec);
-  if (!windows.length) return null;
-  let next: Date | null = null;
-  for (const type of ["post", "tweet"] as const) {
-    const t = draftTable(type);
-    const [row] = await db
-      .select({ at: min(sql<Date>`coalesce(${t.metricsDueAt}, ${t.publishedAt} + ${`${windows[0].ms} milliseconds`}::interval)`) })
-      .from(t)
-      .where(published(t));
-    const at = row?.at ? new Date(row.at) : null;
-    if (at && (!next || at < next)) next = at;
-  }
-  return next;
-}
+export const nextRead = (db: Db, spec: string) => nextDue(db, "metrics", spec);

@@ -39,6 +39,8 @@ export type PublishRequest = {
   parts: PublishPart[];
   /** A PDF shown as a document (LinkedIn posts only; never together with images). */
   document: { media: MediaItem; title: string } | null;
+  /** A LinkedIn post's link card (article content), as approved; null: none (no link, media, or the page could not be read). */
+  linkCard?: { source: string; title: string; description: string; image: string | null } | null;
   /** What earlier attempts already posted and uploaded (never modified in place by adapters). */
   progress: PublishProgress;
   onProgress: (progress: PublishProgress) => Promise<void>;
@@ -103,6 +105,15 @@ export type EngagementRead = { metrics: Engagement } | { note: string };
 /** Posts of one account whose engagement is read together (X: up to 100 a request). */
 export type MetricsRequest = { posts: { postId: string; publishedAt: Date }[]; now: Date };
 
+/** A published post read back (a receipt). */
+export type ReceiptRequest = { postId: string; now: Date };
+
+/**
+ * What reading a published post back found: still there; gone (the network no longer has it:
+ * `said` is what it answered); or not known (a refusal, an outage: `reason`), which changes nothing.
+ */
+export type Receipt = { state: "confirmed" } | { state: "gone"; said: string } | { state: "unchecked"; reason: string };
+
 /** What one harmless read of the network said about a connection (Check connection). */
 export type Probe = { reachable: boolean; detail: string };
 
@@ -118,6 +129,8 @@ export interface Platform {
   probe(): Promise<Probe>;
   /** Reads published posts' engagement: an answer for each post id asked for. Never throws. */
   metrics(req: MetricsRequest): Promise<Map<string, EngagementRead>>;
+  /** Reads one published post back; a network without it is not read back. Never throws. */
+  receipt?(req: ReceiptRequest): Promise<Receipt>;
 }
 
 export const platformOf = (draftType: "post" | "tweet"): PlatformName => networkOfDraft(draftType).platform;

@@ -19,7 +19,8 @@ import {
 import { draftTable, type DraftType } from "../drafts/drafts";
 import type { Mail, Ports } from "../ports";
 
-// E-mails to the owner when mail is set up (the mail port: SMTP_URL): a post failed, a post's outcome is unknown, an
+// E-mails to the owner when mail is set up (the mail port: SMTP_URL): a post failed, a post's outcome is unknown, a
+// published post its network no longer has (a receipt), an
 // app asks for approval, a connection that cannot renew itself expires within 7 days. A
 // sweep finds the events (so sweeps, retries and several processes all count) and a row of
 // notifications_sent per event makes each go out once.
@@ -61,31 +62,39 @@ async function findEvents(db: Db, p: NotifyPorts, now: Date): Promise<Event[]> {
       .select({ id: t.id, userId: t.userId, title: t.title, status: t.status, reason: t.failureReason, eventId: draftEvents.id })
       .from(draftEvents)
       .innerJoin(t, and(eq(t.id, draftEvents.draftId), eq(draftEvents.draftType, type)))
-      .where(and(inArray(draftEvents.kind, ["failed", "unknown"]), eq(sql`${draftEvents.kind}`, sql`${t.status}`), gt(draftEvents.createdAt, since)))
+      .where(and(inArray(draftEvents.kind, ["failed", "unknown", "removed"]), eq(sql`${draftEvents.kind}`, sql`${t.status}`), gt(draftEvents.createdAt, since)))
       .limit(500);
     for (const r of rows) {
       // The owner saying "it did not go out" is not news to the owner.
       if (r.status === "failed" && r.reason?.startsWith("you checked")) continue;
       const link = `${origin}/content/${type}/${r.id}`;
       const dest = destination(type);
+      // A post its network dropped after publishing it comes under the "failed" setting: it is not up.
       out.push({
         userId: r.userId,
-        kind: r.status as "failed" | "unknown",
+        kind: r.status === "unknown" ? "unknown" : "failed",
         key: `${r.status}:${type}:${r.id}:${r.eventId}`,
         mail: () =>
-          r.status === "failed"
+          r.status === "removed"
             ? {
-                subject: `A ${type} failed to publish ${dest.where}: ${r.title}`,
+                subject: `A ${type} was removed from ${dest.name} after it was published: ${r.title}`,
                 text:
-                  `“${r.title}” was not published to ${dest.name}.\n\nReason: ${r.reason ?? "none recorded"}\n\nNothing ` +
-                  `was posted. You can fix it and publish it again here:\n${link}\n`,
+                  `“${r.title}” was published ${dest.where}, but when Contentio read it back: ${r.reason ?? "it was gone"}\n\n` +
+                  `It is not posted again on its own. To post it again, create a new draft from it:\n${link}\n`,
               }
-            : {
-                subject: `Did your ${type} go out ${dest.where}? ${r.title}`,
-                text:
-                  `“${r.title}” was not confirmed ${dest.where}: ${r.reason ?? "no answer"}\n\nIt may or may not be live, and it ` +
-                  `will not be posted again on its own. Look for it ${dest.where}, then tell Contentio what you found:\n${link}\n`,
-              },
+            : r.status === "failed"
+              ? {
+                  subject: `A ${type} failed to publish ${dest.where}: ${r.title}`,
+                  text:
+                    `“${r.title}” was not published to ${dest.name}.\n\nReason: ${r.reason ?? "none recorded"}\n\nNothing ` +
+                    `was posted. You can fix it and publish it again here:\n${link}\n`,
+                }
+              : {
+                  subject: `Did your ${type} go out ${dest.where}? ${r.title}`,
+                  text:
+                    `“${r.title}” was not confirmed ${dest.where}: ${r.reason ?? "no answer"}\n\nIt may or may not be live, and it ` +
+                    `will not be posted again on its own. Look for it ${dest.where}, then tell Contentio what you found:\n${link}\n`,
+                },
       });
     }
   }

@@ -6,6 +6,7 @@ import type { Caller, Ctx } from "../context";
 import type { Ports } from "../ports";
 import { draftTable, label, loadOwn, type DraftType } from "../drafts/drafts";
 import { noteByCaller } from "../drafts/history";
+import { cardNote, usableCard } from "../drafts/link-card";
 import { contentHashOf } from "../drafts/content-hash";
 import { fetchItem } from "../drafts/items";
 import { isUuid } from "@/lib/core/ids";
@@ -182,5 +183,7 @@ export async function ownerDraft(ctx: Ctx, type: DraftType, id: string) {
   // rather than applied to content the page did not show.
   const shown = contentHashOf(row);
   const item = await fetchItem(ctx, { type, id });
-  return { item, record, shown };
+  // A LinkedIn post's link card as it goes out (null: none), and what to say of it.
+  const card = "linkCard" in row ? { usable: usableCard(row), note: cardNote(row) } : null;
+  return { item, record, shown, card };
 }

@@ -5,6 +5,7 @@ import { storedMediaId } from "@/lib/core/media-url";
 import { PublishError, type MediaItem, type PublishProgress, type PublishRequest } from "@/lib/domain/networks/platform";
 import { media } from "@/drizzle/schema";
 import { draftTable } from "../drafts/drafts";
+import { usableCard } from "../drafts/link-card";
 import type { Claimed } from "./outcomes";
 import { ClaimLost, type Hold } from "./hold";
 import type { Ports } from "../ports";
@@ -89,6 +90,7 @@ export async function publishRequest(db: Db, c: Claimed, w: Pick<Ports, "clock">
     text: c.body,
     parts: raw.map((p) => ({ text: p.text, media: p.ids.map((id) => stored.get(id)!) })),
     document: doc ? { media: doc, title: ("documentTitle" in c && c.documentTitle) || doc.filename || c.title } : null,
+    linkCard: c.type === "post" && "linkCard" in c ? usableCard(c) : null,
     progress,
     // Each step renews the claim with its record (the adapter's next call goes out only if
     // that matched). A claim taken meanwhile (the stuck sweep) stops the publish here; the

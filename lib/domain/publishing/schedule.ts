@@ -15,10 +15,19 @@ import { claimForNow, publishClaimed } from "./publish";
 import { iso } from "../drafts/text";
 import { nextSlotFor } from "../queue/queue";
 import { draftScheduled, draftUnscheduled } from "@/lib/domain/webhooks/domain-events";
+import { ensureLinkCard } from "../drafts/link-card";
 
 const MAX_AHEAD_MS = 365 * 24 * 3600 * 1000;
 
 type Row = Awaited<ReturnType<typeof loadOwn>>;
+
+/**
+ * A LinkedIn post's link card, read before an app's request is approved, so the approval shows
+ * and covers it. The owner in person acts on what their page showed (it read the card first).
+ */
+async function cardBeforeApproval(ctx: Ctx, input: { type: DraftType; id: string }) {
+  if (input.type === "post" && !ctx.caller.inPerson) await ensureLinkCard(ctx.db, ctx.ports, ctx.caller.userId, input.id);
+}
 
 /** The states from which a draft can no longer be scheduled or published. */
 function refuseFinal(d: Row, type: DraftType, what: string) {
@@ -27,6 +36,13 @@ function refuseFinal(d: Row, type: DraftType, what: string) {
       "action_failed",
       `This ${label(type)} was already published${d.publishedAt ? ` at ${iso(d.publishedAt)}` : ""}; the service never posts the same draft twice.`,
       d.platformUrl ? `It is live at ${d.platformUrl}. To post again, create a new draft.` : "To post again, create a new draft.",
+    );
+  }
+  if (d.status === "removed") {
+    throw new AppError(
+      "action_failed",
+      `This ${label(type)} was published and then removed by the network (${d.failureReason ?? "it was gone when read back"}); it is not ${what} again.`,
+      "To post it again, create a new draft with the same text.",
     );
   }
   if (d.status === "publishing") {
@@ -101,6 +117,7 @@ export async function scheduleContent(ctx: Ctx, input: ScheduleInput) {
     if (lead < minLead * 1000) throw invalid([{ path: "scheduled_for", message: `Must be at least ${minLead} seconds in the future` }]);
     if (lead > MAX_AHEAD_MS) throw invalid([{ path: "scheduled_for", message: "Must be at most 365 days ahead" }]);
   }
+  await cardBeforeApproval(ctx, input);
   const t = draftTable(input.type);
   const outcome = await withApproval(ctx, async (tx) => {
     const d = await loadOwn(tx, ctx, input.type, input.id);
@@ -201,6 +218,7 @@ export async function unscheduleContent(ctx: Ctx, input: { type: DraftType; id: 
 }
 
 export async function publishNow(ctx: Ctx, input: { type: DraftType; id: string }) {
+  await cardBeforeApproval(ctx, input);
   const claimed = await withApproval(ctx, async (tx) => {
     const d = await loadOwn(tx, ctx, input.type, input.id);
     refuseFinal(d, input.type, "published");

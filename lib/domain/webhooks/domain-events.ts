@@ -83,3 +83,15 @@ export function publishOutcomes(tx: Db, outcomes: AttemptOutcome[], now = new Da
   }
   return emitMany(tx, events, { now });
 }
+
+/** A published post its network no longer has (a receipt found it gone), in the transaction that marks it removed. */
+export const postRemoved = (
+  tx: Db,
+  d: { userId: string; type: DraftType; id: string; accountId: string | null; url: string | null; reason: string },
+  now: Date,
+) =>
+  emit(
+    tx,
+    { userId: d.userId, type: "post.removed", subject: subject(d.type, d.id), data: { ...ref(d.type, d.id, d.accountId), url: d.url, reason: d.reason } },
+    { now },
+  );

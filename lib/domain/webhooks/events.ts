@@ -39,6 +39,11 @@ export const EVENT_DATA = {
     ...DraftRef,
     reason: z.string().describe("Why the outcome is unconfirmed; the owner checks the platform and settles it"),
   }),
+  "post.removed": z.strictObject({
+    ...DraftRef,
+    url: z.string().nullable().describe("The link the post had"),
+    reason: z.string().describe("What the network answered when the published post was read back"),
+  }),
   "approval.requested": z.strictObject({
     approval_id: z.string(),
     url: z.string().describe("The page where the owner approves or denies the exact action"),
@@ -79,6 +84,7 @@ export const SUBSCRIBABLE = [
   "post.published",
   "post.failed",
   "post.unknown",
+  "post.removed",
   "approval.requested",
   "approval.decided",
   "connection.expiring",
@@ -95,6 +101,8 @@ export const EVENT_DOCS: Record<EventType, string> = {
   "post.published": "A draft went out; `url` is its link on the platform.",
   "post.failed": "Publishing failed (including drafts that missed their time); `reason` says why, and for a thread which parts are already out.",
   "post.unknown": "The platform did not confirm whether the post went out; the owner must check. It is never retried automatically.",
+  "post.removed":
+    "A published post was read back (RECEIPTS_AFTER after publishing) and its network no longer has it (LinkedIn can drop a post after accepting it); the draft is now `removed`.",
   "approval.requested": "An app asked for the owner's approval of an exact action; `url` is the approval page.",
   "approval.decided": "The owner approved or denied an action.",
   "connection.expiring": "A LinkedIn or X connection that cannot renew itself stops working within 7 days.",

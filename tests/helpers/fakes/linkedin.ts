@@ -22,6 +22,10 @@ import { bearer, json, keys, parseOrNull, sniff, subsetOf, type Grant } from "./
 // token's member's own posts, r_member_postAnalytics) and Organization Share Statistics
 // (GET /rest/organizationalEntityShareStatistics?q=organizationalEntity, shares=List(…) and
 // ugcPosts=List(…) of the page's posts, rw_organization_admin and an ADMINISTRATOR role).
+// Article content (a link card) names its source and title, and a thumbnail only as an image
+// its author uploaded. Reading a post back (Posts API, Retrieve Posts: GET /rest/posts/{encoded URN}) needs
+// r_member_social for a member's post, r_organization_social for a page's; a post LinkedIn
+// took down after accepting it (a test dropped it) is not found.
 
 const ACCESS_DENIED = (what: string) => ({ status: 403, serviceErrorCode: 100, code: "ACCESS_DENIED", message: `Not enough permissions to access: ${what}` });
 const UNAUTHORIZED = {
@@ -83,7 +87,30 @@ export function linkedinRoutes(c: FakeContext, minVersion?: string) {
       }
       return null;
     }
+    if (keys(content) === "article") return articleProblem(content.article, author);
     return `content keys ${keys(content)}`;
+  };
+
+  /**
+   * Article content (Posts API, "Article"; the Article Post API page: LinkedIn scrapes no URL,
+   * the partner sets the fields): `source` (the article's URL) and `title` required;
+   * `description`, `thumbnail` (an image URN the author uploaded, processed) and
+   * `thumbnailAltText` optional; nothing else.
+   */
+  const articleProblem = (a: unknown, author: string): string | null => {
+    const art = (a ?? {}) as Record<string, unknown>;
+    if (!subsetOf(a, ["source", "title", "description", "thumbnail", "thumbnailAltText"])) return `article keys ${keys(a)}`;
+    if (typeof art.source !== "string" || !/^https?:\/\//.test(art.source) || !URL.canParse(art.source)) return `article source ${String(art.source)}`;
+    if (typeof art.title !== "string" || !art.title.trim()) return "article title is required";
+    for (const k of ["description", "thumbnailAltText"]) if (k in art && typeof art[k] !== "string") return `article ${k}`;
+    if ("thumbnail" in art) {
+      const id = String(art.thumbnail);
+      const u = f.uploads.get(id);
+      if (!id.startsWith("urn:li:image:") || !u?.bytes || u.kind !== "image") return `article thumbnail ${id} is not an uploaded image`;
+      if (u.owner !== author) return `article thumbnail ${id} owned by ${u.owner}, not ${author}`;
+      if (u.state !== "ready") return `article thumbnail ${id} is not processed (${u.state})`;
+    }
+    return null;
   };
 
   const initialize = (
@@ -175,6 +202,19 @@ export function linkedinRoutes(c: FakeContext, minVersion?: string) {
     if (next === "created502") return json(res, 502, { message: "Bad Gateway" });
     await c.answerDelay();
     res.writeHead(201, { "x-restli-id": id }).end();
+  };
+
+  /** GET /rest/posts/{encoded URN}: the post as LinkedIn keeps it, or 404 once it took it down. */
+  const readBack = (req: http.IncomingMessage, res: http.ServerResponse, encoded: string, member: string | null, g: Grant) => {
+    if (c.refuseEarly(res, c.next("linkedin-read"), bearer(req))) return;
+    if (encoded.includes(":")) return c.bad(res, `post path: the URN is not encoded (${encoded})`);
+    const urn = decodeURIComponent(encoded);
+    f.receiptReads.push({ route: "linkedin", id: urn });
+    const found = f.created.linkedin.find((x) => x.id === urn && !f.dropped.has(urn));
+    if (!found) return json(res, 404, { status: 404, serviceErrorCode: 0, code: "NOT_FOUND", message: `Post ${urn} not found` });
+    if (mayActAs(String(found.body.author), member, g)) return json(res, 403, ACCESS_DENIED(`posts of ${found.body.author}`));
+    const at = Date.now();
+    json(res, 200, { id: urn, ...found.body, createdAt: at, lastModifiedAt: at, publishedAt: at, lifecycleStateInfo: { isEditedByAuthor: false } });
   };
 
   const comment = async (req: http.IncomingMessage, res: http.ServerResponse, encoded: string, body: string, member: string | null, g: Grant) => {
@@ -299,7 +339,14 @@ export function linkedinRoutes(c: FakeContext, minVersion?: string) {
       return true;
     }
     if (!p.startsWith("/rest/")) return false;
-    if (p !== "/rest/posts" && !p.startsWith("/rest/socialActions/") && !p.startsWith("/rest/organization") && p !== "/rest/memberCreatorPostAnalytics")
+    const readPost = req.method === "GET" ? /^\/rest\/posts\/([^/]+)$/.exec(p) : null;
+    if (
+      p !== "/rest/posts" &&
+      !readPost &&
+      !p.startsWith("/rest/socialActions/") &&
+      !p.startsWith("/rest/organization") &&
+      p !== "/rest/memberCreatorPostAnalytics"
+    )
       f.mediaRequests.push({ path: p, method: req.method!, headers: req.headers });
     // Every versioned LinkedIn endpoint: a retired or unreleased version is answered 426.
     const v = String(req.headers["linkedin-version"] ?? "");
@@ -314,7 +361,18 @@ export function linkedinRoutes(c: FakeContext, minVersion?: string) {
     const pages = p === "/rest/organizationAcls" || p.startsWith("/rest/organizations/") || p === "/rest/organizationalEntityShareStatistics";
     const asPage = !pages && /"urn:li:organization:/.test(body);
     const analytics = p === "/rest/memberCreatorPostAnalytics";
-    const scope = analytics ? "r_member_postAnalytics" : pages ? "rw_organization_admin" : asPage ? "w_organization_social" : "w_member_social";
+    const readOf = readPost && f.created.linkedin.find((x) => x.id === decodeURIComponent(readPost[1]));
+    const scope = readPost
+      ? String(readOf?.body.author).startsWith("urn:li:organization:")
+        ? "r_organization_social"
+        : "r_member_social"
+      : analytics
+        ? "r_member_postAnalytics"
+        : pages
+          ? "rw_organization_admin"
+          : asPage
+            ? "w_organization_social"
+            : "w_member_social";
     // A page's upload status is read with the page's scope; the pages list only with its own.
     const mediaRead = req.method === "GET" && /^\/rest\/(image|document)s\//.test(p);
     if (!g.scopes.has(scope) && !(mediaRead && g.scopes.has("w_organization_social"))) {
@@ -335,6 +393,7 @@ export function linkedinRoutes(c: FakeContext, minVersion?: string) {
     else if (p === "/rest/images") initialize(req, res, u, "image", body, member, g);
     else if (p === "/rest/documents") initialize(req, res, u, "document", body, member, g);
     else if (p === "/rest/posts" && req.method === "POST") await post(req, res, body, member, g);
+    else if (readPost) readBack(req, res, readPost[1], member, g);
     else c.bad(res, `LinkedIn: ${req.method} ${p} is not an endpoint the fake knows`, 404);
     return true;
   };

@@ -106,6 +106,10 @@ export type FakeState = {
   engagement: Map<string, Counts>;
   /** Every engagement read as received: the network and the post ids it named. */
   reads: { route: Route; ids: string[] }[];
+  /** Posts the network accepted and later took down (a test dropped them): reading one back finds nothing. */
+  dropped: Set<string>;
+  /** Every read of one post back (a receipt), as received. */
+  receiptReads: { route: Route; id: string }[];
 };
 
 export const json = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {

@@ -23,6 +23,7 @@ const IMPLEMENTED: Record<string, string> = {
   "POST /2/media/metadata": "createMediaMetadata",
   "GET /2/users/me": "getUsersMe",
   "GET /2/tweets": "getPostsByIds",
+  "GET /2/tweets/{id}": "getPostsById",
 };
 
 const INVALID = (message: string) => ({
@@ -33,6 +34,7 @@ const INVALID = (message: string) => ({
 });
 const UNAUTHORIZED = { title: "Unauthorized", type: "about:blank", status: 401, detail: "Unauthorized" };
 const DAY_LIMIT = 100;
+const NOT_FOUND = "https://api.x.com/2/problems/resource-not-found";
 
 let warned = false;
 
@@ -87,7 +89,7 @@ export function xRoutes(c: FakeContext) {
         ? c.next("x")
         : op.id === "mediaUpload" || op.id === "initializeMediaUpload"
           ? c.next("x-upload")
-          : op.id === "getPostsByIds"
+          : op.id === "getPostsByIds" || op.id === "getPostsById"
             ? c.next("x-read")
             : undefined;
     const grant = f.tokens.x.access.get(token);
@@ -188,6 +190,7 @@ export function xRoutes(c: FakeContext) {
       },
       createPosts: () => createPost(req, res, raw, who, queued, send),
       getPostsByIds: () => readPosts(u, who, send),
+      getPostsById: () => readPost(found.pathParams.id, send),
     };
     const handler = handlers[op.id];
     if (!handler) return (c.bad(res, `the fake of X does not implement ${op.id}`, 501), true);
@@ -224,6 +227,15 @@ export function xRoutes(c: FakeContext) {
       return up;
     }
   };
+
+  /** One tweet read back (a receipt): gone once deleted (a test dropped it), as X answers: 200 with a resource-not-found problem. */
+  function readPost(id: string, send: (status: number, body: unknown) => void) {
+    f.receiptReads.push({ route: "x", id });
+    const t = f.created.x.find((x) => x.id === id && !f.dropped.has(id));
+    if (t) return send(200, { data: { id: t.id, text: t.text, edit_history_tweet_ids: [t.id] } });
+    const detail = `Could not find post with id: [${id}].`;
+    send(200, { errors: [{ value: id, detail, title: "Not Found Error", resource_type: "post", parameter: "id", resource_id: id, type: NOT_FOUND }] });
+  }
 
   /**
    * Engagement of tweets by id: public_metrics for any tweet; non_public_metrics only for the

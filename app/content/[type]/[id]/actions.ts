@@ -12,6 +12,7 @@ import { deleteDraftOp } from "@/lib/operations/drafts/delete-draft";
 import { saveDraftOp } from "@/lib/operations/in-person/save-draft";
 import { settleUnknownOp } from "@/lib/operations/in-person/settle-unknown";
 import { retryFirstCommentOp } from "@/lib/operations/in-person/retry-first-comment";
+import { editLinkCardOp } from "@/lib/operations/in-person/edit-link-card";
 import type { AutosaveAnswer } from "@/components/use-autosave";
 
 // The owner's actions on one draft: thin adapters from the page's forms to the one door, the
@@ -107,5 +108,13 @@ export async function retryComment(type: DraftType, id: string, _prev: ActionSta
   return act(type, id, form, async (door) => {
     const out = await door.run(retryFirstCommentOp, { type, id });
     return `${page(type, id)}?done=comment-${out.first_comment}`;
+  });
+}
+
+/** The owner changes the link card's title and description (a LinkedIn post with a link, before it is scheduled). */
+export async function editCard(type: DraftType, id: string, _prev: ActionState, form: FormData): Promise<ActionState> {
+  return act(type, id, form, async (door) => {
+    await door.run(editLinkCardOp, { id, title: text(form, "card_title"), description: text(form, "card_description") });
+    return `${page(type, id)}?done=card-saved`;
   });
 }

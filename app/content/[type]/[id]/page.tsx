@@ -9,6 +9,8 @@ import { pendingApprovals } from "@/lib/domain/accounts/connections";
 import { accountLabel, listAccounts } from "@/lib/domain/accounts/accounts";
 import { draftHistory } from "@/lib/domain/drafts/history";
 import { linkedDrafts, ownerContext, ownerDraft } from "@/lib/domain/owner/owner";
+import { ensureLinkCard } from "@/lib/domain/drafts/link-card";
+import { isUuid } from "@/lib/core/ids";
 import { ActionForm } from "@/components/action-form";
 import { OPERATION_WORDS, STATUS_TONE, STATUS_WORDS, formatInZone, pickerStart, zonedParts } from "@/components/format";
 import { Attachments } from "@/components/draft-media";
@@ -22,8 +24,9 @@ import { PostPreview } from "@/components/post-preview";
 import { SandboxNote } from "@/components/sandbox-note";
 import { destination, publishedTo } from "@/lib/adapters/platforms/destination";
 import { WhenPicker } from "@/components/when-picker";
-import { autosave, itemAction, remove, retryComment, settle } from "./actions";
+import { autosave, editCard, itemAction, remove, retryComment, settle } from "./actions";
 import { FirstComment } from "./first-comment";
+import { LinkCardView } from "@/components/link-card";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Draft · Contentio" };
@@ -60,6 +63,7 @@ const AFTER_PUBLISH: Record<string, string> = {
   "publish-scheduled": "The platform could not take it right now; nothing was posted. It will be retried automatically for up to 30 minutes.",
   "comment-failed": "The first comment was not posted again; the reason is below.",
   "comment-unknown": "The platform did not confirm the first comment. Check the post before trying again.",
+  "card-saved": "The link card was saved; the post goes out with it.",
 };
 
 export default async function ItemPage({
@@ -74,9 +78,11 @@ export default async function ItemPage({
   if (type !== "post" && type !== "tweet") notFound();
   const me = await requireOwner(`/content/${type}/${id}`, { complete: true });
   const d = await db();
+  // A LinkedIn post's link card is read before the owner sees the post (and approves it).
+  if (type === "post" && isUuid(id)) await ensureLinkCard(d, ports(), me.id, id);
   const found = await ownerDraft(ownerContext(d, me, ports()), type, id);
   if (!found) notFound();
-  const { item, record, shown } = found;
+  const { item, record, shown, card } = found;
   const ctx = ownerContext(d, me, ports());
   const [history, accounts, pending, linked] = await Promise.all([
     draftHistory(d, me.id, type, id),
@@ -227,6 +233,26 @@ export default async function ItemPage({
           <h2 id="media-h">{type === "tweet" && media.thread.length ? "Images and thread" : "Images and document"}</h2>
           <Attachments a={media} meta={meta} what={`this ${what}`} />
         </section>
+      ) : null}
+
+      {card?.note ? (
+        <LinkCardView
+          card={card.usable}
+          note={card.note}
+          edit={
+            status === "draft" || status === "failed"
+              ? {
+                  action: editCard.bind(null, type, id),
+                  hidden: (
+                    <>
+                      {csrfInput}
+                      {shownInput}
+                    </>
+                  ),
+                }
+              : null
+          }
+        />
       ) : null}
 
       {m.first_comment ? (

@@ -6,6 +6,9 @@ import { ports } from "@/lib/adapters/ports";
 import { attachmentUrls, mediaMeta, type MediaMeta } from "@/lib/domain/media/media";
 import { ownerContext, ownerDraft } from "@/lib/domain/owner/owner";
 import { OwnerShell } from "@/components/owner-shell";
+import { LinkCardView } from "@/components/link-card";
+import { ensureLinkCard } from "@/lib/domain/drafts/link-card";
+import { isUuid } from "@/lib/core/ids";
 import { Composer } from "../../composer";
 import type { Draft, Editing } from "../../draft";
 import type { Medium } from "../../media";
@@ -35,6 +38,8 @@ export default async function EditPage({ params }: { params: Promise<{ type: str
   if (type !== "post" && type !== "tweet") notFound();
   const me = await requireOwner(`/write/${type}/${id}`, { complete: true });
   const d = await db();
+  // A LinkedIn post's link card, for the saved text (the item page changes it).
+  if (type === "post" && isUuid(id)) await ensureLinkCard(d, ports(), me.id, id);
   const found = await ownerDraft(ownerContext(d, me, ports()), type, id);
   if (!found) notFound();
   const item = found.item as Item;
@@ -79,6 +84,7 @@ export default async function EditPage({ params }: { params: Promise<{ type: str
       {item.status === "scheduled" ? <p className="help">It stays scheduled: saving changes what goes out at its time.</p> : null}
       <SandboxNotes types={[type]} />
       <Composer {...setup} editing={editing} />
+      {found.card?.note ? <LinkCardView card={found.card.usable} note={`${found.card.note} It is read for the saved text.`} edit={null} /> : null}
     </OwnerShell>
   );
 }

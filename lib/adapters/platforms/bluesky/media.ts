@@ -4,7 +4,7 @@ import { MAX_BLUESKY_IMAGE_BYTES, MAX_BLUESKY_THUMB_BYTES } from "@/lib/domain/n
 import { PublishError, type MediaItem } from "@/lib/domain/networks/platform";
 import type { Progress } from "../parts";
 import type { Answer } from "../request";
-import { readCard } from "./card";
+import { readCard } from "@/lib/adapters/pages/open-graph";
 import { NET, refusal, xrpc } from "./xrpc";
 
 // A post's embed: its images (app.bsky.embed.images: up to 4, each a blob within the lexicon's

@@ -18,6 +18,13 @@ export function attachmentLines(a: ApprovalAttachments, meta: MediaMeta = {}): s
     lines.push("", `Thread part ${i + 2} of ${a.thread.length + 1}:`, p.text, ...images(p.image_urls, "  "));
   });
   if (a.first_comment) lines.push("", "First comment (posted right after it):", a.first_comment);
+  if (a.link_card) {
+    const c = a.link_card;
+    lines.push(
+      "",
+      `Link card (shown under the post on LinkedIn): ${c.title}${c.description ? ` · ${c.description}` : ""} · ${c.source}${c.image ? ` · picture ${c.image}` : ""}`,
+    );
+  }
   return lines;
 }
 

@@ -1,12 +1,17 @@
 import { checkedRequester, type CheckedAnswer } from "@/lib/adapters/webhooks/checked-request";
+import type { PageCard } from "@/lib/domain/ports";
 
-// A link card (app.bsky.embed.external: uri, title, description, thumb) is made by the client,
-// not by Bluesky: from the page's Open Graph tags (og:title, og:description, og:image; else its
-// <title> and description), read through the checked request (no private addresses, a few
-// redirects, each checked again), within a size and a time. A page that cannot be read gets no
-// card; an image that cannot be read, a card without a picture.
+// A link card is made by the client, not by the network (Bluesky's app.bsky.embed.external,
+// LinkedIn's article content): from the page's Open Graph tags (og:title, og:description,
+// og:image; else its <title> and description), read through the checked request (no private
+// addresses, a few redirects, each checked again), within a size and a time. A small strict
+// parser of <meta> and <title> is enough: nothing else of the page is read. A page that cannot
+// be read gets no card; an image that cannot be read, a card without a picture.
 
 export type Card = { uri: string; title: string; description: string; image: Uint8Array | null };
+
+/** What a page says of itself: its card's title and description, and its picture's address. */
+export type PageFacts = { title: string; description: string; imageUrl: string | null };
 
 const PAGE_BYTES = 512 * 1024;
 const IMAGE_BYTES = 5 * 1024 * 1024;
@@ -58,19 +63,41 @@ const cut = (s: string, max: number) =>
         .join("")}…`
     : s;
 
-/** The card of the page at `uri`, or null when the page cannot be read or says nothing of itself. */
-export async function readCard(uri: string): Promise<Card | null> {
+/** What the page at `uri` says of itself, or why it cannot be read (a short plain reason). */
+export async function readPage(uri: string): Promise<PageFacts | { error: string }> {
   const page = await get(uri, PAGE_BYTES, "text/html,application/xhtml+xml").catch(() => null);
-  if (!page || page.answer.status !== 200 || !/html/i.test(String(page.answer.headers["content-type"] ?? "text/html"))) return null;
-  const { meta, title } = metaOf(page.answer.body.toString("utf8"));
+  if (!page) return { error: "the page could not be reached" };
+  const a = page.answer;
+  if (a.status === null) return { error: a.error };
+  if (a.status !== 200) return { error: `the page answered ${a.status}` };
+  if (!/html/i.test(String(a.headers["content-type"] ?? "text/html"))) return { error: "the address is not a web page" };
+  const { meta, title } = metaOf(a.body.toString("utf8"));
   const heading = meta.get("og:title") ?? meta.get("twitter:title") ?? title;
-  if (!heading) return null;
+  if (!heading) return { error: "the page has no title" };
   const description = meta.get("og:description") ?? meta.get("twitter:description") ?? meta.get("description") ?? "";
   const imageUrl = meta.get("og:image") ?? meta.get("og:image:url") ?? meta.get("twitter:image");
-  let image: Uint8Array | null = null;
-  if (imageUrl && URL.canParse(imageUrl, page.url)) {
-    const got = await get(new URL(imageUrl, page.url).toString(), IMAGE_BYTES, "image/*").catch(() => null);
-    if (got?.answer.status === 200 && !got.answer.truncated) image = new Uint8Array(got.answer.body);
-  }
-  return { uri, title: cut(heading, 300), description: cut(description, 1000), image };
+  return {
+    title: cut(heading, 300),
+    description: cut(description, 1000),
+    imageUrl: imageUrl && URL.canParse(imageUrl, page.url) ? new URL(imageUrl, page.url).toString() : null,
+  };
+}
+
+/** The pages port: a page's card facts (the picture by its address), or why it cannot be read. */
+export async function pageCard(uri: string): Promise<PageCard> {
+  const page = await readPage(uri);
+  return "error" in page ? page : { title: page.title, description: page.description, image: page.imageUrl };
+}
+
+/** The picture at `url` (a card's), read like the page; null when it cannot be read whole. */
+export async function readImage(url: string): Promise<Uint8Array | null> {
+  const got = await get(url, IMAGE_BYTES, "image/*").catch(() => null);
+  return got?.answer.status === 200 && !got.answer.truncated ? new Uint8Array(got.answer.body) : null;
+}
+
+/** The card of the page at `uri`, or null when the page cannot be read or says nothing of itself. */
+export async function readCard(uri: string): Promise<Card | null> {
+  const page = await readPage(uri);
+  if ("error" in page) return null;
+  return { uri, title: page.title, description: page.description, image: page.imageUrl ? await readImage(page.imageUrl) : null };
 }
