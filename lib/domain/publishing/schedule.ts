@@ -14,6 +14,7 @@ import { publishingProblem, requirePublishableAt } from "../accounts/health";
 import { claimForNow, publishClaimed } from "./publish";
 import { iso } from "../drafts/text";
 import { nextSlotFor } from "../queue/queue";
+import { requireUnderCap } from "../spend/x-publish";
 import { draftScheduled, draftUnscheduled } from "@/lib/domain/webhooks/domain-events";
 
 const MAX_AHEAD_MS = 365 * 24 * 3600 * 1000;
@@ -206,6 +207,7 @@ export async function publishNow(ctx: Ctx, input: { type: DraftType; id: string 
     refuseFinal(d, input.type, "published");
     const account = await targetAccount(tx, ctx, input.type, d);
     requirePermissions(ctx, input.type, d, account.connection);
+    await requireUnderCap(ctx, tx, { ...d, type: input.type, accountId: account.id });
     await spendApproval(ctx, tx, action("publish_now", { type: input.type, id: d.id }, input.type, d, d.scheduledFor, account.id));
     // The claim records the approved content's hash and account, as scheduling does, so both paths check alike.
     return claimForNow(tx, input.type, d.id, ctx.caller.userId, ctx.now(), contentHashOf({ ...d, accountId: account.id }), account.id);
