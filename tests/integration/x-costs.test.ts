@@ -11,7 +11,8 @@ import type { Mail } from "@/lib/domain/ports";
 import { createDraftOp } from "@/lib/operations/drafts/create-draft";
 import { publishNowOp } from "@/lib/operations/publishing/publish-now";
 import { scheduleContentOp } from "@/lib/operations/publishing/schedule-content";
-import { xSpend } from "@/drizzle/schema";
+import { postMetrics, xSpend } from "@/drizzle/schema";
+import { collectDue } from "@/lib/domain/metrics/collect";
 import { confirmationForm } from "@/lib/transports/mcp/approvals/elicitation";
 import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
@@ -142,6 +143,50 @@ describe("a monthly cap per X account", () => {
     const li = profile.accounts.find((a) => a.platform === "pronet")!;
     expectError(await setCap(u, li.account_id, 1), 400, "invalid_request");
     expectError(await asOwner(u, "change_account", { account_id: account, action: "set_monthly_cap" }), 400, "invalid_request");
+  });
+});
+
+describe("metrics reads under the cap", () => {
+  const H = 3600_000;
+  const collect = async (at: Date) => collectDue(await db(), { ...ports(), clock: () => at });
+  const readsOf = (postId: string) => fake().reads.filter((r) => r.ids.includes(postId)).length;
+  async function tweeted(u: TestUser) {
+    const d = await create(u, { body: `Engaging ${randomUUID()}` });
+    const ok = expectOk(await approved(u, "publish_now", { type: "tweet", id: d.id }), publishNowOp.output) as { platform_post_id: string };
+    return { id: d.id, postId: ok.platform_post_id, at: (await row("tweet", d.id)).publishedAt! };
+  }
+
+  it("each post read is counted in dollars ($0.005) on the account", async () => {
+    const { u, account } = await publisher();
+    const t = await tweeted(u);
+    await collect(new Date(t.at.getTime() + H + 1000));
+    expect(readsOf(t.postId)).toBe(1);
+    const reads = await (await db()).select().from(xSpend).where(eq(xSpend.accountId, account));
+    expect(reads.filter((r) => r.kind === "read").map((r) => r.micros)).toEqual([5_000]);
+  });
+
+  it("stop first: past nine tenths of the cap a read is refused before X is asked, while a post still fits", async () => {
+    const { u, account } = await publisher();
+    const t = await tweeted(u);
+    await setCap(u, account, 1);
+    // Spent earlier this month: with the tweet, $0.90 of $1.
+    await (await db()).insert(xSpend).values({ userId: u.id, accountId: account, kind: "post", micros: 885_000 });
+    await collect(new Date(t.at.getTime() + H + 1000));
+    expect(readsOf(t.postId)).toBe(0);
+    const [m] = await (await db()).select().from(postMetrics).where(eq(postMetrics.draftId, t.id));
+    expect(m.note).toMatch(/Reading engagement on X .* would pass the monthly cap of \$1\.00.*kept for posts/);
+    // A post ($0.015) still goes out: $0.915 of $1.
+    expectOk(await approved(u, "publish_now", { type: "tweet", id: (await create(u, { body: `Still fits ${randomUUID()}` })).id }), publishNowOp.output);
+  });
+
+  it("a 402 on a read notes why and says so in account health", async () => {
+    const { u } = await publisher();
+    const t = await tweeted(u);
+    fake().xCredits = 0;
+    await collect(new Date(t.at.getTime() + H + 1000));
+    const [m] = await (await db()).select().from(postMetrics).where(eq(postMetrics.draftId, t.id));
+    expect(m.note).toMatch(/no credits left.*nothing was read/);
+    expect((await accountHealth(await db(), u.id, ports()))[0].notice).toMatch(/no credits left/);
   });
 });
 

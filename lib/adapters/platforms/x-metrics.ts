@@ -3,6 +3,8 @@ import { ENDPOINTS } from "@/lib/domain/networks/scopes";
 import { send } from "./http";
 import { count, noteAll, readRefusal, reading, readScopeProblem, type Reads } from "./metrics";
 import type { Account, authorized } from "./tokens";
+import type { Db } from "@/lib/adapters/db";
+import { outOfCredits } from "./x-credits";
 
 const NET = "X";
 /** GET /2/tweets takes up to 100 ids (X's OpenAPI document: `ids`, maxItems 100). */
@@ -31,7 +33,7 @@ function engagement(p: XPost): Engagement {
  * and non_public_metrics (impressions, link clicks) when every tweet is recent enough for it.
  * `tweet.fields` is the name X's field guide (docs.x.com, "Fields") and every example use.
  */
-export function xMetrics(api: string, acc: Account, auth: ReturnType<typeof authorized>) {
+export function xMetrics(api: string, acc: Account, auth: ReturnType<typeof authorized>, db: Db) {
   return (req: MetricsRequest): Promise<Reads> =>
     reading(NET, req, async () => {
       const problem = readScopeProblem("x", acc.scope, "metrics");
@@ -48,7 +50,10 @@ export function xMetrics(api: string, acc: Account, auth: ReturnType<typeof auth
           send(NET, `${api}${ENDPOINTS.x.readPosts.path}?${q}`, { method: "GET", headers: { authorization: `Bearer ${token}` } }),
         );
         if (!res.ok) {
-          for (const [id, read] of noteAll(chunk, await readRefusal(NET, res))) out.set(id, read);
+          // No credits left: account health says so, as after a refused post.
+          const why =
+            res.status === 402 ? (await outOfCredits(db, acc, res)).message.replace("nothing was posted", "nothing was read") : await readRefusal(NET, res);
+          for (const [id, read] of noteAll(chunk, why)) out.set(id, read);
           continue;
         }
         const body = ((await res.json().catch(() => null)) ?? {}) as XAnswer;

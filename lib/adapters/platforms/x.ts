@@ -97,6 +97,6 @@ export function x(acc: Account, db: Db): Platform {
       requireScopes("x", acc, null);
       return tweet(authorized(db, acc, refresher, NET), req.text, [], req.on);
     },
-    metrics: (req) => xMetrics(api, acc, authorized(db, acc, refresher, NET))(req),
+    metrics: (req) => xMetrics(api, acc, authorized(db, acc, refresher, NET), db)(req),
   };
 }

@@ -75,6 +75,17 @@ export async function capProblem(db: Db, a: PublishingAccount, micros: number, w
   );
 }
 
+/**
+ * How many of `wanted` reads at `price` each fit under the account's cap (metrics reads stop
+ * first: they leave the last tenth of the cap to posts), and why the rest do not.
+ */
+export async function readsUnderCap(db: Db, a: PublishingAccount, wanted: number, price: number, now: Date): Promise<{ n: number; why: string | null }> {
+  const c = await capLeft(db, a, now);
+  if (!c || price <= 0) return { n: wanted, why: null };
+  const n = Math.max(0, Math.min(wanted, Math.floor((c.left - Math.ceil(c.cap / 10)) / price)));
+  return { n, why: n < wanted ? await capProblem(db, a, price * (wanted - n), "read", now) : null };
+}
+
 /** The owner's publishing account `id`, of any network (null: none of theirs). */
 export async function ownAccount(db: Db, userId: string, id: string): Promise<PublishingAccount | null> {
   const [a] = await db
