@@ -9,6 +9,7 @@ import { draftHistory } from "@/lib/domain/drafts/history";
 import { notifyOwners } from "@/lib/domain/owner/notifications";
 import type { Mail } from "@/lib/domain/ports";
 import { createDraftOp } from "@/lib/operations/drafts/create-draft";
+import { getAnalyticsOp } from "@/lib/operations/analytics/get-analytics";
 import { publishNowOp } from "@/lib/operations/publishing/publish-now";
 import { scheduleContentOp } from "@/lib/operations/publishing/schedule-content";
 import { postMetrics, xSpend } from "@/drizzle/schema";
@@ -18,6 +19,7 @@ import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers
 import { withDatabase } from "../helpers/db";
 import { asOwner } from "../helpers/owner";
 import { withFakePlatforms } from "../helpers/platform-fixture";
+import { reconfigure } from "../helpers/env";
 import { approved, inSeconds, row } from "../helpers/publishing";
 
 // What X charges a self-serve app and what it refuses it (x-docs: pricing, post creation
@@ -59,6 +61,9 @@ describe("X's prices", () => {
     expect((await history(u, plain.id)).find((e) => e.kind === "published")?.detail).toMatchObject({ estimate: "about $0.015 on X" });
     const spent = await (await db()).select().from(xSpend).where(eq(xSpend.accountId, account));
     expect(spent.map((s) => s.micros).sort((a, b) => a - b)).toEqual([15_000, 200_000]);
+    // A month's estimate per X account, in analytics.
+    const a = expectOk(await call("get_analytics", { area: "x_spend" }, { token: u.token }), getAnalyticsOp.output);
+    expect(a.x_spend).toEqual([{ account: "@writer", month: new Date().toISOString().slice(0, 7), estimate_usd: 0.215, cap_usd: null }]);
   });
 });
 
@@ -245,6 +250,29 @@ describe("X's reply rule for self-serve apps (strict fake)", () => {
     expect(r.status).toBe("published");
     expect(r.firstCommentStatus).toBe("failed");
     expect(r.firstCommentReason).toMatch(/summoned/);
+  });
+});
+
+describe("X_REPLIES", () => {
+  it("refused: a thread or a first comment to X is refused before anything is sent; a single tweet goes", async () => {
+    const restore = reconfigure({ X_REPLIES: "refused" });
+    try {
+      const { u } = await publisher();
+      const tag = randomUUID().slice(0, 8);
+      const thread = await create(u, { body: `Thread ${tag}`, thread: [`Two ${tag}`] });
+      const res = await call("publish_now", { type: "tweet", id: thread.id }, { token: u.token });
+      expectError(res, 422, "action_failed");
+      expect(res.body.error.message).toMatch(/X refuses replies .* this tweet has a thread/);
+      const commented = await create(u, { body: `Commented ${tag}`, first_comment: "More" });
+      expect(
+        (await call("schedule_content", { type: "tweet", id: commented.id, scheduled_for: inSeconds(600).toISOString() }, { token: u.token })).body.error
+          .message,
+      ).toMatch(/a first comment/);
+      expect(sentToX(tag)).toHaveLength(0);
+      expectOk(await approved(u, "publish_now", { type: "tweet", id: (await create(u, { body: `Alone ${tag}` })).id }), publishNowOp.output);
+    } finally {
+      restore();
+    }
   });
 });
 

@@ -69,6 +69,7 @@ function requirePermissions(ctx: Ctx, type: DraftType, d: Row, connection: Store
   const net = networkFor(platformOf(type), connection);
   requireFitsNetwork(net, contentOf(d));
   if (!ctx.ports.platforms.configured(net.id)) return; // the sandbox takes everything
+  requireRepliesTaken(ctx, net.id, contentOf(d));
   const a = attachmentsOf(contentOf(d));
   const media = a.image_urls.length > 0 || !!a.document || a.thread.some((p) => p.image_urls.length > 0);
   const problem = scopeProblem(net.id, connection?.scope, needsOf(media));
@@ -79,6 +80,23 @@ function requirePermissions(ctx: Ctx, type: DraftType, d: Row, connection: Store
       problem,
       `Reconnect ${name} in Settings > Connections (signing in with ${name} again grants it), then repeat the call.`,
     );
+}
+
+/**
+ * X_REPLIES=refused: the operator knows X refuses this app's replies (self-serve since
+ * 2026-02-23), so a thread or a first comment to X is refused here rather than stopping after
+ * its first post at X.
+ */
+function requireRepliesTaken(ctx: Ctx, network: string, c: ReturnType<typeof contentOf>) {
+  if (network !== "x" || ctx.ports.config().X_REPLIES !== "refused") return;
+  const what = c.thread?.length ? (c.firstComment ? "a thread and a first comment" : "a thread") : c.firstComment ? "a first comment" : null;
+  if (!what) return;
+  throw new AppError(
+    "action_failed",
+    `X refuses replies from this service's app (X_REPLIES=refused: since 2026-02-23 X lets self-serve apps reply only where summoned), ` +
+      `and this tweet has ${what}, which X takes as replies.`,
+    "Remove the thread's further parts and the first comment with update_draft (or post them by hand on X), then repeat the call.",
+  );
 }
 
 const action = (operation: string, args: Record<string, unknown>, type: DraftType, d: Row, scheduledFor: Date | null, account: string | null): ExactAction => ({

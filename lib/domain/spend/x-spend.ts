@@ -3,7 +3,7 @@ import type { Db } from "@/lib/adapters/db";
 import { log } from "@/lib/core/log";
 import { errorFacts } from "@/lib/core/redact";
 import { publishingAccounts, xSpend } from "@/drizzle/schema";
-import { dollars } from "@/lib/domain/networks/x/pricing";
+import { dollars, MICROS } from "@/lib/domain/networks/x/pricing";
 import type { PublishingAccount } from "../accounts/accounts";
 
 // What this service estimates X charges, per X account and calendar month (UTC), and the
@@ -101,4 +101,21 @@ export async function setMonthlyCap(db: Db, userId: string, accountId: string, m
     .update(publishingAccounts)
     .set({ monthlyCapMicros: micros })
     .where(and(eq(publishingAccounts.id, accountId), eq(publishingAccounts.userId, userId)));
+}
+
+/** Each X account's estimate for this calendar month (UTC) and its cap, as analytics shows them (no ids). */
+export async function monthOnX(db: Db, userId: string, now: Date) {
+  const accounts = (await db.select().from(publishingAccounts).where(eq(publishingAccounts.userId, userId))).filter(onX);
+  const spent = await spentThisMonth(
+    db,
+    accounts.map((a) => a.id),
+    now,
+  );
+  const usd = (m: number) => Math.round(m) / MICROS;
+  return accounts.map((a) => ({
+    account: named(a),
+    month: monthOf(now).start.toISOString().slice(0, 7),
+    estimate_usd: usd(spent.get(a.id) ?? 0),
+    cap_usd: a.monthlyCapMicros === null ? null : usd(a.monthlyCapMicros),
+  }));
 }
