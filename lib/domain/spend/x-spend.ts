@@ -103,19 +103,24 @@ export async function setMonthlyCap(db: Db, userId: string, accountId: string, m
     .where(and(eq(publishingAccounts.id, accountId), eq(publishingAccounts.userId, userId)));
 }
 
-/** Each X account's estimate for this calendar month (UTC) and its cap, as analytics shows them (no ids). */
-export async function monthOnX(db: Db, userId: string, now: Date) {
+/** Each X account of the owner: this calendar month's estimate (UTC) and its cap, in micro-dollars, by account id. */
+export async function xMonths(db: Db, userId: string, now: Date): Promise<Map<string, { account: PublishingAccount; spent: number; cap: number | null }>> {
   const accounts = (await db.select().from(publishingAccounts).where(eq(publishingAccounts.userId, userId))).filter(onX);
   const spent = await spentThisMonth(
     db,
     accounts.map((a) => a.id),
     now,
   );
+  return new Map(accounts.map((a) => [a.id, { account: a, spent: spent.get(a.id) ?? 0, cap: a.monthlyCapMicros }]));
+}
+
+/** Each X account's estimate for this calendar month and its cap, as analytics shows them (in dollars, no ids). */
+export async function monthOnX(db: Db, userId: string, now: Date) {
   const usd = (m: number) => Math.round(m) / MICROS;
-  return accounts.map((a) => ({
-    account: named(a),
+  return [...(await xMonths(db, userId, now)).values()].map((x) => ({
+    account: named(x.account),
     month: monthOf(now).start.toISOString().slice(0, 7),
-    estimate_usd: usd(spent.get(a.id) ?? 0),
-    cap_usd: a.monthlyCapMicros === null ? null : usd(a.monthlyCapMicros),
+    estimate_usd: usd(x.spent),
+    cap_usd: x.cap === null ? null : usd(x.cap),
   }));
 }
