@@ -139,6 +139,24 @@ describe("a monthly cap per X account", () => {
     expect(sentToX(tag)).toHaveLength(0);
   });
 
+  it("a first comment is a post: recorded at its price, and refused alone when it would pass the cap", async () => {
+    const { u, account } = await publisher();
+    const tag = randomUUID().slice(0, 8);
+    const d = await create(u, { body: `Post ${tag}`, first_comment: `More at https://example.com/${tag}` });
+    expectOk(await approved(u, "publish_now", { type: "tweet", id: d.id }), publishNowOp.output);
+    expect((await row("tweet", d.id)).firstCommentStatus).toBe("posted");
+    const spent = await (await db()).select().from(xSpend).where(eq(xSpend.accountId, account));
+    expect(spent.map((s) => s.micros).sort((a, b) => a - b)).toEqual([15_000, 200_000]);
+
+    await setCap(u, account, 0.25);
+    const e = await create(u, { body: `Again ${tag}`, first_comment: `And at https://example.com/${tag}` });
+    expectOk(await approved(u, "publish_now", { type: "tweet", id: e.id }), publishNowOp.output);
+    const r = await row("tweet", e.id);
+    expect([r.status, r.firstCommentStatus]).toEqual(["published", "failed"]);
+    expect(r.firstCommentReason).toMatch(/monthly cap of \$0\.25/);
+    expect(sentToX(`And at https://example.com/${tag}`)).toHaveLength(0);
+  });
+
   it("is the owner's, and only for X accounts", async () => {
     const { u, account } = await publisher();
     const other = await makeUser({ publishing: true });

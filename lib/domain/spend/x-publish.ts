@@ -33,7 +33,7 @@ export const capRefusal = (db: Db, x: XCharge, now: Date) => capProblem(db, x.ac
  * Records the parts this attempt posted (`after`: how many are out now) at their price, and
  * returns that estimate (0 when nothing went out).
  */
-export async function notePosted(db: Db, c: Claimed, x: XCharge, after: number, now: Date): Promise<number> {
+export async function notePosted(db: Db, c: Pick<Claimed, "userId" | "id">, x: XCharge, after: number, now: Date): Promise<number> {
   const micros = priceFrom(x, x.before) - priceFrom(x, after);
   await noteSpend(db, [{ userId: c.userId, accountId: x.account.id, kind: "post", draftType: "tweet", draftId: c.id, micros }], now);
   return micros;
@@ -52,4 +52,16 @@ export async function requireUnderCap(ctx: Ctx, tx: Db, d: Chargeable): Promise<
       `${refused}.`,
       "The owner can raise or remove the cap in Settings > Connections (Monthly cap on X), or publish it after the month resets.",
     );
+}
+
+/**
+ * A first comment to X is a post like any other: refused (the reason) when it would pass the
+ * account's monthly cap, else null; `posted` records it at its price.
+ */
+export async function commentCharge(db: Db, r: { userId: string; accountId: string | null; id: string; text: string }, w: PublishPorts) {
+  const x = await xChargeOf(db, { type: "tweet", userId: r.userId, accountId: r.accountId, body: r.text, publishProgress: null }, w);
+  return {
+    refused: x ? await capRefusal(db, x, w.clock()) : null,
+    posted: async () => void (x && (await notePosted(db, { userId: r.userId, id: r.id }, x, 1, w.clock()))),
+  };
 }
