@@ -85,6 +85,12 @@ const Env = z
         "a list such as post=0.015,url=0.20,read=0.005,owned=0.001",
       )
       .optional(),
+    // The X user id of the developer app's owner: that account's engagement is read through
+    // owned reads (GET /2/users/{id}/tweets, $0.001 a post instead of $0.005).
+    X_APP_OWNER_ID: z
+      .string()
+      .regex(/^\d{1,19}$/, "an X user id (digits)")
+      .optional(),
     // Whether X takes this app's replies (a thread's parts, a first comment): since 2026-02-23
     // self-serve apps may reply only where summoned. `unknown` (the default) warns before
     // approval; `allowed` (an Enterprise app) does not; `refused` refuses them on the draft.

@@ -202,6 +202,27 @@ describe("metrics reads under the cap", () => {
     expectOk(await approved(u, "publish_now", { type: "tweet", id: (await create(u, { body: `Still fits ${randomUUID()}` })).id }), publishNowOp.output);
   });
 
+  it("the developer app owner's tweets are read through owned reads, at $0.001 a post", async () => {
+    const owner = String(1_000_000_000 + Math.floor(Math.random() * 1e9));
+    const restore = reconfigure({ X_APP_OWNER_ID: owner });
+    try {
+      const u = await makeUser({ publishing: true });
+      await platforms.connect(u, "twitter", { id: owner });
+      const profile = (await call("get_profile_context", {}, { token: u.token })).body as { accounts: { account_id: string; platform: string }[] };
+      const account = profile.accounts.find((a) => a.platform === "micro")!.account_id;
+      const t = await tweeted(u);
+      fake().engagement.set(t.postId, { impressions: 10, likes: 3, replies: 1, reposts: 2, clicks: 0 });
+      await collect(new Date(t.at.getTime() + H + 1000));
+      expect(fake().reads.filter((r) => r.ids.includes(t.postId))).toEqual([{ route: "x", ids: [t.postId], owned: true }]);
+      const [m] = await (await db()).select().from(postMetrics).where(eq(postMetrics.draftId, t.id));
+      expect(m).toMatchObject({ likes: 3, reposts: 2, note: null });
+      const reads = await (await db()).select().from(xSpend).where(eq(xSpend.accountId, account));
+      expect(reads.filter((r) => r.kind === "read").map((r) => r.micros)).toEqual([1_000]);
+    } finally {
+      restore();
+    }
+  });
+
   it("a 402 on a read notes why and says so in account health", async () => {
     const { u } = await publisher();
     const t = await tweeted(u);

@@ -60,7 +60,9 @@ async function readAccount(db: Db, posts: Due[], w: PublishPorts): Promise<Engag
     const reads = new Map<string, EngagementRead>();
     // X charges for each post read: the owner's cap on the account (in dollars) first, then this month's budget of reads.
     const x = platform.kind === "x" ? await accountFor(db, userId, "micro", accountId).catch(() => null) : null;
-    const price = w.config().xPrices.postRead;
+    // The developer app owner's own posts are read through owned reads (x-metrics.ts), 5 times cheaper.
+    const owned = !!x && x.externalId === w.config().X_APP_OWNER_ID;
+    const price = owned ? w.config().xPrices.ownedRead : w.config().xPrices.postRead;
     if (onX(x)) {
       const { n, why } = await readsUnderCap(db, x, reading.length, price, now);
       for (const p of reading.slice(n)) reads.set(p.postId, { note: `${why}.` });

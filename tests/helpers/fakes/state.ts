@@ -112,7 +112,7 @@ export type FakeState = {
   /** Each post's engagement, by its id (X) or URN (LinkedIn). */
   engagement: Map<string, Counts>;
   /** Every engagement read as received: the network and the post ids it named. */
-  reads: { route: Route; ids: string[] }[];
+  reads: { route: Route; ids: string[]; owned?: boolean }[];
 };
 
 export const json = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {

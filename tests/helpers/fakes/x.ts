@@ -23,6 +23,7 @@ const IMPLEMENTED: Record<string, string> = {
   "POST /2/media/metadata": "createMediaMetadata",
   "GET /2/users/me": "getUsersMe",
   "GET /2/tweets": "getPostsByIds",
+  "GET /2/users/{id}/tweets": "getUsersPosts",
 };
 
 const INVALID = (message: string) => ({
@@ -114,7 +115,7 @@ export function xRoutes(c: FakeContext) {
         ? c.next("x")
         : op.id === "mediaUpload" || op.id === "initializeMediaUpload"
           ? c.next("x-upload")
-          : op.id === "getPostsByIds"
+          : op.id === "getPostsByIds" || op.id === "getUsersPosts"
             ? c.next("x-read")
             : undefined;
     const grant = f.tokens.x.access.get(token);
@@ -215,6 +216,7 @@ export function xRoutes(c: FakeContext) {
       },
       createPosts: () => createPost(req, res, raw, who, queued, send),
       getPostsByIds: () => readPosts(u, who, send),
+      getUsersPosts: () => timeline(u, found.pathParams.id, who, send),
     };
     const handler = handlers[op.id];
     if (!handler) return (c.bad(res, `the fake of X does not implement ${op.id}`, 501), true);
@@ -266,21 +268,13 @@ export function xRoutes(c: FakeContext) {
     if (f.xCredits !== null) f.xCredits -= known.length * PRICE.postRead;
     if (fields.includes("non_public_metrics") && known.some((t) => t.owner !== who || Date.now() - (t.at ?? 0) > 30 * 86_400_000))
       return send(400, INVALID("non_public_metrics is only available for the authenticating user's Posts of the last 30 days"));
-    const counts = (id: string) => f.engagement.get(id) ?? { impressions: 0, likes: 0, replies: 0, reposts: 0, clicks: 0 };
     send(200, {
       data: known.map((t) => ({
         id: t.id,
         text: t.text,
         edit_history_tweet_ids: [t.id],
         ...(fields.includes("public_metrics") && {
-          public_metrics: {
-            repost_count: counts(t.id).reposts,
-            reply_count: counts(t.id).replies,
-            like_count: counts(t.id).likes,
-            quote_count: 0,
-            bookmark_count: 0,
-            impression_count: counts(t.id).impressions,
-          },
+          public_metrics: publicMetrics(t.id),
         }),
         ...(fields.includes("non_public_metrics") && {
           non_public_metrics: { impression_count: counts(t.id).impressions, url_link_clicks: counts(t.id).clicks, user_profile_clicks: 0 },
@@ -299,6 +293,44 @@ export function xRoutes(c: FakeContext) {
             type: "https://api.twitter.com/2/problems/resource-not-found",
           })),
       }),
+    });
+  }
+
+  // Function declarations: the handlers above run after xRoutes has returned.
+  function counts(id: string) {
+    return f.engagement.get(id) ?? { impressions: 0, likes: 0, replies: 0, reposts: 0, clicks: 0 };
+  }
+  /** A post's public_metrics as X names them. */
+  function publicMetrics(id: string) {
+    const n = counts(id);
+    return { repost_count: n.reposts, reply_count: n.replies, like_count: n.likes, quote_count: 0, bookmark_count: 0, impression_count: n.impressions };
+  }
+
+  /**
+   * A user's timeline (GET /2/users/{id}/tweets), newest first, between since_id and until_id,
+   * max_results a page with meta.next_token. The user's own, read by themselves, is an owned
+   * read when they own the developer app (x-docs, pricing: $0.001 a post; the fake's app owner
+   * is whoever reads their own timeline), each post returned billed.
+   */
+  function timeline(u: URL, id: string, who: string, send: (status: number, body: unknown) => void) {
+    if (f.xCredits !== null && f.xCredits <= 0) return send(402, CREDITS_DEPLETED);
+    const since = BigInt(u.searchParams.get("since_id") ?? "0");
+    const until = u.searchParams.get("until_id") ? BigInt(u.searchParams.get("until_id")!) : null;
+    const all = f.created.x
+      .filter((t) => t.owner === id && BigInt(t.id) > since && (until === null || BigInt(t.id) < until))
+      .sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
+    const from = Number(u.searchParams.get("pagination_token") ?? "0");
+    const max = Number(u.searchParams.get("max_results") ?? "10");
+    const page = all.slice(from, from + max);
+    f.reads.push({ route: "x", ids: page.map((t) => t.id), owned: id === who });
+    if (f.xCredits !== null) f.xCredits -= page.length * (id === who ? 1_000 : PRICE.postRead);
+    send(200, {
+      data: page.map((t) => ({ id: t.id, text: t.text, edit_history_tweet_ids: [t.id], public_metrics: publicMetrics(t.id) })),
+      meta: {
+        result_count: page.length,
+        ...(page.length && { newest_id: page[0].id, oldest_id: page[page.length - 1].id }),
+        ...(from + max < all.length && { next_token: String(from + max) }),
+      },
     });
   }
 
