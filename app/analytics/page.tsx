@@ -2,6 +2,7 @@ import { requireOwner } from "@/lib/transports/auth/session";
 import { db } from "@/lib/adapters/db";
 import { ports } from "@/lib/adapters/ports";
 import { getAnalytics } from "@/lib/domain/analytics/analytics";
+import { dollars, micros } from "@/lib/domain/networks/x/pricing";
 import { getPostMetrics } from "@/lib/domain/metrics/read";
 import { metricWindows } from "@/lib/domain/metrics/schedule";
 import { ownerContext } from "@/lib/domain/owner/owner";
@@ -27,6 +28,7 @@ type A = {
   pillars: { name: string; count: number; percentage: number }[];
   credits: { this_week_total: number; last_week_total: number; change_percent: number | null; busiest_day: string | null };
   activity: { last_7_days_total: number; by_day: { day: string; count: number }[] };
+  x_spend?: { account: string; month: string; estimate_usd: number; cap_usd: number | null }[];
 };
 
 const dayLabel = (d: string, o: Intl.DateTimeFormatOptions = { weekday: "short", day: "numeric", month: "short" }) =>
@@ -129,6 +131,33 @@ export default async function AnalyticsPage() {
           <Bars data={bars(weeks)} color="#9a6700" />
         </Chart>
       </div>
+      {a.x_spend?.length ? (
+        <section aria-labelledby="x-spend" className="card">
+          <h2 id="x-spend">X this month</h2>
+          <p className="muted">
+            What this service&apos;s posts and reads on X are estimated to cost ({a.x_spend[0].month}, UTC), at X&apos;s prices. X bills the developer account;
+            the cap is set in Settings &gt; Connections.
+          </p>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Account</th>
+                <th scope="col">Estimate</th>
+                <th scope="col">Monthly cap</th>
+              </tr>
+            </thead>
+            <tbody>
+              {a.x_spend.map((x) => (
+                <tr key={x.account}>
+                  <td>{x.account}</td>
+                  <td>{dollars(micros(x.estimate_usd))}</td>
+                  <td>{x.cap_usd === null ? "none" : dollars(micros(x.cap_usd))}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      ) : null}
       <Engagement data={engagement} timeZone={me.timezone} schedule={metricWindows(ctx.ports.config().METRICS_AFTER).map((w) => w.label)} />
     </OwnerShell>
   );

@@ -12,13 +12,15 @@ import { splitThread } from "@/lib/domain/drafts/split";
 import { AiHelp, EditWithAi, useAssist } from "./ai-help";
 import type { Allowance } from "./assist";
 import { kept as keepStored, MediaPicker, type MediaLimits, type Medium } from "./media";
+import { draftPrice, priceSentence, replyWarning, type PostedTexts, type XPrices } from "@/lib/domain/networks/x/pricing";
 
 export type Target = {
   type: "post" | "tweet";
   network: string;
   sandbox: boolean;
   badge: string;
-  accounts: { id: string; label: string; default: boolean; destination: string; nextSlot: string | null }[];
+  /** `network`: the account's (X, Bluesky: a tweet goes to either). */
+  accounts: { id: string; label: string; default: boolean; destination: string; nextSlot: string | null; network: string }[];
   /** Where it goes without an account (the sandbox), or null when an account is needed. */
   fallback: string | null;
 };
@@ -55,14 +57,28 @@ export type ComposerProps = {
   limits: { post: MediaLimits; tweet: MediaLimits };
   model: string | null;
   allowance: Allowance;
+  /** X's prices (X_PRICES) and whether X takes this app's replies (X_REPLIES): said beside a tweet going to X. */
+  x: { prices: XPrices; replies: "unknown" | "allowed" | "refused" };
 };
+
+/** What a tweet to X costs and what X may refuse of it, said as the owner types (the approval page says the same). */
+function XNote({ texts, x }: { texts: PostedTexts; x: ComposerProps["x"] }) {
+  if (!texts.body.trim()) return null;
+  const price = priceSentence(draftPrice(texts, x.prices));
+  const warning = replyWarning(texts, x.replies);
+  return (
+    <p className="muted" data-testid="x-cost" aria-live="polite">
+      {price[0].toUpperCase() + price.slice(1)}.{warning ? ` ${warning}` : ""}
+    </p>
+  );
+}
 
 /**
  * The composer, for a new draft or, with `editing`, one that exists. What is typed is kept in
  * this browser (localStorage) until it is saved, so a reload or a dropped connection loses
  * nothing, and leaving with unsaved text asks first.
  */
-export function Composer({ userId, name, csrf, formKey, targets, when, limits, model, allowance, editing }: ComposerProps & { editing?: Editing }) {
+export function Composer({ userId, name, csrf, formKey, targets, when, limits, model, allowance, x, editing }: ComposerProps & { editing?: Editing }) {
   const key = editing ? `contentio:write:${userId}:${editing.id}` : `contentio:write:${userId}`;
   const start = editing?.draft ?? EMPTY;
   const [d, setD] = useState<Draft>(start);
@@ -360,6 +376,9 @@ export function Composer({ userId, name, csrf, formKey, targets, when, limits, m
             <button type="button" className="btn" onClick={() => set({ parts: [...d.parts, ""], partMedia: [...d.partMedia, []] })}>
               Add a part
             </button>
+          ) : null}
+          {!tweet.sandbox && (accountOf(tweet, d.tweetAccount)?.network ?? tweet.network) === "X" ? (
+            <XNote texts={{ body: d.parts[0] ?? "", thread: d.parts.slice(1).filter((p) => p.trim()), firstComment: d.comment.trim() || null }} x={x} />
           ) : null}
         </section>
       ) : null}

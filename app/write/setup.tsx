@@ -12,6 +12,7 @@ import { MAX_POST_IMAGES, MAX_TWEET_IMAGES } from "@/lib/domain/media/draft-medi
 import { MAX_IMAGE_BYTES, MAX_PDF_BYTES, MEDIA_TYPES } from "@/lib/domain/media/files";
 import { remaining } from "@/lib/domain/owner/allowances";
 import type { ComposerProps, Target } from "./composer";
+import { NETWORK_NAMES } from "@/lib/domain/networks";
 
 // What the composer needs to know, for a new draft (page.tsx) and for an edit of one
 // ([type]/[id]/page.tsx): where the owner can post, each account's next queue slot, the
@@ -47,6 +48,7 @@ export async function composerSetup(me: Owner, o: { day?: string; at?: Date | nu
           default: a.default,
           destination: destination(type, label).account,
           nextSlot: slot ? formatInZone(new Date(slot), me.timezone) : null,
+          network: NETWORK_NAMES[a.network] ?? dest.network,
         };
       }),
       // Without a connected account only the sandbox takes it (no account: no queue either).
@@ -66,6 +68,7 @@ export async function composerSetup(me: Owner, o: { day?: string; at?: Date | nu
     limits: LIMITS,
     model: config.OPENAI_API_KEY ? config.AI_MODEL : null,
     allowance: { posts: left.posts_remaining, aiActions: left.ai_actions_remaining },
+    x: { prices: config.xPrices, replies: config.X_REPLIES },
   };
 }
 

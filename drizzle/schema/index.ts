@@ -24,3 +24,4 @@ export * from "./mcp-tasks";
 export * from "./publishing-accounts";
 export * from "./posting-queues";
 export * from "./post-metrics";
+export * from "./x-spend";

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, foreignKey, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, foreignKey, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, id } from "./columns";
 import { authAccounts } from "./auth-accounts";
 import { userRef } from "./owner-columns";
@@ -23,6 +23,9 @@ export const publishingAccounts = pgTable(
     name: text("name"),
     handle: text("handle"),
     isDefault: boolean("is_default").notNull().default(false),
+    // X only: the most the owner lets this account spend on X in a calendar month (UTC), in
+    // micro-dollars; null: no cap. Publishing and metrics reads that would pass it are refused.
+    monthlyCapMicros: integer("monthly_cap_micros"),
     provider: text("provider").notNull(),
     providerAccountId: text("provider_account_id").notNull(),
     createdAt: createdAt(),

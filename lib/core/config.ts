@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { originIsLoopback } from "@/lib/core/address-policy.mjs";
+import { micros, X_PRICE_KEYS, X_PRICES, type XPrices } from "@/lib/domain/networks/x/pricing";
 
 // Every environment variable the service reads, parsed once. docs/configuration.md's table mirrors this.
 const Env = z
@@ -82,6 +83,25 @@ const Env = z
       .default("5m,1h"),
     // Post reads from X per owner and calendar month (X charges for each post read).
     METRICS_X_READS_PER_MONTH: z.coerce.number().int().min(0).max(1_000_000).default(300),
+    // X's prices (pay per use), overriding the table of lib/domain/networks/x/pricing.ts when X
+    // changes them: `post=0.015,url=0.20,read=0.005,owned=0.001` (dollars, any subset).
+    X_PRICES: z
+      .string()
+      .regex(
+        /^\s*(post|url|read|owned)\s*=\s*\d+(\.\d+)?\s*(,\s*(post|url|read|owned)\s*=\s*\d+(\.\d+)?\s*)*$/,
+        "a list such as post=0.015,url=0.20,read=0.005,owned=0.001",
+      )
+      .optional(),
+    // The X user id of the developer app's owner: that account's engagement is read through
+    // owned reads (GET /2/users/{id}/tweets, $0.001 a post instead of $0.005).
+    X_APP_OWNER_ID: z
+      .string()
+      .regex(/^\d{1,19}$/, "an X user id (digits)")
+      .optional(),
+    // Whether X takes this app's replies (a thread's parts, a first comment): since 2026-02-23
+    // self-serve apps may reply only where summoned. `unknown` (the default) warns before
+    // approval; `allowed` (an Enterprise app) does not; `refused` refuses them on the draft.
+    X_REPLIES: z.enum(["unknown", "allowed", "refused"]).default("unknown"),
     X_API_URL: z.url().default("https://api.x.com"),
     // X's sign-in page (`/i/oauth2/authorize`); its token and user endpoints are on X_API_URL.
     X_OAUTH_URL: z.url().default("https://x.com"),
@@ -133,6 +153,8 @@ const Env = z
   });
 
 export type Config = z.infer<typeof Env> & {
+  /** X's prices in micro-dollars: the table, with X_PRICES over it. */
+  xPrices: XPrices;
   origin: string;
   baseUrl: string;
   mcpUrl: string;
@@ -142,6 +164,16 @@ export type Config = z.infer<typeof Env> & {
 
 let cached: Config | undefined;
 let overrides: Record<string, string | undefined> = {};
+
+/** The price table with X_PRICES' values over it (already checked by the schema). */
+function xPricesOf(v: string | undefined): XPrices {
+  const out = { ...X_PRICES };
+  for (const pair of v ? v.split(",") : []) {
+    const [k, d] = pair.split("=").map((s) => s.trim());
+    out[X_PRICE_KEYS[k as keyof typeof X_PRICE_KEYS]] = micros(Number(d));
+  }
+  return out;
+}
 
 export function config(): Config {
   if (cached) return cached;
@@ -153,7 +185,7 @@ export function config(): Config {
   }
   const origin = (parsed.data.APP_URL ?? `http://localhost:${parsed.data.PORT}`).replace(/\/+$/, "");
   const inngest = Boolean(parsed.data.INNGEST_EVENT_KEY || parsed.data.INNGEST_DEV);
-  cached = { ...parsed.data, origin, baseUrl: `${origin}/api/v1`, mcpUrl: `${origin}/mcp`, inngest };
+  cached = { ...parsed.data, xPrices: xPricesOf(parsed.data.X_PRICES), origin, baseUrl: `${origin}/api/v1`, mcpUrl: `${origin}/mcp`, inngest };
   return cached;
 }
 

@@ -79,6 +79,8 @@ export async function startFakePlatforms(
     },
     processingPolls: { x: 2, linkedin: 2 },
     xDailyRemaining: 100_000,
+    xSelfServe: false,
+    xCredits: null,
     engagement: new Map(),
     reads: [],
     dropped: new Set(),

@@ -21,7 +21,7 @@ export type PlatformFixture = {
   connect(
     u: TestUser,
     provider: "linkedin" | "twitter",
-    opts?: { expired?: boolean; valid?: boolean; refresh?: string | null; scopes?: string[] },
+    opts?: { expired?: boolean; valid?: boolean; refresh?: string | null; scopes?: string[]; id?: string },
   ): Promise<{ accountId: string; access: string }>;
 };
 
@@ -53,7 +53,7 @@ export function withFakePlatforms(config: Record<string, string> = {}): Platform
     async connect(u, provider, opts = {}) {
       const route = provider === "linkedin" ? "linkedin" : "x";
       const access = `${route}-tok-${randomUUID()}`;
-      const accountId = `${route}-${randomUUID()}`;
+      const accountId = opts.id ?? `${route}-${randomUUID()}`;
       const scopes = opts.scopes ?? signInScopes(provider === "linkedin" ? "linkedin" : "x");
       if (opts.valid !== false) fake!.grant(route, access, { scopes, member: accountId });
       await (await db()).insert(authAccounts).values({

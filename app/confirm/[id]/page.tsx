@@ -16,6 +16,8 @@ import type { DraftType } from "@/lib/domain/networks";
 import { findOperation } from "@/lib/operations/registry";
 import { destination, type Destination } from "@/lib/adapters/platforms/destination";
 import { decide } from "./actions";
+import { config } from "@/lib/core/config";
+import { priceShown, replyWarning } from "@/lib/domain/networks/x/pricing";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Approve an action · Contentio" };
@@ -91,6 +93,11 @@ export default async function ConfirmPage({
   // Alt text, page counts and file names of every image and document shown below.
   const meta = await mediaMeta(d, me.id, attachmentUrls(a.attachments, edit ? edit.attachments : null));
   const what = a.action.type === "tweet" ? "this tweet" : "this post";
+  // What X charges for it, and the replies X may refuse, before the owner decides.
+  const shown = edit ? { body: edit.body, attachments: edit.attachments } : { body: a.body, attachments: a.attachments };
+  const texts = { body: shown.body, thread: shown.attachments?.thread.map((p) => p.text), firstComment: shown.attachments?.first_comment };
+  const price = priceShown(dest, a.operation, texts, config().xPrices);
+  const replies = price ? replyWarning(texts, config().X_REPLIES) : null;
 
   return (
     <OwnerShell email={me.email} userId={me.id} wide={!!edit}>
@@ -109,6 +116,15 @@ export default async function ConfirmPage({
             {dest.account}
             <SandboxNote dest={dest} type={type} />
           </dd>
+          {price ? (
+            <>
+              <dt>Cost on X</dt>
+              <dd data-testid="x-price">
+                {price}
+                {replies ? <p className="muted">{replies}</p> : null}
+              </dd>
+            </>
+          ) : null}
           {edit ? null : (
             <>
               <dt>Title</dt>

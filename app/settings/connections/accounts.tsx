@@ -4,12 +4,15 @@ import type { accountHealth } from "@/lib/domain/accounts/health";
 import { NETWORKS } from "@/lib/domain/networks";
 import { ConfirmButton } from "@/components/confirm-button";
 import { PLATFORM_NAMES, formatInZone } from "@/components/format";
-import { connectPlatform, makeDefault, removeAccount } from "./actions";
+import { connectPlatform, makeDefault, removeAccount, setMonthlyCap } from "./actions";
+import { dollars, MICROS } from "@/lib/domain/networks/x/pricing";
 
 type Health = Awaited<ReturnType<typeof accountHealth>>[number];
 type Props = {
   accounts: AccountView[];
   health: Health[];
+  /** X accounts: this month's estimate and the owner's cap (micro-dollars), by account id. */
+  onX: Map<string, { spent: number; cap: number | null }>;
   providers: { linkedin: boolean; x: boolean };
   csrf: string;
   timeZone: string;
@@ -85,11 +88,27 @@ function ConnectButton({ provider, csrf, label, primary }: { provider: string; c
   );
 }
 
+/** An X account's estimate this month and the owner's cap on it (change_account, set_monthly_cap). */
+function MonthlyCap({ id, who, x, csrf }: { id: string; who: string; x: { spent: number; cap: number | null }; csrf: string }) {
+  return (
+    <form action={setMonthlyCap} className="meta">
+      <input type="hidden" name="csrf" value={csrf} />
+      <input type="hidden" name="accountId" value={id} />
+      About {dollars(x.spent)} on X this month{x.cap === null ? ", no cap" : ` of a ${dollars(x.cap)} cap`}.{" "}
+      <label htmlFor={`cap-${id}`}>Monthly cap on X ($)</label>{" "}
+      <input id={`cap-${id}`} name="cap" type="number" min="0" max="100000" step="0.01" defaultValue={x.cap === null ? "" : x.cap / MICROS} />{" "}
+      <button className="btn" type="submit" aria-label={`Save the monthly cap on X of ${who}`}>
+        Save cap
+      </button>
+    </form>
+  );
+}
+
 /**
  * Settings > Connections, Accounts: each network's accounts (the default first), each with
  * the state of its connection, "Make default" and "Disconnect"; "Connect" or "Add another".
  */
-export function AccountsList({ accounts, health, providers, csrf, timeZone, setup }: Props) {
+export function AccountsList({ accounts, health, onX, providers, csrf, timeZone, setup }: Props) {
   return (
     <>
       {NETWORKS.map(({ id, provider, signIn }) => {
@@ -124,6 +143,7 @@ export function AccountsList({ accounts, health, providers, csrf, timeZone, setu
                           )}
                         </p>
                         {h ? <HealthNotes h={h} name={name} timeZone={timeZone} /> : null}
+                        {onX.has(a.account_id) ? <MonthlyCap id={a.account_id} who={who} x={onX.get(a.account_id)!} csrf={csrf} /> : null}
                       </div>
                       <div className="actions">
                         {canConnect && a.kind === "person" && (a.state !== "connected" || h?.expiring || h?.missing.length) ? (

@@ -90,6 +90,22 @@ async function changeAccount(form: FormData, action: "make_default" | "disconnec
   redirect(`${PAGE}?done=${changed ? done : "account-gone"}`);
 }
 
+/** Monthly cap on X: dollars a calendar month for one X account; empty removes it. */
+export async function setMonthlyCap(form: FormData) {
+  const raw = String(form.get("cap") ?? "").trim();
+  const dollars = raw === "" ? null : Number(raw);
+  const ok =
+    dollars === null || Number.isFinite(dollars)
+      ? await change(
+          form,
+          async (door) =>
+            (await door.run(changeAccountOp, { account_id: String(form.get("accountId") ?? ""), action: "set_monthly_cap", monthly_cap_usd: dollars })).changed,
+        )
+      : false;
+  revalidatePath(PAGE);
+  redirect(`${PAGE}?done=${ok ? "cap-set" : "cap-refused"}`);
+}
+
 export const makeDefault = async (form: FormData) => changeAccount(form, "make_default", "default");
 export const removeAccount = async (form: FormData) => changeAccount(form, "disconnect", "account-disconnected");
 

@@ -6,6 +6,7 @@ import { accountHealth } from "@/lib/domain/accounts/health";
 import { listConnectedApps, pendingApprovals } from "@/lib/domain/accounts/connections";
 import { listAccounts } from "@/lib/domain/accounts/accounts";
 import { AccountsList } from "./accounts";
+import { xMonths } from "@/lib/domain/spend/x-spend";
 import { OPERATION_WORDS, formatTime } from "@/components/format";
 import { OwnerShell } from "@/components/owner-shell";
 import { SwitchForm } from "@/components/switch-form";
@@ -31,6 +32,8 @@ const DONE: Record<string, string> = {
   disconnected: "Disconnected. The app lost access immediately.",
   gone: "That app was already disconnected.",
   "account-disconnected": "Account disconnected. Nothing will be published to it; posts scheduled to it are drafts again.",
+  "cap-set": "Monthly cap on X saved. Posts and metrics reads that would pass it are refused before anything is sent to X.",
+  "cap-refused": "The monthly cap was not saved: give an amount in dollars (0 to 100000), or leave it empty for no cap.",
   "account-gone": "That account was already disconnected.",
   revoked: "Token revoked. Whatever used it is refused from its next call.",
   default: "Default account changed. Drafts without an account of their own go there from now on.",
@@ -48,11 +51,12 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
   const sp = await searchParams;
   const me = await requireOwner("/settings/connections", { complete: true });
   const d = await db();
-  const [apps, accounts, pending, health] = await Promise.all([
+  const [apps, accounts, pending, health, onX] = await Promise.all([
     listConnectedApps(d, me.id),
     listAccounts(d, me.id),
     pendingApprovals(d, me.id),
     accountHealth(d, me.id, ports()),
+    xMonths(d, me.id, new Date()),
   ]);
   const notify = await notificationSettingsOf(d, me.id);
   const csrf = csrfToken(me.id, "connections");
@@ -115,6 +119,7 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
         <AccountsList
           accounts={accounts}
           health={health}
+          onX={onX}
           providers={providers}
           csrf={csrf}
           timeZone={me.timezone}

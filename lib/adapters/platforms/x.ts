@@ -11,6 +11,7 @@ import { requireScopes } from "./require-scopes";
 import { xMedia } from "./x-media";
 import { xMetrics } from "./x-metrics";
 import { tweetReceipt } from "./tweet-receipt";
+import { creditsBack, outOfCredits } from "./x-credits";
 import { DuplicateRefusal, PublishError, type CommentRequest, type Platform, type Published, type PublishRequest } from "@/lib/domain/networks/platform";
 
 const NET = "X";
@@ -51,6 +52,7 @@ export function x(acc: Account, db: Db): Platform {
     );
     if (res.status === 201 || res.ok) {
       await notePostAllowance(db, acc, res);
+      await creditsBack(db, acc);
       const body = (await res.json().catch(() => null)) as { data?: { id?: string } } | null;
       const id = body?.data?.id;
       // A tweet id is digits; anything else cannot be linked to or replied to (a thread's
@@ -59,6 +61,7 @@ export function x(acc: Account, db: Db): Platform {
         throw new PublishError("unknown", "X accepted the tweet but returned no usable id; check the X account.");
       return { postId: id, url: `https://x.com/${who}/status/${id}` };
     }
+    if (res.status === 402) throw await outOfCredits(db, acc, res);
     const common = await commonFailure(NET, res);
     if (common) throw common;
     const detail = await errorText(res);
@@ -95,7 +98,7 @@ export function x(acc: Account, db: Db): Platform {
       requireScopes("x", acc, null);
       return tweet(authorized(db, acc, refresher, NET), req.text, [], req.on);
     },
-    metrics: (req) => xMetrics(api, acc, authorized(db, acc, refresher, NET))(req),
+    metrics: (req) => xMetrics(api, acc, authorized(db, acc, refresher, NET), db)(req),
     receipt: (req) => tweetReceipt(api, authorized(db, acc, refresher, NET))(req),
   };
 }

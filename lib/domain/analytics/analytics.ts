@@ -1,12 +1,13 @@
 import { eq, sql, type SQL } from "drizzle-orm";
 import { creditEvents, ideas, postDrafts, tweetDrafts, users } from "@/drizzle/schema";
 import { rowsOf } from "@/lib/adapters/db/rows";
+import { monthOnX } from "../spend/x-spend";
 import type { Ctx } from "../context";
 
 // get_analytics: counts of the user's own data, with days taken in the user's
 // time zone (users.timezone). Every figure is defined in docs/analytics.md; keep them in step.
 
-export type Area = "overview" | "funnel" | "consistency" | "pillars" | "credits";
+export type Area = "overview" | "funnel" | "consistency" | "pillars" | "credits" | "x_spend";
 
 type Row = Record<string, unknown>;
 async function rows(ctx: Ctx, q: SQL): Promise<Row[]> {
@@ -147,6 +148,11 @@ export async function getAnalytics(ctx: Ctx, input: { area: Area }) {
     const by_day = Array.from({ length: 7 }, (_, i) => day(first, i)).map((d) => ({ day: d, count: (created.find((r) => r.d === d)?.n as number) ?? 0 }));
     out.activity = { last_7_days_total: by_day.reduce((n, d) => n + d.count, 0), by_day };
     out.profile_score = await profileScore(ctx, await active(), today);
+  }
+  // What this month's posts and reads on X are estimated to cost, per X account (lib/domain/spend).
+  if (all || input.area === "x_spend") {
+    const months = await monthOnX(ctx.db, uid, now);
+    if (months.length || input.area === "x_spend") out.x_spend = months;
   }
   return out;
 }

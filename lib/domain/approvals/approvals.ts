@@ -10,6 +10,7 @@ import { sha256 } from "../hash";
 import { iso } from "../drafts/text";
 import { appConnected } from "../apps/tokens";
 import { emit } from "@/lib/domain/webhooks/emit";
+import { priceShown } from "@/lib/domain/networks/x/pricing";
 
 export const APPROVAL_TTL_MS = 10 * 60 * 1000;
 
@@ -187,9 +188,21 @@ async function approvalRequired(ctx: Ctx, a: ExactAction): Promise<AppError> {
       return created;
     }));
   const url = `${origin}/confirm/${row.id}`;
+  // What it costs on X, said before the owner is asked (the approval page says it too).
+  const onX = a.type === "tweet" && (account ? account.network === "x" : true) && ctx.ports.platforms.configured("x");
+  const price = priceShown(
+    { sandbox: !onX, network: "X" },
+    a.operation,
+    {
+      body: a.proposed?.body ?? a.body,
+      thread: (a.proposed?.attachments?.thread ?? a.thread)?.map((p) => p.text),
+      firstComment: a.proposed ? a.proposed.attachments?.first_comment : a.firstComment,
+    },
+    ctx.ports.config().xPrices,
+  );
   return new AppError(
     "confirmation_required",
-    `The account owner must approve this exact action (${a.operation} of ${a.type} "${a.title}") before it runs.`,
+    `The account owner must approve this exact action (${a.operation} of ${a.type} "${a.title}") before it runs.${price ? ` It costs ${price}.` : ""}`,
     `Ask the user to open ${url}, approve it, and then repeat the same call (optionally with confirmation_id "${row.id}"). The approval expires in 10 minutes.`,
     undefined,
     { id: row.id, url, expires_at: row.expiresAt.toISOString(), action },

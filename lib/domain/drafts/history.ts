@@ -12,6 +12,7 @@ import { networkOfDraft } from "@/lib/domain/networks";
 
 export type { AttemptOutcome };
 import { jsonText } from "@/drizzle/schema/columns";
+import { dollars } from "@/lib/domain/networks/x/pricing";
 
 // The story of each draft for its owner (item page, "last changed by" in the list). Written
 // beside the actions, never inside them: a history that cannot be written must not undo or
@@ -138,7 +139,11 @@ export async function noteAttempts(db: Db, outcomes: AttemptOutcome[]) {
       kind: o.status,
       actor: "scheduler" as const,
       appName: null,
-      detail: (o.status === "published" ? { url: o.url ?? null } : { reason: o.reason ?? null }) as Record<string, string | null>,
+      detail: {
+        ...(o.status === "published" ? { url: o.url ?? null } : { reason: o.reason ?? null }),
+        // What X charges for the posts this attempt sent, as estimated (lib/domain/networks/x/pricing.ts).
+        ...(o.cost && { estimate: `about ${dollars(o.cost)} on X` }),
+      } as Record<string, string | null>,
     })),
   );
 }

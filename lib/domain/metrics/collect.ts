@@ -5,7 +5,9 @@ import { errorFacts, redactSecrets } from "@/lib/core/redact";
 import { PublishError, platformOf, type EngagementRead } from "@/lib/domain/networks/platform";
 import type { PublishPorts } from "../publishing/outcomes";
 import { takeXReads } from "./budget";
-import { metricWindows } from "./schedule";
+import { accountFor } from "../accounts/accounts";
+import { noteSpend, onX, readsUnderCap } from "../spend/x-spend";
+import { metricWindows, planRead, type Window } from "./schedule";
 import { claimDue, nextDue, type Due } from "./due";
 
 // Reads published posts' engagement at the times of the schedule (schedule.ts), in the
@@ -22,13 +24,26 @@ async function readAccount(db: Db, posts: Due[], w: PublishPorts): Promise<Engag
     const platform = await w.platforms.open(db, userId, platformOf(type), accountId);
     let reading = posts;
     const reads = new Map<string, EngagementRead>();
-    if (platform.kind === "x") {
-      const granted = await takeXReads(db, userId, posts.length, w.config().METRICS_X_READS_PER_MONTH, now);
-      reading = posts.slice(0, granted);
-      for (const p of posts.slice(granted))
+    // X charges for each post read: the owner's cap on the account (in dollars) first, then this month's budget of reads.
+    const x = platform.kind === "x" ? await accountFor(db, userId, "micro", accountId).catch(() => null) : null;
+    // The developer app owner's own posts are read through owned reads (x-metrics.ts), 5 times cheaper.
+    const owned = !!x && x.externalId === w.config().X_APP_OWNER_ID;
+    const price = owned ? w.config().xPrices.ownedRead : w.config().xPrices.postRead;
+    if (onX(x)) {
+      const { n, why } = await readsUnderCap(db, x, reading.length, price, now);
+      for (const p of reading.slice(n)) reads.set(p.postId, { note: `${why}.` });
+      reading = reading.slice(0, n);
+    }
+    if (platform.kind === "x" && reading.length) {
+      const granted = await takeXReads(db, userId, reading.length, w.config().METRICS_X_READS_PER_MONTH, now);
+      for (const p of reading.slice(granted))
         reads.set(p.postId, { note: "This month's budget of reads from X is used up (X charges for each read); it starts again next month." });
+      reading = reading.slice(0, granted);
     }
     if (reading.length) for (const [id, read] of await platform.metrics({ posts: reading, now })) reads.set(id, read);
+    // X bills each post its answer returns.
+    const billed = reading.filter((p) => "metrics" in (reads.get(p.postId) ?? {})).length;
+    if (onX(x)) await noteSpend(db, [{ userId, accountId: x.id, kind: "read", micros: billed * price }], now);
     return posts.map((p) => reads.get(p.postId) ?? { note: "The network's answer did not include this post." });
   } catch (e) {
     const note = `It could not be read: ${redactSecrets(String((e as Error)?.message ?? e), 300)}`;

@@ -4,6 +4,7 @@ import type { Config } from "@/lib/core/config";
 import { log } from "@/lib/core/log";
 import { errorFacts, newErrorId, redactSecrets } from "@/lib/core/redact";
 import { PublishError, platformOf } from "@/lib/domain/networks/platform";
+import { commentCharge } from "../spend/x-publish";
 import type { FirstCommentStatus } from "@/drizzle/schema/draft-columns";
 import { draftTable, type DraftType } from "../drafts/drafts";
 import { noteComment } from "../drafts/history";
@@ -82,8 +83,18 @@ async function post(db: Db, type: DraftType, r: Row, w: PublishPorts, actor: "sc
     const p = await w.platforms.open(db, r.userId, platformOf(type), r.accountId);
     if (!(await hold.confirm())) throw new ClaimLost();
     const text = r.text;
+    // On X it is charged as a post: under the owner's monthly cap, and recorded.
+    const charge =
+      type === "tweet"
+        ? await commentCharge(db, { ...r, text }, w).catch((e) => {
+            log("error", "the monthly cap on X could not be checked", { draft: r.id, ...errorFacts(e) });
+            throw new PublishError("failed", "the monthly cap on X could not be checked, so nothing was sent to X. Post it again.");
+          })
+        : null;
+    if (charge?.refused) throw new PublishError("failed", `${charge.refused}.`);
     const res = await hold.during(() => p.comment({ userId: r.userId, draftType: type, draftId: r.id, on, text, now: w.clock() }));
     outcome = { status: "posted", postId: res.postId, url: res.url };
+    await charge?.posted();
   } catch (e) {
     if (e instanceof ClaimLost) {
       const s = w.config().PUBLISH_STUCK_SECONDS;

@@ -9,11 +9,15 @@ import type { Ports } from "../ports";
 /** A claimed row of either draft table (they share every column publishing reads). */
 type DraftRow = typeof postDrafts.$inferSelect | typeof tweetDrafts.$inferSelect;
 export type Claimed = DraftRow & { type: DraftType };
-export type Outcome =
+export type Outcome = (
   | { status: "published"; platform: PlatformName; postId: string; url: string | null }
   | { status: "retrying"; platform: PlatformName; reason: string; nextAttemptAt: Date; restartWindow?: boolean }
   // notSent: the claim was taken before a call and nothing went out after: it replaces only the sweep's `unknown`.
-  | { status: "failed" | "unknown"; platform: PlatformName; reason: string; notSent?: true };
+  | { status: "failed" | "unknown"; platform: PlatformName; reason: string; notSent?: true }
+) & {
+  /** X: the estimate of what this attempt's posts cost, in micro-dollars (lib/domain/spend). */
+  cost?: number;
+};
 
 /** A publish attempt's outcome (publish_now, the scheduler, Inngest). */
 export type AttemptOutcome = {
@@ -25,6 +29,8 @@ export type AttemptOutcome = {
   accountId?: string | null;
   url?: string | null;
   reason?: string;
+  /** X: the estimate of what the attempt's posts cost, in micro-dollars. */
+  cost?: number;
 };
 
 /** What publishing needs of the outside world: the clock and the networks. */

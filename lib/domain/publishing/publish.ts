@@ -19,6 +19,7 @@ import { ClaimLost, Hold, sameClaim } from "./hold";
 export type { Claimed, Outcome, PublishPorts };
 import { publishRequest } from "./request";
 import { holdTopic, markTopicPublished } from "../series/series";
+import { capRefusal, notePosted, xChargeOf, type XCharge } from "../spend/x-publish";
 
 // The one publishing path of both engines (in-process scheduler, Inngest) and publish_now.
 // At most once: a draft reaches the platform only after one conditional UPDATE moved it to
@@ -187,6 +188,25 @@ export async function attempt(db: Db, c: Claimed, w: PublishPorts, target?: Prom
   // content after the owner's approval (any writer, not only this API), it does not go out.
   const changed = contentChangedReason(c);
   if (changed) return { status: "failed", platform, reason: changed };
+  // A tweet to X: refused under the owner's monthly cap before any call; what goes out is recorded at X's price.
+  let x: XCharge | null;
+  try {
+    x = await xChargeOf(db, c, w);
+    const refused = x && (await capRefusal(db, x, w.clock()));
+    if (refused) return { status: "failed", platform, reason: `${refused}.`, notSent: true };
+  } catch (e) {
+    log("error", "the monthly cap on X could not be checked", { draft: c.id, ...errorFacts(e) });
+    return { status: "failed", platform, reason: "The monthly cap on X could not be checked, so nothing was sent to X. Publish it again.", notSent: true };
+  }
+  const outcome = await call(db, c, w, platform, target);
+  if (!x) return outcome;
+  const out = outcome.status === "published" ? x.texts.length : (c.publishProgress?.parts.length ?? 0);
+  const cost = await notePosted(db, c, x, out, w.clock());
+  return cost ? { ...outcome, cost } : outcome;
+}
+
+/** attempt()'s call of the platform, and what it came to. */
+async function call(db: Db, c: Claimed, w: PublishPorts, platform: PlatformName, target?: Promise<Platform>): Promise<Outcome> {
   const hold = holdOf(db, c, w);
   let outcome: Outcome;
   try {
@@ -314,6 +334,7 @@ export const attemptOf = (c: Claimed, o: Outcome) => ({
   type: c.type,
   id: c.id,
   status: o.status,
+  ...(o.cost && { cost: o.cost }),
   ...(o.status === "published" ? { url: o.url } : { reason: o.reason }),
 });
 

@@ -14,6 +14,7 @@ import { publishingProblem, requirePublishableAt } from "../accounts/health";
 import { claimForNow, publishClaimed } from "./publish";
 import { iso } from "../drafts/text";
 import { nextSlotFor } from "../queue/queue";
+import { requireUnderCap } from "../spend/x-publish";
 import { draftScheduled, draftUnscheduled } from "@/lib/domain/webhooks/domain-events";
 import { ensureLinkCard } from "../drafts/link-card";
 
@@ -84,6 +85,7 @@ function requirePermissions(ctx: Ctx, type: DraftType, d: Row, connection: Store
   const net = networkFor(platformOf(type), connection);
   requireFitsNetwork(net, contentOf(d));
   if (!ctx.ports.platforms.configured(net.id)) return; // the sandbox takes everything
+  requireRepliesTaken(ctx, net.id, contentOf(d));
   const a = attachmentsOf(contentOf(d));
   const media = a.image_urls.length > 0 || !!a.document || a.thread.some((p) => p.image_urls.length > 0);
   const problem = scopeProblem(net.id, connection?.scope, needsOf(media));
@@ -94,6 +96,23 @@ function requirePermissions(ctx: Ctx, type: DraftType, d: Row, connection: Store
       problem,
       `Reconnect ${name} in Settings > Connections (signing in with ${name} again grants it), then repeat the call.`,
     );
+}
+
+/**
+ * X_REPLIES=refused: the operator knows X refuses this app's replies (self-serve since
+ * 2026-02-23), so a thread or a first comment to X is refused here rather than stopping after
+ * its first post at X.
+ */
+function requireRepliesTaken(ctx: Ctx, network: string, c: ReturnType<typeof contentOf>) {
+  if (network !== "x" || ctx.ports.config().X_REPLIES !== "refused") return;
+  const what = c.thread?.length ? (c.firstComment ? "a thread and a first comment" : "a thread") : c.firstComment ? "a first comment" : null;
+  if (!what) return;
+  throw new AppError(
+    "action_failed",
+    `X refuses replies from this service's app (X_REPLIES=refused: since 2026-02-23 X lets self-serve apps reply only where summoned), ` +
+      `and this tweet has ${what}, which X takes as replies.`,
+    "Remove the thread's further parts and the first comment with update_draft (or post them by hand on X), then repeat the call.",
+  );
 }
 
 const action = (operation: string, args: Record<string, unknown>, type: DraftType, d: Row, scheduledFor: Date | null, account: string | null): ExactAction => ({
@@ -224,6 +243,7 @@ export async function publishNow(ctx: Ctx, input: { type: DraftType; id: string 
     refuseFinal(d, input.type, "published");
     const account = await targetAccount(tx, ctx, input.type, d);
     requirePermissions(ctx, input.type, d, account.connection);
+    await requireUnderCap(ctx, tx, { ...d, type: input.type, accountId: account.id });
     await spendApproval(ctx, tx, action("publish_now", { type: input.type, id: d.id }, input.type, d, d.scheduledFor, account.id));
     // The claim records the approved content's hash and account, as scheduling does, so both paths check alike.
     return claimForNow(tx, input.type, d.id, ctx.caller.userId, ctx.now(), contentHashOf({ ...d, accountId: account.id }), account.id);

@@ -102,10 +102,17 @@ export type FakeState = {
   processingPolls: { x: number; linkedin: number };
   /** X's daily cap on posts per user: what X reports as remaining. */
   xDailyRemaining: number;
+  /**
+   * X's rules for self-serve (pay-per-use) apps (fakes/x.ts): a reply only where the original
+   * post's author summoned the replying account, at most one cashtag a post. Off: Enterprise.
+   */
+  xSelfServe: boolean;
+  /** The developer account's credits on X, in micro-dollars (null: never runs out); X answers 402 once they are spent. */
+  xCredits: number | null;
   /** Each post's engagement, by its id (X) or URN (LinkedIn). */
   engagement: Map<string, Counts>;
   /** Every engagement read as received: the network and the post ids it named. */
-  reads: { route: Route; ids: string[] }[];
+  reads: { route: Route; ids: string[]; owned?: boolean }[];
   /** Posts the network accepted and later took down (a test dropped them): reading one back finds nothing. */
   dropped: Set<string>;
   /** Every read of one post back (a receipt), as received. */

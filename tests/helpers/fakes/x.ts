@@ -24,6 +24,7 @@ const IMPLEMENTED: Record<string, string> = {
   "GET /2/users/me": "getUsersMe",
   "GET /2/tweets": "getPostsByIds",
   "GET /2/tweets/{id}": "getPostsById",
+  "GET /2/users/{id}/tweets": "getUsersPosts",
 };
 
 const INVALID = (message: string) => ({
@@ -33,6 +34,33 @@ const INVALID = (message: string) => ({
   type: "https://api.twitter.com/2/problems/invalid-request",
 });
 const UNAUTHORIZED = { title: "Unauthorized", type: "about:blank", status: 401, detail: "Unauthorized" };
+
+// X's prices (docs.x.com, pricing; x-docs/getting-started_pricing.mdx), in micro-dollars: what
+// the fake deducts from the developer account's credits for each request it serves.
+const PRICE = { post: 15_000, postWithUrl: 200_000, postRead: 5_000 };
+/**
+ * Out of credits: "API requests will fail until you purchase more credits", and a balance gone
+ * slightly negative blocks requests too (x-docs/fundamentals_post-cap.mdx, pricing.mdx). X's
+ * docs give no body; the status is 402 Payment Required, the body in X's problem form.
+ */
+const CREDITS_DEPLETED = {
+  title: "CreditsDepleted",
+  detail: "Your enrolled account does not have any credits to fulfill this request.",
+  type: "https://api.twitter.com/2/problems/credits",
+};
+/**
+ * The self-serve rules of post creation (x-docs/posts_manage-tweets_integrate.mdx, "Post
+ * creation restrictions (self-serve)"): "the reply request will be rejected", "Requests that
+ * include more than 1 cashtag will be rejected". The docs give no status: the fake answers as
+ * X answers a post it forbids (403, as for a duplicate), with the docs' rule as the detail.
+ */
+const forbidden = (detail: string) => ({ title: "Forbidden", type: "about:blank", status: 403, detail });
+const NOT_SUMMONED = forbidden(
+  "Replies via the API are only permitted if the replying account has been explicitly summoned by the original post's author " +
+    "(an @mention of the replying account, or a quote of one of its posts).",
+);
+const CASHTAGS = forbidden("Posts created via the API are limited to a maximum of 1 cashtag per post.");
+const URL_IN_TEXT = /(https?:\/\/|www\.)\S+|\b[a-z0-9-]+\.(com|org|net|io|dev|co|app)\b/i;
 const DAY_LIMIT = 100;
 const NOT_FOUND = "https://api.x.com/2/problems/resource-not-found";
 
@@ -89,7 +117,7 @@ export function xRoutes(c: FakeContext) {
         ? c.next("x")
         : op.id === "mediaUpload" || op.id === "initializeMediaUpload"
           ? c.next("x-upload")
-          : op.id === "getPostsByIds" || op.id === "getPostsById"
+          : op.id === "getPostsByIds" || op.id === "getPostsById" || op.id === "getUsersPosts"
             ? c.next("x-read")
             : undefined;
     const grant = f.tokens.x.access.get(token);
@@ -191,6 +219,7 @@ export function xRoutes(c: FakeContext) {
       createPosts: () => createPost(req, res, raw, who, queued, send),
       getPostsByIds: () => readPosts(u, who, send),
       getPostsById: () => readPost(found.pathParams.id, send),
+      getUsersPosts: () => timeline(u, found.pathParams.id, who, send),
     };
     const handler = handlers[op.id];
     if (!handler) return (c.bad(res, `the fake of X does not implement ${op.id}`, 501), true);
@@ -245,25 +274,19 @@ export function xRoutes(c: FakeContext) {
   function readPosts(u: URL, who: string, send: (status: number, body: unknown) => void) {
     const ids = (u.searchParams.get("ids") ?? "").split(",");
     const fields = (u.searchParams.get("tweet.fields") ?? u.searchParams.get("post.fields") ?? "").split(",");
+    if (f.xCredits !== null && f.xCredits <= 0) return send(402, CREDITS_DEPLETED);
     f.reads.push({ route: "x", ids });
     const known = ids.map((id) => f.created.x.find((t) => t.id === id)).filter((t) => t !== undefined);
+    if (f.xCredits !== null) f.xCredits -= known.length * PRICE.postRead;
     if (fields.includes("non_public_metrics") && known.some((t) => t.owner !== who || Date.now() - (t.at ?? 0) > 30 * 86_400_000))
       return send(400, INVALID("non_public_metrics is only available for the authenticating user's Posts of the last 30 days"));
-    const counts = (id: string) => f.engagement.get(id) ?? { impressions: 0, likes: 0, replies: 0, reposts: 0, clicks: 0 };
     send(200, {
       data: known.map((t) => ({
         id: t.id,
         text: t.text,
         edit_history_tweet_ids: [t.id],
         ...(fields.includes("public_metrics") && {
-          public_metrics: {
-            repost_count: counts(t.id).reposts,
-            reply_count: counts(t.id).replies,
-            like_count: counts(t.id).likes,
-            quote_count: 0,
-            bookmark_count: 0,
-            impression_count: counts(t.id).impressions,
-          },
+          public_metrics: publicMetrics(t.id),
         }),
         ...(fields.includes("non_public_metrics") && {
           non_public_metrics: { impression_count: counts(t.id).impressions, url_link_clicks: counts(t.id).clicks, user_profile_clicks: 0 },
@@ -282,6 +305,44 @@ export function xRoutes(c: FakeContext) {
             type: "https://api.twitter.com/2/problems/resource-not-found",
           })),
       }),
+    });
+  }
+
+  // Function declarations: the handlers above run after xRoutes has returned.
+  function counts(id: string) {
+    return f.engagement.get(id) ?? { impressions: 0, likes: 0, replies: 0, reposts: 0, clicks: 0 };
+  }
+  /** A post's public_metrics as X names them. */
+  function publicMetrics(id: string) {
+    const n = counts(id);
+    return { repost_count: n.reposts, reply_count: n.replies, like_count: n.likes, quote_count: 0, bookmark_count: 0, impression_count: n.impressions };
+  }
+
+  /**
+   * A user's timeline (GET /2/users/{id}/tweets), newest first, between since_id and until_id,
+   * max_results a page with meta.next_token. The user's own, read by themselves, is an owned
+   * read when they own the developer app (x-docs, pricing: $0.001 a post; the fake's app owner
+   * is whoever reads their own timeline), each post returned billed.
+   */
+  function timeline(u: URL, id: string, who: string, send: (status: number, body: unknown) => void) {
+    if (f.xCredits !== null && f.xCredits <= 0) return send(402, CREDITS_DEPLETED);
+    const since = BigInt(u.searchParams.get("since_id") ?? "0");
+    const until = u.searchParams.get("until_id") ? BigInt(u.searchParams.get("until_id")!) : null;
+    const all = f.created.x
+      .filter((t) => t.owner === id && BigInt(t.id) > since && (until === null || BigInt(t.id) < until))
+      .sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
+    const from = Number(u.searchParams.get("pagination_token") ?? "0");
+    const max = Number(u.searchParams.get("max_results") ?? "10");
+    const page = all.slice(from, from + max);
+    f.reads.push({ route: "x", ids: page.map((t) => t.id), owned: id === who });
+    if (f.xCredits !== null) f.xCredits -= page.length * (id === who ? 1_000 : PRICE.postRead);
+    send(200, {
+      data: page.map((t) => ({ id: t.id, text: t.text, edit_history_tweet_ids: [t.id], public_metrics: publicMetrics(t.id) })),
+      meta: {
+        result_count: page.length,
+        ...(page.length && { newest_id: page[0].id, oldest_id: page[page.length - 1].id }),
+        ...(from + max < all.length && { next_token: String(from + max) }),
+      },
     });
   }
 
@@ -315,7 +376,19 @@ export function xRoutes(c: FakeContext) {
     if (gifs.length && ids.length > 1)
       return c.bad(res, "tweet mixes a GIF with other media (X: up to 4 images, or one GIF)", 400, INVALID("Your media IDs are invalid."));
     const to = b.reply?.in_reply_to_tweet_id;
-    if (to && !f.created.x.some((t) => t.id === to)) return c.bad(res, `reply to unknown tweet ${to}`, 400, INVALID("in_reply_to_tweet_id"));
+    const original = to ? f.created.x.find((t) => t.id === to) : undefined;
+    if (to && !original) return c.bad(res, `reply to unknown tweet ${to}`, 400, INVALID("in_reply_to_tweet_id"));
+    if (f.xCredits !== null && f.xCredits <= 0) return json(res, 402, CREDITS_DEPLETED);
+    if (f.xSelfServe) {
+      // Summoned: another account's post that @mentions the replying one (whoever signs in
+      // with the fake). A reply to one's own post is not: X's docs do not say it is.
+      const mention = new RegExp(`@${f.signIn.x.person.username ?? "\\0"}\\b`, "i");
+      if (original && !(original.owner !== who && mention.test(original.text))) {
+        f.refusals.push(`createPosts: a reply to ${to}, where the replying account was not summoned`);
+        return json(res, 403, NOT_SUMMONED);
+      }
+      if (((b.text ?? "").match(/(^|\s)\$[a-z]{1,6}(?=$|\W)/gi)?.length ?? 0) > 1) return json(res, 403, CASHTAGS);
+    }
     const now = Math.floor(Date.now() / 1000);
     const window = { "x-rate-limit-limit": "100", "x-rate-limit-reset": String(now + 900) };
     if (queued === "429daily" || f.xDailyRemaining <= 0) {
@@ -339,6 +412,7 @@ export function xRoutes(c: FakeContext) {
     const id = String(1_900_000_000_000_000_000n + BigInt(c.serial()));
     f.created.x.push({ id, text, body: b, owner: who, at: Date.now() });
     f.xDailyRemaining--;
+    if (f.xCredits !== null) f.xCredits -= URL_IN_TEXT.test(text) ? PRICE.postWithUrl : PRICE.post;
     if (c.hideAnswer(req, res, queued)) return;
     // Created, but a proxy on the way answers as if the network had failed.
     if (queued === "created502") return json(res, 502, { message: "Bad Gateway" });

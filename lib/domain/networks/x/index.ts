@@ -1,9 +1,16 @@
+import twitter from "twitter-text";
 import { MAX_TWEET_CHARS, MAX_TWEET_WEIGHT, tweetWeight } from "@/lib/domain/drafts/text";
 import type { NetworkSpec, TextRule } from "../network";
 
 // X, a microblog (the API's `micro`): a tweet's weighted length (twitter-text: a link counts
 // 23, wide characters and emoji 2), 4 images or one animated GIF (docs.x.com). Its endpoints
 // and their scopes: ./endpoints.ts.
+
+/**
+ * X refuses a post with more than one cashtag ($TICKER) from a self-serve app (docs.x.com,
+ * "Post creation restrictions (self-serve)"): refused on the draft rather than at X.
+ */
+export const MAX_TWEET_CASHTAGS = 1;
 
 /** X: a tweet carries up to 4 images, or one animated GIF. */
 export const MAX_TWEET_IMAGES = 4;
@@ -20,6 +27,9 @@ const weighted: TextRule = {
       );
     if (weight > MAX_TWEET_WEIGHT)
       return `A tweet is at most ${MAX_TWEET_WEIGHT} characters as X counts them (links 23, wide characters and emoji 2); this one is ${weight}`;
+    const cashtags = twitter.extractCashtags(text.normalize("NFC"));
+    if (cashtags.length > MAX_TWEET_CASHTAGS)
+      return `X takes at most ${MAX_TWEET_CASHTAGS} cashtag a post from apps like this one (self-serve); this one has ${cashtags.length} (${cashtags.map((c) => `$${c}`).join(", ")})`;
     return null;
   },
 };

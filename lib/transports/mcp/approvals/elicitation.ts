@@ -18,7 +18,9 @@ import {
 import type { Confirmation } from "@/lib/core/errors";
 import { networkOfDraft } from "@/lib/domain/networks";
 import { findOperation } from "@/lib/operations/registry";
-import { destination } from "@/lib/adapters/platforms/destination";
+import { destination, type Destination } from "@/lib/adapters/platforms/destination";
+import { config } from "@/lib/core/config";
+import { priceShown, replyWarning } from "@/lib/domain/networks/x/pricing";
 import { formatInZone, formatUtc } from "@/lib/core/time";
 import { attachmentLines, proposedAttachmentLines } from "./attachments";
 import { cancelCall } from "../in-flight";
@@ -48,6 +50,18 @@ export async function approvalMode(db: Db, caller: Caller, session: McpSession):
 /** How the action's operation asks for approval (its definition's `approval`); its name when it says nothing. */
 const approvalOf = (c: Confirmation) => findOperation(c.action.operation)?.approval ?? { verb: c.action.operation };
 
+/** What X charges for it and the replies X may refuse, as the approval page says them. */
+function xFacts(dest: Destination, operation: string, shown: Awaited<ReturnType<typeof approvalToShow>>): string[] {
+  if (!shown) return [];
+  const content = shown.proposed ? { body: shown.proposed.body, attachments: shown.proposed.attachments } : shown;
+  const texts = { body: content.body, thread: content.attachments?.thread.map((p) => p.text), firstComment: content.attachments?.first_comment };
+  const c = config();
+  const price = priceShown(dest, operation, texts, c.xPrices);
+  if (!price) return [];
+  const warning = replyWarning(texts, c.X_REPLIES);
+  return [`Cost: ${price}`, ...(warning ? [warning] : [])];
+}
+
 /** The form: everything the owner would see on the approval page, not only a title. */
 export async function confirmationForm(db: Db, caller: Caller, c: Confirmation) {
   const a = c.action;
@@ -66,6 +80,7 @@ export async function confirmationForm(db: Db, caller: Caller, c: Confirmation) 
     `Account: ${dest.account}`,
     `When: ${when}`,
     `Title: ${a.title}`,
+    ...xFacts(dest, a.operation, shown),
     "",
     shown?.proposed ? "Current text:" : "Full text:",
     shown?.body ?? "",
