@@ -3,6 +3,8 @@ import { startTransition, useActionState, useEffect, useId, useRef, useState, ty
 import type { ActionState } from "./action-form";
 import { ConfirmDialog } from "./confirm-dialog";
 import { useUnsavedGuard } from "./unsaved-guard";
+import { ErrorSummary } from "./error-summary";
+import { MAX_TWEET_WEIGHT, tweetWeight } from "@/lib/domain/drafts/text";
 
 /** A refusal, with the button pressed and the text as it was typed (and the version it was typed on). */
 export type ItemState = (NonNullable<ActionState> & { intent?: string; typed?: { title: string; body: string; basedOn: string } }) | null;
@@ -17,6 +19,8 @@ type Props = {
   when: ReactNode;
   scheduled: boolean;
   publishQuestion: string;
+  /** The network whose length limit Publish now checks before its dialog (X's weighted 280, LinkedIn's 3,000), if either. */
+  limit?: "X" | "LinkedIn";
   /** Saves the text as the owner pauses (an unscheduled draft's page only). */
   autosave?: (form: FormData) => Promise<{ error?: string; shown?: string; updated_at?: string; at?: string } | null>;
 };
@@ -30,7 +34,22 @@ const PAUSE_MS = 2000;
  * text (React resets a form after its action: the text returns as its default value), and
  * leaving with unsaved text asks first.
  */
-export function ItemForm({ action, hidden: initial, saved: initialSaved, titleHelp, when, scheduled, publishQuestion, autosave }: Props) {
+/** Why `limit`'s network would refuse this text, with the way out; null when it fits. */
+function overLimit(limit: Props["limit"], body: string): string | null {
+  if (limit === "X") {
+    const w = tweetWeight(body);
+    if (w !== undefined && w <= MAX_TWEET_WEIGHT) return null;
+    const size = w === undefined ? "far too long" : `${w} / ${MAX_TWEET_WEIGHT} characters (${w - MAX_TWEET_WEIGHT} too many)`;
+    return `X would refuse it, so nothing was published: this tweet is ${size}. Shorten it, or split it into a thread in the composer (Edit in the composer).`;
+  }
+  if (limit === "LinkedIn" && Array.from(body).length > 3000)
+    return `LinkedIn would refuse it, so nothing was published: the post is ${Array.from(body).length} / 3000 characters. Shorten it.`;
+  return null;
+}
+
+export function ItemForm({ action, hidden: initial, saved: initialSaved, titleHelp, when, scheduled, publishQuestion, autosave, limit }: Props) {
+  // Publish now refused before its dialog: what the network would refuse cannot be confirmed.
+  const [tooLong, setTooLong] = useState<{ message: string; attempt: number } | null>(null);
   const [state, run, pending] = useActionState(action, null);
   // An autosave moves the page on to the version it made, the buttons then acting on that
   // one, until the page itself shows a newer version (a button's save, a reload).
@@ -109,6 +128,7 @@ export function ItemForm({ action, hidden: initial, saved: initialSaved, titleHe
       {Object.entries(hidden).map(([k, v]) => (
         <input key={k} type="hidden" name={k} value={v} />
       ))}
+      {tooLong ? <ErrorSummary message={tooLong.message} attempt={tooLong.attempt} fields={[{ id: "body", label: "Shorten the text" }]} /> : null}
       <section className="card stack" aria-labelledby="edit-h">
         <h2 id="edit-h">Edit</h2>
         {saved.title !== undefined ? (
@@ -122,7 +142,15 @@ export function ItemForm({ action, hidden: initial, saved: initialSaved, titleHe
         ) : null}
         <div>
           <label htmlFor="body">Text</label>
-          <textarea id="body" name="body" defaultValue={typed?.body ?? saved.body} rows={8} required aria-describedby="body-help" />
+          <textarea
+            id="body"
+            name="body"
+            defaultValue={typed?.body ?? saved.body}
+            rows={8}
+            required
+            aria-describedby="body-help"
+            aria-invalid={tooLong ? true : undefined}
+          />
           <span className="help" id="body-help">
             Schedule and Publish now save this text first.
           </span>
@@ -154,7 +182,17 @@ export function ItemForm({ action, hidden: initial, saved: initialSaved, titleHe
               Unschedule
             </button>
           ) : null}
-          <button type="button" className="btn" onClick={() => dialog.current?.showModal()} disabled={pending}>
+          <button
+            type="button"
+            className="btn"
+            onClick={() => {
+              const body = form.current?.elements.namedItem("body");
+              const problem = overLimit(limit, body instanceof HTMLTextAreaElement ? body.value : saved.body);
+              setTooLong(problem ? { message: problem, attempt: Date.now() } : null);
+              if (!problem) dialog.current?.showModal();
+            }}
+            disabled={pending}
+          >
             Publish now
           </button>
           <ConfirmDialog dialogRef={dialog} id={qid} question={publishQuestion} confirmLabel="Publish now" submit={{ name: "intent", value: "publish" }} />

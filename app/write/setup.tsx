@@ -4,6 +4,7 @@ import { db } from "@/lib/adapters/db";
 import { destination } from "@/lib/adapters/platforms/destination";
 import { accountLabel, listAccounts } from "@/lib/domain/accounts/accounts";
 import { SandboxNote } from "@/components/sandbox-note";
+import { NETWORK_NAMES } from "@/lib/domain/networks";
 import { formatInZone, pickerStart, zonedParts } from "@/components/format";
 import { ports } from "@/lib/adapters/ports";
 import { ownerContext } from "@/lib/domain/owner/owner";
@@ -47,6 +48,7 @@ export async function composerSetup(me: Owner, o: { day?: string; at?: Date | nu
           default: a.default,
           destination: destination(type, label).account,
           nextSlot: slot ? formatInZone(new Date(slot), me.timezone) : null,
+          network: NETWORK_NAMES[a.network],
         };
       }),
       // Without a connected account only the sandbox takes it (no account: no queue either).

@@ -259,6 +259,7 @@ export default async function ItemPage({
           scheduled={status === "scheduled"}
           publishQuestion={`Publish this ${what} to ${dest.account} now? It cannot be undone.`}
           autosave={status === "draft" ? autosave.bind(null, type, id) : undefined}
+          limit={({ x: "X", linkedin: "LinkedIn" } as const)[(account?.network ?? (type === "post" ? "linkedin" : "x")) as "x" | "linkedin"]}
         />
       ) : (
         <section aria-labelledby="text-h">
