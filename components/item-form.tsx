@@ -4,6 +4,7 @@ import type { ActionState } from "./action-form";
 import { ConfirmDialog } from "./confirm-dialog";
 import { useUnsavedGuard } from "./unsaved-guard";
 import { ErrorSummary } from "./error-summary";
+import { formatTime } from "./format";
 import { MAX_TWEET_WEIGHT, tweetWeight } from "@/lib/domain/drafts/text";
 
 /** A refusal, with the button pressed and the text as it was typed (and the version it was typed on). */
@@ -21,6 +22,8 @@ type Props = {
   publishQuestion: string;
   /** The network whose length limit Publish now checks before its dialog (X's weighted 280, LinkedIn's 3,000), if either. */
   limit?: "X" | "LinkedIn";
+  /** The owner's time zone: every time on the page is in it. */
+  timeZone: string;
   /** Saves the text as the owner pauses (an unscheduled draft's page only). */
   autosave?: (form: FormData) => Promise<{ error?: string; shown?: string; updated_at?: string; at?: string } | null>;
 };
@@ -47,7 +50,7 @@ function overLimit(limit: Props["limit"], body: string): string | null {
   return null;
 }
 
-export function ItemForm({ action, hidden: initial, saved: initialSaved, titleHelp, when, scheduled, publishQuestion, autosave, limit }: Props) {
+export function ItemForm({ action, hidden: initial, saved: initialSaved, titleHelp, when, scheduled, publishQuestion, autosave, limit, timeZone }: Props) {
   // Publish now refused before its dialog: what the network would refuse cannot be confirmed.
   const [tooLong, setTooLong] = useState<{ message: string; attempt: number } | null>(null);
   const [state, run, pending] = useActionState(action, null);
@@ -158,9 +161,7 @@ export function ItemForm({ action, hidden: initial, saved: initialSaved, titleHe
         {autosave ? (
           <p className="help" aria-live="polite">
             {autosaved?.error ??
-              (autosaved?.at
-                ? `Saved automatically at ${new Date(autosaved.at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.`
-                : "Saved automatically as you pause.")}
+              (autosaved?.at ? `Saved automatically at ${formatTime(new Date(autosaved.at), timeZone)}.` : "Saved automatically as you pause.")}
           </p>
         ) : null}
         {refused("edit")}

@@ -4,6 +4,7 @@ import { MAX_TWEET_WEIGHT, tweetWeight } from "@/lib/domain/drafts/text";
 import { PostPreview } from "@/components/post-preview";
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import { ErrorSummary } from "@/components/error-summary";
+import { formatTime } from "@/components/format";
 import { WhenPicker } from "@/components/when-picker";
 import { useUnsavedGuard } from "@/components/unsaved-guard";
 import { composeAction, type ComposeState } from "./actions";
@@ -459,7 +460,7 @@ export function Composer({ userId, name, csrf, formKey, targets, when, limits, m
             <p className="help" aria-live="polite">
               {status?.error ??
                 (status?.at
-                  ? `Text saved automatically at ${new Date(status.at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.`
+                  ? `Text saved automatically at ${formatTime(new Date(status.at), when.timeZone)}.`
                   : "Text saves itself as you pause; files, descriptions and the account when you press Save changes.")}
             </p>
           ) : null}

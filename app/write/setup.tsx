@@ -1,7 +1,7 @@
 import { csrfToken, type requireOwner } from "@/lib/transports/auth/session";
 import { formKey } from "@/lib/transports/owner/door";
 import { db } from "@/lib/adapters/db";
-import { destination } from "@/lib/adapters/platforms/destination";
+import { destination, sandboxNetworks } from "@/lib/adapters/platforms/destination";
 import { accountLabel, listAccounts } from "@/lib/domain/accounts/accounts";
 import { SandboxNote } from "@/components/sandbox-note";
 import { NETWORK_NAMES } from "@/lib/domain/networks";
@@ -72,4 +72,4 @@ export async function composerSetup(me: Owner, o: { day?: string; at?: Date | nu
 }
 
 /** Where each kind of draft goes when that is the sandbox, said above the composer. */
-export const SandboxNotes = ({ types }: { types: ("post" | "tweet")[] }) => types.map((t) => <SandboxNote key={t} dest={destination(t)} type={t} />);
+export const SandboxNotes = ({ types }: { types: ("post" | "tweet")[] }) => <SandboxNote networks={sandboxNetworks(types)} />;

@@ -325,8 +325,12 @@ describe("the owner's pages", () => {
 
     await page.goto(`${srv.origin}/content/post/${post}`);
     expect(await page.locator(".meta .badge").first().textContent()).toBe("Sandbox post");
-    const note = page.getByRole("note", { name: "Sandbox" });
-    expect(await note.textContent()).toMatch(/no LinkedIn app set up, so posts go to its built-in sandbox.*LINKEDIN_CLIENT_ID.*LINKEDIN_CLIENT_SECRET/);
+    // One short notice, the set-up one click away.
+    const note = page.getByRole("note", { name: "Sandbox mode" });
+    expect(await note.textContent()).toMatch(
+      /Sandbox mode: LinkedIn is not set up, so posts stay in this service's sandbox.*LINKEDIN_CLIENT_ID.*LINKEDIN_CLIENT_SECRET/,
+    );
+    expect(await note.getByText("LINKEDIN_CLIENT_ID").isVisible()).toBe(false);
     expect(await note.getByRole("link", { name: "Settings > Connections" }).getAttribute("href")).toBe("/settings/connections");
     expect(await sentTo(page)).toEqual([]);
     await axe(page);
@@ -345,7 +349,9 @@ describe("the owner's pages", () => {
 
     await page.goto(`${srv.origin}/content/tweet/${tweet}`);
     expect(await page.locator(".meta .badge").first().textContent()).toBe("Sandbox tweet");
-    expect(await page.getByRole("note", { name: "Sandbox" }).textContent()).toMatch(/no X app set up, so tweets go to its built-in sandbox.*X_CLIENT_ID/);
+    expect(await page.getByRole("note", { name: "Sandbox mode" }).textContent()).toMatch(
+      /X is not set up, so tweets stay in this service's sandbox.*X_CLIENT_ID/,
+    );
     await page.getByRole("button", { name: "Publish now", exact: true }).click();
     expect(await page.getByRole("dialog").textContent()).toContain("Publish this tweet to the sandbox (X is not set up: tweets stay in this service) now?");
     await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();

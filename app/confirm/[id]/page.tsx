@@ -14,7 +14,7 @@ import { OwnerShell } from "@/components/owner-shell";
 import { SandboxNote } from "@/components/sandbox-note";
 import type { DraftType } from "@/lib/domain/networks";
 import { findOperation } from "@/lib/operations/registry";
-import { destination, type Destination } from "@/lib/adapters/platforms/destination";
+import { destination, sandboxNetworks, type Destination } from "@/lib/adapters/platforms/destination";
 import { decide } from "./actions";
 
 export const dynamic = "force-dynamic";
@@ -107,7 +107,7 @@ export default async function ConfirmPage({
           <dt>Platform</dt>
           <dd>
             {dest.account}
-            <SandboxNote dest={dest} type={type} />
+            {dest.sandbox ? <SandboxNote networks={sandboxNetworks([type])} /> : null}
           </dd>
           {edit ? null : (
             <>
