@@ -6,7 +6,7 @@ import type { Plan } from "@/drizzle/schema";
 import { isUuid } from "@/lib/core/ids";
 import { AppError } from "@/lib/core/errors";
 import { refusal } from "@/lib/transports/auth/form-errors";
-import { checkConnections } from "@/lib/adapters/platforms/check";
+import { checkConnections, sandboxInUse } from "@/lib/adapters/platforms/check";
 import { ports } from "@/lib/adapters/ports";
 import { connectWithPassword } from "@/lib/domain/accounts/password";
 import { redactSecrets } from "@/lib/core/redact";
@@ -83,7 +83,7 @@ export async function runCommand(argv: string[], open: () => Promise<Db>, passwo
       const d = await open();
       const user = await findUserByEmail(d, need(v.email, "email"));
       if (!user) throw new AccountError(`No user with e-mail ${v.email}.`);
-      return { connections: await checkConnections(d, user.id) };
+      return { connections: await checkConnections(d, user.id), sandbox: sandboxInUse() };
     }
     case "connect-bluesky": {
       const handle = need(v.handle, "handle");
