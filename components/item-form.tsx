@@ -1,9 +1,12 @@
 "use client";
-import { useActionState, useId, useMemo, useRef, type ReactNode } from "react";
+import { useActionState, useId, useMemo, useRef, useState, type ReactNode } from "react";
 import { useAutosave, type AutosaveAnswer } from "./use-autosave";
 import type { ActionState } from "./action-form";
 import { ConfirmDialog } from "./confirm-dialog";
 import { useUnsavedGuard } from "./unsaved-guard";
+import { ErrorSummary } from "./error-summary";
+import { formatTime } from "./format";
+import { MAX_TWEET_WEIGHT, tweetWeight } from "@/lib/domain/drafts/text";
 
 /** A refusal, with the button pressed and the text as it was typed (and the version it was typed on). */
 export type ItemState = (NonNullable<ActionState> & { intent?: string; typed?: { title: string; body: string; basedOn: string } }) | null;
@@ -18,6 +21,10 @@ type Props = {
   when: ReactNode;
   scheduled: boolean;
   publishQuestion: string;
+  /** The network whose length limit Publish now checks before its dialog (X's weighted 280, LinkedIn's 3,000), if either. */
+  limit?: "X" | "LinkedIn";
+  /** The owner's time zone: every time on the page is in it. */
+  timeZone: string;
   /** Saves the text as the owner pauses (an unscheduled draft's page only). */
   autosave?: (form: FormData) => Promise<AutosaveAnswer>;
 };
@@ -30,7 +37,22 @@ const noSave = async () => null;
  * text (React resets a form after its action: the text returns as its default value), and
  * leaving with unsaved text asks first.
  */
-export function ItemForm({ action, hidden: initial, saved: initialSaved, titleHelp, when, scheduled, publishQuestion, autosave }: Props) {
+/** Why `limit`'s network would refuse this text, with the way out; null when it fits. */
+function overLimit(limit: Props["limit"], body: string): string | null {
+  if (limit === "X") {
+    const w = tweetWeight(body);
+    if (w !== undefined && w <= MAX_TWEET_WEIGHT) return null;
+    const size = w === undefined ? "far too long" : `${w} / ${MAX_TWEET_WEIGHT} characters (${w - MAX_TWEET_WEIGHT} too many)`;
+    return `X would refuse it, so nothing was published: this tweet is ${size}. Shorten it, or split it into a thread in the composer (Edit in the composer).`;
+  }
+  if (limit === "LinkedIn" && Array.from(body).length > 3000)
+    return `LinkedIn would refuse it, so nothing was published: the post is ${Array.from(body).length} / 3000 characters. Shorten it.`;
+  return null;
+}
+
+export function ItemForm({ action, hidden: initial, saved: initialSaved, titleHelp, when, scheduled, publishQuestion, autosave, limit, timeZone }: Props) {
+  // Publish now refused before its dialog: what the network would refuse cannot be confirmed.
+  const [tooLong, setTooLong] = useState<{ message: string; attempt: number } | null>(null);
   const [state, run, pending] = useActionState(action, null);
   const form = useRef<HTMLFormElement>(null);
   const shown = useMemo(
@@ -70,6 +92,7 @@ export function ItemForm({ action, hidden: initial, saved: initialSaved, titleHe
       {Object.entries(hidden).map(([k, v]) => (
         <input key={k} type="hidden" name={k} value={v} />
       ))}
+      {tooLong ? <ErrorSummary message={tooLong.message} attempt={tooLong.attempt} fields={[{ id: "body", label: "Shorten the text" }]} /> : null}
       <section className="card stack" aria-labelledby="edit-h">
         <h2 id="edit-h">Edit</h2>
         {saved.title !== undefined ? (
@@ -83,7 +106,15 @@ export function ItemForm({ action, hidden: initial, saved: initialSaved, titleHe
         ) : null}
         <div>
           <label htmlFor="body">Text</label>
-          <textarea id="body" name="body" defaultValue={typed?.body ?? saved.body} rows={8} required aria-describedby="body-help" />
+          <textarea
+            id="body"
+            name="body"
+            defaultValue={typed?.body ?? saved.body}
+            rows={8}
+            required
+            aria-describedby="body-help"
+            aria-invalid={tooLong ? true : undefined}
+          />
           <span className="help" id="body-help">
             Schedule and Publish now save this text first.
           </span>
@@ -91,9 +122,7 @@ export function ItemForm({ action, hidden: initial, saved: initialSaved, titleHe
         {autosave ? (
           <p className="help" aria-live="polite">
             {autosaved?.error ??
-              (autosaved?.at
-                ? `Saved automatically at ${new Date(autosaved.at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.`
-                : "Saved automatically as you pause.")}
+              (autosaved?.at ? `Saved automatically at ${formatTime(new Date(autosaved.at), timeZone)}.` : "Saved automatically as you pause.")}
           </p>
         ) : null}
         {refused("edit")}
@@ -115,7 +144,17 @@ export function ItemForm({ action, hidden: initial, saved: initialSaved, titleHe
               Unschedule
             </button>
           ) : null}
-          <button type="button" className="btn" onClick={() => dialog.current?.showModal()} disabled={pending}>
+          <button
+            type="button"
+            className="btn"
+            onClick={() => {
+              const body = form.current?.elements.namedItem("body");
+              const problem = overLimit(limit, body instanceof HTMLTextAreaElement ? body.value : saved.body);
+              setTooLong(problem ? { message: problem, attempt: Date.now() } : null);
+              if (!problem) dialog.current?.showModal();
+            }}
+            disabled={pending}
+          >
             Publish now
           </button>
           <ConfirmDialog dialogRef={dialog} id={qid} question={publishQuestion} confirmLabel="Publish now" submit={{ name: "intent", value: "publish" }} />

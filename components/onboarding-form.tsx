@@ -1,6 +1,19 @@
 "use client";
 import { useActionState, useEffect, useRef } from "react";
 import type { OnboardingState } from "@/app/onboarding/actions";
+import { ErrorSummary } from "./error-summary";
+
+/** Each field's label, for the error summary's links (samplePosts is the first sample's). */
+const LABELS: Record<string, [string, string]> = {
+  name: ["name", "Your name"],
+  timezone: ["timezone", "Time zone"],
+  samplePosts: ["sample1", "Sample post 1"],
+  tone: ["tone", "Tone"],
+  voiceSummary: ["voiceSummary", "Your voice in one sentence"],
+  niche: ["niche", "Niche"],
+  traits: ["traits", "Traits"],
+  pillars: ["pillars", "Content pillars"],
+};
 
 export type OnboardingValues = {
   name: string;
@@ -64,9 +77,13 @@ export function OnboardingForm({ action, values: initial, zones, csrf, next, gue
   });
   return (
     <form action={formAction} noValidate key={state.attempt ?? 0}>
-      <div role="alert" aria-live="assertive">
-        {state.error ? <p className="error-box">{state.error}</p> : null}
-      </div>
+      {state.error ? (
+        <ErrorSummary
+          message={state.error}
+          attempt={state.attempt}
+          fields={Object.entries(f).map(([k, message]) => ({ id: LABELS[k]?.[0] ?? k, label: LABELS[k]?.[1] ?? k, message }))}
+        />
+      ) : null}
       <input type="hidden" name="csrf" value={csrf} />
       <input type="hidden" name="next" value={next} />
       <fieldset className="stack">

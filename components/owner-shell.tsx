@@ -17,6 +17,7 @@ const NAV = [
   ["/content", "Content"],
   ["/queue", "Queue"],
   ["/calendar", "Calendar"],
+  ["/approvals", "Approvals"],
   ["/analytics", "Analytics"],
   ["/settings/connections", "Connections"],
   ["/settings/webhooks", "Webhooks"],
@@ -45,6 +46,23 @@ async function AttentionBanner({ userId }: { userId: string }) {
         </>
       ) : null}
     </aside>
+  );
+}
+
+/** Approvals in the navigation, with how many requests wait for the owner (when the page knows whose it is). */
+async function ApprovalsLink({ userId, current }: { userId?: string; current?: string }) {
+  const waiting = userId ? (await attention(await db(), userId)).waiting : 0;
+  return (
+    <a href="/approvals" aria-current={current === "/approvals" ? "page" : undefined}>
+      Approvals
+      {waiting ? (
+        <>
+          {" "}
+          <span className="nav-count">{waiting}</span>
+          <span className="sr-only"> waiting</span>
+        </>
+      ) : null}
+    </a>
   );
 }
 
@@ -84,11 +102,15 @@ export function OwnerShell({
             <details className="nav-menu">
               <summary>Menu</summary>
               <div className="nav-links">
-                {NAV.map(([href, text]) => (
-                  <a key={href} href={href} aria-current={current === href ? "page" : undefined}>
-                    {text}
-                  </a>
-                ))}
+                {NAV.map(([href, text]) =>
+                  href === "/approvals" ? (
+                    <ApprovalsLink key={href} userId={userId} current={current} />
+                  ) : (
+                    <a key={href} href={href} aria-current={current === href ? "page" : undefined}>
+                      {text}
+                    </a>
+                  ),
+                )}
                 <span className="muted">{email}</span>
                 <form action={signOutAction}>
                   <button className="btn link" type="submit">

@@ -15,7 +15,7 @@ const toDay = (s: string) => {
 };
 const toYmd = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 
-export function WhenPicker({ date, time, today, timeZone }: { date: string; time: string; today: string; timeZone: string }) {
+export function WhenPicker({ date, time, today, timeZone, invalid }: { date: string; time: string; today: string; timeZone: string; invalid?: boolean }) {
   const [day, setDay] = useState(date);
   const chosen = toDay(day);
   return (
@@ -42,7 +42,7 @@ export function WhenPicker({ date, time, today, timeZone }: { date: string; time
         <span className="help" id="time-zone">
           {timeZone}
         </span>
-        <input id="time" name="time" type="time" required defaultValue={time} aria-describedby="time-zone" />
+        <input id="time" name="time" type="time" required defaultValue={time} aria-describedby="time-zone" aria-invalid={invalid || undefined} />
       </div>
     </div>
   );

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { requireOwner } from "@/lib/transports/auth/session";
+import { csrfToken, requireOwner } from "@/lib/transports/auth/session";
 import { db } from "@/lib/adapters/db";
 import { ports } from "@/lib/adapters/ports";
 import { lastChangedBy } from "@/lib/domain/drafts/history";
@@ -12,6 +12,8 @@ import { destinationBadges } from "@/lib/adapters/platforms/destination";
 import { listDetails, tabCounts } from "@/lib/domain/owner/content-list";
 import { servedAt } from "@/lib/core/media-url";
 import { ApplyFilters } from "@/components/apply-filters";
+import { GettingStarted } from "@/components/getting-started";
+import { gettingStarted } from "@/lib/domain/owner/getting-started";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Content · Contentio" };
@@ -77,10 +79,12 @@ export default async function ContentPage({ searchParams }: { searchParams: Prom
   };
   const now = new Date();
   const badge = destinationBadges();
+  const start = await gettingStarted(d, me.id);
 
   return (
     <OwnerShell email={me.email} userId={me.id} current="/content">
       <h1>Content</h1>
+      {start.hidden ? null : <GettingStarted steps={start.steps} csrf={csrfToken(me.id, "getting-started")} page="/content" hidden={false} />}
       {sp.done === "deleted" ? (
         <p className="ok-box" role="status">
           Deleted.

@@ -3,6 +3,9 @@ import { csrfToken, requireOwner } from "@/lib/transports/auth/session";
 import { OnboardingForm } from "@/components/onboarding-form";
 import { OwnerShell } from "@/components/owner-shell";
 import { saveOnboarding } from "./actions";
+import { GettingStarted } from "@/components/getting-started";
+import { gettingStarted } from "@/lib/domain/owner/getting-started";
+import { db } from "@/lib/adapters/db";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Set up your account · Contentio" };
@@ -15,6 +18,7 @@ export default async function OnboardingPage({ searchParams }: { searchParams: P
   const done = me.accountCompletedAt !== null;
   // The owner the first start made: complete, but with a placeholder name, UTC and no voice.
   const firstVisit = done && !me.onboardedAt;
+  const start = await gettingStarted(await db(), me.id);
   return (
     <OwnerShell email={me.email} current="/onboarding">
       <h1>{firstVisit ? "Welcome: set up your profile" : done ? "Your profile and voice" : "Set up your account"}</h1>
@@ -42,6 +46,7 @@ export default async function OnboardingPage({ searchParams }: { searchParams: P
           pillars: me.pillars.map((p) => (p.description ? `${p.name}: ${p.description}` : p.name)).join("\n"),
         }}
       />
+      {done && !firstVisit ? <GettingStarted steps={start.steps} csrf={csrfToken(me.id, "getting-started")} page="/onboarding" hidden={start.hidden} /> : null}
     </OwnerShell>
   );
 }

@@ -13,6 +13,7 @@ import { confirmedDrafts } from "@/lib/domain/drafts/confirmed";
 import { formKey } from "@/lib/transports/owner/door";
 import { listDetails } from "@/lib/domain/owner/content-list";
 import { servedAt } from "@/lib/core/media-url";
+import { destination } from "@/lib/adapters/platforms/destination";
 import { addSlot, moveDraft, removeSlot, setPaused } from "./actions";
 
 export const dynamic = "force-dynamic";
@@ -85,13 +86,22 @@ export default async function QueuePage({ searchParams }: { searchParams: Promis
         </p>
       ) : null}
       {accounts.map(({ a, q }) => {
-        const name = `${NETWORK_NAMES[network(a.platform).provider]}: ${accountLabel(a) ?? "account"}`;
+        // The sandbox is never called LinkedIn or X: its queue is named for what it takes.
+        const name = a.sandbox
+          ? `Sandbox: ${network(a.platform).draftType}s`
+          : `${NETWORK_NAMES[network(a.platform).provider]}: ${accountLabel(a) ?? "account"}`;
         const free = q.upcoming.filter((s) => !s.draft);
         return (
           <section key={a.account_id} className="card" aria-labelledby={`q-${a.account_id}`}>
             <h2 id={`q-${a.account_id}`}>
-              {name} {a.default ? <span className="badge net">Default</span> : null} {q.paused ? <span className="badge warn">Paused</span> : null}
+              {name} {a.sandbox ? <span className="badge net">Sandbox</span> : null} {a.default ? <span className="badge net">Default</span> : null}{" "}
+              {q.paused ? <span className="badge warn">Paused</span> : null}
             </h2>
+            {a.sandbox ? (
+              <p className="meta">
+                Its {network(a.platform).draftType}s go to {destination(network(a.platform).draftType).account}.
+              </p>
+            ) : null}
             <ActionForm action={setPaused} label={q.paused ? "Resume queue" : "Pause queue"} labelClass="btn">
               {hidden(a.account_id)}
               <input type="hidden" name="paused" value={q.paused ? "off" : "on"} />

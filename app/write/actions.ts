@@ -15,7 +15,8 @@ import type { AutosaveAnswer } from "@/components/use-autosave";
 // edited by `save_draft`. Whatever happens after the drafts are saved, they stay saved: a
 // refusal says so and names them, and nothing typed is lost.
 
-export type ComposeState = { error?: string; saved?: { type: DraftType; id: string }[]; to?: string } | null;
+/** `fields`: the ids of the composer's fields the error is about (they are marked and linked). */
+export type ComposeState = { error?: string; fields?: string[]; saved?: { type: DraftType; id: string }[]; to?: string } | null;
 
 type Intent = "save" | "queue" | "schedule" | "publish";
 const DONE: Record<Intent, string> = { save: "saved", queue: "queued", schedule: "scheduled", publish: "published" };
@@ -48,6 +49,21 @@ function editedFields(type: DraftType, id: string, form: FormData) {
   };
 }
 
+/** The composer's field each refused input path names: the time, the post's text, a tweet's part, the first comment. */
+function fieldsOf(details: { path: string }[] | undefined, form: FormData, on: { post: boolean; tweet: boolean }): string[] {
+  const out = (details ?? []).map(({ path }) => {
+    const part = /^(?:drafts\.\d+\.)?thread\.(\d+)/.exec(path);
+    if (part) return `part-${Number(part[1]) + 1}`;
+    if (path.endsWith("scheduled_for")) return "time";
+    if (path.endsWith("first_comment")) return "first_comment";
+    if (!path.endsWith("body")) return null;
+    // Both written: the post's text is the one in error only when it is past LinkedIn's length.
+    const postOver = Array.from(field(form, "post_body")).length > 3000;
+    return on.post && (!on.tweet || postOver) ? "post_body" : "part-0";
+  });
+  return [...new Set(out.filter((x): x is string => !!x))];
+}
+
 export async function composeAction(_prev: ComposeState, form: FormData): Promise<ComposeState> {
   return ownerForm<ComposeState>(form, { page: "/write", purpose: "write", expired }, async (door) => {
     const intent = (["save", "queue", "schedule", "publish"] as const).find((i) => i === form.get("intent")) ?? "save";
@@ -57,13 +73,13 @@ export async function composeAction(_prev: ComposeState, form: FormData): Promis
     const onX = edit ? edit.type === "tweet" : form.get("to_tweet") === "on";
     if (!onLinkedIn && !onX) return { error: "Choose where it goes: LinkedIn, X or both." };
     const at = intent === "schedule" ? zonedToUtc(field(form, "date"), field(form, "time"), door.caller.timezone) : null;
-    if (intent === "schedule" && !at) return { error: "Choose a date and a time." };
+    if (intent === "schedule" && !at) return { error: "Choose a date and a time.", fields: ["time"] };
     const thread = sentParts(form);
     const orUntick = edit ? "." : ", or untick where it goes.";
-    if (onLinkedIn && !field(form, "post_body").trim()) return { error: `Write the post's text${orUntick}` };
-    if (onX && !thread[0]?.trim()) return { error: `Write the tweet's text${orUntick}` };
+    if (onLinkedIn && !field(form, "post_body").trim()) return { error: `Write the post's text${orUntick}`, fields: ["post_body"] };
+    if (onX && !thread[0]?.trim()) return { error: `Write the tweet's text${orUntick}`, fields: ["part-0"] };
     const empty = thread.findIndex((p) => !p.trim());
-    if (onX && empty > 0) return { error: `Part ${empty + 1} of the thread is empty: write it or remove it.` };
+    if (onX && empty > 0) return { error: `Part ${empty + 1} of the thread is empty: write it or remove it.`, fields: [`part-${empty}`] };
     const when = at ? { scheduled_for: at.toISOString() } : {};
     try {
       if (edit) {
@@ -82,7 +98,7 @@ export async function composeAction(_prev: ComposeState, form: FormData): Promis
       return { saved, to: `/content/${first.type}/${first.id}?done=${first.done ?? "saved"}` };
     } catch (e) {
       if (!(e instanceof AppError)) throw e;
-      return { error: refusal(e) };
+      return { error: refusal(e), fields: fieldsOf(e.details, form, { post: onLinkedIn, tweet: onX }) };
     }
   });
 }

@@ -58,15 +58,22 @@ export function AiHelp({
     <section className="card stack ai-help" aria-labelledby="ai-h">
       <h2 id="ai-h">Write with AI</h2>
       <p className="help">
-        {model
-          ? `Written by the model ${model}, in your voice.`
-          : "Written by the built-in offline composer (no AI model is configured): a starting point in your voice to edit."}{" "}
-        Each press uses your plan: {assist.left.posts} posts and {assist.left.aiActions} AI actions left this month.
+        {model ? (
+          <>
+            Written by the model {model}, in your voice. Each press uses your plan: {assist.left.posts} posts and {assist.left.aiActions} AI actions left this
+            month.
+          </>
+        ) : (
+          <>
+            No AI model is configured, so a built-in offline starter writes a template from your topic and voice (it does not follow wishes) for you to edit. It
+            costs nothing from your plan. To write with a model, whoever runs the service sets <code>OPENAI_API_KEY</code> (and <code>AI_MODEL</code>).
+          </>
+        )}
       </p>
       <label htmlFor="ai_topic">What it is about</label>
       <textarea id="ai_topic" rows={2} maxLength={2000} value={topic} onChange={(e) => setTopic(e.target.value)} />
       <label htmlFor="ai_instructions">Wishes for angle, length or style (optional)</label>
-      <input id="ai_instructions" maxLength={2000} value={instructions} onChange={(e) => setInstructions(e.target.value)} />
+      <input id="ai_instructions" type="text" maxLength={2000} value={instructions} onChange={(e) => setInstructions(e.target.value)} />
       <div className="actions">
         {formats.map((f) => (
           <button

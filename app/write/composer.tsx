@@ -3,6 +3,8 @@ import { useActionState, useEffect, useId, useRef, useState } from "react";
 import { MAX_TWEET_WEIGHT, tweetWeight } from "@/lib/domain/drafts/text";
 import { PostPreview } from "@/components/post-preview";
 import { ConfirmDialog } from "@/components/confirm-dialog";
+import { ErrorSummary } from "@/components/error-summary";
+import { formatTime } from "@/components/format";
 import { WhenPicker } from "@/components/when-picker";
 import { useUnsavedGuard } from "@/components/unsaved-guard";
 import { composeAction, type ComposeState } from "./actions";
@@ -19,7 +21,7 @@ export type Target = {
   network: string;
   sandbox: boolean;
   badge: string;
-  /** `network`: the account's (X, Bluesky: a tweet goes to either). */
+  /** `network`: the name of the network the account is on (X or Bluesky for a tweet). */
   accounts: { id: string; label: string; default: boolean; destination: string; nextSlot: string | null; network: string }[];
   /** Where it goes without an account (the sandbox), or null when an account is needed. */
   fallback: string | null;
@@ -44,6 +46,42 @@ function Count({ text, id }: { text: string; id: string }) {
       {over && w !== undefined ? `: ${w - MAX_TWEET_WEIGHT} too many` : ""}
     </span>
   );
+}
+
+/** The composer's fields by id, as the error summary names them. */
+function fieldLabel(id: string) {
+  const part = /^part-(\d+)$/.exec(id);
+  if (part) return part[1] === "0" ? "The tweet's text" : `Part ${Number(part[1]) + 1} of the thread`;
+  return ({ post_body: "The post's text", time: "The time", first_comment: "The first comment" } as Record<string, string>)[id] ?? id;
+}
+
+type Refusal = { message: string; fields: { id: string; label: string }[]; split: boolean };
+
+/**
+ * What the networks would refuse of the chosen texts, before Publish now asks to confirm: a
+ * tweet part past X's 280 (when the tweet goes to X) or a post past LinkedIn's 3,000.
+ */
+function wouldRefuse(d: Draft, tweetNetwork: string | undefined): Refusal | null {
+  if (d.toTweet && (tweetNetwork ?? "X") === "X") {
+    const over = d.parts.map((p, i) => ({ i, w: tweetWeight(p) })).filter(({ w }) => w === undefined || w > MAX_TWEET_WEIGHT);
+    if (over.length) {
+      const { i, w } = over[0];
+      const what = d.parts.length > 1 ? `Part ${i + 1} of the thread` : "This tweet";
+      const size = w === undefined ? "far too long" : `${w} / ${MAX_TWEET_WEIGHT} characters (${w - MAX_TWEET_WEIGHT} too many)`;
+      return {
+        message: `X would refuse it, so nothing was published: ${what} is ${size}. Split it into a thread, or shorten it.`,
+        fields: over.map(({ i }) => ({ id: `part-${i}`, label: `Shorten ${fieldLabel(`part-${i}`).toLowerCase()}` })),
+        split: true,
+      };
+    }
+  }
+  if (d.toPost && Array.from(d.post).length > 3000)
+    return {
+      message: `LinkedIn would refuse it, so nothing was published: the post is ${Array.from(d.post).length} / 3000 characters. Shorten it.`,
+      fields: [{ id: "post_body", label: "Shorten the post's text" }],
+      split: false,
+    };
+  return null;
 }
 
 export type ComposerProps = {
@@ -84,6 +122,8 @@ export function Composer({ userId, name, csrf, formKey, targets, when, limits, m
   const [d, setD] = useState<Draft>(start);
   const [restored, setRestored] = useState<"same" | "older" | null>(null);
   const [state, run, pending] = useActionState<ComposeState, FormData>(composeAction, null);
+  // Publish now refused before its dialog (wouldRefuse), until the text changes or it is pressed again.
+  const [refused, setRefused] = useState<(Refusal & { attempt: number }) | null>(null);
   // A submission sent before the answer to the first (a double press) carries the first one's
   // key; once an answer is in, the next press is a new request.
   const [submitKey, setSubmitKey] = useState(formKey);
@@ -166,8 +206,22 @@ export function Composer({ userId, name, csrf, formKey, targets, when, limits, m
   const changePartMedia = (i: number) => (f: (m: Medium[]) => Medium[]) =>
     setD((old) => ({ ...old, partMedia: old.parts.map((_, k) => (k === i ? f(old.partMedia[k] ?? []) : (old.partMedia[k] ?? []))) }));
 
+  const splitTweet = () => {
+    const parts = splitThread(d.parts.join("\n\n")).slice(0, 25);
+    set({ parts, partMedia: parts.map((_, i) => (i === 0 ? (d.partMedia[0] ?? []) : [])) });
+    setRefused(null);
+  };
+  // Publish now cannot be undone, so what the network would refuse is said before its dialog, with the way out.
+  const publishNow = () => {
+    const problem = wouldRefuse(d, tweet && accountOf(tweet, d.tweetAccount)?.network);
+    if (problem) return setRefused({ ...problem, attempt: Date.now() });
+    setRefused(null);
+    dialog.current?.showModal();
+  };
+  const invalid = (id: string) => (refused?.fields.some((f) => f.id === id) || state?.fields?.includes(id) ? true : undefined);
+
   return (
-    <form ref={formRef} action={action} aria-busy={pending} className="composer">
+    <form ref={formRef} action={action} onSubmit={() => setRefused(null)} aria-busy={pending} className="composer">
       <input type="hidden" name="csrf" value={csrf} />
       <input type="hidden" name="key" value={submitKey} />
       <input type="hidden" name="thread" value={JSON.stringify(d.parts)} />
@@ -187,15 +241,28 @@ export function Composer({ userId, name, csrf, formKey, targets, when, limits, m
             : "Restored what you were writing here before."}
         </p>
       ) : null}
-      {state?.error ? (
-        <p className="error-box" role="alert">
-          {state.error}{" "}
-          {state.saved?.map((s) => (
-            <a key={s.id} href={`/content/${s.type}/${s.id}`}>
-              Open the saved {s.type}.{" "}
-            </a>
-          ))}
-        </p>
+      {refused ? (
+        <ErrorSummary message={refused.message} fields={refused.fields} attempt={refused.attempt}>
+          {refused.split ? (
+            <div className="actions">
+              <button type="button" className="btn" onClick={splitTweet}>
+                Split into a thread
+              </button>
+            </div>
+          ) : null}
+        </ErrorSummary>
+      ) : state?.error ? (
+        <ErrorSummary message={state.error} fields={(state.fields ?? []).map((id) => ({ id, label: fieldLabel(id) }))} attempt={state}>
+          {state.saved?.length ? (
+            <p>
+              {state.saved.map((s) => (
+                <a key={s.id} href={`/content/${s.type}/${s.id}`}>
+                  Open the saved {s.type}.{" "}
+                </a>
+              ))}
+            </p>
+          ) : null}
+        </ErrorSummary>
       ) : null}
 
       <fieldset>
@@ -264,7 +331,15 @@ export function Composer({ userId, name, csrf, formKey, targets, when, limits, m
           <div className="stack">
             <h2 id="post-h">{post.sandbox ? post.badge : `${post.network} post`}</h2>
             <label htmlFor="post_body">Text</label>
-            <textarea id="post_body" name="post_body" rows={10} value={d.post} onChange={(e) => set({ post: e.target.value })} aria-describedby="post-count" />
+            <textarea
+              id="post_body"
+              name="post_body"
+              rows={10}
+              value={d.post}
+              onChange={(e) => set({ post: e.target.value })}
+              aria-describedby="post-count"
+              aria-invalid={invalid("post_body")}
+            />
             <span className="help" id="post-count">
               {Array.from(d.post).length} / 3000 characters. The preview marks where LinkedIn folds the text behind “…see more”.
             </span>
@@ -294,14 +369,7 @@ export function Composer({ userId, name, csrf, formKey, targets, when, limits, m
                 Use the post&apos;s text
               </button>
             ) : null}
-            <button
-              type="button"
-              className="btn"
-              onClick={() => {
-                const parts = splitThread(d.parts.join("\n\n")).slice(0, 25);
-                set({ parts, partMedia: parts.map((_, i) => (i === 0 ? (d.partMedia[0] ?? []) : [])) });
-              }}
-            >
+            <button type="button" className="btn" onClick={splitTweet}>
               Split into a thread
             </button>
             <button
@@ -322,7 +390,14 @@ export function Composer({ userId, name, csrf, formKey, targets, when, limits, m
               <li key={i} className="compose-row" aria-label={`Part ${i + 1} of ${d.parts.length}`}>
                 <div className="stack">
                   <label htmlFor={`part-${i}`}>{d.parts.length > 1 ? `Part ${i + 1}` : "Text"}</label>
-                  <textarea id={`part-${i}`} rows={4} value={p} onChange={(e) => setPart(i, e.target.value)} aria-describedby={`count-${i}`} />
+                  <textarea
+                    id={`part-${i}`}
+                    rows={4}
+                    value={p}
+                    onChange={(e) => setPart(i, e.target.value)}
+                    aria-describedby={`count-${i}`}
+                    aria-invalid={invalid(`part-${i}`)}
+                  />
                   <Count text={p} id={`count-${i}`} />
                   <EditWithAi
                     assist={assist}
@@ -386,7 +461,14 @@ export function Composer({ userId, name, csrf, formKey, targets, when, limits, m
       <section className="card stack" aria-labelledby="comment-h">
         <h2 id="comment-h">First comment</h2>
         <label htmlFor="first_comment">Posted right after {d.toPost ? "the post" : "the tweet"} (optional)</label>
-        <textarea id="first_comment" name="first_comment" rows={2} value={d.comment} onChange={(e) => set({ comment: e.target.value })} />
+        <textarea
+          id="first_comment"
+          name="first_comment"
+          rows={2}
+          value={d.comment}
+          onChange={(e) => set({ comment: e.target.value })}
+          aria-invalid={invalid("first_comment")}
+        />
       </section>
 
       {finished ? null : (
@@ -396,7 +478,7 @@ export function Composer({ userId, name, csrf, formKey, targets, when, limits, m
             <p className="help" aria-live="polite">
               {status?.error ??
                 (status?.at
-                  ? `Text saved automatically at ${new Date(status.at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.`
+                  ? `Text saved automatically at ${formatTime(new Date(status.at), when.timeZone)}.`
                   : "Text saves itself as you pause; files, descriptions and the account when you press Save changes.")}
             </p>
           ) : null}
@@ -409,7 +491,7 @@ export function Composer({ userId, name, csrf, formKey, targets, when, limits, m
                 Add to queue
               </button>
             ) : null}
-            <button type="button" className="btn" onClick={() => dialog.current?.showModal()} disabled={pending}>
+            <button type="button" className="btn" onClick={publishNow} disabled={pending}>
               Publish now
             </button>
             <ConfirmDialog
@@ -431,9 +513,9 @@ export function Composer({ userId, name, csrf, formKey, targets, when, limits, m
                 : "No free queue slot: set the account's slots on the Queue page to use it."}
             </p>
           )}
-          <details>
+          <details open={invalid("time") || undefined}>
             <summary>Schedule for…</summary>
-            <WhenPicker date={when.date} time={when.time} today={when.today} timeZone={when.timeZone} />
+            <WhenPicker date={when.date} time={when.time} today={when.today} timeZone={when.timeZone} invalid={invalid("time")} />
             <button type="submit" name="intent" value="schedule" className="btn primary" disabled={pending}>
               Schedule
             </button>

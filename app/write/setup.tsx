@@ -1,9 +1,10 @@
 import { csrfToken, type requireOwner } from "@/lib/transports/auth/session";
 import { formKey } from "@/lib/transports/owner/door";
 import { db } from "@/lib/adapters/db";
-import { destination } from "@/lib/adapters/platforms/destination";
+import { destination, sandboxNetworks } from "@/lib/adapters/platforms/destination";
 import { accountLabel, listAccounts } from "@/lib/domain/accounts/accounts";
 import { SandboxNote } from "@/components/sandbox-note";
+import { NETWORK_NAMES } from "@/lib/domain/networks";
 import { formatInZone, pickerStart, zonedParts } from "@/components/format";
 import { ports } from "@/lib/adapters/ports";
 import { ownerContext } from "@/lib/domain/owner/owner";
@@ -12,7 +13,6 @@ import { MAX_POST_IMAGES, MAX_TWEET_IMAGES } from "@/lib/domain/media/draft-medi
 import { MAX_IMAGE_BYTES, MAX_PDF_BYTES, MEDIA_TYPES } from "@/lib/domain/media/files";
 import { remaining } from "@/lib/domain/owner/allowances";
 import type { ComposerProps, Target } from "./composer";
-import { NETWORK_NAMES } from "@/lib/domain/networks";
 
 // What the composer needs to know, for a new draft (page.tsx) and for an edit of one
 // ([type]/[id]/page.tsx): where the owner can post, each account's next queue slot, the
@@ -73,4 +73,4 @@ export async function composerSetup(me: Owner, o: { day?: string; at?: Date | nu
 }
 
 /** Where each kind of draft goes when that is the sandbox, said above the composer. */
-export const SandboxNotes = ({ types }: { types: ("post" | "tweet")[] }) => types.map((t) => <SandboxNote key={t} dest={destination(t)} type={t} />);
+export const SandboxNotes = ({ types }: { types: ("post" | "tweet")[] }) => <SandboxNote networks={sandboxNetworks(types)} />;

@@ -27,6 +27,8 @@ export const users = pgTable("users", {
   pillars: jsonb("pillars").$type<Pillar[]>().notNull().default([]),
   // "Allow connected apps to publish, schedule and delete" (Settings > Connections).
   publishingAllowed: boolean("publishing_allowed").notNull().default(false),
+  // When the owner put the "Getting started" list away (it stays under Profile); null: it shows on Content.
+  gettingStartedHiddenAt: at("getting_started_hidden_at"),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

@@ -135,6 +135,8 @@ export type Writer = {
   write: (brief: Brief, signal?: AbortSignal) => Promise<string>;
   /** A thread of `brief.parts` tweets (at least 2). */
   writeThread: (brief: Brief & { parts: number }, signal?: AbortSignal) => Promise<string[]>;
+  /** True for the built-in offline starter (no model configured): a template, which the composer's help does not charge. */
+  offline?: boolean;
 };
 
 export type SendRequest = { url: string; headers: Record<string, string>; body: string; timeoutMs: number };

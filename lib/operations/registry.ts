@@ -33,6 +33,7 @@ import { assistWritingOp } from "./in-person/assist-writing";
 import { changeAppOp } from "./in-person/change-app";
 import { setPublishingOp } from "./in-person/set-publishing";
 import { setNotificationsOp } from "./in-person/set-notifications";
+import { setGettingStartedOp } from "./in-person/set-getting-started";
 import { createTokenOp } from "./in-person/create-token";
 import { connectAccountOp } from "./in-person/connect-account";
 
@@ -79,6 +80,7 @@ export const ownerOperations: Operation[] = [
   changeAppOp,
   setPublishingOp,
   setNotificationsOp,
+  setGettingStartedOp,
   createTokenOp,
   connectAccountOp,
 ] as unknown as Operation[];

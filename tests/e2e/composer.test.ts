@@ -100,7 +100,12 @@ describe("the composer", () => {
     expect(question).toContain("Publish to the sandbox (LinkedIn is not set up");
     expect(question).not.toMatch(/Publish to (LinkedIn|X)\b/);
     await press(page.getByRole("dialog").getByRole("button", { name: "Publish now" }));
-    await expect.poll(async () => (await page.locator(".error-box").textContent())?.trim()).toBe("Write the tweet's text, or untick where it goes.");
+    // The summary says it and takes the focus, linking to the empty field.
+    await expect
+      .poll(async () => (await page.locator(".error-summary > p").first().textContent())?.trim())
+      .toBe("Write the tweet's text, or untick where it goes.");
+    expect(await page.evaluate(() => document.activeElement?.classList.contains("error-summary"))).toBe(true);
+    expect(await page.locator(".error-summary").getByRole("link", { name: "The tweet's text" }).getAttribute("href")).toBe("#part-0");
     // The refused form keeps its text, and nothing was written.
     expect(await page.locator("#post_body").inputValue()).toBe("Launchday out now.");
     expect((await api("search_content", { query: "Launchday" })).body.results).toEqual([]);

@@ -40,7 +40,14 @@ describe("the first start's owner", () => {
     await page.getByLabel("Sample post 1").fill("Small steps, shipped daily.");
     await page.getByLabel("Tone").fill("plain");
     await page.getByRole("button", { name: "Save and finish" }).click();
-    await expect.poll(() => page.getByText("Choose a time zone from the list").count()).toBe(1);
+    // Beside the field, and in the summary above the form, which links to it.
+    await expect.poll(() => page.locator("#timezone-error").textContent()).toContain("Choose a time zone from the list");
+    expect(
+      await page
+        .locator(".error-summary")
+        .getByRole("link", { name: /Choose a time zone from the list/ })
+        .getAttribute("href"),
+    ).toBe("#timezone");
     expect(await page.getByLabel("Tone").inputValue()).toBe("plain");
     await axe(page);
     await page.getByLabel("Time zone").fill("europe/berlin"); // any spelling of a real zone

@@ -44,7 +44,14 @@ describe("the owner's pages", () => {
     await page.getByLabel("Tone").fill("direct, warm");
     await page.getByLabel("Content pillars (optional)").fill("Shipping: how small teams ship\nHiring");
     await page.getByRole("button", { name: "Save and finish" }).click();
-    await expect.poll(() => page.getByText("Enter your name.").count()).toBe(1);
+    // Beside the field, and in the summary that takes the focus and links to it.
+    await expect.poll(() => page.locator("#name-error").textContent()).toBe("Enter your name.");
+    expect(
+      await page
+        .locator(".error-summary")
+        .getByRole("link", { name: /Enter your name/ })
+        .getAttribute("href"),
+    ).toBe("#name");
     expect(await page.getByLabel("Tone").inputValue()).toBe("direct, warm"); // nothing typed is lost
     expect(await page.getByLabel("Time zone").inputValue()).toBe("Europe/Berlin");
     await axe(page);
@@ -325,8 +332,14 @@ describe("the owner's pages", () => {
 
     await page.goto(`${srv.origin}/content/post/${post}`);
     expect(await page.locator(".meta .badge").first().textContent()).toBe("Sandbox post");
-    const note = page.getByRole("note", { name: "Sandbox" });
-    expect(await note.textContent()).toMatch(/no LinkedIn app set up, so posts go to its built-in sandbox.*LINKEDIN_CLIENT_ID.*LINKEDIN_CLIENT_SECRET/);
+    // One short notice, the set-up one click away.
+    const note = page.getByRole("note", { name: "Sandbox mode" });
+    expect(await note.textContent()).toMatch(
+      /Sandbox mode: LinkedIn is not set up, so posts stay in this service's sandbox.*LINKEDIN_CLIENT_ID.*LINKEDIN_CLIENT_SECRET/,
+    );
+    expect(await note.getByText("LINKEDIN_CLIENT_ID").isVisible()).toBe(false);
+    // The link is behind the notice's disclosure, one click away.
+    await note.getByText("How to set up LinkedIn").click();
     expect(await note.getByRole("link", { name: "Settings > Connections" }).getAttribute("href")).toBe("/settings/connections");
     expect(await sentTo(page)).toEqual([]);
     await axe(page);
@@ -345,7 +358,9 @@ describe("the owner's pages", () => {
 
     await page.goto(`${srv.origin}/content/tweet/${tweet}`);
     expect(await page.locator(".meta .badge").first().textContent()).toBe("Sandbox tweet");
-    expect(await page.getByRole("note", { name: "Sandbox" }).textContent()).toMatch(/no X app set up, so tweets go to its built-in sandbox.*X_CLIENT_ID/);
+    expect(await page.getByRole("note", { name: "Sandbox mode" }).textContent()).toMatch(
+      /X is not set up, so tweets stay in this service's sandbox.*X_CLIENT_ID/,
+    );
     await page.getByRole("button", { name: "Publish now", exact: true }).click();
     expect(await page.getByRole("dialog").textContent()).toContain("Publish this tweet to the sandbox (X is not set up: tweets stay in this service) now?");
     await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();

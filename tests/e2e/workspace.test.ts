@@ -248,7 +248,7 @@ describe("an item's page", () => {
     expect(await preview.textContent()).not.toContain("3. Write it down."); // folded after three lines
     // LinkedIn is set up here: the page names it, and no sandbox.
     expect(await owner.locator(".meta .badge").first().textContent()).toBe("LinkedIn");
-    expect(await owner.getByRole("note", { name: "Sandbox" }).count()).toBe(0);
+    expect(await owner.getByRole("note", { name: "Sandbox mode" }).count()).toBe(0);
     await axe(owner);
     await shoot(owner, "item");
     await preview.getByRole("button", { name: "…see more" }).click();

@@ -65,6 +65,7 @@ export const VALID: Record<string, (f: Fixture) => Record<string, unknown> | Rec
   change_app: (f) => ({ app_id: f.app, action: "trust_forms" }),
   set_publishing: () => ({ allowed: true }),
   set_notifications: () => ({ failed: true, unknown: true, approval: false, expiring: true }),
+  set_getting_started: () => ({ hidden: true }),
   create_personal_token: () => ({ name: "Publishing script", days: 30 }),
   // No PDS answers here: the handle does not resolve, and the refusal is the same each time.
   connect_account: () => ({ network: "bluesky", handle: "nobody.invalid", password: "abcd-efgh-ijkl-mnop" }),

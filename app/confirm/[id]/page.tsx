@@ -14,7 +14,7 @@ import { OwnerShell } from "@/components/owner-shell";
 import { SandboxNote } from "@/components/sandbox-note";
 import type { DraftType } from "@/lib/domain/networks";
 import { findOperation } from "@/lib/operations/registry";
-import { destination, type Destination } from "@/lib/adapters/platforms/destination";
+import { destination, sandboxNetworks, type Destination } from "@/lib/adapters/platforms/destination";
 import { decide } from "./actions";
 import { config } from "@/lib/core/config";
 import { priceShown, replyWarning } from "@/lib/domain/networks/x/pricing";
@@ -114,7 +114,7 @@ export default async function ConfirmPage({
           <dt>Platform</dt>
           <dd>
             {dest.account}
-            <SandboxNote dest={dest} type={type} />
+            {dest.sandbox ? <SandboxNote networks={sandboxNetworks([type])} /> : null}
           </dd>
           {price ? (
             <>

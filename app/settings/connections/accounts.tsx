@@ -127,13 +127,19 @@ export function AccountsList({ accounts, health, onX, providers, csrf, timeZone,
               <ul className="rows" aria-label={`${name} accounts`}>
                 {mine.map((a) => {
                   const h = a.state === "connected" ? health.find((x) => x.accountId === a.account_id) : undefined;
-                  const who = a.name ?? a.handle ?? name;
+                  const who = a.sandbox ? "Sandbox" : (a.name ?? a.handle ?? name);
                   return (
                     <li key={a.account_id}>
                       <div>
                         <strong>{who}</strong>
                         {a.handle && a.handle !== who ? <> {a.handle}</> : null}
+                        {a.sandbox ? (
+                          <p className="meta">
+                            Stands in for {name} until its app credentials are configured: posts stay in this service, with a queue of their own.
+                          </p>
+                        ) : null}
                         <p className="meta">
+                          {a.sandbox ? <span className="badge net">Sandbox</span> : null}
                           {a.kind === "organization" ? <span className="badge net">Company page</span> : null}{" "}
                           {a.default ? <span className="badge net">Default</span> : null}{" "}
                           {a.state === "connected" ? (
@@ -158,13 +164,15 @@ export function AccountsList({ accounts, health, onX, providers, csrf, timeZone,
                             </button>
                           </form>
                         )}
-                        <ConfirmButton
-                          action={removeAccount}
-                          label="Disconnect"
-                          confirm="Disconnect"
-                          hidden={{ accountId: a.account_id, csrf }}
-                          question={`Disconnect ${who} from ${name}? Posts scheduled to it become drafts again; nothing is posted to it.`}
-                        />
+                        {a.sandbox ? null : (
+                          <ConfirmButton
+                            action={removeAccount}
+                            label="Disconnect"
+                            confirm="Disconnect"
+                            hidden={{ accountId: a.account_id, csrf }}
+                            question={`Disconnect ${who} from ${name}? Posts scheduled to it become drafts again; nothing is posted to it.`}
+                          />
+                        )}
                       </div>
                     </li>
                   );

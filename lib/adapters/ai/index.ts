@@ -104,5 +104,12 @@ export async function writeThread(m: LanguageModel, b: Brief & { parts: number }
  * configuration then: tests change it, and a test passes a fixed model instead).
  */
 export function writer(m: () => LanguageModel = model): Writer {
-  return { write: (b, signal) => write(m(), b, signal), writeThread: (b, signal) => writeThread(m(), b, signal) };
+  return {
+    write: (b, signal) => write(m(), b, signal),
+    writeThread: (b, signal) => writeThread(m(), b, signal),
+    // Only the configuration's own model can be the offline one; a model handed in (tests) is a model.
+    get offline() {
+      return m === model && !config().OPENAI_API_KEY;
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/adapters/db";
-import { networkNamed, type PlatformName } from "@/lib/domain/networks";
+import { NETWORKS, networkNamed, type PlatformName } from "@/lib/domain/networks";
 import { listAccounts } from "@/lib/domain/accounts/accounts";
 import { adapterFor, connectedAccount, realConfigured } from "./index";
 import { linkedInVersionInUse } from "./linkedin-version";
@@ -53,4 +53,21 @@ export async function checkConnections(db: Db, userId: string): Promise<Connecti
     });
   }
   return out;
+}
+
+/**
+ * The networks the built-in sandbox stands in for (no app credentials), each with what sets it
+ * up: a check that found nothing to call says why instead of answering with an empty list.
+ */
+export function sandboxInUse(): { network: string; detail: string }[] {
+  return NETWORKS.flatMap((n) =>
+    n.signIn.kind === "oauth" && !realConfigured(n.id)
+      ? [
+          {
+            network: n.name,
+            detail: `${n.name} is not set up: its drafts go to the built-in sandbox and stay in this service. Set ${n.signIn.vars.join(" and ")}, restart, then connect an account in Settings > Connections.`,
+          },
+        ]
+      : [],
+  );
 }

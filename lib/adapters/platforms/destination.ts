@@ -23,3 +23,10 @@ export const destinationBadges = (): Record<string, string> => ({ post: destinat
 export function publishedTo(type: DraftType, url: string): Destination {
   return describeDestination(type, url.startsWith(sandboxUrl(networkOfDraft(type).platform, "")));
 }
+
+/** The sandbox notice's networks: of these draft types, those the sandbox stands in for, with what sets each up. */
+export const sandboxNetworks = (types: DraftType[]) =>
+  types.flatMap((type) => {
+    const d = destination(type);
+    return d.sandbox && d.setupVars?.length ? [{ name: d.network, type, vars: d.setupVars }] : [];
+  });

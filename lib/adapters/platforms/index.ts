@@ -3,7 +3,7 @@ import { config } from "@/lib/core/config";
 import type { Db } from "@/lib/adapters/db";
 import { authAccounts } from "@/drizzle/schema";
 import { connectionProblemOf, networkFor, networkNamed, type NetworkName } from "@/lib/domain/networks";
-import { accountFor } from "@/lib/domain/accounts/accounts";
+import { accountFor, isSandboxAccount } from "@/lib/domain/accounts/accounts";
 import { linkedin } from "./linkedin";
 import type { Account } from "./tokens";
 import { sandbox } from "./sandbox";
@@ -71,7 +71,13 @@ export async function connectedAccount(db: Db, userId: string, name: PlatformNam
 export async function connectionProblem(db: Db, userId: string, name: PlatformName, known?: Account | null, now = new Date()): Promise<string | null> {
   const acc = known !== undefined ? known : await connectedAccount(db, userId, name);
   const net = networkFor(name, acc);
-  return realConfigured(net.id) ? connectionProblemOf(net, acc, now) : null;
+  return realConfigured(net.id) ? realProblem(net, acc, now) : null;
+}
+
+/** Why a connection cannot publish to the configured network `net`: a sandbox account never can. */
+function realProblem(net: ReturnType<typeof networkFor>, acc: Account | null, now: Date): string | null {
+  if (isSandboxAccount(acc)) return `${net.name} is set up now, and this draft's account was the sandbox. Choose an account and schedule it again.`;
+  return connectionProblemOf(net, acc, now);
 }
 
 /** A stored connection by its network identity (no account it posts as). */
@@ -91,7 +97,7 @@ export async function platformFor(db: Db, userId: string, name: PlatformName, ac
   const acc = await connectedAccount(db, userId, name, accountId);
   const net = networkFor(name, acc);
   if (!realConfigured(net.id)) return sandbox(name, db);
-  const problem = connectionProblemOf(net, acc, new Date());
+  const problem = realProblem(net, acc, new Date());
   if (!acc || problem) throw new PublishError("failed", problem ?? "No account is connected.");
   return adapterFor(net.id, acc, db);
 }

@@ -24,6 +24,12 @@ import type { StoredConnection } from "../ports";
 
 export type PublishingAccount = typeof publishingAccounts.$inferSelect;
 
+/** The provider of the built-in sandbox's accounts (./sandbox.ts), which is no network's. */
+export const SANDBOX_PROVIDER = "sandbox";
+
+/** Whether an account or connection is the built-in sandbox. */
+export const isSandboxAccount = (a: { provider: string } | null | undefined) => a?.provider === SANDBOX_PROVIDER;
+
 /**
  * An account's id follows from whose it is and what it is on the network (a version 8 UUID of
  * their hash): written twice (a transaction that was rolled back and run again, two requests
@@ -56,7 +62,7 @@ export async function adoptConnections(db: Db, userId: string) {
 }
 
 /** A network with accounts and no default gets its oldest person (else page) as default (a concurrent caller may win: fine). */
-async function ensureDefault(db: Db, userId: string, platform: PlatformName) {
+export async function ensureDefault(db: Db, userId: string, platform: PlatformName) {
   const oldest = db
     .select({ id: publishingAccounts.id })
     .from(publishingAccounts)
@@ -96,7 +102,7 @@ export async function storePersonAccount(
  * wiped). Its id follows from what it is, so any conflict (two requests adopting the same
  * connection at once race on the id too) means it is there.
  */
-async function storeAccount(
+export async function storeAccount(
   db: Db,
   a: { userId: string; platform: PlatformName; kind: AccountKind; externalId: string; name: string | null; handle: string | null },
   conn: { provider: string; providerAccountId: string },
@@ -148,6 +154,8 @@ export type AccountView = {
   handle: string | null;
   default: boolean;
   state: "connected" | "needs_reconnect";
+  /** The built-in sandbox standing in for the network (./sandbox.ts): the owner's pages say so. */
+  sandbox: boolean;
 };
 
 /** The owner's accounts, each network's default first, with the state of the connection each posts with. */
@@ -179,6 +187,7 @@ export async function listAccounts(db: Db, userId: string, now = new Date()): Pr
     handle: a.handle,
     default: a.isDefault,
     state: connectionState(c, now).state === "connected" ? "connected" : "needs_reconnect",
+    sandbox: isSandboxAccount(a),
   }));
 }
 

@@ -21,6 +21,7 @@ export const WARN_BEFORE_MS = 7 * 86400_000;
 export async function accountHealth(db: Db, userId: string, p: Pick<Ports, "platforms">, now = new Date()) {
   const out = [];
   for (const account of await listAccounts(db, userId, now)) {
+    if (account.sandbox) continue; // nothing expires or lacks a permission in the sandbox
     const { id, platform, draftType: type, provider } = networkNamed(account.network);
     const acc = await p.platforms.connection(db, userId, platform, account.account_id);
     if (!acc) continue;

@@ -2,6 +2,7 @@ import { AppError } from "@/lib/core/errors";
 import type { Ctx } from "../context";
 import { describeMedia } from "../media/media";
 import type { MediaFields } from "../media/draft-media";
+import { requireSchedulable } from "../publishing/schedule";
 import { refusalOf, takeStep, type Refusal, type Step } from "../publishing/steps";
 import { contentHashOf } from "./content-hash";
 import { ensureLinkCard } from "./link-card";
@@ -46,6 +47,8 @@ export type Composed = {
 
 export async function compose(ctx: Ctx, input: ComposeInput): Promise<Composed> {
   if (input.then === "schedule" && !input.scheduled_for) throw new AppError("invalid_request", "Choose a date and a time.");
+  // A time already past is the form's mistake, refused before anything is saved (the owner fixes the time and presses again).
+  if (input.then === "schedule") requireSchedulable(ctx, new Date(input.scheduled_for!));
   const saved: Composed["saved"] = [];
   try {
     const at = await describeAll(ctx, input.alts ?? []);

@@ -16,7 +16,7 @@ export type AssistInput =
 export async function assist(ctx: Ctx, input: AssistInput): Promise<string[]> {
   const format = input.action === "thread" ? "tweet" : input.format;
   const voice = await voiceOf(ctx, format);
-  return withDebit(ctx, format === "post" ? "generate_post" : "generate_tweet", async () => {
+  const work = async () => {
     switch (input.action) {
       case "write":
         return [await ctx.ports.model.write({ format, voice, topic: input.topic, instructions: input.instructions }, ctx.signal)];
@@ -25,5 +25,8 @@ export async function assist(ctx: Ctx, input: AssistInput): Promise<string[]> {
       default:
         return [await ctx.ports.model.write({ format, voice, sourcePost: input.text, edit: input.action }, ctx.signal)];
     }
-  });
+  };
+  // The offline starter is a template, not a model's work: the owner's plan pays nothing for it.
+  if (ctx.ports.model.offline) return work();
+  return withDebit(ctx, format === "post" ? "generate_post" : "generate_tweet", work);
 }

@@ -43,7 +43,8 @@ export async function getProfileContext(ctx: Ctx) {
     traits: u.traits,
     pillars: u.pillars.map((p) => ({ name: p.name, description: p.description ?? null })),
     connected_accounts,
-    accounts,
+    // The sandbox flag is the owner's pages' (its account is named "Sandbox" for apps).
+    accounts: accounts.map(({ sandbox: _, ...a }) => a),
     publishing_allowed: u.publishingAllowed,
     allowance: await remaining(ctx.db, uid, u.plan, ctx.now()),
   };

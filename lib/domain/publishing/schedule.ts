@@ -125,17 +125,20 @@ const action = (operation: string, args: Record<string, unknown>, type: DraftTyp
   account,
 });
 
+/** A time a draft may be scheduled for: far enough ahead for the engine, and within a year. */
+export function requireSchedulable(ctx: Ctx, given: Date) {
+  const lead = given.getTime() - ctx.now().getTime();
+  const minLead = ctx.ports.config().SCHEDULE_MIN_LEAD_SECONDS;
+  if (lead < minLead * 1000) throw invalid([{ path: "scheduled_for", message: `Must be at least ${minLead} seconds in the future` }]);
+  if (lead > MAX_AHEAD_MS) throw invalid([{ path: "scheduled_for", message: "Must be at most 365 days ahead" }]);
+}
+
 /** `scheduled_for` or `slot: "next"` (the next free slot of the queue of the account the draft goes to). */
 export type ScheduleInput = { type: DraftType; id: string; scheduled_for?: string; slot?: "next" };
 
 export async function scheduleContent(ctx: Ctx, input: ScheduleInput) {
   const given = input.scheduled_for ? new Date(input.scheduled_for) : null;
-  if (given) {
-    const lead = given.getTime() - ctx.now().getTime();
-    const minLead = ctx.ports.config().SCHEDULE_MIN_LEAD_SECONDS;
-    if (lead < minLead * 1000) throw invalid([{ path: "scheduled_for", message: `Must be at least ${minLead} seconds in the future` }]);
-    if (lead > MAX_AHEAD_MS) throw invalid([{ path: "scheduled_for", message: "Must be at most 365 days ahead" }]);
-  }
+  if (given) requireSchedulable(ctx, given);
   await cardBeforeApproval(ctx, input);
   const t = draftTable(input.type);
   const outcome = await withApproval(ctx, async (tx) => {

@@ -1,6 +1,7 @@
 import { redirect } from "next/navigation";
 import { db } from "@/lib/adapters/db";
 import { getProfile } from "@/lib/domain/owner/onboarding";
+import { ensureSandboxAccounts } from "@/lib/transports/owner/sandbox";
 import { auth } from "./index";
 
 export async function signedInUserId(): Promise<string | null> {
@@ -15,6 +16,7 @@ export async function requireOwner(returnTo: string, opts: { complete?: boolean 
   const profile = id ? await getProfile(await db(), id) : undefined;
   if (!id || !profile) redirect(`/signin?callbackUrl=${encodeURIComponent(returnTo)}`);
   if (opts.complete && !profile.accountCompletedAt) redirect(`/onboarding?next=${encodeURIComponent(returnTo)}`);
+  await ensureSandboxAccounts(await db(), id);
   return { id, ...profile };
 }
 

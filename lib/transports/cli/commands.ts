@@ -6,7 +6,8 @@ import type { Plan } from "@/drizzle/schema";
 import { isUuid } from "@/lib/core/ids";
 import { AppError } from "@/lib/core/errors";
 import { refusal } from "@/lib/transports/auth/form-errors";
-import { checkConnections } from "@/lib/adapters/platforms/check";
+import { checkConnections, sandboxInUse } from "@/lib/adapters/platforms/check";
+import { ensureSandboxAccounts } from "@/lib/transports/owner/sandbox";
 import { ports } from "@/lib/adapters/ports";
 import { connectWithPassword } from "@/lib/domain/accounts/password";
 import { redactSecrets } from "@/lib/core/redact";
@@ -60,13 +61,20 @@ export async function runCommand(argv: string[], open: () => Promise<Db>, passwo
       const scopes = v.scope?.split(/\s+/).filter(Boolean);
       if (scopes?.some((s) => !["email", "profile", "offline_access"].includes(s))) throw new UsageError("--scope takes email, profile and offline_access.");
       const { baseUrl, mcpUrl } = config();
-      return issueCommandLineToken(await open(), {
-        email: need(v.email, "email"),
+      const d = await open();
+      const email = need(v.email, "email");
+      const out = await issueCommandLineToken(d, {
+        email,
         appName: v.app,
         scopes: [...new Set(["email", ...(scopes ?? [])])],
         expiresIn,
         audience: [baseUrl, mcpUrl],
       });
+      // As the consent page does: the owner's sandbox accounts exist before the app's first
+      // request, so an approval it asks for names the account its draft will go to.
+      const user = await findUserByEmail(d, email);
+      if (user) await ensureSandboxAccounts(d, user.id);
+      return out;
     }
     case "approve": {
       const d = await open();
@@ -83,7 +91,7 @@ export async function runCommand(argv: string[], open: () => Promise<Db>, passwo
       const d = await open();
       const user = await findUserByEmail(d, need(v.email, "email"));
       if (!user) throw new AccountError(`No user with e-mail ${v.email}.`);
-      return { connections: await checkConnections(d, user.id) };
+      return { connections: await checkConnections(d, user.id), sandbox: sandboxInUse() };
     }
     case "connect-bluesky": {
       const handle = need(v.handle, "handle");

@@ -22,7 +22,7 @@ import { attachmentUrls, mediaMeta } from "@/lib/domain/media/media";
 import { OwnerShell } from "@/components/owner-shell";
 import { PostPreview } from "@/components/post-preview";
 import { SandboxNote } from "@/components/sandbox-note";
-import { destination, publishedTo } from "@/lib/adapters/platforms/destination";
+import { destination, publishedTo, sandboxNetworks } from "@/lib/adapters/platforms/destination";
 import { WhenPicker } from "@/components/when-picker";
 import { autosave, editCard, itemAction, remove, retryComment, settle } from "./actions";
 import { FirstComment } from "./first-comment";
@@ -143,7 +143,7 @@ export default async function ItemPage({
         {at && (status === "scheduled" || status === "publishing") ? <>for {formatInZone(at, me.timezone)}</> : null}
         {status === "published" && record.publishedAt ? <>on {formatInZone(record.publishedAt, me.timezone)}</> : null}
       </p>
-      <SandboxNote dest={dest} type={type} />
+      <SandboxNote networks={sandboxNetworks([type])} />
       {linked.length ? (
         <p className="meta">
           {alsoOn(type === "post" ? "tweet" : "post")}{" "}
@@ -285,6 +285,8 @@ export default async function ItemPage({
           scheduled={status === "scheduled"}
           publishQuestion={`Publish this ${what} to ${dest.account} now? It cannot be undone.`}
           autosave={status === "draft" ? autosave.bind(null, type, id) : undefined}
+          timeZone={me.timezone}
+          limit={({ x: "X", linkedin: "LinkedIn" } as const)[(account?.network ?? (type === "post" ? "linkedin" : "x")) as "x" | "linkedin"]}
         />
       ) : (
         <section aria-labelledby="text-h">

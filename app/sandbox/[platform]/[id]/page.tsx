@@ -1,6 +1,8 @@
 import { notFound } from "next/navigation";
 import { signedInUserId } from "@/lib/transports/auth/session";
 import { db } from "@/lib/adapters/db";
+import { formatInZone } from "@/components/format";
+import { getProfile } from "@/lib/domain/owner/onboarding";
 import { COMMENT, findSandboxPost, sandboxThread } from "@/lib/adapters/platforms/sandbox";
 
 export const dynamic = "force-dynamic";
@@ -64,7 +66,8 @@ export default async function SandboxPost({ params }: { params: Promise<{ platfo
   return (
     <main>
       <p>
-        Sandbox {post.platform === "pronet" ? "professional network (LinkedIn stand-in)" : "microblog (X stand-in)"} · published {post.createdAt.toISOString()}
+        Sandbox {post.platform === "pronet" ? "professional network (LinkedIn stand-in)" : "microblog (X stand-in)"} · published{" "}
+        {formatInZone(post.createdAt, (await getProfile(d, post.userId))?.timezone ?? "UTC")}
         {parts > 1 ? ` · a thread of ${parts} parts` : null}
       </p>
       {thread.map((p) => (
