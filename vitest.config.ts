@@ -34,7 +34,8 @@ const BROWSER = fs
 // load alone. One that fails twice fails the run. Other tests wait for what they assert and
 // get no second chance.
 const browserRetry = process.env.CI ? 1 : 0;
-const browser = { retry: browserRetry };
+/** What the browser projects share: the run's one Chromium (tests/setup/browser.ts), and `retry`. */
+const browser = { retry: browserRetry, globalSetup: ["tests/setup/browser.ts"] };
 
 const embedded = { setupFiles: ["tests/setup/embedded.ts"] };
 const projects: TestProjectInlineConfiguration[] = [
