@@ -70,9 +70,9 @@ export async function screenshots(page: Page, name: string) {
 type Closable = { close(): unknown } | undefined;
 
 /**
- * This file's built app and browser. `prepare` runs between setup and the first start (fakes,
- * configuration, admin commands) and returns what to close after the file; the browser and
- * the app stop first.
+ * This file's built app and browser. `prepare` runs between setup and the start (fakes,
+ * configuration, admin commands; a firstStart leaves the server running) and returns what to
+ * close after the file; the browser and the app stop first.
  */
 export function appInBrowser(srv: TestServer, prepare: () => Promise<Closable[] | void> = async () => {}) {
   let browser: Browser | undefined;
@@ -80,7 +80,7 @@ export function appInBrowser(srv: TestServer, prepare: () => Promise<Closable[] 
   beforeAll(async () => {
     await srv.setup();
     closables = (await prepare()) ?? [];
-    await srv.start();
+    if (!srv.running) await srv.start(); // unless prepare left it running (firstStart)
     browser = await launchBrowser();
   }, 600_000);
   afterAll(async () => {
