@@ -6,7 +6,7 @@ import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config
 // One `npm test` covers both databases: every test runs on the embedded defaults (PGlite, the
 // in-process rate limiter), and with DATABASE_URL set the tests that touch a database run once
 // more against that PostgreSQL (and REDIS_URL's Redis). Tests that touch no database run once,
-// and so do most browser tests (BROWSER_ON_BOTH) and the conformance runners (EMBEDDED_ONLY).
+// and so do most browser tests (BROWSER_ON_BOTH) and the files in EMBEDDED_ONLY.
 
 /**
  * The browser tests run once, on the embedded defaults: the pages act through the domain
@@ -17,10 +17,20 @@ import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config
 const BROWSER_ON_BOTH = ["scheduler-processes", "webhooks-crash", "log-secrets", "health", "server"].map((f) => `tests/e2e/${f}.test.ts`);
 
 /**
- * Clients nobody here wrote, checking the MCP and OAuth protocols: what they prove does not
- * depend on the database under the server, and each costs a minute of the two cores.
+ * Files that would only repeat themselves on PostgreSQL: clients nobody here wrote, checking
+ * the MCP and OAuth protocols (what they prove does not depend on the database, and each costs
+ * a minute of the two cores); files whose subject is the embedded database itself; files that
+ * open no database.
  */
-const EMBEDDED_ONLY = ["tests/mcp/conformance.test.ts", "tests/mcp/independent-clients.test.ts", "tests/oauth/conformance.test.ts"];
+const EMBEDDED_ONLY = [
+  "tests/mcp/conformance.test.ts",
+  "tests/mcp/independent-clients.test.ts",
+  "tests/oauth/conformance.test.ts",
+  "tests/integration/pglite-statements.test.ts",
+  "tests/integration/pglite-values.test.ts",
+  "tests/integration/bluesky-network.test.ts",
+  "tests/integration/loopback.test.ts",
+];
 
 const ALL = ["tests/**/*.test.ts"];
 
