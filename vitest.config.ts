@@ -1,10 +1,12 @@
+import fs from "node:fs";
 import { availableParallelism } from "node:os";
+import path from "node:path";
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 
 // One `npm test` covers both databases: every test runs on the embedded defaults (PGlite, the
 // in-process rate limiter), and with DATABASE_URL set the tests that touch a database run once
 // more against that PostgreSQL (and REDIS_URL's Redis). Tests that touch no database run once,
-// and so do most browser tests (BROWSER_ON_BOTH).
+// and so do most browser tests (BROWSER_ON_BOTH) and the files in EMBEDDED_ONLY.
 
 /**
  * The browser tests run once, on the embedded defaults: the pages act through the domain
@@ -15,11 +17,52 @@ import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config
  */
 const BROWSER_ON_BOTH = ["publishing", "scheduler-processes", "webhooks-crash", "log-secrets", "health", "server"].map((f) => `tests/e2e/${f}.test.ts`);
 
+/**
+ * Files that would only repeat themselves on PostgreSQL: clients nobody here wrote, checking
+ * the MCP and OAuth protocols (what they prove does not depend on the database, and each costs
+ * a minute of the two cores); files whose subject is the embedded database itself; files that
+ * open no database.
+ */
+const EMBEDDED_ONLY = [
+  "tests/mcp/conformance.test.ts",
+  "tests/mcp/independent-clients.test.ts",
+  "tests/oauth/conformance.test.ts",
+  "tests/integration/pglite-statements.test.ts",
+  "tests/integration/pglite-values.test.ts",
+  "tests/integration/bluesky-network.test.ts",
+  "tests/integration/loopback.test.ts",
+];
+
 const ALL = ["tests/**/*.test.ts"];
 
-const projects: TestProjectInlineConfiguration[] = [{ extends: true, test: { name: "embedded", include: ALL, setupFiles: ["tests/setup/embedded.ts"] } }];
+/** The test files that drive Chromium (tests/e2e/browser.ts), found by what they call. */
+const BROWSER = fs
+  .readdirSync("tests", { recursive: true, encoding: "utf8" })
+  .filter((f) => f.endsWith(".test.ts") && /\b(appInBrowser|launchBrowser)\(/.test(fs.readFileSync(path.join("tests", f), "utf8")))
+  .map((f) => `tests/${f.split(path.sep).join("/")}`);
+
+// In CI, a failed browser test runs once more: on two shared cores a page can miss a wait by
+// load alone. One that fails twice fails the run. Other tests wait for what they assert and
+// get no second chance.
+const browserRetry = process.env.CI ? 1 : 0;
+/** What the browser projects share: the run's one Chromium (tests/setup/browser.ts), and `retry`. */
+const browser = { retry: browserRetry, globalSetup: ["tests/setup/browser.ts"] };
+
+const embedded = { setupFiles: ["tests/setup/embedded.ts"] };
+const projects: TestProjectInlineConfiguration[] = [
+  { extends: true, test: { name: "embedded", include: ALL, exclude: BROWSER, ...embedded } },
+  { extends: true, test: { name: "browser", include: BROWSER, ...browser, ...embedded } },
+];
+/** A file that runs again on PostgreSQL: one that touches a database, less the runners above. */
+const onPostgres = (f: string) => (/^tests\/(integration|mcp|oauth)\//.test(f) || BROWSER_ON_BOTH.includes(f)) && !EMBEDDED_ONLY.includes(f);
 if (process.env.DATABASE_URL)
-  projects.push({ extends: true, test: { name: "postgres", include: ["tests/{integration,mcp,oauth}/**/*.test.ts", ...BROWSER_ON_BOTH] } });
+  projects.push(
+    {
+      extends: true,
+      test: { name: "postgres", include: ["tests/{integration,mcp,oauth}/**/*.test.ts", ...BROWSER_ON_BOTH], exclude: [...BROWSER, ...EMBEDDED_ONLY] },
+    },
+    { extends: true, test: { name: "postgres-browser", include: BROWSER.filter(onPostgres), ...browser } },
+  );
 
 export default defineConfig({
   resolve: { alias: { "@": import.meta.dirname } },
@@ -27,9 +70,6 @@ export default defineConfig({
     environment: "node",
     // Room for a machine busy with browsers and servers; a test that hangs still fails.
     testTimeout: 60_000,
-    // In CI, a failed test runs once more: on two shared cores a browser test can miss a wait
-    // by load alone. One that fails twice fails the run.
-    retry: process.env.CI ? 1 : 0,
     hookTimeout: 60_000,
     // A page or a server answering a poll can be slow while other files run: a poll waits up
     // to 10 s (vitest's default is 1 s), and passes as soon as it holds.

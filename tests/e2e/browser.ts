@@ -1,23 +1,19 @@
 import fs from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { chromium, type Browser, type BrowserContextOptions, type Locator, type Page } from "playwright-core";
-import { afterAll, beforeAll, expect } from "vitest";
+import { afterAll, beforeAll, expect, inject } from "vitest";
+import { BROWSER_LAUNCH } from "./chromium";
 import type { TestServer } from "./harness";
 
-// Debian's chromium (never a downloaded browser), with the flags this closed network needs.
-const ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-
-export const launchBrowser = (): Promise<Browser> => chromium.launch({ executablePath: "/usr/bin/chromium", args: ARGS });
+/**
+ * This run's Chromium (tests/setup/browser.ts) through a connection of this file's own, or
+ * a Chromium of its own when run outside the browser projects. Closing it closes the
+ * connection and every context made through it.
+ */
+export const launchBrowser = (): Promise<Browser> => {
+  const endpoint = inject("chromiumEndpoint");
+  return endpoint ? chromium.connect(endpoint) : chromium.launch(BROWSER_LAUNCH);
+};
 
 /**
  * Presses a button that counts only a deliberate click (components/deliberate-button.tsx:
@@ -74,9 +70,9 @@ export async function screenshots(page: Page, name: string) {
 type Closable = { close(): unknown } | undefined;
 
 /**
- * This file's built app and browser. `prepare` runs between setup and the first start (fakes,
- * configuration, admin commands) and returns what to close after the file; the browser and
- * the app stop first.
+ * This file's built app and browser. `prepare` runs between setup and the start (fakes,
+ * configuration, admin commands; a firstStart leaves the server running) and returns what to
+ * close after the file; the browser and the app stop first.
  */
 export function appInBrowser(srv: TestServer, prepare: () => Promise<Closable[] | void> = async () => {}) {
   let browser: Browser | undefined;
@@ -84,7 +80,7 @@ export function appInBrowser(srv: TestServer, prepare: () => Promise<Closable[] 
   beforeAll(async () => {
     await srv.setup();
     closables = (await prepare()) ?? [];
-    await srv.start();
+    if (!srv.running) await srv.start(); // unless prepare left it running (firstStart)
     browser = await launchBrowser();
   }, 600_000);
   afterAll(async () => {

@@ -75,15 +75,36 @@ export class TestServer {
   }
 
   /**
-   * The first start of a fresh server: it creates the owner and prints the password once.
-   * Stopped again, so that admin commands can run on the embedded database before start().
+   * The first start of a fresh server: it creates the owner and writes the password to a file.
+   * Left running, as a self-hoster's first start is: admin commands reach the database through
+   * it (lib/transports/cli/channel.ts), which spares a stop, a start and each command opening
+   * the embedded database itself. stop() first to open the database from the test.
    */
   async firstStart(): Promise<{ ownerPassword: string }> {
     // Where the password is goes to stdout, the "database ready" log line to stderr: two pipes
     // with no order between them, so wait for the line itself.
     await this.start(/password: in \S+/);
-    await this.stop();
+    await this.channelOpen();
     return { ownerPassword: this.ownerPassword() };
+  }
+
+  /** Resolves once the server's admin channel accepts connections (it opens after the database). */
+  private async channelOpen() {
+    const file = path.join(this.dataDir, "admin", "admin.sock");
+    for (const deadline = Date.now() + 30_000; ; await new Promise((r) => setTimeout(r, 100))) {
+      const open = await new Promise<boolean>((resolve) => {
+        const s = net.connect(file, () => resolve(true));
+        s.once("error", () => resolve(false));
+        s.once("connect", () => s.destroy());
+      });
+      if (open) return;
+      if (!this.running || Date.now() > deadline) throw new Error(`admin channel did not open:\n${this.output}`);
+    }
+  }
+
+  /** Whether a started server runs (and has not been stopped). */
+  get running() {
+    return this.proc !== undefined && this.proc.exitCode === null && this.proc.signalCode === null;
   }
 
   /** The password the first start wrote to DATA_DIR. */

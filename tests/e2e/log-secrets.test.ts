@@ -22,6 +22,7 @@ const app = appInBrowser(srv, async () => {
   delete srv.env.REDIS_URL;
   Object.assign(srv.env, { LINKEDIN_CLIENT_ID: "li-app", LINKEDIN_CLIENT_SECRET: "li-secret", LINKEDIN_OAUTH_URL: li.url, LINKEDIN_API_URL: li.url });
   ({ ownerPassword } = await srv.firstStart());
+  await srv.stop();
   // With the server stopped (PGlite admits one process): new webhooks and updates of stored
   // connections fail in the database, as on a full disk.
   const d = await openDatabase(PG ? { url: srv.env.DATABASE_URL } : { dataDir: srv.env.DATA_DIR });

@@ -1,6 +1,7 @@
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "@/lib/adapters/db";
+import { migratedTemplate } from "../helpers/pglite-template";
 import { withInstalledParsers } from "@/lib/adapters/db/pglite-client";
 
 // The embedded database runs plain SELECTs as named prepared statements (lib/adapters/db/pglite-statements.ts).
@@ -10,7 +11,7 @@ describe("prepared SELECTs on the embedded database", () => {
   let reference: PGlite;
   const client = () => (ours.db as unknown as { $client: PGlite }).$client;
   beforeAll(async () => {
-    ours = await openDatabase({ dataDir: null });
+    ours = await openDatabase({ dataDir: null, from: await migratedTemplate() });
     reference = withInstalledParsers(await PGlite.create());
   });
   afterAll(async () => {

@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "@/lib/adapters/db";
+import { migratedTemplate } from "../helpers/pglite-template";
 import { rowsOf } from "@/lib/adapters/db/rows";
 
 // The embedded database installs drizzle's type parsers once at open instead of receiving
@@ -29,7 +30,7 @@ describe("the embedded database's values through drizzle", () => {
   let ours: Database;
   let reference: PGlite;
   beforeAll(async () => {
-    ours = await openDatabase({ dataDir: null });
+    ours = await openDatabase({ dataDir: null, from: await migratedTemplate() });
     reference = await PGlite.create();
   });
   afterAll(async () => {

@@ -7,6 +7,7 @@ import { createUser, issueCommandLineToken } from "@/lib/domain/owner/users";
 import { authenticate, hashToken, revokeApp } from "@/lib/domain/apps/tokens";
 import { tokens, users } from "@/drizzle/schema";
 import postgres from "postgres";
+import { migratedTemplate } from "../helpers/pglite-template";
 import { tempDatabase, type TempDatabase } from "../helpers/temp-database";
 
 // On the embedded database a token check's rows are reused while no write has happened
@@ -19,7 +20,7 @@ describe("token checks on the embedded database", () => {
   let queries = 0;
   const client = () => (d.db as unknown as { $client: PGlite }).$client;
   beforeAll(async () => {
-    d = await openDatabase({ dataDir: null });
+    d = await openDatabase({ dataDir: null, from: await migratedTemplate() });
     const query = client().query;
     client().query = (...args) => {
       queries++;

@@ -77,10 +77,9 @@ function results(dir: string): Map<string, Check[]> {
 
 beforeAll(async () => {
   await srv.setup();
+  srv.env.RATE_LIMIT_SCALE = "100"; // the suite sends hundreds of requests a minute
   await srv.firstStart();
   const token = JSON.parse((await srv.admin("issue-token", "--email", "owner@example.com", "--app", "Conformance")).stdout).access_token;
-  srv.env.RATE_LIMIT_SCALE = "100"; // the suite sends hundreds of requests a minute
-  await srv.start();
   const target = new URL(srv.origin);
   front = http.createServer((req, res) => {
     const headers = { ...req.headers };

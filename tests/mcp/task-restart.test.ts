@@ -11,7 +11,6 @@ beforeAll(async () => {
   await srv.setup();
   await srv.firstStart();
   token = JSON.parse((await srv.admin("issue-token", "--email", "owner@example.com", "--app", "Task Runner")).stdout).access_token;
-  await srv.start();
 }, 400_000);
 
 afterAll(() => srv.teardown());
