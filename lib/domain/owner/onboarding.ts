@@ -14,6 +14,31 @@ export function isTimeZone(tz: string): boolean {
   }
 }
 
+const cityKey = (s: string) =>
+  s
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, " ");
+let cities: Map<string, string | null> | undefined;
+
+/**
+ * The IANA zone a person typed: a zone's name in any case ("europe/berlin"), or the city it is
+ * named after ("Berlin", "new york", "Sao_Paulo"), as the time-zone box suggests them. A city
+ * that names more than one zone is none. Undefined when nothing matches.
+ */
+export function zoneNamed(typed: string): string | undefined {
+  const t = typed.trim();
+  if (isTimeZone(t)) return new Intl.DateTimeFormat("en", { timeZone: t }).resolvedOptions().timeZone;
+  if (!cities) {
+    cities = new Map();
+    for (const zone of Intl.supportedValuesOf("timeZone")) {
+      const city = cityKey(zone.slice(zone.lastIndexOf("/") + 1));
+      cities.set(city, cities.has(city) ? null : zone);
+    }
+  }
+  return cities.get(cityKey(t)) ?? undefined;
+}
+
 const list = (max: number) =>
   z
     .string()
@@ -30,10 +55,12 @@ export const OnboardingInput = z.object({
   name: z.string().trim().min(1, "Enter your name.").max(100, "Use at most 100 characters."),
   timezone: z
     .string()
-    .trim()
-    .refine(isTimeZone, "Choose a time zone from the list (for example Europe/Berlin).")
-    // Typed into a searchable box: stored as the zone's own spelling ("europe/berlin" is Europe/Berlin).
-    .transform((tz) => new Intl.DateTimeFormat("en", { timeZone: tz }).resolvedOptions().timeZone),
+    .max(100)
+    // Typed into a searchable box: stored as the zone's own spelling ("europe/berlin" and "Berlin" are Europe/Berlin).
+    .transform(
+      (typed, c) =>
+        zoneNamed(typed) ?? (c.addIssue({ code: "custom", message: "Choose a time zone or a city from the list (for example Europe/Berlin)." }), z.NEVER),
+    ),
   samplePosts: z
     .array(z.string().trim().max(3000, "A sample post can have at most 3,000 characters."))
     .transform((a) => a.filter(Boolean))
