@@ -133,6 +133,12 @@ export default async function ContentPage({ searchParams }: { searchParams: Prom
             `Nothing matches “${q}”.`
           ) : tab[0] === "attention" ? (
             "Nothing needs your attention."
+          ) : tab[0] === "scheduled" ? (
+            <>
+              Nothing is scheduled. Schedule a draft from its page, or add it to the <Link href="/queue">queue</Link>.
+            </>
+          ) : tab[0] === "published" ? (
+            "Nothing published yet: what goes out appears here, with its link."
           ) : (
             <>
               No drafts here yet. <Link href="/write">Write one</Link>, or connect an AI app: what it drafts appears here too.

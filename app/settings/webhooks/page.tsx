@@ -69,7 +69,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
 
       <section aria-labelledby="endpoints" className="card">
         <h2 id="endpoints">Endpoints</h2>
-        {endpoints.length === 0 ? <p className="muted">No endpoint yet. Add one below; apps can also add them with manage_webhooks.</p> : null}
+        {endpoints.length === 0 ? <p className="muted">No endpoint yet. Add one below; a connected app can add one too, and you see it here.</p> : null}
         <ul className="rows webhooks">
           {endpoints.map((e, i) => (
             <li key={e.id} id={`w-${e.id}`}>
