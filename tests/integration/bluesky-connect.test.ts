@@ -10,6 +10,7 @@ import { checkConnections } from "@/lib/adapters/platforms/check";
 import { AppError } from "@/lib/core/errors";
 import { authAccounts, publishingAccounts } from "@/drizzle/schema";
 import { connectWithPassword } from "@/lib/domain/accounts/password";
+import { syncSandboxAccounts } from "@/lib/domain/accounts/sandbox";
 import { getProfileContextOp } from "@/lib/operations/owner/get-profile-context";
 import { call, expectOk, makeUser, type TestUser } from "../helpers/api";
 import { withBluesky, type BlueskyAccount } from "../helpers/bluesky";
@@ -175,6 +176,22 @@ describe("npm run admin -- connect-bluesky", () => {
       );
       child.stdin!.end(input);
     });
+
+  it("connected beside the sandbox's stand-in for X, it becomes the default microblog account", async () => {
+    const u = await makeUser();
+    await syncSandboxAccounts(await db(), u.id, (platform) => platform === "micro");
+    const defaults = async () =>
+      (await (await db()).select().from(publishingAccounts).where(eq(publishingAccounts.userId, u.id)))
+        .filter((p) => p.platform === "micro")
+        .map((p) => [p.provider, p.isDefault]);
+    expect(await defaults()).toEqual([["sandbox", true]]);
+    const a = await bluesky.net.account("frank");
+    expect(await connect(u, a.handle, a.appPassword)).toMatchObject({ network: "bluesky", default: true });
+    expect((await defaults()).sort()).toEqual([
+      ["bluesky", true],
+      ["sandbox", false],
+    ]);
+  });
 
   it("disconnected in Settings, its session is ended on the PDS too: the stored tokens no longer work there", async () => {
     const u = await makeUser();

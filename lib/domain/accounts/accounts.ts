@@ -61,18 +61,39 @@ export async function adoptConnections(db: Db, userId: string) {
     await storePersonAccount(db, { userId, provider: a.provider as Provider, providerAccountId: a.providerAccountId, handle: a.handle, name: a.handle });
 }
 
-/** A network with accounts and no default gets its oldest person (else page) as default (a concurrent caller may win: fine). */
+/**
+ * A network with accounts and no default gets its oldest person (else page) as default (a
+ * concurrent caller may win: fine). The built-in sandbox is the default only while it is alone:
+ * a real account connected beside it takes its place.
+ */
 export async function ensureDefault(db: Db, userId: string, platform: PlatformName) {
+  const mine = and(eq(publishingAccounts.userId, userId), eq(publishingAccounts.platform, platform));
   const oldest = db
     .select({ id: publishingAccounts.id })
     .from(publishingAccounts)
-    .where(and(eq(publishingAccounts.userId, userId), eq(publishingAccounts.platform, platform)))
-    .orderBy(sql`${publishingAccounts.kind} <> 'person'`, asc(publishingAccounts.createdAt), asc(publishingAccounts.id))
+    .where(mine)
+    .orderBy(
+      sql`${publishingAccounts.provider} = ${SANDBOX_PROVIDER}`,
+      sql`${publishingAccounts.kind} <> 'person'`,
+      asc(publishingAccounts.createdAt),
+      asc(publishingAccounts.id),
+    )
     .limit(1);
   try {
     // In a savepoint of its own: inside a caller's transaction, a conflict must not end it.
-    await db.transaction((sp) =>
-      sp
+    await db.transaction(async (sp) => {
+      await sp
+        .update(publishingAccounts)
+        .set({ isDefault: false })
+        .where(
+          and(
+            mine,
+            eq(publishingAccounts.isDefault, true),
+            eq(publishingAccounts.provider, SANDBOX_PROVIDER),
+            sql`exists (select 1 from ${publishingAccounts} r where r.user_id = ${userId} and r.platform = ${platform} and r.provider <> ${SANDBOX_PROVIDER})`,
+          ),
+        );
+      await sp
         .update(publishingAccounts)
         .set({ isDefault: true })
         .where(
@@ -80,8 +101,8 @@ export async function ensureDefault(db: Db, userId: string, platform: PlatformNa
             sql`${publishingAccounts.id} = (${oldest})`,
             sql`not exists (select 1 from ${publishingAccounts} d where d.user_id = ${userId} and d.platform = ${platform} and d.is_default)`,
           ),
-        ),
-    );
+        );
+    });
   } catch (e) {
     if (errorCode(e) !== "23505") throw e; // another caller set one first
   }
