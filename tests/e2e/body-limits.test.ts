@@ -145,7 +145,8 @@ describe("bodies within the limits", () => {
     await page.locator("#traits").fill(Array.from({ length: 10 }, () => long(60)).join(","));
     await page.locator("#pillars").fill(Array.from({ length: 10 }, () => `${long(80)}: ${long(200)}`).join("\n"));
     await page.getByRole("button", { name: "Save and finish" }).click();
-    await expect.poll(() => page.getByText("A sample post can have at most 3,000 characters.").count(), { timeout: 15_000 }).toBe(1);
+    // Beside the field (the error summary above the form says it again, linking here).
+    await expect.poll(() => page.locator("#sample1-error").textContent(), { timeout: 15_000 }).toBe("A sample post can have at most 3,000 characters.");
     // Sent again with what came back (the form's state travels with it).
     await page.locator("#sample1").fill(long(3000));
     await page.getByRole("button", { name: "Save and finish" }).click();
