@@ -16,7 +16,6 @@ import {
   type Provider,
 } from "@/lib/domain/networks";
 import { sha256 } from "../hash";
-import type { StoredConnection } from "../ports";
 
 // Where an owner's drafts go: several accounts a network (people who signed in with it, and
 // the LinkedIn pages they administer), one of them the default. Every query is scoped by the
@@ -26,6 +25,9 @@ export type PublishingAccount = typeof publishingAccounts.$inferSelect;
 
 /** The provider of the built-in sandbox's accounts (./sandbox.ts), which is no network's. */
 export const SANDBOX_PROVIDER = "sandbox";
+
+/** A stored connection to a network (its tokens), as a disconnect removes it. */
+type Connection = typeof authAccounts.$inferSelect;
 
 /** Whether an account or connection is the built-in sandbox. */
 export const isSandboxAccount = (a: { provider: string } | null | undefined) => a?.provider === SANDBOX_PROVIDER;
@@ -286,7 +288,7 @@ export async function setDefaultAccount(db: Db, userId: string, accountId: strin
  * not approve). Returns the connection removed with it (a person's), or false when the account
  * is not theirs.
  */
-export async function disconnectAccount(db: Db, userId: string, accountId: string): Promise<{ removed: StoredConnection | null } | false> {
+export async function disconnectAccount(db: Db, userId: string, accountId: string): Promise<{ removed: Connection | null } | false> {
   return db.transaction(async (tx) => {
     const a = await lockOwn(tx, userId, accountId);
     if (!a) return false;
@@ -310,7 +312,7 @@ export async function disconnectAccount(db: Db, userId: string, accountId: strin
         })
         .where(and(eq(t.userId, userId), inArray(t.accountId, gone), eq(t.status, "scheduled")));
     }
-    let removed: StoredConnection | null = null;
+    let removed: Connection | null = null;
     if (a.kind === "person")
       [removed = null] = await tx
         .delete(authAccounts)
