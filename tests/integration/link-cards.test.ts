@@ -85,6 +85,9 @@ describe("LinkedIn link cards", () => {
     // A change on top of content the page did not show is refused; on what it showed, saved.
     const stale = await asOwner(u, "edit_link_card", { id: d.id, title: "Ours", description: "Our words" }, { shown: "not-this" });
     expect(stale.status, JSON.stringify(stale.body)).toBe(422);
+    // A forged form that names no content at all changes nothing either.
+    const blind = await asOwner(u, "edit_link_card", { id: d.id, title: "Ours", description: "Our words" });
+    expect(blind.status, JSON.stringify(blind.body)).toBe(422);
     const shown = await shownOf("post", d.id);
     const ok = await asOwner(u, "edit_link_card", { id: d.id, title: "Our title", description: "Our words" }, { shown });
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);

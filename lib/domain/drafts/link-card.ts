@@ -99,7 +99,8 @@ export async function editLinkCard(ctx: Ctx, input: { id: string; title: string;
   await ctx.db.transaction(async (tx) => {
     const [d] = await tx.select().from(postDrafts).where(where).for("update");
     if (!d) throw notFound("post");
-    if (ctx.shown !== undefined && ctx.shown !== contentHashOf(d)) throw changedSinceShown("post");
+    // In person only: the form names the content its page showed, or nothing changes.
+    if (ctx.shown !== contentHashOf(d)) throw changedSinceShown("post");
     if (d.status !== "draft" && d.status !== "failed")
       throw new AppError("action_failed", `This post is ${d.status}; its link card can be changed only before it is scheduled.`, "Unschedule it first.");
     const card = usableCard(d);
