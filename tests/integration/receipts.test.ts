@@ -9,9 +9,10 @@ import { signInScopes } from "@/lib/domain/networks/scopes";
 import { publishNowOp } from "@/lib/operations/publishing/publish-now";
 import { fetchItemOp } from "@/lib/operations/drafts/fetch-item";
 import type { Mail } from "@/lib/domain/ports";
-import { draftEvents, postDrafts, tweetDrafts, webhookEvents } from "@/drizzle/schema";
+import { draftEvents, postDrafts, tweetDrafts, webhookEvents, xSpend } from "@/drizzle/schema";
 import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
+import { asOwner } from "../helpers/owner";
 import { withFakePlatforms } from "../helpers/platform-fixture";
 import { approved, draft, row } from "../helpers/publishing";
 
@@ -137,5 +138,28 @@ describe("receipts", () => {
       ["removed", "1h"],
     ]);
     expect((await row("tweet", t.id)).status).toBe("removed");
+  });
+
+  it("X: a read back is a post read X charges: counted on the account, and refused before X is asked past the cap", async () => {
+    const u = await makeUser({ publishing: true });
+    await platforms.connect(u, "twitter");
+    const spent = async () => (await (await db()).select().from(xSpend).where(eq(xSpend.userId, u.id))).filter((r) => r.kind === "read").map((r) => r.micros);
+    const t = await published(u, "tweet");
+    await pass(new Date(t.at.getTime() + 5 * M + 1000));
+    expect(await spent()).toEqual([5_000]);
+    // A cap the tweet has already taken up to its last tenth, which reads may not use.
+    const profile = (await call("get_profile_context", {}, { token: u.token })).body as { accounts: { account_id: string; platform: string }[] };
+    const account = profile.accounts.find((a) => a.platform === "micro")!.account_id;
+    const capped = await asOwner(u, "change_account", { account_id: account, action: "set_monthly_cap", monthly_cap_usd: 0.02 });
+    expect(capped.status, JSON.stringify(capped.body)).toBe(200);
+    const asked = fake().receiptReads.filter((r) => r.id === t.postId).length;
+    await pass(new Date(t.at.getTime() + H + 1000));
+    expect(fake().receiptReads.filter((r) => r.id === t.postId).length).toBe(asked);
+    expect(await spent()).toEqual([5_000]);
+    expect(await historyOf(t.id)).toEqual([
+      ["receipt_confirmed", "5m"],
+      ["receipt_unchecked", "1h"],
+    ]);
+    expect((await row("tweet", t.id)).status).toBe("published");
   });
 });

@@ -6,8 +6,10 @@ import { networkOfDraft } from "@/lib/domain/networks";
 import { platformOf, type Receipt } from "@/lib/domain/networks/platform";
 import { draftTable } from "../drafts/drafts";
 import { noteReceipt } from "../drafts/history";
+import { accountFor } from "../accounts/accounts";
 import { claimDue, nextDue, type Due } from "../metrics/due";
 import { metricWindows } from "../metrics/schedule";
+import { capProblem, noteSpend, onX } from "../spend/x-spend";
 import { postRemoved } from "../webhooks/domain-events";
 import type { PublishPorts } from "./outcomes";
 
@@ -24,7 +26,19 @@ export type ReceiptPass = { confirmed: number; removed: number; unchecked: numbe
 async function readBack(db: Db, d: Due, w: PublishPorts): Promise<Receipt | null> {
   try {
     const platform = await w.platforms.open(db, d.userId, platformOf(d.type), d.accountId);
-    return platform.receipt ? await platform.receipt({ postId: d.postId, now: w.clock() }) : null;
+    if (!platform.receipt) return null;
+    const now = w.clock();
+    // X charges a read back as it charges an engagement read: it counts under the owner's cap
+    // (not under METRICS_X_READS_PER_MONTH, which is engagement's own budget).
+    const x = platform.kind === "x" ? await accountFor(db, d.userId, "micro", d.accountId).catch(() => null) : null;
+    if (!onX(x)) return await platform.receipt({ postId: d.postId, now });
+    const price = x.externalId === w.config().X_APP_OWNER_ID ? w.config().xPrices.ownedRead : w.config().xPrices.postRead;
+    const over = await capProblem(db, x, price, "read", now);
+    if (over) return { state: "unchecked", reason: `${over}.` };
+    const got = await platform.receipt({ postId: d.postId, now });
+    // X bills a read that returned the post.
+    if (got.state === "confirmed") await noteSpend(db, [{ userId: d.userId, accountId: x.id, kind: "read", micros: price }], now);
+    return got;
   } catch (e) {
     // No adapter (a connection gone since): nothing can be said of the post.
     return { state: "unchecked", reason: `It could not be read back: ${redactSecrets(String((e as Error)?.message ?? e), 300)}` };
