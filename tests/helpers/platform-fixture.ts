@@ -34,7 +34,9 @@ export function withFakePlatforms(config: Record<string, string> = {}): Platform
   let restore = () => {};
   beforeAll(async () => {
     fake = await startFakePlatforms();
-    restore = reconfigure({ ...fakePlatformEnv(fake), PUBLISH_TIMEOUT_MS: "2000", ...config });
+    // Long enough that a loaded machine's slow answer is never taken for a hang; the few tests
+    // of a hang (a fake that never answers) wait this long once each.
+    restore = reconfigure({ ...fakePlatformEnv(fake), PUBLISH_TIMEOUT_MS: "8000", ...config });
   });
   afterAll(async () => {
     restore();
