@@ -25,10 +25,13 @@ type Props = {
   handle: string | null;
   /** It goes to the built-in sandbox: drawn as LinkedIn would show it, never said to be there. */
   sandbox?: boolean;
+  /** Shown while the text is empty; never counted as the draft's text. */
+  placeholder?: string;
 };
 
-export function PostPreview({ type, text, imageUrl, imageAlt, name, handle, sandbox }: Props) {
+export function PostPreview({ type, text, imageUrl, imageAlt, name, handle, sandbox, placeholder }: Props) {
   const initial = (name.trim()[0] ?? "?").toUpperCase();
+  const empty = !text && placeholder ? <div className="muted">{placeholder}</div> : null;
   if (type === "post") {
     const head = linkedInFold(text);
     return (
@@ -43,7 +46,7 @@ export function PostPreview({ type, text, imageUrl, imageAlt, name, handle, sand
             <span className="muted">{sandbox ? "Now · sandbox, drawn as LinkedIn shows it" : "Now · LinkedIn"}</span>
           </span>
         </div>
-        {head ? <SeeMore head={head} full={text} /> : <div className="li-text">{text}</div>}
+        {empty ?? (head ? <SeeMore head={head} full={text} /> : <div className="li-text">{text}</div>)}
         {/* eslint-disable-next-line @next/next/no-img-element -- the draft's own image, any size */}
         {imageUrl ? <img src={servedAt(imageUrl)} alt={imageAlt ?? "The post's image"} /> : null}
       </figure>
@@ -61,7 +64,7 @@ export function PostPreview({ type, text, imageUrl, imageAlt, name, handle, sand
           <strong>{name}</strong> <span className="muted">{handle ?? "@you"}</span>
         </span>
       </div>
-      <div className="x-text">{text}</div>
+      {empty ?? <div className="x-text">{text}</div>}
       {/* eslint-disable-next-line @next/next/no-img-element -- the draft's own image, any size */}
       {imageUrl ? <img src={servedAt(imageUrl)} alt={imageAlt ?? "The tweet's image"} /> : null}
       <figcaption className={over ? "count over" : "count"}>

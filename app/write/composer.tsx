@@ -348,7 +348,8 @@ export function Composer({ userId, name, csrf, formKey, targets, when, limits, m
           </div>
           <PostPreview
             type="post"
-            text={d.post || "Your post appears here as you type."}
+            text={d.post}
+            placeholder="Your post appears here as you type."
             imageUrl={firstImage(d.postMedia)?.url ?? null}
             imageAlt={firstImage(d.postMedia)?.alt || null}
             name={name}
@@ -438,7 +439,8 @@ export function Composer({ userId, name, csrf, formKey, targets, when, limits, m
                 </div>
                 <PostPreview
                   type="tweet"
-                  text={p || "Your tweet appears here as you type."}
+                  text={p}
+                  placeholder="Your tweet appears here as you type."
                   imageUrl={firstImage(d.partMedia[i])?.url ?? null}
                   imageAlt={firstImage(d.partMedia[i])?.alt || null}
                   name={name}

@@ -46,6 +46,10 @@ describe("the composer", () => {
     expect(await li.getByRole("button", { name: /see more/ }).count()).toBe(1);
 
     await page.getByRole("checkbox", { name: "Sandbox for X" }).check();
+    // Empty, the preview shows a hint and counts none of it.
+    const emptyTweet = page.getByRole("figure", { name: "Preview as X shows it" });
+    await expect.poll(() => emptyTweet.textContent()).toContain("Your tweet appears here as you type.");
+    expect(await emptyTweet.textContent()).toContain("0 / 280 characters as X counts them");
     await page.getByLabel("Text", { exact: true }).nth(1).fill("Thread: one.");
     await page.getByRole("button", { name: "Add a part" }).click();
     await page.getByLabel("Part 2", { exact: true }).fill("x".repeat(300));
