@@ -178,7 +178,7 @@ export default async function CalendarPage({ searchParams }: { searchParams: Pro
                           const drag = i.confirmed
                             ? { type: i.type, id: i.id, shown: i.confirmed }
                             : { type: i.type, id: i.id, review: `/content/${i.type}/${i.id}` };
-                          const words = `${time} ${badge[i.type]}${accountOf(i) ? ` ${accountOf(i)}` : ""} · ${i.title}`;
+                          const words = `${time} ${i.title} · ${badge[i.type]}${accountOf(i) ? ` ${accountOf(i)}` : ""}`;
                           return (
                             <li
                               key={`${i.type}:${i.id}`}
@@ -186,9 +186,10 @@ export default async function CalendarPage({ searchParams }: { searchParams: Pro
                               {...(canMove && { draggable: true, "data-drag": JSON.stringify(drag) })}
                             >
                               <Link href={`/content/${i.type}/${i.id}`} title={`${words} (${STATUS_WORDS[i.status] ?? i.status})`} draggable={canMove}>
-                                <span className="t">{time}</span> <span className="net">{badge[i.type]}</span>
-                                {accountOf(i) ? ` ${accountOf(i)}` : ""} · {MARK[i.status] ? <span aria-hidden="true">{MARK[i.status]} </span> : null}
-                                {i.title}
+                                {/* The words first, where a narrow day cuts the line: the colour and border name the network. */}
+                                <span className="t">{time}</span> {MARK[i.status] ? <span aria-hidden="true">{MARK[i.status]} </span> : null}
+                                {i.title} · <span className="net">{badge[i.type]}</span>
+                                {accountOf(i) ? ` ${accountOf(i)}` : ""}
                                 <span className="sr-only">, {STATUS_WORDS[i.status] ?? i.status}</span>
                               </Link>
                             </li>
