@@ -161,11 +161,11 @@ export default async function ContentPage({ searchParams }: { searchParams: Prom
                   // eslint-disable-next-line @next/next/no-img-element
                   <img className="thumb" src={servedAt(more.image)} alt="" loading="lazy" />
                 ) : null}
+                {/* The network before the title: a post and a tweet written together share their first words. */}
                 <h2>
-                  <a href={`/content/${r.type}/${r.id}`}>{r.title}</a>
+                  <span className="badge net">{badge[r.type]}</span> <a href={`/content/${r.type}/${r.id}`}>{r.title}</a>
                 </h2>
                 <p className="meta">
-                  <span className="badge net">{badge[r.type]}</span>{" "}
                   <span className={`badge ${STATUS_TONE[r.status] ?? "net"}`}>{STATUS_WORDS[r.status] ?? r.status}</span>{" "}
                   {more && more.parts > 1 ? (
                     <>
