@@ -17,7 +17,7 @@ import { findOperation } from "@/lib/operations/registry";
 import { destination, sandboxNetworks, type Destination } from "@/lib/adapters/platforms/destination";
 import { decide } from "./actions";
 import { config } from "@/lib/core/config";
-import { priceShown, replyWarning } from "@/lib/domain/networks/x/pricing";
+import { xFactsOf } from "@/lib/domain/networks/x/pricing";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Approve an action · Contentio" };
@@ -96,8 +96,9 @@ export default async function ConfirmPage({
   // What X charges for it, and the replies X may refuse, before the owner decides.
   const shown = edit ? { body: edit.body, attachments: edit.attachments } : { body: a.body, attachments: a.attachments };
   const texts = { body: shown.body, thread: shown.attachments?.thread.map((p) => p.text), firstComment: shown.attachments?.first_comment };
-  const price = priceShown(dest, a.operation, texts, config().xPrices);
-  const replies = price ? replyWarning(texts, config().X_REPLIES) : null;
+  const x = xFactsOf(dest, a.operation, texts, config());
+  const price = x?.sentence;
+  const replies = x?.replies?.message;
 
   return (
     <OwnerShell email={me.email} userId={me.id} wide={!!edit}>
