@@ -14,7 +14,7 @@ import { contentOf } from "../drafts/content-hash";
 import { cardLink, usableCard } from "../drafts/link-card";
 import { mediaInfo, type MediaInfo } from "../media/media";
 import { publishingProblem } from "../accounts/health";
-import { capLeft, capProblem, monthOf, onX, spentThisMonth } from "../spend/x-spend";
+import { capProblem, monthBefore, onX } from "../spend/x-spend";
 import { capRefusal, xChargeOf } from "../spend/x-publish";
 import { finalState } from "./schedule";
 
@@ -207,14 +207,13 @@ export async function previewPublish(ctx: Ctx, input: { type: DraftType; id: str
       const after = await capProblem(ctx.db, xAccount, thisPublish, "post", ctx.now());
       if (after) warning("monthly_cap", `The first comment would be refused, the post going out without it: ${after}.`, comment!.index);
     }
-    const cap = await capLeft(ctx.db, xAccount, ctx.now());
-    const spent = cap?.spent ?? (await spentThisMonth(ctx.db, [xAccount.id], ctx.now())).get(xAccount.id) ?? 0;
+    const m = await monthBefore(ctx.db, xAccount, thisPublish, ctx.now());
     spend = {
-      month: monthOf(ctx.now()).start.toISOString().slice(0, 7),
-      spent_usd: usd(spent),
-      cap_usd: cap ? usd(cap.cap) : null,
-      left_usd: cap ? usd(cap.left) : null,
-      after_usd: usd(spent + thisPublish),
+      month: m.month,
+      spent_usd: usd(m.spent),
+      cap_usd: m.cap === null ? null : usd(m.cap),
+      left_usd: m.left === null ? null : usd(m.left),
+      after_usd: usd(m.after),
     };
   }
 
