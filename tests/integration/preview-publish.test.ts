@@ -7,10 +7,11 @@ import { signInScopes } from "@/lib/domain/networks/scopes";
 import { createDraftOp } from "@/lib/operations/drafts/create-draft";
 import { previewPublishOp } from "@/lib/operations/publishing/preview-publish";
 import { publishNowOp } from "@/lib/operations/publishing/publish-now";
-import { postDrafts, tweetDrafts, xSpend } from "@/drizzle/schema";
+import { media, postDrafts, tweetDrafts, xSpend } from "@/drizzle/schema";
 import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { mcpClient } from "../helpers/mcp";
+import { png } from "../helpers/media";
 import { asOwner } from "../helpers/owner";
 import { withFakePlatforms } from "../helpers/platform-fixture";
 import { configured } from "../helpers/env";
@@ -154,6 +155,24 @@ describe("on X", () => {
     expect(codes(c.problems)).toEqual([["no_account", null]]);
     // What it would cost once an X account is connected; no account, no month of spend.
     expect([c.cost?.estimate_usd, c.spend]).toEqual([0.015, null]);
+  });
+
+  it("media as sent, with their alt texts; a medium deleted since is a problem", async () => {
+    const { u } = await publisher();
+    const up = await call(
+      "upload_media",
+      { data: (await png()).toString("base64"), content_type: "image/png", filename: "chart.png", alt_text: "A rising chart" },
+      { token: u.token },
+    );
+    const url = up.body.url as string;
+    const d = await create(u, { body: `Look ${randomUUID()}`, thread: [{ text: "Two", image_urls: [url] }] });
+    const p = await preview(u, d.id);
+    expect(p.parts[1].media).toEqual([{ url, kind: "image", alt_text: "A rising chart", title: null, found: true }]);
+    expect(p.problems).toEqual([]);
+    await (await db()).delete(media).where(eq(media.id, up.body.media_id));
+    const gone = await preview(u, d.id);
+    expect(codes(gone.problems)).toEqual([["media_missing", 2]]);
+    expect(gone.parts[1].media[0]).toMatchObject({ url, alt_text: null, found: false });
   });
 
   it("X's 24-hour window, once X has stated it", async () => {

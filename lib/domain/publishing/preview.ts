@@ -175,7 +175,10 @@ export async function previewPublish(ctx: Ctx, input: { type: DraftType; id: str
         p.index,
       );
     for (const m of p.media)
-      if (!m.found) problem("media_missing", `${m.url} is no longer among the owner's uploads: upload it again and attach the new address.`, p.index);
+      if (!storedMediaId(m.url))
+        // An address from before uploads existed: the publisher leaves it out, as it always has.
+        warning("media_missing", `${m.url} is not an upload of this service, so it is not sent.`, p.index);
+      else if (!m.found) problem("media_missing", `${m.url} is no longer among the owner's uploads: upload it again and attach the new address.`, p.index);
     const animated = images.filter((m) => (infoOf(m.url)?.frames ?? 1) > 1);
     if (net.id === "x" && animated.length && images.length > 1)
       problem("gif_not_alone", "An animated GIF goes alone: a tweet carries up to 4 images or one animated GIF, not both (X's rule).", p.index);
