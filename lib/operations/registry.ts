@@ -13,6 +13,7 @@ import { listWebhooksOp } from "./webhooks/list-webhooks";
 import { manageSeriesOp } from "./series/manage-series";
 import { manageWebhooksOp } from "./webhooks/manage-webhooks";
 import { publishNowOp } from "./publishing/publish-now";
+import { previewPublishOp } from "./publishing/preview-publish";
 import { scheduleContentOp } from "./publishing/schedule-content";
 import { searchContentOp } from "./drafts/search-content";
 import { unscheduleContentOp } from "./publishing/unschedule-content";
@@ -53,6 +54,7 @@ export const operations: Operation[] = [
   deleteDraftOp,
   scheduleContentOp,
   unscheduleContentOp,
+  previewPublishOp,
   publishNowOp,
   manageQueueOp,
   listSeriesOp,

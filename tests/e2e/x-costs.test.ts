@@ -46,6 +46,14 @@ describe("the price on X before approval", () => {
       expect(asked.body.error?.code, JSON.stringify(asked.body)).toBe("confirmation_required");
       await page.goto(asked.body.error.confirmation.url);
       await expect.poll(() => page.getByTestId("x-price").textContent()).toBe(price);
+      // preview_publish, which an assistant calls before asking, says the same price and month.
+      const preview = (await srv.api("preview_publish", { type: "tweet", id: d.id }, token)).body as {
+        cost: { text: string };
+        spend: { after_usd: number };
+      };
+      expect(preview.cost.text).toBe(price);
+      expect(await page.getByTestId("x-month").textContent()).toBe(`About $0.00 spent; about ${price.slice(6, price.indexOf(" on X"))} with this.`);
+      expect(preview.spend.after_usd).toBe(Number(price.slice(7, price.indexOf(" on X"))));
     }
     expect(fake.badRequests).toEqual([]);
   });

@@ -42,6 +42,7 @@ export const VALID: Record<string, (f: Fixture) => Record<string, unknown> | Rec
   delete_draft: (f) => ({ type: "tweet", id: f.tweet }),
   schedule_content: (f) => ({ type: "post", id: f.post, scheduled_for: inTwoHours() }),
   unschedule_content: (f) => ({ type: "post", id: f.post }),
+  preview_publish: (f) => ({ type: "tweet", id: f.tweet }),
   publish_now: (f) => ({ type: "post", id: f.post }),
   manage_queue: (f) => ({ account_id: f.li }),
   list_series: () => ({}),

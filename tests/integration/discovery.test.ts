@@ -45,6 +45,7 @@ const EXPECTED: Record<string, Row> = {
   list_webhooks: ["List webhook endpoints", "content:write", false, true, false, true, false],
   manage_webhooks: ["Add, change, test or delete a webhook endpoint", "content:write", false, false, true, false, true],
   manage_queue: ["Read or set an account's posting queue", "content:write", false, false, false, true, false],
+  preview_publish: ["Preview what publishing a draft would do", "content:read", false, true, false, true, false],
 };
 
 // The Errors table of docs/interface.md.

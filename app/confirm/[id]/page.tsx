@@ -17,7 +17,8 @@ import { findOperation } from "@/lib/operations/registry";
 import { destination, sandboxNetworks, type Destination } from "@/lib/adapters/platforms/destination";
 import { decide } from "./actions";
 import { config } from "@/lib/core/config";
-import { priceShown, replyWarning } from "@/lib/domain/networks/x/pricing";
+import { dollars, xFactsOf } from "@/lib/domain/networks/x/pricing";
+import { monthBefore, ownAccount } from "@/lib/domain/spend/x-spend";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Approve an action · Contentio" };
@@ -96,8 +97,12 @@ export default async function ConfirmPage({
   // What X charges for it, and the replies X may refuse, before the owner decides.
   const shown = edit ? { body: edit.body, attachments: edit.attachments } : { body: a.body, attachments: a.attachments };
   const texts = { body: shown.body, thread: shown.attachments?.thread.map((p) => p.text), firstComment: shown.attachments?.first_comment };
-  const price = priceShown(dest, a.operation, texts, config().xPrices);
-  const replies = price ? replyWarning(texts, config().X_REPLIES) : null;
+  const x = xFactsOf(dest, a.operation, texts, config());
+  const price = x?.sentence;
+  const replies = x?.replies?.message;
+  // The X account's month against its cap, as preview_publish says it.
+  const xAccount = x && a.action.account?.network === "x" ? await ownAccount(d, me.id, a.action.account.id) : null;
+  const month = xAccount && x ? await monthBefore(d, xAccount, x.price.micros, now) : null;
 
   return (
     <OwnerShell email={me.email} userId={me.id} wide={!!edit}>
@@ -123,6 +128,14 @@ export default async function ConfirmPage({
                 {price}
                 {replies ? <p className="muted">{replies}</p> : null}
               </dd>
+              {month ? (
+                <>
+                  <dt>This month on X</dt>
+                  <dd data-testid="x-month">
+                    About {dollars(month.spent)} spent{month.cap === null ? "" : ` of its ${dollars(month.cap)} cap`}; about {dollars(month.after)} with this.
+                  </dd>
+                </>
+              ) : null}
             </>
           ) : null}
           {edit ? null : (

@@ -10,7 +10,7 @@ import { sha256 } from "../hash";
 import { iso } from "../drafts/text";
 import { appConnected } from "../apps/tokens";
 import { emit } from "@/lib/domain/webhooks/emit";
-import { priceShown } from "@/lib/domain/networks/x/pricing";
+import { xFactsOf } from "@/lib/domain/networks/x/pricing";
 
 export const APPROVAL_TTL_MS = 10 * 60 * 1000;
 
@@ -190,7 +190,7 @@ async function approvalRequired(ctx: Ctx, a: ExactAction): Promise<AppError> {
   const url = `${origin}/confirm/${row.id}`;
   // What it costs on X, said before the owner is asked (the approval page says it too).
   const onX = a.type === "tweet" && (account ? account.network === "x" : true) && ctx.ports.platforms.configured("x");
-  const price = priceShown(
+  const price = xFactsOf(
     { sandbox: !onX, network: "X" },
     a.operation,
     {
@@ -198,8 +198,8 @@ async function approvalRequired(ctx: Ctx, a: ExactAction): Promise<AppError> {
       thread: (a.proposed?.attachments?.thread ?? a.thread)?.map((p) => p.text),
       firstComment: a.proposed ? a.proposed.attachments?.first_comment : a.firstComment,
     },
-    ctx.ports.config().xPrices,
-  );
+    ctx.ports.config(),
+  )?.sentence;
   return new AppError(
     "confirmation_required",
     `The account owner must approve this exact action (${a.operation} of ${a.type} "${a.title}") before it runs.${price ? ` It costs ${price}.` : ""}`,

@@ -17,6 +17,8 @@ export type TextRule = {
   max: number;
   /** How the network counts, after a number: "characters as X counts them". */
   unit: string;
+  /** How much `text` counts, the network's way (what `max` limits). */
+  count: (text: string) => number;
   /** Why `text` does not fit, as a sentence ("A tweet is at most 280 characters as X counts them (…); this one is 281"), or null. */
   problem: (text: string) => string | null;
 };

@@ -17,6 +17,7 @@ import { nextSlotFor } from "../queue/queue";
 import { requireUnderCap } from "../spend/x-publish";
 import { draftScheduled, draftUnscheduled } from "@/lib/domain/webhooks/domain-events";
 import { ensureLinkCard } from "../drafts/link-card";
+import { replyRule } from "@/lib/domain/networks/x/pricing";
 
 const MAX_AHEAD_MS = 365 * 24 * 3600 * 1000;
 
@@ -30,36 +31,35 @@ async function cardBeforeApproval(ctx: Ctx, input: { type: DraftType; id: string
   if (input.type === "post" && !ctx.caller.inPerson) await ensureLinkCard(ctx.db, ctx.ports, ctx.caller.userId, input.id);
 }
 
+/**
+ * Why a draft in its state can no longer be scheduled or published (`what`: "scheduled",
+ * "published"), with what to do instead, or null. preview_publish says it as publish_now would.
+ */
+export function finalState(d: Pick<Row, "status" | "publishedAt" | "platformUrl" | "failureReason">, type: DraftType, what: string) {
+  if (d.status === "published")
+    return {
+      message: `This ${label(type)} was already published${d.publishedAt ? ` at ${iso(d.publishedAt)}` : ""}; the service never posts the same draft twice.`,
+      hint: d.platformUrl ? `It is live at ${d.platformUrl}. To post again, create a new draft.` : "To post again, create a new draft.",
+    };
+  if (d.status === "removed")
+    return {
+      message: `This ${label(type)} was published and then removed by the network (${d.failureReason ?? "it was gone when read back"}); it is not ${what} again.`,
+      hint: "To post it again, create a new draft with the same text.",
+    };
+  if (d.status === "publishing")
+    return { message: `This ${label(type)} is being published right now and cannot be ${what}.`, hint: "Check its status with fetch_item in a minute." };
+  if (d.status === "unknown")
+    return {
+      message: `This ${label(type)} may already have been posted (the platform did not confirm: ${d.failureReason ?? "no answer"}), so it is not ${what} again.`,
+      hint: "Check the account on the platform; if the post is not there, create a new draft with the same text.",
+    };
+  return null;
+}
+
 /** The states from which a draft can no longer be scheduled or published. */
 function refuseFinal(d: Row, type: DraftType, what: string) {
-  if (d.status === "published") {
-    throw new AppError(
-      "action_failed",
-      `This ${label(type)} was already published${d.publishedAt ? ` at ${iso(d.publishedAt)}` : ""}; the service never posts the same draft twice.`,
-      d.platformUrl ? `It is live at ${d.platformUrl}. To post again, create a new draft.` : "To post again, create a new draft.",
-    );
-  }
-  if (d.status === "removed") {
-    throw new AppError(
-      "action_failed",
-      `This ${label(type)} was published and then removed by the network (${d.failureReason ?? "it was gone when read back"}); it is not ${what} again.`,
-      "To post it again, create a new draft with the same text.",
-    );
-  }
-  if (d.status === "publishing") {
-    throw new AppError(
-      "action_failed",
-      `This ${label(type)} is being published right now and cannot be ${what}.`,
-      "Check its status with fetch_item in a minute.",
-    );
-  }
-  if (d.status === "unknown") {
-    throw new AppError(
-      "action_failed",
-      `This ${label(type)} may already have been posted (the platform did not confirm: ${d.failureReason ?? "no answer"}), so it is not ${what} again.`,
-      "Check the account on the platform; if the post is not there, create a new draft with the same text.",
-    );
-  }
+  const final = finalState(d, type, what);
+  if (final) throw new AppError("action_failed", final.message, final.hint);
 }
 
 /**
@@ -104,13 +104,12 @@ function requirePermissions(ctx: Ctx, type: DraftType, d: Row, connection: Store
  * its first post at X.
  */
 function requireRepliesTaken(ctx: Ctx, network: string, c: ReturnType<typeof contentOf>) {
-  if (network !== "x" || ctx.ports.config().X_REPLIES !== "refused") return;
-  const what = c.thread?.length ? (c.firstComment ? "a thread and a first comment" : "a thread") : c.firstComment ? "a first comment" : null;
-  if (!what) return;
+  if (network !== "x") return;
+  const rule = replyRule({ body: c.body, thread: c.thread?.map((p) => p.text), firstComment: c.firstComment }, ctx.ports.config().X_REPLIES);
+  if (!rule?.refused) return;
   throw new AppError(
     "action_failed",
-    `X refuses replies from this service's app (X_REPLIES=refused: since 2026-02-23 X lets self-serve apps reply only where summoned), ` +
-      `and this tweet has ${what}, which X takes as replies.`,
+    rule.message,
     "Remove the thread's further parts and the first comment with update_draft (or post them by hand on X), then repeat the call.",
   );
 }

@@ -56,6 +56,17 @@ export async function capLeft(db: Db, a: PublishingAccount, now: Date): Promise<
   return { cap: a.monthlyCapMicros, spent, left: a.monthlyCapMicros - spent };
 }
 
+/**
+ * An X account's month as shown before a publish (preview_publish, the approval page): what
+ * is spent so far, its cap and what is left (null without one), and the month once `micros`
+ * more went out. In micro-dollars.
+ */
+export async function monthBefore(db: Db, a: PublishingAccount, micros: number, now: Date) {
+  const c = await capLeft(db, a, now);
+  const spent = c?.spent ?? (await spentThisMonth(db, [a.id], now)).get(a.id) ?? 0;
+  return { month: monthOf(now).start.toISOString().slice(0, 7), spent, cap: c?.cap ?? null, left: c?.left ?? null, after: spent + micros };
+}
+
 const named = (a: PublishingAccount) => (a.handle ? `@${a.handle.replace(/^@/, "")}` : (a.name ?? "this X account"));
 
 /**

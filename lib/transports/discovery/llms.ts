@@ -46,6 +46,8 @@ title, text, images, document, thread parts or first comment changes what will b
 so (else publishing_not_allowed), and each needs the owner's approval of that exact action:
 the first call answers confirmation_required with error.confirmation.url. Ask the user to open it and approve, then
 repeat the same call with the same arguments. A flag you set yourself is never a confirmation.
+Before asking for that approval, call preview_publish: it says what would go out, what the network would refuse
+(fix it with update_draft first) and, on X, what it costs; tell the user the cost and the warnings.
 
 ## Webhooks (for programs, not for you to wait on)
 manage_webhooks adds an endpoint that receives signed events (Standard Webhooks): ${SUBSCRIBABLE.join(", ")}.

@@ -26,6 +26,7 @@ export function graphemes(text: string): number {
 const post: TextRule = {
   max: MAX_BLUESKY_GRAPHEMES,
   unit: "characters as Bluesky counts them",
+  count: (text) => graphemes(text.normalize("NFC")),
   problem: (text) => {
     const nfc = text.normalize("NFC");
     const bytes = Buffer.byteLength(nfc, "utf8");

@@ -13,6 +13,7 @@ const MAX_POST_CHARS = 3000;
 const characters = (max: number, what: string): TextRule => ({
   max,
   unit: "characters",
+  count: (text) => Array.from(text).length,
   problem: (text) => {
     const n = Array.from(text).length;
     return n > max ? `${what} is at most ${max} characters; this one has ${n}` : null;

@@ -15,9 +15,18 @@ export const MAX_TWEET_CASHTAGS = 1;
 /** X: a tweet carries up to 4 images, or one animated GIF. */
 export const MAX_TWEET_IMAGES = 4;
 
+/** Why X would refuse `text` for its cashtags (more than one, from a self-serve app), or null. */
+export function cashtagProblem(text: string): string | null {
+  const cashtags = twitter.extractCashtags(text.normalize("NFC"));
+  if (cashtags.length <= MAX_TWEET_CASHTAGS) return null;
+  return `X takes at most ${MAX_TWEET_CASHTAGS} cashtag a post from apps like this one (self-serve); this one has ${cashtags.length} (${cashtags.map((c) => `$${c}`).join(", ")})`;
+}
+
 const weighted: TextRule = {
   max: MAX_TWEET_WEIGHT,
   unit: "characters as X counts them",
+  // A text too long to be weighed counts its characters (it is far past the limit either way).
+  count: (text) => tweetWeight(text) ?? text.normalize("NFC").length,
   problem: (text) => {
     const weight = tweetWeight(text);
     if (weight === undefined)
@@ -27,10 +36,7 @@ const weighted: TextRule = {
       );
     if (weight > MAX_TWEET_WEIGHT)
       return `A tweet is at most ${MAX_TWEET_WEIGHT} characters as X counts them (links 23, wide characters and emoji 2); this one is ${weight}`;
-    const cashtags = twitter.extractCashtags(text.normalize("NFC"));
-    if (cashtags.length > MAX_TWEET_CASHTAGS)
-      return `X takes at most ${MAX_TWEET_CASHTAGS} cashtag a post from apps like this one (self-serve); this one has ${cashtags.length} (${cashtags.map((c) => `$${c}`).join(", ")})`;
-    return null;
+    return cashtagProblem(text);
   },
 };
 

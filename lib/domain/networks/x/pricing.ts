@@ -70,13 +70,24 @@ export function priceSentence(price: DraftPrice): string {
 /** A draft's texts as the price and the reply rule read them. */
 export type PostedTexts = { body: string; thread?: readonly string[] | null; firstComment?: string | null };
 
+/** What X charges for a draft, and what X may refuse of it, as everyone is shown them before publishing. */
+export type XFacts = { price: DraftPrice; sentence: string; replies: { refused: boolean; message: string } | null };
+
 /**
- * What publishing costs on X, as the owner is shown it before approving (the approval page,
- * the MCP approval text); null when nothing goes to X (the sandbox, another network, a deletion).
+ * The one answer to what publishing costs on X and which of its replies X may refuse: read
+ * by the approval page, the MCP approval text, confirmation_required's message and
+ * preview_publish, so each says the same. Null when nothing goes to X (the sandbox, another
+ * network, a deletion). `to.network` is the network's name (X).
  */
-export function priceShown(to: { sandbox: boolean; network: string }, operation: string, texts: PostedTexts, p: XPrices): string | null {
+export function xFactsOf(
+  to: { sandbox: boolean; network: string },
+  operation: string,
+  texts: PostedTexts,
+  c: { xPrices: XPrices; X_REPLIES: "unknown" | "allowed" | "refused" },
+): XFacts | null {
   if (to.sandbox || to.network !== "X" || operation === "delete_draft") return null;
-  return priceSentence(draftPrice(texts, p));
+  const price = draftPrice(texts, c.xPrices);
+  return { price, sentence: priceSentence(price), replies: replyRule(texts, c.X_REPLIES) };
 }
 
 /**
@@ -93,4 +104,25 @@ export function replyWarning(texts: PostedTexts, replies: "unknown" | "allowed" 
     `X may refuse ${what}: since 2026-02-23 X lets self-serve apps reply only where the original post's author summoned the ` +
     `replying account (an @mention or a quote). The first post goes out either way; what X refuses is reported with X's reason.`
   );
+}
+
+/**
+ * The reply rule as publishing applies it: with X_REPLIES=refused a thread's further parts and
+ * a first comment are refused before anything is sent (refused: true); while unknown, the
+ * warning of replyWarning; null when X takes them or there are none.
+ */
+export function replyRule(texts: PostedTexts, replies: "unknown" | "allowed" | "refused"): { refused: boolean; message: string } | null {
+  if (replies !== "refused") {
+    const warning = replyWarning(texts, replies);
+    return warning ? { refused: false, message: warning } : null;
+  }
+  const thread = (texts.thread?.length ?? 0) > 0;
+  const what = thread ? (texts.firstComment ? "a thread and a first comment" : "a thread") : texts.firstComment ? "a first comment" : null;
+  if (!what) return null;
+  return {
+    refused: true,
+    message:
+      `X refuses replies from this service's app (X_REPLIES=refused: since 2026-02-23 X lets self-serve apps reply only where summoned), ` +
+      `and this tweet has ${what}, which X takes as replies.`,
+  };
 }

@@ -20,7 +20,7 @@ import { networkOfDraft } from "@/lib/domain/networks";
 import { findOperation } from "@/lib/operations/registry";
 import { destination, type Destination } from "@/lib/adapters/platforms/destination";
 import { config } from "@/lib/core/config";
-import { priceShown, replyWarning } from "@/lib/domain/networks/x/pricing";
+import { xFactsOf } from "@/lib/domain/networks/x/pricing";
 import { formatInZone, formatUtc } from "@/lib/core/time";
 import { attachmentLines, proposedAttachmentLines } from "./attachments";
 import { cancelCall } from "../in-flight";
@@ -55,11 +55,8 @@ function xFacts(dest: Destination, operation: string, shown: Awaited<ReturnType<
   if (!shown) return [];
   const content = shown.proposed ? { body: shown.proposed.body, attachments: shown.proposed.attachments } : shown;
   const texts = { body: content.body, thread: content.attachments?.thread.map((p) => p.text), firstComment: content.attachments?.first_comment };
-  const c = config();
-  const price = priceShown(dest, operation, texts, c.xPrices);
-  if (!price) return [];
-  const warning = replyWarning(texts, c.X_REPLIES);
-  return [`Cost: ${price}`, ...(warning ? [warning] : [])];
+  const x = xFactsOf(dest, operation, texts, config());
+  return x ? [`Cost: ${x.sentence}`, ...(x.replies ? [x.replies.message] : [])] : [];
 }
 
 /** The form: everything the owner would see on the approval page, not only a title. */
