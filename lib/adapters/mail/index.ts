@@ -7,12 +7,14 @@ import { mailServer } from "./server";
 // loaded only when mail goes out: the scheduler's passes reach this port in every process, and
 // most never send any.
 
-let transport: Transporter | undefined;
+// Kept for the server it was made for (tests change SMTP_URL between files).
+let transport: { url: string; transport: Transporter } | undefined;
 
 async function send(m: Mail) {
   const { default: nodemailer } = await import("nodemailer");
-  transport ??= nodemailer.createTransport(mailServer(config().SMTP_URL!));
-  await transport.sendMail({ from: config().EMAIL_FROM, ...m });
+  const url = config().SMTP_URL!;
+  if (transport?.url !== url) transport = { url, transport: nodemailer.createTransport(mailServer(url)) };
+  await transport.transport.sendMail({ from: config().EMAIL_FROM, ...m });
 }
 
 /** Mail to the owner over SMTP, configured when SMTP_URL is set (read when asked: tests change it). */

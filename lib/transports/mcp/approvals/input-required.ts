@@ -38,11 +38,13 @@ const POLL_MS = 300;
 /** User, app, tool, arguments hash, approval id; f: the server sent a form (trusted app), not the page. */
 type State = { u: string; a: string; t: string; h: string; ap: string; f?: 1 };
 
-let codec: ReturnType<typeof createRequestStateCodec<State>> | undefined;
+let codec: { secret: string; codec: ReturnType<typeof createRequestStateCodec<State>> } | undefined;
 function stateCodec() {
   // A key of its own, derived from AUTH_SECRET: every process of a deployment shares it.
-  codec ??= createRequestStateCodec<State>({ key: createHmac("sha256", authSecret()).update("mcp-request-state").digest(), ttlSeconds: 600 });
-  return codec;
+  const secret = authSecret();
+  if (codec?.secret !== secret)
+    codec = { secret, codec: createRequestStateCodec<State>({ key: createHmac("sha256", secret).update("mcp-request-state").digest(), ttlSeconds: 600 }) };
+  return codec.codec;
 }
 
 const argsHash = (tool: string, args: Record<string, unknown>) => {
