@@ -41,6 +41,19 @@ const BROWSER = fs
   .filter((f) => f.endsWith(".test.ts") && /\b(appInBrowser|launchBrowser)\(/.test(fs.readFileSync(path.join("tests", f), "utf8")))
   .map((f) => `tests/${f.split(path.sep).join("/")}`);
 
+/**
+ * Files that replace a module (`vi.mock`): each needs a module registry of its own, so they run
+ * isolated with the browser files. Every other file shares its worker's modules with the files
+ * before it (`isolate: false`): importing the app once a worker instead of once a file is most
+ * of what a small file costs. Such a file keeps no state in a module between files: its
+ * database, configuration and fakes are its own and put back in its hooks (tests/helpers).
+ */
+const MOCKING = fs
+  .readdirSync("tests", { recursive: true, encoding: "utf8" })
+  .filter((f) => f.endsWith(".test.ts") && /\bvi\.(do)?[mM]ock\(/.test(fs.readFileSync(path.join("tests", f), "utf8")))
+  .map((f) => `tests/${f.split(path.sep).join("/")}`);
+const ISOLATED = [...BROWSER, ...MOCKING];
+
 // In CI, a failed test runs once more: on two shared cores a page can miss a wait by load
 // alone, and so can an integration test whose fake network must answer within the publish
 // timeout. One that fails twice fails the run. Meant for the browser files alone once every
@@ -51,8 +64,8 @@ const browser = { globalSetup: ["tests/setup/browser.ts"] };
 
 const embedded = { setupFiles: ["tests/setup/embedded.ts"] };
 const projects: TestProjectInlineConfiguration[] = [
-  { extends: true, test: { name: "embedded", include: ALL, exclude: BROWSER, ...embedded } },
-  { extends: true, test: { name: "browser", include: BROWSER, ...browser, ...embedded } },
+  { extends: true, test: { name: "embedded", include: ALL, exclude: ISOLATED, isolate: false, ...embedded } },
+  { extends: true, test: { name: "browser", include: ISOLATED, ...browser, ...embedded } },
 ];
 /** A file that runs again on PostgreSQL: one that touches a database, less the runners above. */
 const onPostgres = (f: string) => (/^tests\/(integration|mcp|oauth)\//.test(f) || BROWSER_ON_BOTH.includes(f)) && !EMBEDDED_ONLY.includes(f);
@@ -60,9 +73,14 @@ if (process.env.DATABASE_URL)
   projects.push(
     {
       extends: true,
-      test: { name: "postgres", include: ["tests/{integration,mcp,oauth}/**/*.test.ts", ...BROWSER_ON_BOTH], exclude: [...BROWSER, ...EMBEDDED_ONLY] },
+      test: {
+        name: "postgres",
+        include: ["tests/{integration,mcp,oauth}/**/*.test.ts", ...BROWSER_ON_BOTH],
+        exclude: [...ISOLATED, ...EMBEDDED_ONLY],
+        isolate: false,
+      },
     },
-    { extends: true, test: { name: "postgres-browser", include: BROWSER.filter(onPostgres), ...browser } },
+    { extends: true, test: { name: "postgres-browser", include: ISOLATED.filter(onPostgres), ...browser } },
   );
 
 export default defineConfig({
