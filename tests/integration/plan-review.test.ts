@@ -238,6 +238,19 @@ describe("a plan in one review", () => {
     }
   });
 
+  it("calls made at once under one label agree on one plan", async () => {
+    const u = await makeUser({ publishing: true });
+    const drafts = await Promise.all([1, 2, 3, 4, 5, 6].map((i) => draft(u, "post", `At once ${i}`)));
+    const answers = await Promise.all(
+      drafts.map((d) => call("schedule_content", { type: "post", id: d.id, scheduled_for: inSeconds(7200).toISOString(), plan: PLAN }, { token: u.token })),
+    );
+    expect(
+      answers.map((a) => a.body.error?.code),
+      JSON.stringify(answers.map((a) => a.body)),
+    ).toEqual(Array(6).fill("confirmation_required"));
+    expect(new Set(answers.map((a) => a.body.error.confirmation.plan.id)).size).toBe(1);
+  });
+
   it("refuses a bad plan label with the error shape, and stores nothing", async () => {
     const u = await makeUser({ publishing: true });
     const d = await draft(u);

@@ -175,9 +175,11 @@ async function approvalRequired(ctx: Ctx, a: ExactAction): Promise<AppError> {
     (open && (await joinPlan(ctx, open))) ??
     // The approval and its approval.requested event commit together.
     (await ctx.db.transaction(async (tx) => {
+      // The plan first: it locks the app's row for update, which appConnected's share lock
+      // then holds already (the other order deadlocks calls made at once).
+      const plan = ctx.plan ? await planFor(tx, ctx, ctx.plan) : undefined;
       // The owner is not asked on behalf of an app they disconnected meanwhile.
       if (!(await appConnected(tx, ctx))) throw appGone();
-      const plan = ctx.plan ? await planFor(tx, ctx, ctx.plan) : undefined;
       const [created] = await tx
         .insert(approvals)
         .values({
