@@ -87,8 +87,11 @@ function When({ at, timeZone }: { at: Date; timeZone: string }) {
   );
 }
 
-/** The facts and the full content of one request (its headings from h3 down). */
-export function ExactAction({ a, facts, timeZone }: { a: ShownRequest; facts: ExactActionFacts; timeZone: string }) {
+/**
+ * The facts and the full content of one request (its headings from h3 down). `sandboxNote`:
+ * false where the page says it once for many (a plan's review).
+ */
+export function ExactAction({ a, facts, timeZone, sandboxNote = true }: { a: ShownRequest; facts: ExactActionFacts; timeZone: string; sandboxNote?: boolean }) {
   const { type, dest, meta, price, replies, tweets } = facts;
   const at = actsAt(a.action);
   const scheduled = at ? new Date(at) : null;
@@ -102,7 +105,7 @@ export function ExactAction({ a, facts, timeZone }: { a: ShownRequest; facts: Ex
         <dt>Platform</dt>
         <dd>
           {dest.account}
-          {dest.sandbox ? <SandboxNote networks={sandboxNetworks([type])} /> : null}
+          {dest.sandbox && sandboxNote ? <SandboxNote networks={sandboxNetworks([type])} /> : null}
         </dd>
         {price ? (
           <>

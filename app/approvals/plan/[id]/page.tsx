@@ -9,6 +9,8 @@ import { AppOrigin } from "@/components/asking-app";
 import { DeliberateButton } from "@/components/deliberate-button";
 import { ExactAction, exactActionFacts } from "@/components/exact-action";
 import { OwnerShell } from "@/components/owner-shell";
+import { SandboxNote } from "@/components/sandbox-note";
+import { sandboxNetworks } from "@/lib/adapters/platforms/destination";
 import "@/components/connections.css";
 import { decidePlanAction } from "./actions";
 
@@ -73,8 +75,15 @@ export default async function PlanReviewPage({
         {first.appName}&rsquo;s plan &ldquo;{label}&rdquo;
       </h1>
       <p>
-        Asked by {first.appName} <AppOrigin app={first} />. Each action below is approved for exactly what it shows; changing one afterwards voids that
-        one&rsquo;s approval only. Untick what you do not want: what is left unticked is declined.
+        Asked by {first.appName}
+        {first.selfRegistered || first.appFrom ? (
+          <>
+            {" "}
+            <AppOrigin app={first} />
+          </>
+        ) : null}
+        . Each action below is approved for exactly what it shows; changing one afterwards voids that one&rsquo;s approval only. Untick what you do not want:
+        what is left unticked is declined.
       </p>
       {status ? (
         <p className={status.tone === "ok" ? "ok-box" : "error-box"} role={status.tone === "ok" ? "status" : "alert"}>
@@ -95,6 +104,8 @@ export default async function PlanReviewPage({
             ) : null}
             .
           </p>
+          {/* Said once for the plan, not on each of its actions. */}
+          <SandboxNote networks={sandboxNetworks([...new Set(facts.filter((f) => f.dest.sandbox).map((f) => f.type))])} />
           <ol className="plan-list" aria-label="Actions of this plan">
             {open.map((r, i) => (
               <li key={r.id} className="card plan-item" aria-labelledby={`item-${r.id}`}>
@@ -111,7 +122,7 @@ export default async function PlanReviewPage({
                     </span>
                   </label>
                 </p>
-                <ExactAction a={r} facts={facts[i]} timeZone={me.timezone} />
+                <ExactAction a={r} facts={facts[i]} timeZone={me.timezone} sandboxNote={false} />
                 <p>
                   <a href={`/confirm/${r.id}`}>
                     Its own page
