@@ -1,4 +1,5 @@
 import type { InboxEntry } from "@/lib/domain/approvals/inbox";
+import type { InboxPlan } from "@/lib/domain/approvals/plans";
 import "./connections.css";
 import type { Destination } from "@/lib/adapters/platforms/destination";
 import { actsAt } from "@/lib/domain/approvals/approvals";
@@ -52,6 +53,40 @@ export function ApprovalEntry({ a, dest, handle, owner, timeZone, now }: Props) 
         </a>
         <a className="btn" href={`/content/${type}/${a.action.id}`}>
           Open the draft<span className="sr-only"> &ldquo;{a.action.title}&rdquo;</span>
+        </a>
+      </p>
+    </li>
+  );
+}
+
+/**
+ * A plan of the inbox: the app's label, how many actions wait in it and what each is; they are
+ * decided together on the plan's review, which shows each in full.
+ */
+export function PlanEntry({ plan, timeZone, now }: { plan: InboxPlan; timeZone: string; now: Date }) {
+  const soonest = new Date(Math.min(...plan.requests.map((r) => r.expiresAt.getTime())));
+  const n = plan.requests.length;
+  return (
+    <li className="card approval-entry">
+      <h2>
+        {plan.appName}&rsquo;s plan &ldquo;{plan.label}&rdquo;: {n} action{n === 1 ? "" : "s"}
+      </h2>
+      <ol>
+        {plan.requests.map((r) => {
+          const at = actsAt(r.action);
+          return (
+            <li key={r.id}>
+              {OPERATION_WORDS[r.operation] ?? r.operation}: &ldquo;{r.action.title}&rdquo;{at ? `, ${formatInZone(new Date(at), timeZone)}` : ""}
+            </li>
+          );
+        })}
+      </ol>
+      <p className="help">
+        The first request expires {relative(soonest, now)}, at {formatTime(soonest, timeZone)}.
+      </p>
+      <p className="actions">
+        <a className="btn primary" href={`/approvals/plan/${plan.id}`}>
+          Review the plan<span className="sr-only"> &ldquo;{plan.label}&rdquo;</span>
         </a>
       </p>
     </li>

@@ -24,6 +24,12 @@ export type ApprovalAttachments = {
 export type ApprovalStatus = "pending" | "approved" | "denied" | "used";
 /** What an approval is of, as the API's confirmation_required error and the approval page show it. */
 export type ApprovalAction = Confirmation["action"];
+/**
+ * The plan an approval waits in (lib/domain/approvals/plans.ts): the app's label, the review's
+ * id and when its first call came (ISO, UTC), kept beside the action in its JSON.
+ */
+export type ApprovalPlan = { id: string; label: string; started: string };
+export type StoredAction = ApprovalAction & { plan?: ApprovalPlan };
 
 // The owner's approval of one exact action (docs/interface.md, Confirmation). It matches only the same
 // user, app, operation, arguments (args_hash) and draft content (content_hash), once.
@@ -36,7 +42,7 @@ export const approvals = pgTable(
     operation: text("operation").notNull(),
     argsHash: text("args_hash").notNull(),
     contentHash: text("content_hash").notNull(),
-    action: jsonb("action").$type<ApprovalAction>().notNull(),
+    action: jsonb("action").$type<StoredAction>().notNull(),
     // The full text as it will be acted on, shown on the approval page.
     body: text("body").notNull(),
     // The image as it will be acted on (null: none).

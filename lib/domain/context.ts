@@ -36,6 +36,8 @@ export type Ctx = {
   requestId: string;
   /** Names a specific approval on the repeated call of a confirmed action (optional). */
   confirmationId?: string;
+  /** The plan label of a confirmed action's call: its approval waits in that plan's review (approvals/plans.ts). */
+  plan?: string;
   /**
    * For the owner in person: the hash of the draft's content (contentHashOf) as the page
    * showed it. The page confirms only what it showed, so an action on a draft that has

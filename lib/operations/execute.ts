@@ -64,10 +64,10 @@ export async function execute(ctx: Ctx, op: Operation, rawInput: unknown, opts: 
   // An approved app holds content:read, content:write and analytics:read; what needs the
   // owner's publishing switch says so in its definition (docs/interface.md, Permissions).
   if (needsPublishingSwitch(op)) requirePublishing(ctx.caller);
-  // confirmation_id names an approval; it is not part of the action itself.
-  const { confirmation_id, ...args } = input;
+  // confirmation_id names an approval, and plan the review it waits in; neither is part of the action itself.
+  const { confirmation_id, plan, ...args } = input;
   const run = async () => {
-    const out = await op.run({ ...ctx, confirmationId: confirmation_id as string | undefined }, args);
+    const out = await op.run({ ...ctx, confirmationId: confirmation_id as string | undefined, plan: plan as string | undefined }, args);
     // The draft's history for its owner (which app did what); reads write nothing.
     if (!op.hints.readOnly) await noteOperation(ctx, op.name, args, out);
     return out;

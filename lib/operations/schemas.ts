@@ -1,6 +1,7 @@
 import { NETWORKS, type NetworkName } from "@/lib/domain/networks";
 import { z } from "zod";
 import { storable } from "@/lib/core/time";
+import { PLAN_WINDOW_MINUTES } from "@/lib/domain/approvals/plans";
 
 // Building blocks shared by operation schemas. Requests are strict (unknown fields are
 // refused) and responses are strict too, so "no other keys" is checked in tests.
@@ -25,6 +26,19 @@ export const NextCursor = z.string().nullable().describe("Cursor of the next pag
 
 export const Hashtags = z.array(z.string().regex(/^#?[\p{L}\p{N}_]{1,100}$/u, "A hashtag is letters, digits or _ (up to 100), with or without #")).max(30);
 export const Pillar = z.string().trim().min(1).max(100);
+
+/**
+ * A confirmed action's optional plan label: the app's name for several actions the owner
+ * reviews together. Printable, no surrounding spaces, at most 80 characters.
+ */
+export const PlanLabel = z
+  .string()
+  .max(80, "At most 80 characters")
+  .regex(/^[^\p{C}\s](?:[^\p{C}]*[^\p{C}\s])?$/u, "1 to 80 printable characters, without spaces at either end")
+  .describe(
+    `Optional: a label naming a plan of several actions (e.g. "Week 47"). Calls with the same label from this app within ${PLAN_WINDOW_MINUTES} minutes ` +
+      "of the plan's first call wait in one review, where the owner approves them together; error.confirmation.plan.url is its address.",
+  );
 
 export const Title = z.string().trim().min(1).max(200);
 export const Body = z.string().min(1).max(3000);

@@ -42,7 +42,12 @@ export type Confirmation = {
       network?: string;
     };
   };
+  /** The plan the request waits in (the call's `plan` label): the review where it is decided with the plan's other actions. */
+  plan?: { id: string; label: string; url: string };
 };
+
+/** The page the owner decides on: the plan's review when the request is part of one, else its own page. */
+export const decisionPage = (c: Confirmation) => c.plan?.url ?? c.url;
 
 export class AppError extends Error {
   constructor(

@@ -122,22 +122,29 @@ export const approvalShown = {
   proposed: approvals.proposed,
 };
 
-/** One approval of the owner's, with the asking app's name; undefined when not theirs. */
-export async function approvalForOwner(db: Db, userId: string, id: string) {
-  if (!isUuid(id)) return undefined;
-  const [row] = await db
+/** An owner's requests as their pages show and decide them, with the asking app (to be scoped by the caller: `.where`). */
+export const requestsOfOwner = (db: Db) =>
+  db
     .select({
       ...approvalShown,
+      // What its page says it showed when it decides (decisionHash).
+      argsHash: approvals.argsHash,
+      contentHash: approvals.contentHash,
       status: approvals.status,
       expiresAt: approvals.expiresAt,
       decidedAt: approvals.decidedAt,
+      createdAt: approvals.createdAt,
       appRevoked: connectedApps.revokedAt,
       ...askingApp,
     })
     .from(approvals)
     .innerJoin(connectedApps, eq(connectedApps.id, approvals.appId))
-    .innerJoin(oauthClients, eq(oauthClients.id, connectedApps.clientId))
-    .where(and(eq(approvals.id, id), eq(approvals.userId, userId)));
+    .innerJoin(oauthClients, eq(oauthClients.id, connectedApps.clientId));
+
+/** One approval of the owner's, with the asking app's name; undefined when not theirs. */
+export async function approvalForOwner(db: Db, userId: string, id: string) {
+  if (!isUuid(id)) return undefined;
+  const [row] = await requestsOfOwner(db).where(and(eq(approvals.id, id), eq(approvals.userId, userId)));
   if (!row) return undefined;
   return { ...withAppFrom(row), tweets: await tweetsDeletedWith(db, userId, row.action) };
 }

@@ -11,6 +11,7 @@ import { iso } from "../drafts/text";
 import { appConnected } from "../apps/tokens";
 import { emit } from "@/lib/domain/webhooks/emit";
 import { xFactsOf } from "@/lib/domain/networks/x/pricing";
+import { planFor, planUrl } from "./plans";
 
 export const APPROVAL_TTL_MS = 10 * 60 * 1000;
 
@@ -120,6 +121,23 @@ export async function withApproval<T>(ctx: Ctx, work: (tx: Db) => Promise<T>): P
 }
 
 /**
+ * A waiting request asked for again with another plan label (or with one, first asked without):
+ * it moves to that plan, so the review holds what the app last said belongs together.
+ */
+async function joinPlan(ctx: Ctx, open: typeof approvals.$inferSelect): Promise<typeof approvals.$inferSelect> {
+  if (!ctx.plan || open.action.plan?.label === ctx.plan) return open;
+  return ctx.db.transaction(async (tx) => {
+    const plan = await planFor(tx, ctx, ctx.plan!);
+    const [moved] = await tx
+      .update(approvals)
+      .set({ action: { ...open.action, plan } })
+      .where(and(eq(approvals.id, open.id), eq(approvals.status, "pending")))
+      .returning();
+    return moved ?? open;
+  });
+}
+
+/**
  * The answer to a call without a matching approval: a pending approval (reused while one
  * for the same exact action is open) and the confirmation_required error that links to it.
  */
@@ -154,9 +172,12 @@ async function approvalRequired(ctx: Ctx, a: ExactAction): Promise<AppError> {
   };
   const origin = ctx.ports.config().origin;
   const row =
-    open ??
+    (open && (await joinPlan(ctx, open))) ??
     // The approval and its approval.requested event commit together.
     (await ctx.db.transaction(async (tx) => {
+      // The plan first: it locks the app's row for update, which appConnected's share lock
+      // then holds already (the other order deadlocks calls made at once).
+      const plan = ctx.plan ? await planFor(tx, ctx, ctx.plan) : undefined;
       // The owner is not asked on behalf of an app they disconnected meanwhile.
       if (!(await appConnected(tx, ctx))) throw appGone();
       const [created] = await tx
@@ -167,7 +188,7 @@ async function approvalRequired(ctx: Ctx, a: ExactAction): Promise<AppError> {
           operation: a.operation,
           argsHash: argsHash(a),
           contentHash: contentHash(a),
-          action,
+          action: { ...action, ...(plan && { plan }) },
           body: a.body,
           imageUrl: a.imageUrl,
           attachments: attachmentsOf(a),
@@ -183,6 +204,7 @@ async function approvalRequired(ctx: Ctx, a: ExactAction): Promise<AppError> {
         scheduled_for: iso(a.scheduledFor),
         expires_at: created.expiresAt.toISOString(),
         app_name: ctx.caller.appName || null,
+        ...(plan && { plan: { id: plan.id, label: plan.label, url: planUrl(origin, plan.id) } }),
       };
       await emit(tx, { userId: ctx.caller.userId, type: "approval.requested", subject: `approval:${created.id}`, data }, { now: ctx.now() });
       return created;
@@ -200,21 +222,47 @@ async function approvalRequired(ctx: Ctx, a: ExactAction): Promise<AppError> {
     },
     ctx.ports.config(),
   )?.sentence;
+  const plan = row.action.plan && { id: row.action.plan.id, label: row.action.plan.label, url: planUrl(origin, row.action.plan.id) };
+  const ask = plan
+    ? `Ask the user to open ${plan.url}, where every action of the plan "${plan.label}" waits in one review, approve, and then repeat each call`
+    : `Ask the user to open ${url}, approve it, and then repeat the same call`;
   return new AppError(
     "confirmation_required",
     `The account owner must approve this exact action (${a.operation} of ${a.type} "${a.title}") before it runs.${price ? ` It costs ${price}.` : ""}`,
-    `Ask the user to open ${url}, approve it, and then repeat the same call (optionally with confirmation_id "${row.id}"). The approval expires in 10 minutes.`,
+    `${ask} (optionally with confirmation_id "${row.id}"). The request expires in 10 minutes.`,
     undefined,
-    { id: row.id, url, expires_at: row.expiresAt.toISOString(), action },
+    { id: row.id, url, expires_at: row.expiresAt.toISOString(), action, ...(plan && { plan }) },
   );
 }
+
+/**
+ * What an owner's page shows it decides on: the request's exact action (operation and
+ * arguments) and its content and time, as the app will repeat them.
+ */
+export const decisionHash = (a: { argsHash: string; contentHash: string }) => sha256({ args: a.argsHash, content: a.contentHash });
 
 /**
  * The owner's decision on the approval page (or in tests). Only the owner, only while
  * pending and unexpired; an approval is then good for 10 minutes.
  */
-export async function decideApproval(db: Db, userId: string, approvalId: string, decision: "approved" | "denied", now = new Date()): Promise<boolean> {
+export async function decideApproval(
+  db: Db,
+  userId: string,
+  approvalId: string,
+  decision: "approved" | "denied",
+  now = new Date(),
+  shown?: string,
+): Promise<boolean> {
   return db.transaction(async (tx) => {
+    // A page that says what it showed (decisionHash) decides only that request as it showed it.
+    if (shown !== undefined) {
+      const [asked] = await tx
+        .select({ argsHash: approvals.argsHash, contentHash: approvals.contentHash })
+        .from(approvals)
+        .where(and(eq(approvals.id, approvalId), eq(approvals.userId, userId)))
+        .for("update");
+      if (!asked || decisionHash(asked) !== shown) return false;
+    }
     const [row] = await tx
       .update(approvals)
       .set({

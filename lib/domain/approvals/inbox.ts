@@ -6,7 +6,8 @@ import { approvalShown, askingApp, waitingRequests, withAppFrom } from "../accou
 /**
  * The approvals inbox: the owner's requests still waiting for a decision, soonest to expire
  * first, each with the content it would act on and the asking app (pendingApprovals, with the
- * content). Scoped by the owner's id; deciding stays on each request's own page (/confirm/{id}).
+ * content). Scoped by the owner's id; deciding stays on each request's own page (/confirm/{id}),
+ * or a plan's review for requests an app labelled as one plan (plans.ts, groupInbox).
  */
 export async function approvalInbox(db: Db, userId: string, now = new Date()) {
   const rows = await db

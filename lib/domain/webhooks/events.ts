@@ -52,6 +52,10 @@ export const EVENT_DATA = {
     scheduled_for: NullableTime,
     expires_at: Time,
     app_name: z.string().nullable(),
+    plan: z
+      .strictObject({ id: z.string(), label: z.string(), url: z.string().describe("The plan's review, where the owner decides its actions together") })
+      .optional()
+      .describe("The plan the request waits in, when the app's call named one"),
   }),
   "approval.decided": z.strictObject({
     approval_id: z.string(),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { deleteDraft } from "@/lib/domain/drafts/drafts";
 import { defineOperation } from "../define";
-import { DraftType, Uuid } from "../schemas";
+import { DraftType, PlanLabel, Uuid } from "../schemas";
 
 export const deleteDraftOp = defineOperation({
   name: "delete_draft",
@@ -20,6 +20,7 @@ export const deleteDraftOp = defineOperation({
     type: DraftType,
     id: Uuid,
     confirmation_id: Uuid.optional().describe("The approval to use, from error.confirmation.id (optional)"),
+    plan: PlanLabel.optional(),
   }),
   output: z.strictObject({
     id: z.string(),

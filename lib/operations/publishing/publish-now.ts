@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { publishNow } from "@/lib/domain/publishing/schedule";
 import { defineOperation } from "../define";
-import { DraftType, Platform, Uuid } from "../schemas";
+import { DraftType, PlanLabel, Platform, Uuid } from "../schemas";
 
 export const publishNowOp = defineOperation({
   name: "publish_now",
@@ -21,6 +21,7 @@ export const publishNowOp = defineOperation({
     type: DraftType,
     id: Uuid,
     confirmation_id: Uuid.optional().describe("The approval to use, from error.confirmation.id (optional)"),
+    plan: PlanLabel.optional(),
   }),
   output: z.strictObject({
     platform: Platform,

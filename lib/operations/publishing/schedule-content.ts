@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { scheduleContent } from "@/lib/domain/publishing/schedule";
 import { defineOperation } from "../define";
-import { DraftType, Platform, RequestTimestamp, Timestamp, Uuid } from "../schemas";
+import { DraftType, PlanLabel, Platform, RequestTimestamp, Timestamp, Uuid } from "../schemas";
 
 export const scheduleContentOp = defineOperation({
   name: "schedule_content",
@@ -25,6 +25,7 @@ export const scheduleContentOp = defineOperation({
       scheduled_for: RequestTimestamp.optional().describe("When to publish: RFC 3339 with an offset, e.g. 2026-11-22T09:30:00+01:00"),
       slot: z.literal("next").optional().describe("Instead of scheduled_for: the next free slot of the queue of the account it goes to (manage_queue)"),
       confirmation_id: Uuid.optional().describe("The approval to use, from error.confirmation.id (optional)"),
+      plan: PlanLabel.optional(),
     })
     .superRefine((v, ctx) => {
       if ((v.scheduled_for === undefined) === (v.slot === undefined))

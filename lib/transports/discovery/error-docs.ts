@@ -28,7 +28,8 @@ export const ERROR_DOCS: Record<ErrorCode, { when: string; fix: string }> = {
       "need the owner's approval of that exact action. error.confirmation carries the approval's id, url, expiry and the action.",
     fix:
       "Ask the user to open error.confirmation.url and approve; then repeat the same call (optionally with " +
-      "confirmation_id). Approvals expire after 10 minutes, are used once, and stop matching if the draft changes.",
+      "confirmation_id). Approvals expire after 10 minutes, are used once, and stop matching if the draft changes. " +
+      "A call with a plan label waits in that plan's review: error.confirmation.plan.url opens it.",
   },
   unknown_operation: { when: "No operation has this name.", fix: "GET the base URL for the list of operations." },
   not_found: { when: "No API endpoint at this address (including versions that do not exist yet, such as /api/v2).", fix: "Use POST /api/v1/{operation}." },

@@ -33,6 +33,7 @@ const ErrorResponse = z.strictObject({
           title: z.string(),
           scheduled_for: z.string().nullable(),
         }),
+        plan: z.strictObject({ id: z.string(), label: z.string(), url: z.string() }).optional(),
       })
       .optional(),
   }),

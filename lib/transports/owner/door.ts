@@ -40,3 +40,23 @@ export async function formCaller(userId: string, form: FormData, purpose: string
   const profile = await getProfile(await db(), userId);
   return profile ? ownerCaller({ id: userId, ...profile }) : null;
 }
+
+/** What a form's action is handed: the owner as caller, and the one door with the form's key and shown hash. */
+export type FormDoor = {
+  caller: Caller;
+  /** Runs `op` as the owner, with the form's `key` and `shown` fields unless `o` says otherwise. */
+  run<O extends Operation>(op: O, input: unknown, o?: OwnerCall): Promise<z.output<O["output"]>>;
+};
+
+const field = (form: FormData, k: string) => {
+  const v = form.get(k);
+  return typeof v === "string" ? v : undefined;
+};
+
+/** The door of a signed-in owner's form: null when its CSRF token is not theirs for `purpose` (ownerForm, past the session). */
+export async function formDoor(userId: string, form: FormData, purpose: string): Promise<FormDoor | null> {
+  const caller = await formCaller(userId, form, purpose);
+  if (!caller) return null;
+  const sent: OwnerCall = { key: field(form, "key"), shown: field(form, "shown") };
+  return { caller, run: (op, input, c) => ownerRun(caller, op, () => input, { ...sent, ...c }) };
+}

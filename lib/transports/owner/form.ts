@@ -5,7 +5,9 @@ import type { Operation } from "@/lib/operations/define";
 import { AppError } from "@/lib/core/errors";
 import { refusal } from "@/lib/transports/auth/form-errors";
 import { checkCsrf, signedInUserId } from "@/lib/transports/auth/session";
-import { formCaller, ownerRun, type OwnerCall } from "./door";
+import { formDoor, type FormDoor } from "./door";
+
+export type { FormDoor };
 
 // The preamble of every form action on the owner's pages, in one place: the session is read
 // again (a signed-out visitor goes to sign-in and comes back to `page`), and the form's CSRF
@@ -36,29 +38,14 @@ export async function ownerAction<T>(form: FormData, o: OwnerForm<T>, act: (user
   return act(userId);
 }
 
-/** What a form's action is handed: the owner as caller, and the one door with the form's key and shown hash. */
-export type FormDoor = {
-  caller: Caller;
-  /** Runs `op` as the owner, with the form's `key` and `shown` fields unless `o` says otherwise. */
-  run<O extends Operation>(op: O, input: unknown, o?: OwnerCall): Promise<z.output<O["output"]>>;
-};
-
-const field = (form: FormData, k: string) => {
-  const v = form.get(k);
-  return typeof v === "string" ? v : undefined;
-};
-
 /**
  * An owner's form that acts through the one door. The form's hidden `key` (made when the page
  * was drawn) makes a repeated submission answer as the first did, and its `shown` (the hash of
  * the content it showed) is what a publish, schedule or delete may act on.
  */
 export async function ownerForm<T>(form: FormData, o: OwnerForm<T>, act: (door: FormDoor) => Promise<T>): Promise<T> {
-  const userId = await signedIn(o.page);
-  const caller = await formCaller(userId, form, o.purpose);
-  if (!caller) return o.expired();
-  const sent: OwnerCall = { key: field(form, "key"), shown: field(form, "shown") };
-  return act({ caller, run: (op, input, c) => ownerRun(caller, op, () => input, { ...sent, ...c }) });
+  const door = await formDoor(await signedIn(o.page), form, o.purpose);
+  return door ? act(door) : o.expired();
 }
 
 /**

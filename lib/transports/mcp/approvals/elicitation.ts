@@ -15,7 +15,7 @@ import {
   waitState,
   type WaitState,
 } from "@/lib/domain/approvals/elicitations";
-import type { Confirmation } from "@/lib/core/errors";
+import { decisionPage, type Confirmation } from "@/lib/core/errors";
 import { networkOfDraft } from "@/lib/domain/networks";
 import { findOperation } from "@/lib/operations/registry";
 import { destination, type Destination } from "@/lib/adapters/platforms/destination";
@@ -108,13 +108,16 @@ export async function confirmationForm(db: Db, caller: Caller, c: Confirmation) 
   };
 }
 
+// A call that named a plan opens the plan's review, where its other actions wait too.
 const urlRequest = (c: Confirmation, elicitationId: string, appName: string) => ({
   mode: "url" as const,
   elicitationId,
-  url: c.url,
+  url: decisionPage(c),
   message:
-    `${appName} asks to ${approvalOf(c).verb} the ${c.action.type} "${c.action.title}". ` +
-    `Open this page of your Contentio account to see the exact action and approve or deny it.`,
+    `${appName} asks to ${approvalOf(c).verb} the ${c.action.type} "${c.action.title}"` +
+    (c.plan
+      ? `, part of its plan "${c.plan.label}". Open this page of your Contentio account to see every action of the plan and approve or decline them.`
+      : `. Open this page of your Contentio account to see the exact action and approve or deny it.`),
 });
 
 export type WaitContext = {

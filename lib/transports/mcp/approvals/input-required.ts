@@ -15,7 +15,7 @@ import { decideApproval } from "@/lib/domain/approvals/approvals";
 import type { Caller, Ctx } from "@/lib/domain/context";
 import { appTrustsForms } from "@/lib/domain/approvals/elicitations";
 import { sha256 } from "@/lib/domain/hash";
-import type { Confirmation } from "@/lib/core/errors";
+import { decisionPage, type Confirmation } from "@/lib/core/errors";
 import type { Decision } from "@/lib/operations/run";
 import { approvalState } from "./approval-state";
 import { confirmationForm } from "./elicitation";
@@ -85,10 +85,12 @@ async function waitForDecision(caller: Caller, id: string, signal: AbortSignal):
   return status;
 }
 
-/** What the client shows beside the approval page's link. */
+/** What the client shows beside the approval page's link (a plan's review, when the call named a plan). */
 export const approvalMessage = (caller: Caller, c: Confirmation) =>
-  `${caller.appName} asks to ${c.action.operation.replace(/_/g, " ")} the ${c.action.type} "${c.action.title}". ` +
-  `Open this page of your Contentio account to see the exact action and approve or deny it, then continue.`;
+  `${caller.appName} asks to ${c.action.operation.replace(/_/g, " ")} the ${c.action.type} "${c.action.title}"` +
+  (c.plan
+    ? `, part of its plan "${c.plan.label}". Open this page of your Contentio account to see every action of the plan and approve or decline them, then continue.`
+    : `. Open this page of your Contentio account to see the exact action and approve or deny it, then continue.`);
 
 type Answer = ReturnType<typeof inputResponse>;
 
@@ -135,7 +137,7 @@ export async function modernConfirm(caller: Caller, tool: string, args: Record<s
     if (!form && !clientSupports(ctx, "url")) return "not_now";
     const request = form
       ? inputRequired.elicit((await confirmationForm(opCtx.db, caller, c)) as never)
-      : inputRequired.elicitUrl({ url: c.url, message: approvalMessage(caller, c) });
+      : inputRequired.elicitUrl({ url: decisionPage(c), message: approvalMessage(caller, c) });
     const requestState = await stateCodec().mint({ u: caller.userId, a: caller.appId, t: tool, h: hash, ap: c.id, ...(form ? { f: 1 } : {}) });
     // The call ends here, asking: the client's retry carries the state back.
     const asked: InputRequiredResult = inputRequired({ inputRequests: { [APPROVAL_KEY]: request }, requestState });

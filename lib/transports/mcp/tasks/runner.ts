@@ -1,6 +1,6 @@
 import { inputRequired } from "@modelcontextprotocol/server";
 import type { Caller } from "@/lib/domain/context";
-import type { Confirmation } from "@/lib/core/errors";
+import { decisionPage, type Confirmation } from "@/lib/core/errors";
 import type { Operation } from "@/lib/operations/define";
 import type { Prepaid } from "@/lib/operations/budget";
 import { runOperation, type Decision } from "@/lib/operations/run";
@@ -40,8 +40,8 @@ function taskConfirm(caller: Caller, taskId: string) {
   // The task was cancelled (or expired) while it waited: nothing more is recorded.
   const ended: Decision = { stop: null };
   return async (c: Confirmation): Promise<Decision> => {
-    const request = inputRequired.elicitUrl({ url: c.url, message: approvalMessage(caller, c) });
-    const statusMessage = `Waiting for the account owner's approval at ${c.url}`;
+    const request = inputRequired.elicitUrl({ url: decisionPage(c), message: approvalMessage(caller, c) });
+    const statusMessage = `Waiting for the account owner's approval at ${decisionPage(c)}`;
     if (!(await updateOpenTask(taskId, { status: "input_required", statusMessage, result: { inputRequests: { [`approval-${c.id}`]: request } } })))
       return ended;
     for (;;) {
