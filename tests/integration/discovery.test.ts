@@ -45,6 +45,7 @@ const EXPECTED: Record<string, Row> = {
   list_webhooks: ["List webhook endpoints", "content:write", false, true, false, true, false],
   manage_webhooks: ["Add, change, test or delete a webhook endpoint", "content:write", false, false, true, false, true],
   manage_queue: ["Read or set an account's posting queue", "content:write", false, false, false, true, false],
+  import_drafts: ["Save up to 200 drafts at once, all or none", "content:write", false, false, false, false, false],
 };
 
 // The Errors table of docs/interface.md.
