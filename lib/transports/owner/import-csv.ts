@@ -18,6 +18,9 @@ const THREAD = /^thread_(\d+)$/;
 /** What a spreadsheet may call a network, beside its own name. */
 const ALIASES: Record<string, string> = { twitter: "x" };
 
+/** A calendar date as written (2030-02-30 is none, though Date would roll it over). */
+const realDate = (d: string) => /^\d{4}-\d{2}-\d{2}$/.test(d) && new Date(`${d}T12:00:00Z`).toISOString().slice(0, 10) === d;
+
 export type CsvRows = { rows: Record<string, unknown>[]; alts: { url: string; alt: string }[]; problems: ErrorDetail[] } | { error: string };
 
 /** The file's rows as import rows, with the file's own problems; or why the file as a whole cannot be read. */
@@ -63,10 +66,9 @@ export function rowsOfCsv(text: string, accounts: AccountView[], timezone: strin
       else problems.push(rowProblem(row, "account", `No ${networkNamed(network as "x").name} account of yours is called "${cell("account")}"`));
     }
     if (cell("date") || cell("time")) {
-      const at =
-        /^\d{4}-\d{2}-\d{2}$/.test(cell("date")) && /^([01]\d|2[0-3]):[0-5]\d$/.test(cell("time")) ? zonedToUtc(cell("date"), cell("time"), timezone) : null;
+      const at = realDate(cell("date")) && /^([01]\d|2[0-3]):[0-5]\d$/.test(cell("time")) ? zonedToUtc(cell("date"), cell("time"), timezone) : null;
       if (at) out.scheduled_for = at.toISOString();
-      else problems.push(rowProblem(row, cell("date") ? "time" : "date", "Give both a date (YYYY-MM-DD) and a time (HH:MM, 24-hour), or neither"));
+      else problems.push(rowProblem(row, realDate(cell("date")) ? "time" : "date", "Give both a date (YYYY-MM-DD) and a time (HH:MM, 24-hour), or neither"));
     }
     if (cell("image_url")) {
       out.image_urls = [cell("image_url")];
