@@ -297,8 +297,9 @@ export async function removeImport(ctx: Ctx, importId: string) {
     .from(draftImports)
     .where(and(eq(draftImports.id, importId), eq(draftImports.userId, uid)));
   const cancelled: { type: DraftType; id: string }[] = [];
-  const result = await ctx.db.transaction(async (tx) => {
+  const { gone, ...result } = await ctx.db.transaction(async (tx) => {
     const kept: { row: number; type: DraftType; id: string; status: string }[] = [];
+    const gone: string[] = [];
     let removed = 0;
     for (const d of rec.drafts) {
       const t = draftTable(d.type);
@@ -316,7 +317,8 @@ export async function removeImport(ctx: Ctx, importId: string) {
       await draftDeleted(tx, ctx, d.type, d.id, row.status === "scheduled", row.accountId);
       if (row.status === "scheduled") cancelled.push({ type: d.type, id: d.id });
       removed++;
-      if (d.linked) await removeParent(tx, ctx, d.linked);
+      gone.push(d.id);
+      if (d.linked && (await removeParent(tx, ctx, d.linked))) gone.push(d.linked);
     }
     if (kept.length)
       await tx
@@ -324,23 +326,25 @@ export async function removeImport(ctx: Ctx, importId: string) {
         .set({ drafts: rec.drafts.filter((d) => kept.some((k) => k.id === d.id)) })
         .where(eq(draftImports.id, rec.id));
     else await tx.delete(draftImports).where(eq(draftImports.id, rec.id));
-    return { import_id: rec.id, removed, kept };
+    return { import_id: rec.id, removed, kept, gone };
   });
   for (const c of cancelled) await ctx.ports.events.deleted({ ...c, userId: uid });
-  for (const d of rec.drafts) await forget(ctx.db, uid, d.id);
+  // A deleted draft leaves no history (as delete_draft); what was kept keeps its own.
+  for (const id of gone) await forget(ctx.db, uid, id);
   return result;
 }
 
 /** The parent post made for an imported tweet goes with it, unless it went its own way (published, scheduled) or has other tweets. */
-async function removeParent(tx: Ctx["db"], ctx: Ctx, id: string) {
+async function removeParent(tx: Ctx["db"], ctx: Ctx, id: string): Promise<boolean> {
   const [p] = await tx
     .select({ id: postDrafts.id, status: postDrafts.status })
     .from(postDrafts)
     .where(and(eq(postDrafts.id, id), eq(postDrafts.userId, ctx.caller.userId)))
     .for("update");
-  if (!p || p.status !== "draft") return;
+  if (!p || p.status !== "draft") return false;
   const [other] = await tx.select({ id: tweetDrafts.id }).from(tweetDrafts).where(eq(tweetDrafts.postDraftId, id)).limit(1);
-  if (other) return;
+  if (other) return false;
   await tx.delete(postDrafts).where(eq(postDrafts.id, id));
   await draftDeleted(tx, ctx, "post", id, false, null);
+  return true;
 }
