@@ -6,7 +6,7 @@ import { ports } from "@/lib/adapters/ports";
 import { formatInZone } from "@/lib/core/time";
 import { listAccounts, accountLabel } from "@/lib/domain/accounts/accounts";
 import { planHash, planImport } from "@/lib/domain/drafts/import";
-import { networkNamed } from "@/lib/domain/networks";
+import { NETWORK_NAMES } from "@/lib/domain/networks";
 import { getProfile } from "@/lib/domain/owner/onboarding";
 import { ownerContext } from "@/lib/domain/owner/owner";
 import { importToQueueOp, removeImportOp } from "@/lib/operations/in-person/import-to-queue";
@@ -39,7 +39,8 @@ export async function previewFile(_prev: Preview | null, form: FormData): Promis
     const plan = await planImport(ctx, parsed.rows, [...csv.problems, ...parsed.problems], { queue: true });
     const label = (id: string | null, network: string) => {
       const a = id ? accounts.find((x) => x.account_id === id) : accounts.find((x) => x.network === network && x.default);
-      return `${networkNamed(network as "x").name}${a ? `: ${a.sandbox ? "sandbox" : (accountLabel(a) ?? "account")}` : ""}`;
+      // A row's network may be none (a typo in the file): it is shown as written, with its problem.
+      return `${NETWORK_NAMES[network] ?? (network || "No network")}${a ? `: ${a.sandbox ? "sandbox" : (accountLabel(a) ?? "account")}` : ""}`;
     };
     const planned = new Map(plan.planned.map((r) => [r.row, r]));
     const rows = csv.rows.map((raw, i) => {

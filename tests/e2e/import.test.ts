@@ -43,6 +43,9 @@ async function check(p: string) {
   await owner.goto(`${srv.origin}/import`);
   await owner.getByLabel("CSV file").setInputFiles(p);
   await owner.getByRole("button", { name: "Check the file" }).click();
+  await new Promise((r) => setTimeout(r, 5000));
+  await owner.screenshot({ path: "/tmp/imp-debug.png", fullPage: true });
+  console.log("DEBUG", owner.url(), await owner.locator("body").innerText(), srv.output.slice(-6000));
   await expect.poll(() => owner.getByRole("heading", { name: "Preview" }).count()).toBe(1);
 }
 
