@@ -50,8 +50,12 @@ export function ImportForm({ csrf }: { csrf: string }) {
           <h2 id="preview-title">Preview</h2>
           {preview.bad ? (
             <p className="error-box" role="alert">
-              {preview.bad} of {n} rows {preview.bad === 1 ? "has a problem" : "have problems"}. Nothing is imported until{" "}
-              {preview.bad === 1 ? "it is" : "they are"} fixed or removed from the file; then check it again.
+              {preview.bad} of {n} rows {preview.bad === 1 ? "has a problem" : "have problems"} (
+              {preview.rows
+                .filter((r) => r.problems.length)
+                .map((r) => `row ${r.row}`)
+                .join(", ")}
+              ). Nothing is imported until {preview.bad === 1 ? "it is" : "they are"} fixed or removed from the file; then check it again.
             </p>
           ) : (
             <p className="ok-box" role="status">

@@ -43,9 +43,6 @@ async function check(p: string) {
   await owner.goto(`${srv.origin}/import`);
   await owner.getByLabel("CSV file").setInputFiles(p);
   await owner.getByRole("button", { name: "Check the file" }).click();
-  await new Promise((r) => setTimeout(r, 5000));
-  await owner.screenshot({ path: "/tmp/imp-debug.png", fullPage: true });
-  console.log("DEBUG", owner.url(), await owner.locator("body").innerText(), srv.output.slice(-6000));
   await expect.poll(() => owner.getByRole("heading", { name: "Preview" }).count()).toBe(1);
 }
 
@@ -77,7 +74,7 @@ describe("the Import page", () => {
 
     // Row 4: longer than X takes; row 17: no such network.
     await check(file("bad.csv", csv({ 4: `x,,${"a".repeat(281)},,,`, 17: "myspace,,Somewhere else,,," })));
-    await expect.poll(() => owner.getByRole("alert").first().textContent()).toContain("2 of 20 rows have problems");
+    await expect.poll(() => owner.getByRole("alert").first().textContent()).toContain("2 of 20 rows have problems (row 4, row 17).");
     for (const row of [4, 17]) expect(await owner.getByRole("list", { name: `Problems of row ${row}` }).count()).toBe(1);
     expect(await owner.getByRole("list", { name: /^Problems of row/ }).count()).toBe(2);
     expect(await owner.getByRole("list", { name: "Problems of row 4" }).textContent()).toContain("text");
