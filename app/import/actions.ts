@@ -16,7 +16,7 @@ import { formKey } from "@/lib/transports/owner/door";
 import { ownerAction, ownerStep } from "@/lib/transports/owner/form";
 import { MAX_CSV_BYTES, rowsOfCsv } from "@/lib/transports/owner/import-csv";
 import type { ActionState } from "@/components/action-form";
-import type { Preview } from "./preview";
+import type { Preview } from "./types";
 
 // The Import page's three actions: the preview of a file (reads only: every row checked as
 // import_drafts checks it, the untimed ones given their slots), the confirm of exactly that
