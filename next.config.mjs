@@ -41,6 +41,7 @@ const config = {
         "/content/:path*",
         "/calendar",
         "/queue",
+        "/import",
         "/write",
         "/write/:path*",
         "/analytics",

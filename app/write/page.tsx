@@ -17,6 +17,9 @@ export default async function WritePage({ searchParams }: { searchParams: Promis
   return (
     <OwnerShell email={me.email} userId={me.id} current="/write" wide>
       <h1>Write</h1>
+      <p className="meta">
+        Many at once? <a href="/import">Import them from a spreadsheet</a>.
+      </p>
       <SandboxNotes types={["post", "tweet"]} />
       <Composer {...setup} />
     </OwnerShell>

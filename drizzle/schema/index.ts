@@ -25,3 +25,4 @@ export * from "./publishing-accounts";
 export * from "./posting-queues";
 export * from "./post-metrics";
 export * from "./x-spend";
+export * from "./draft-imports";

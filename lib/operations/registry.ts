@@ -1,6 +1,8 @@
 import { createDraftOp } from "./drafts/create-draft";
 import type { Operation } from "./define";
 import { deleteDraftOp } from "./drafts/delete-draft";
+import { importDraftsOp } from "./drafts/import-drafts";
+import { importToQueueOp, removeImportOp } from "./in-person/import-to-queue";
 import { fetchItemOp } from "./drafts/fetch-item";
 import { generatePostOp } from "./generation/generate-post";
 import { generateTweetOp } from "./generation/generate-tweet";
@@ -49,6 +51,7 @@ export const operations: Operation[] = [
   generatePostOp,
   generateTweetOp,
   createDraftOp,
+  importDraftsOp,
   updateDraftOp,
   uploadMediaOp,
   deleteDraftOp,
@@ -85,6 +88,8 @@ export const ownerOperations: Operation[] = [
   setGettingStartedOp,
   createTokenOp,
   connectAccountOp,
+  importToQueueOp,
+  removeImportOp,
 ] as unknown as Operation[];
 
 const byName = new Map(operations.map((op) => [op.name, op]));

@@ -37,6 +37,12 @@ export const VALID: Record<string, (f: Fixture) => Record<string, unknown> | Rec
     { type: "tweet", body: "A reply", post_draft_id: f.post, account_id: f.x },
     { type: "post", body: "For a topic", series_topic_id: f.topic, account_id: f.li },
   ],
+  import_drafts: (f) => ({
+    rows: [
+      { network: "linkedin", text: "Imported", account_id: f.li },
+      { network: "x", text: "Imported tweet", account_id: f.x },
+    ],
+  }),
   update_draft: (f) => ({ type: "post", id: f.post, body: "Edited", account_id: f.li }),
   upload_media: () => ({ data: PNG_2X2, content_type: "image/png", filename: "dot.png", alt_text: "A blue dot" }),
   delete_draft: (f) => ({ type: "tweet", id: f.tweet }),
@@ -69,6 +75,8 @@ export const VALID: Record<string, (f: Fixture) => Record<string, unknown> | Rec
   set_getting_started: () => ({ hidden: true }),
   create_personal_token: () => ({ name: "Publishing script", days: 30 }),
   // No PDS answers here: the handle does not resolve, and the refusal is the same each time.
+  import_to_queue: (f) => ({ rows: [{ network: "linkedin", text: "Imported", account_id: f.li, scheduled_for: inTwoHours() }] }),
+  remove_import: () => ({ import_id: randomUUID() }),
   connect_account: () => ({ network: "bluesky", handle: "nobody.invalid", password: "abcd-efgh-ijkl-mnop" }),
   manage_webhooks: (f) => [
     { action: "update", webhook_id: f.webhook, description: "Renamed" },

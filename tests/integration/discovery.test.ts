@@ -46,6 +46,7 @@ const EXPECTED: Record<string, Row> = {
   manage_webhooks: ["Add, change, test or delete a webhook endpoint", "content:write", false, false, true, false, true],
   manage_queue: ["Read or set an account's posting queue", "content:write", false, false, false, true, false],
   preview_publish: ["Preview what publishing a draft would do", "content:read", false, true, false, true, false],
+  import_drafts: ["Save up to 200 drafts at once, all or none", "content:write", false, false, false, false, false],
 };
 
 // The Errors table of docs/interface.md.

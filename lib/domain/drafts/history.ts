@@ -104,6 +104,14 @@ export async function noteOperation(ctx: Ctx, op: string, args: R, result: unkno
       if (id) await forget(ctx.db, ctx.caller.userId, id);
       return;
     // The owner's own pages (lib/operations/in-person).
+    case "import_drafts":
+    case "import_to_queue":
+      for (const d of (res.drafts ?? []) as { type: DraftType; id: string; linked_post_id: string | null; scheduled_for: string | null }[]) {
+        await noteByCaller(ctx, { type: d.type, id: d.id, kind: "created", detail: { imported: String(res.import_id) } });
+        if (d.linked_post_id) await noteByCaller(ctx, { type: "post", id: d.linked_post_id, kind: "created", detail: { for_tweet: d.id } });
+        if (d.scheduled_for) await noteScheduled(ctx, d.type, d.id, d.scheduled_for);
+      }
+      return;
     case "compose":
       for (const d of (res.saved ?? []) as { type: DraftType; id: string; scheduled_for?: string }[]) {
         await noteByCaller(ctx, { type: d.type, id: d.id, kind: "created" });

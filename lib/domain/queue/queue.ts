@@ -99,7 +99,7 @@ export async function manageQueue(ctx: Ctx, input: { account_id: string; slots?:
 }
 
 /** The earliest time a draft may be scheduled for now. */
-const leadFrom = (ctx: Ctx) => new Date(ctx.now().getTime() + ctx.ports.config().SCHEDULE_MIN_LEAD_SECONDS * 1000);
+export const leadFrom = (ctx: Ctx) => new Date(ctx.now().getTime() + ctx.ports.config().SCHEDULE_MIN_LEAD_SECONDS * 1000);
 
 /**
  * schedule_content with slot "next": the first free slot of the queue of the account the
