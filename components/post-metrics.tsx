@@ -17,7 +17,8 @@ const n = (v: number | null) => (v === null ? "–" : v.toLocaleString("en-GB"))
 export function MetricsHistory({ reads, timeZone, firstRead }: { reads: Read[]; timeZone: string; firstRead: string }) {
   if (!reads.length) return <p className="muted">Not read yet: the first read comes {firstRead} after publishing.</p>;
   return (
-    <div className="table-scroll">
+    // Focusable and named: on a phone the table scrolls sideways, and a keyboard must reach it.
+    <div className="table-scroll" tabIndex={0} role="region" aria-label="Engagement at each read">
       <table className="data-table">
         <caption className="sr-only">Engagement of this post at each read</caption>
         <thead>

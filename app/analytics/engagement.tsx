@@ -90,7 +90,8 @@ export function Engagement({ data, timeZone, schedule }: { data: Data; timeZone:
             Download as CSV
           </a>
         </p>
-        <div className="table-scroll">
+        {/* Focusable and named: on a phone the table scrolls sideways, and a keyboard must reach it. */}
+        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="posts-h">
           <table className="data-table">
             <thead>
               <tr>
