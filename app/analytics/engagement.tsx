@@ -91,7 +91,7 @@ export function Engagement({ data, timeZone, schedule }: { data: Data; timeZone:
           </a>
         </p>
         {/* Focusable and named: on a phone the table scrolls sideways, and a keyboard must reach it. */}
-        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="posts-h">
+        <div className="table-scroll" tabIndex={0} role="region" aria-label="Table of published posts">
           <table className="data-table">
             <thead>
               <tr>
