@@ -1,3 +1,5 @@
+import { OPERATION_WORDS } from "./format";
+
 /**
  * Beside an asking app's name (which the app chose, and a self-registered one may change):
  * whether it registered itself, and where it comes from, which it cannot change.
@@ -16,6 +18,8 @@ export function AppOrigin({ app }: { app: { selfRegistered: boolean; appFrom: st
   );
 }
 
+const sentence = (words: string) => words[0].toUpperCase() + words.slice(1) + ".";
+
 /** The first facts of a request, wherever it is shown: who asks, and for which operation (inside a `dl`). */
 export function AskedFor({ a }: { a: { appName: string; operation: string; selfRegistered: boolean; appFrom: string | null } }) {
   return (
@@ -26,7 +30,12 @@ export function AskedFor({ a }: { a: { appName: string; operation: string; selfR
       </dd>
       <dt>Action</dt>
       <dd>
-        <code>{a.operation}</code>
+        {/* In words; the operation's name for whoever reads the app's own log. */}
+        {sentence(OPERATION_WORDS[a.operation] ?? a.operation)}
+        <br />
+        <span className="muted">
+          Operation <code>{a.operation}</code>
+        </span>
       </dd>
     </>
   );

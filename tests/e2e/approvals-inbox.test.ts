@@ -57,6 +57,8 @@ describe("the approvals inbox", () => {
     expect(await first.getByRole("heading").textContent()).toMatch(/^Desk Assistant wants to publish this now: “/);
     expect(await first.getByRole("figure", { name: "Preview as LinkedIn shows it" }).textContent()).toContain("Inbox zero is a myth.");
     expect(await first.textContent()).toMatch(/Expiresin \d+ minutes, at \d\d:\d\d/);
+    // The action in words; its operation's name only beside them.
+    expect(await first.textContent()).toContain("ActionPublish this now.Operation publish_now");
     expect(await first.getByRole("link", { name: /^Review and decide/ }).getAttribute("href")).toBe(new URL(publish.body.error.confirmation.url).pathname);
     expect(await first.getByRole("link", { name: /^Open the draft/ }).getAttribute("href")).toBe(`/content/post/${post.body.id}`);
     const second = entries(page).filter({ hasText: "schedule this" }).first();
