@@ -59,9 +59,10 @@ export type Platforms = {
   open: (db: Db, userId: string, name: PlatformName, accountId?: string | null) => Promise<Platform>;
   /**
    * Signs in to a network that takes the owner's handle and app password (Bluesky); refused
-   * (invalid_request or action_failed, in the owner's words) when the network does not.
+   * (invalid_request or action_failed, in the owner's words) when the network does not, and
+   * rate_limited past the owner's (`owner`: their user id) attempts in a window.
    */
-  signIn: (name: NetworkName, handle: string, password: string) => Promise<PasswordSession>;
+  signIn: (name: NetworkName, handle: string, password: string, owner: string) => Promise<PasswordSession>;
   /**
    * Ends a removed connection's session on its network, where the network offers that
    * (Bluesky's deleteSession), so its tokens stop working there too. Best effort: never throws.

@@ -85,6 +85,19 @@ describe("connecting Bluesky with an app password", () => {
     expect(await (await db()).select().from(publishingAccounts).where(eq(publishingAccounts.userId, u.id))).toEqual([]);
   });
 
+  it("counts an owner's attempts: past 10 in 15 minutes even the right password is refused before the PDS is asked", async () => {
+    const u = await makeUser();
+    const a = await bluesky.net.account("quinn");
+    for (let i = 0; i < 10; i++) expect((await refusal(connect(u, a.handle, "not-the-password"))).code).toBe("action_failed");
+    const held = await refusal(connect(u, a.handle, a.appPassword));
+    expect(held.code).toBe("rate_limited");
+    expect(held.message).toMatch(/^Too many attempts to connect an account: 10 in 15 minutes\. Nothing was sent to Bluesky\.$/);
+    expect(await connection(a.did)).toBeUndefined();
+    // Another owner's attempts are their own; a success gives its attempt back.
+    const other = await makeUser();
+    for (let i = 0; i < 12; i++) expect(await connect(other, a.handle, a.appPassword)).toMatchObject({ network: "bluesky", state: "connected" });
+  });
+
   it("an account connected by one owner is refused to another, whose attempt changes nothing", async () => {
     const first = await makeUser();
     const second = await makeUser();

@@ -13,6 +13,7 @@ import { endSession, signInWithAppPassword } from "./bluesky/session";
 import { AppError } from "@/lib/core/errors";
 import type { PasswordSession, StoredConnection } from "@/lib/domain/ports";
 import { PublishError, type Platform, type PlatformName } from "@/lib/domain/networks/platform";
+import { CONNECTS_PER_OWNER, SIGN_IN_WINDOW_SECONDS, connectSucceeded, takeConnectAttempt } from "@/lib/adapters/ratelimit/sign-in";
 
 export { PublishError, platformOf, type Platform, type PlatformName } from "@/lib/domain/networks/platform";
 
@@ -23,10 +24,19 @@ const ADAPTERS: Record<NetworkName, (acc: Account, db: Db) => Platform> = { link
 const PASSWORD_SIGN_IN: Partial<Record<NetworkName, (handle: string, password: string) => Promise<PasswordSession>>> = { bluesky: signInWithAppPassword };
 
 /** The platforms port's signIn: the network's own sign-in with a handle and an app password. */
-export async function passwordSignIn(name: NetworkName, handle: string, password: string): Promise<PasswordSession> {
+export async function passwordSignIn(name: NetworkName, handle: string, password: string, owner: string): Promise<PasswordSession> {
   const signIn = PASSWORD_SIGN_IN[name];
   if (!signIn) throw new AppError("action_failed", `${networkNamed(name).name} is connected by signing in with it, not with a password.`);
-  return signIn(handle, password);
+  const wait = await takeConnectAttempt(owner);
+  if (wait !== null)
+    throw new AppError(
+      "rate_limited",
+      `Too many attempts to connect an account: ${CONNECTS_PER_OWNER} in ${SIGN_IN_WINDOW_SECONDS / 60} minutes. Nothing was sent to ${networkNamed(name).name}.`,
+      `Check the handle and the app password, and try again in ${Math.ceil(wait / 60)} minutes.`,
+    );
+  const session = await signIn(handle, password);
+  await connectSucceeded(owner);
+  return session;
 }
 
 /**

@@ -10,11 +10,23 @@ import { addressKey } from "./address-key";
 // that proves it signed in to the account before (lib/transports/auth/password-sign-in.ts) counts against
 // a budget of its own (5 in 15 minutes) instead of the account's, so that strangers' guesses,
 // which close the account to everyone else, cannot lock its owner out.
+//
+// Connecting a network account with an app password (Bluesky) passes the password on to the
+// account's server: an owner's attempts are counted too (10 in 15 minutes, a success given
+// back), so that the form cannot be used to guess an app password or to make this service
+// call a server over and over.
 export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
 export const FAILURES_PER_ACCOUNT = 5;
 export const FAILURES_PER_ADDRESS = 20;
+export const CONNECTS_PER_OWNER = 10;
 
-type Limiters = { account: RateLimiterAbstract; device: RateLimiterAbstract; address: RateLimiterAbstract; ready: Promise<unknown> };
+type Limiters = {
+  account: RateLimiterAbstract;
+  device: RateLimiterAbstract;
+  address: RateLimiterAbstract;
+  connect: RateLimiterAbstract;
+  ready: Promise<unknown>;
+};
 let limiters: Limiters | undefined;
 
 function make(keyPrefix: string, points: number, client?: Redis): RateLimiterAbstract {
@@ -43,6 +55,7 @@ function store(): Limiters {
     account: make("rl:signin:account", FAILURES_PER_ACCOUNT, client),
     device: make("rl:signin:device", FAILURES_PER_ACCOUNT, client),
     address: make("rl:signin:address", FAILURES_PER_ADDRESS, client),
+    connect: make("rl:connect:owner", CONNECTS_PER_OWNER, client),
     ready,
   });
 }
@@ -68,6 +81,29 @@ export async function takeSignInAttempt(email: string, address: string, device?:
 export async function signInSucceeded(email: string, address: string, device?: string): Promise<void> {
   const l = store();
   await Promise.allSettled([l.account.delete(accountKey(email)), ...(device ? [l.device.delete(device)] : []), l.address.reward(addressKey(address), 1)]);
+}
+
+/**
+ * Takes one of the owner's attempts to connect an account with a password, before the
+ * network is asked: null when taken, else the seconds until one is free again. A store that
+ * fails outright counts as open.
+ */
+export async function takeConnectAttempt(owner: string): Promise<number | null> {
+  const l = store();
+  await l.ready;
+  try {
+    await l.connect.consume(owner);
+    return null;
+  } catch (e) {
+    return e instanceof RateLimiterRes ? Math.max(1, Math.ceil(e.msBeforeNext / 1000)) : null;
+  }
+}
+
+/** A connection made: its attempt is given back. */
+export async function connectSucceeded(owner: string): Promise<void> {
+  await store()
+    .connect.reward(owner, 1)
+    .catch(() => {});
 }
 
 /** Tests switch between stores by changing REDIS_URL. */

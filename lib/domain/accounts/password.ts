@@ -38,7 +38,7 @@ export async function connectWithPassword(
   if (!input.password) problems.push({ path: "password", message: `Give an app password made in ${net.name}'s settings` });
   else if (input.password.length > MAX_PASSWORD) problems.push({ path: "password", message: `An app password has at most ${MAX_PASSWORD} characters` });
   if (problems.length) throw invalid(problems);
-  const s = await platforms.signIn(input.network, input.handle, input.password);
+  const s = await platforms.signIn(input.network, input.handle, input.password, userId);
   // Shown as the network shows it: @alice.bsky.social.
   const handle = `@${s.handle}`;
   const tokens = {
