@@ -32,6 +32,7 @@ const config = {
         "/oauth/authorize",
         "/confirm/:id",
         "/approvals",
+        "/approvals/:path*",
         "/settings/:path*",
         "/signin",
         "/signup",
