@@ -6,7 +6,7 @@ import { PublishError, platformOf, type EngagementRead } from "@/lib/domain/netw
 import type { PublishPorts } from "../publishing/outcomes";
 import { takeXReads } from "./budget";
 import { accountFor } from "../accounts/accounts";
-import { noteSpend, onX, readsUnderCap } from "../spend/x-spend";
+import { noteSpend, onX, readsUnderCap, xReadPrice } from "../spend/x-spend";
 import { metricWindows, planRead, type Window } from "./schedule";
 import { claimDue, nextDue, type Due } from "./due";
 
@@ -26,9 +26,7 @@ async function readAccount(db: Db, posts: Due[], w: PublishPorts): Promise<Engag
     const reads = new Map<string, EngagementRead>();
     // X charges for each post read: the owner's cap on the account (in dollars) first, then this month's budget of reads.
     const x = platform.kind === "x" ? await accountFor(db, userId, "micro", accountId).catch(() => null) : null;
-    // The developer app owner's own posts are read through owned reads (x-metrics.ts), 5 times cheaper.
-    const owned = !!x && x.externalId === w.config().X_APP_OWNER_ID;
-    const price = owned ? w.config().xPrices.ownedRead : w.config().xPrices.postRead;
+    const price = xReadPrice(x, w.config());
     if (onX(x)) {
       const { n, why } = await readsUnderCap(db, x, reading.length, price, now);
       for (const p of reading.slice(n)) reads.set(p.postId, { note: `${why}.` });

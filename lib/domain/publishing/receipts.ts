@@ -9,7 +9,7 @@ import { noteReceipt } from "../drafts/history";
 import { accountFor } from "../accounts/accounts";
 import { claimDue, nextDue, type Due } from "../metrics/due";
 import { metricWindows } from "../metrics/schedule";
-import { capProblem, noteSpend, onX } from "../spend/x-spend";
+import { capProblem, noteSpend, onX, xReadPrice } from "../spend/x-spend";
 import { postRemoved } from "../webhooks/domain-events";
 import type { PublishPorts } from "./outcomes";
 
@@ -32,7 +32,7 @@ async function readBack(db: Db, d: Due, w: PublishPorts): Promise<Receipt | null
     // (not under METRICS_X_READS_PER_MONTH, which is engagement's own budget).
     const x = platform.kind === "x" ? await accountFor(db, d.userId, "micro", d.accountId).catch(() => null) : null;
     if (!onX(x)) return await platform.receipt({ postId: d.postId, now });
-    const price = x.externalId === w.config().X_APP_OWNER_ID ? w.config().xPrices.ownedRead : w.config().xPrices.postRead;
+    const price = xReadPrice(x, w.config());
     const over = await capProblem(db, x, price, "read", now);
     if (over) return { state: "unchecked", reason: `${over}.` };
     const got = await platform.receipt({ postId: d.postId, now });

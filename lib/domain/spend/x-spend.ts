@@ -3,7 +3,7 @@ import type { Db } from "@/lib/adapters/db";
 import { log } from "@/lib/core/log";
 import { errorFacts } from "@/lib/core/redact";
 import { publishingAccounts, xSpend } from "@/drizzle/schema";
-import { dollars, MICROS } from "@/lib/domain/networks/x/pricing";
+import { dollars, MICROS, type XPrices } from "@/lib/domain/networks/x/pricing";
 import type { PublishingAccount } from "../accounts/accounts";
 
 // What this service estimates X charges, per X account and calendar month (UTC), and the
@@ -21,6 +21,13 @@ export const monthOf = (now: Date) => ({
 
 /** Whether an account posts to X (its connection is X's). */
 export const onX = (a: Pick<PublishingAccount, "provider"> | null | undefined): a is PublishingAccount => a?.provider === "twitter";
+
+/**
+ * What X charges to read one of this account's posts: an owned read when the account owns
+ * the developer app (X_APP_OWNER_ID; x-metrics.ts reads it so), else a post read.
+ */
+export const xReadPrice = (a: PublishingAccount | null, c: { xPrices: XPrices; X_APP_OWNER_ID?: string }) =>
+  a && a.externalId === c.X_APP_OWNER_ID ? c.xPrices.ownedRead : c.xPrices.postRead;
 
 /** This month's estimate of each account, in micro-dollars (0 for one with none). */
 export async function spentThisMonth(db: Db, accountIds: string[], now: Date): Promise<Map<string, number>> {
