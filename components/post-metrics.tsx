@@ -8,6 +8,7 @@ export const METRIC_COLUMNS = [
   ["likes", "Likes"],
   ["replies", "Replies"],
   ["reposts", "Reposts"],
+  ["quotes", "Quotes"],
   ["clicks", "Clicks"],
 ] as const;
 

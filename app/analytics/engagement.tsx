@@ -45,7 +45,7 @@ export function Engagement({ data, timeZone, schedule }: { data: Data; timeZone:
           <Chart
             id="engagement-weeks"
             title="Engagement by week of publishing"
-            summary={`Likes, replies, reposts and clicks of ${measured.length} ${measured.length === 1 ? "post" : "posts"}.`}
+            summary={`Likes, replies, reposts, quotes and clicks of ${measured.length} ${measured.length === 1 ? "post" : "posts"}.`}
             head={["Week", "Engagement"]}
             rows={byWeek}
           >

@@ -18,6 +18,8 @@ export const postMetrics = pgTable(
     likes: integer("likes"),
     replies: integer("replies"),
     reposts: integer("reposts"),
+    // Posts quoting it (X's quote_count, Bluesky's quoteCount; LinkedIn counts none apart).
+    quotes: integer("quotes"),
     clicks: integer("clicks"),
     note: text("note"),
   },

@@ -222,8 +222,8 @@ describe("publishing to X and LinkedIn connected in a browser", () => {
     const id = (await api("create_draft", { type: "tweet", body: "How did this one do?" })).body.id as string;
     const out = await approvedCall(page, "publish_now", { type: "tweet", id });
     expect(out.status, JSON.stringify(out.body)).toBe(200);
-    fake.engagement.set(out.body.platform_post_id, { impressions: 4321, likes: 87, replies: 12, reposts: 9, clicks: 30 });
-    const counts = { impressions: 4321, likes: 87, replies: 12, reposts: 9, clicks: 30 };
+    const counts = { impressions: 4321, likes: 87, replies: 12, reposts: 9, quotes: 4, clicks: 30 };
+    fake.engagement.set(out.body.platform_post_id, counts);
     // The server's own collector reads it 2 seconds after publishing (asked each second: every call spends the app's rate limit).
     await expect
       .poll(async () => (await api("get_post_metrics", { type: "tweet", id })).body.posts?.[0]?.metrics, { timeout: 30_000, interval: 1000 })
@@ -237,19 +237,19 @@ describe("publishing to X and LinkedIn connected in a browser", () => {
 
     await page.goto(`${srv.origin}/content/tweet/${id}`);
     const history = page.getByRole("region", { name: "Engagement" }).getByRole("table");
-    expect(await history.getByRole("row").nth(1).textContent()).toMatch(/4,321.*87.*12.*9.*30/);
+    expect(await history.getByRole("row").nth(1).textContent()).toMatch(/4,321.*87.*12.*9.*4.*30/);
     await axe(page);
     await page.goto(`${srv.origin}/analytics`);
     expect(await page.getByRole("region", { name: "Best posts" }).getByRole("link", { name: "How did this one do?" }).count()).toBe(1);
     const row = page.getByRole("region", { name: "Published posts" }).getByRole("row").filter({ hasText: "How did this one do?" });
-    expect(await row.textContent()).toMatch(/X.*4,321.*87.*12.*9.*30/);
+    expect(await row.textContent()).toMatch(/X.*4,321.*87.*12.*9.*4.*30/);
     await axe(page);
     await screenshots(page, "analytics-engagement");
     const csv = await page.request.get(`${srv.origin}/analytics/post-metrics.csv`);
     expect(csv.headers()["content-type"]).toBe("text/csv; charset=utf-8");
     const lines = (await csv.text()).trim().split("\r\n");
-    expect(lines[0]).toBe("type,id,title,network,url,published_at,impressions,likes,replies,reposts,clicks,collected_at,pillar");
-    expect(lines.find((l) => l.includes(id))).toMatch(/^tweet,[^,]+,How did this one do\?,X,https:\/\/x\.com\/wendy_w\/status\/\d+,[^,]+,4321,87,12,9,30,/);
+    expect(lines[0]).toBe("type,id,title,network,url,published_at,impressions,likes,replies,reposts,quotes,clicks,collected_at,pillar");
+    expect(lines.find((l) => l.includes(id))).toMatch(/^tweet,[^,]+,How did this one do\?,X,https:\/\/x\.com\/wendy_w\/status\/\d+,[^,]+,4321,87,12,9,4,30,/);
     expect(fake.badRequests).toEqual([]);
     await page.close();
   }, 120_000);

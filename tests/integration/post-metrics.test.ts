@@ -72,7 +72,7 @@ describe("post metrics", () => {
     expect(fake().reads.at(-1)).toEqual({ route: "x", ids: [t.postId] });
     expect(await rows(u, t.id)).toMatchObject([{ window: "1h", impressions: 1200, likes: 40, replies: 6, reposts: 9, clicks: 14, note: null }]);
 
-    fake().engagement.set(t.postId, { impressions: 5000, likes: 90, replies: 11, reposts: 20, clicks: 31 });
+    fake().engagement.set(t.postId, { impressions: 5000, likes: 90, replies: 11, reposts: 20, quotes: 3, clicks: 31 });
     await collect(new Date(t.at.getTime() + 25 * H));
     expect(readsOf(t.postId)).toBe(2);
     // Down for weeks: the windows missed are one read (the latest due), then the schedule ends.
@@ -89,10 +89,10 @@ describe("post metrics", () => {
         platform: "micro",
         url: `https://x.com/writer/status/${t.postId}`,
         // Past 30 days X gives no link clicks (non_public_metrics), so the last read has none.
-        metrics: { impressions: 5000, likes: 90, replies: 11, reposts: 20, clicks: null },
+        metrics: { impressions: 5000, likes: 90, replies: 11, reposts: 20, quotes: 3, clicks: null },
       }),
     ]);
-    expect(one.summary.best).toEqual([expect.objectContaining({ id: t.id, engagement: 90 + 11 + 20, impressions: 5000 })]);
+    expect(one.summary.best).toEqual([expect.objectContaining({ id: t.id, engagement: 90 + 11 + 20 + 3, impressions: 5000 })]);
     expect(one.notes).toEqual([]);
   });
 
@@ -161,7 +161,7 @@ describe("post metrics", () => {
     expect(readsOf(p.postId)).toBe(4);
     const got = await metricsOf(u, { type: "post", id: p.id });
     // LinkedIn gives no clicks for a member's post.
-    expect(got.posts[0]).toMatchObject({ platform: "pronet", metrics: { impressions: 800, likes: 25, replies: 4, reposts: 2, clicks: null } });
+    expect(got.posts[0]).toMatchObject({ platform: "pronet", metrics: { impressions: 800, likes: 25, replies: 4, reposts: 2, quotes: null, clicks: null } });
   });
 
   it("over MCP as over REST", async () => {

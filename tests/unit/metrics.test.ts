@@ -31,7 +31,7 @@ describe("the engagement CSV", () => {
     platform: "pronet",
     url: "https://www.linkedin.com/feed/update/urn:li:share:1",
     published_at: "2026-11-01T09:00:00.000Z",
-    metrics: { impressions: 10, likes: 2, replies: null, reposts: 0, clicks: null },
+    metrics: { impressions: 10, likes: 2, replies: null, reposts: 0, quotes: null, clicks: null },
     collected_at: "2026-11-01T10:00:00.000Z",
     pillar: null,
   });
@@ -39,7 +39,7 @@ describe("the engagement CSV", () => {
     const [, row] = metricsCsv([post('=HYPERLINK("http://evil","x"), and more')]).split("\r\n");
     expect(row).toBe(
       `post,p1,"'=HYPERLINK(""http://evil"",""x""), and more",LinkedIn,https://www.linkedin.com/feed/update/urn:li:share:1,` +
-        "2026-11-01T09:00:00.000Z,10,2,,0,,2026-11-01T10:00:00.000Z,",
+        "2026-11-01T09:00:00.000Z,10,2,,0,,,2026-11-01T10:00:00.000Z,",
     );
     for (const start of ["+", "-", "@", "\t"]) expect(metricsCsv([post(`${start}1`)]).split("\r\n")[1]).toContain(`'${start}1`);
   });

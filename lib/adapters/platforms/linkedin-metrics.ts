@@ -23,7 +23,7 @@ export function linkedInMetrics(rest: LinkedInRest, scope: string | null, author
   const page = author.startsWith("urn:li:organization:");
 
   const memberPost = async (urn: string): Promise<Engagement | string> => {
-    const e: Engagement = { impressions: null, likes: null, replies: null, reposts: null, clicks: null };
+    const e: Engagement = { impressions: null, likes: null, replies: null, reposts: null, quotes: null, clicks: null };
     for (const [field, queryType] of Object.entries(MEMBER_METRICS) as [keyof typeof MEMBER_METRICS, string][]) {
       const res = await rest(`${ENDPOINTS.linkedin.memberPostAnalytics.path}?q=entity&entity=${entity(urn)}&queryType=${queryType}&aggregation=TOTAL`);
       if (!res.ok) return readRefusal(NET, res);
@@ -59,6 +59,7 @@ export function linkedInMetrics(rest: LinkedInRest, scope: string | null, author
               likes: count(s.likeCount),
               replies: count(s.commentCount),
               reposts: count(s.shareCount),
+              quotes: null,
               clicks: count(s.clickCount),
             },
           });

@@ -25,6 +25,7 @@ function engagement(p: XPost): Engagement {
     replies: count(pub.reply_count),
     // The document's name (repost_count) and the older one X's guides still show (retweet_count).
     reposts: count(pub.repost_count) ?? count(pub.retweet_count),
+    quotes: count(pub.quote_count),
     clicks: count(own.url_link_clicks),
   };
 }

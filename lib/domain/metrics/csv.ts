@@ -4,7 +4,22 @@ import type { PostWithMetrics } from "./read";
 // (=, +, -, @, a tab or a carriage return first: a title is the owner's text, or an app's) is
 // prefixed with an apostrophe, so opening the file never runs anything (OWASP, CSV injection).
 
-const HEADER = ["type", "id", "title", "network", "url", "published_at", "impressions", "likes", "replies", "reposts", "clicks", "collected_at", "pillar"];
+const HEADER = [
+  "type",
+  "id",
+  "title",
+  "network",
+  "url",
+  "published_at",
+  "impressions",
+  "likes",
+  "replies",
+  "reposts",
+  "quotes",
+  "clicks",
+  "collected_at",
+  "pillar",
+];
 
 function cell(v: string | number | null): string {
   if (v === null) return "";
@@ -25,6 +40,7 @@ export function metricsCsv(posts: PostWithMetrics[]): string {
     p.metrics?.likes ?? null,
     p.metrics?.replies ?? null,
     p.metrics?.reposts ?? null,
+    p.metrics?.quotes ?? null,
     p.metrics?.clicks ?? null,
     p.collected_at,
     p.pillar,

@@ -34,8 +34,8 @@ export type PostWithMetrics = {
   pillar: string | null;
 };
 
-/** Likes, replies, reposts and clicks together: what the summary ranks posts by. */
-export const engagementOf = (m: Engagement) => (m.likes ?? 0) + (m.replies ?? 0) + (m.reposts ?? 0) + (m.clicks ?? 0);
+/** Likes, replies, reposts, quotes and clicks together: what the summary ranks posts by. */
+export const engagementOf = (m: Engagement) => (m.likes ?? 0) + (m.replies ?? 0) + (m.reposts ?? 0) + (m.quotes ?? 0) + (m.clicks ?? 0);
 
 async function publishedPosts(db: Db, userId: string, q: MetricsQuery): Promise<Row[]> {
   const rows: Row[] = [];
@@ -71,7 +71,7 @@ export async function bestPostTexts(db: Db, userId: string, type: DraftType, lim
     .selectDistinctOn([postMetrics.draftId], {
       draftId: postMetrics.draftId,
       engagement: sql<number>`coalesce(${postMetrics.likes}, 0) + coalesce(${postMetrics.replies}, 0)
-        + coalesce(${postMetrics.reposts}, 0) + coalesce(${postMetrics.clicks}, 0)`.as("engagement"),
+        + coalesce(${postMetrics.reposts}, 0) + coalesce(${postMetrics.quotes}, 0) + coalesce(${postMetrics.clicks}, 0)`.as("engagement"),
     })
     .from(postMetrics)
     .where(and(eq(postMetrics.userId, userId), eq(postMetrics.draftType, type), isNull(postMetrics.note)))
@@ -142,7 +142,14 @@ export async function getPostMetrics(ctx: Ctx, input: MetricsQuery) {
       notes.push(`${r.type} ${r.id}: ${why}`);
     }
     const metrics = latest
-      ? { impressions: latest.impressions, likes: latest.likes, replies: latest.replies, reposts: latest.reposts, clicks: latest.clicks }
+      ? {
+          impressions: latest.impressions,
+          likes: latest.likes,
+          replies: latest.replies,
+          reposts: latest.reposts,
+          quotes: latest.quotes,
+          clicks: latest.clicks,
+        }
       : null;
     return {
       type: r.type,

@@ -97,7 +97,15 @@ export class DuplicateRefusal extends PublishError {
 }
 
 /** A published post's engagement as its network counts it; null: a number the network does not give. */
-export type Engagement = { impressions: number | null; likes: number | null; replies: number | null; reposts: number | null; clicks: number | null };
+export type Engagement = {
+  impressions: number | null;
+  likes: number | null;
+  replies: number | null;
+  reposts: number | null;
+  /** Posts quoting it (X, Bluesky); a repost with words of its own on LinkedIn counts as a repost there. */
+  quotes: number | null;
+  clicks: number | null;
+};
 
 /** One post's read: its numbers, or why there are none (a refusal, a missing permission, a deleted post). */
 export type EngagementRead = { metrics: Engagement } | { note: string };

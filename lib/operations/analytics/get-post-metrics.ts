@@ -4,7 +4,7 @@ import { defineOperation } from "../define";
 import { DraftType, NullableTimestamp, Platform, RequestTimestamp, Timestamp, Uuid } from "../schemas";
 
 const count = z.number().int().nullable();
-const Metrics = z.strictObject({ impressions: count, likes: count, replies: count, reposts: count, clicks: count });
+const Metrics = z.strictObject({ impressions: count, likes: count, replies: count, reposts: count, quotes: count, clicks: count });
 const Group = { posts: z.number().int(), average_engagement: z.number(), average_impressions: z.number().nullable() };
 
 const Output = z.strictObject({
@@ -37,7 +37,7 @@ export const getPostMetricsOp = defineOperation({
   title: "Engagement of published posts",
   summary: "Engagement of published posts",
   description:
-    "Returns how the user's published posts and tweets did on LinkedIn and X: impressions, likes, replies, reposts and clicks as " +
+    "Returns how the user's published posts and tweets did on LinkedIn and X: impressions, likes, replies, reposts, quotes and clicks as " +
     "the network last reported them (read 1 hour, 24 hours, 7 days after publishing, then weekly for a month; null where a " +
     "network does not give a number), with the best posts and averages by content pillar and by hour of publishing. Give type " +
     "and id for one item, or from and to (publishing dates; default: the last 90 days) for a range. notes says why a post has " +

@@ -45,7 +45,7 @@ export type Upload = {
 export type Created = { id: string; text: string; body: Record<string, unknown>; rendered?: Rendered; owner?: string; at?: number };
 
 /** A post's engagement as the network reports it (a test sets it; zero until then). */
-export type Counts = { impressions: number; likes: number; replies: number; reposts: number; clicks: number };
+export type Counts = { impressions: number; likes: number; replies: number; reposts: number; quotes?: number; clicks: number };
 
 /** A person who signs in with a network through the fake's authorize page. */
 export type Person = { sub: string; name: string; email?: string; username?: string };

@@ -315,7 +315,14 @@ export function xRoutes(c: FakeContext) {
   /** A post's public_metrics as X names them. */
   function publicMetrics(id: string) {
     const n = counts(id);
-    return { repost_count: n.reposts, reply_count: n.replies, like_count: n.likes, quote_count: 0, bookmark_count: 0, impression_count: n.impressions };
+    return {
+      repost_count: n.reposts,
+      reply_count: n.replies,
+      like_count: n.likes,
+      quote_count: n.quotes ?? 0,
+      bookmark_count: 0,
+      impression_count: n.impressions,
+    };
   }
 
   /**
