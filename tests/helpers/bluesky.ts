@@ -6,6 +6,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { AtpAgent } from "@atproto/api";
 import { TestNetworkNoAppView } from "@atproto/dev-env";
+import { db } from "@/lib/adapters/db";
+import { ports } from "@/lib/adapters/ports";
+import { connectWithPassword } from "@/lib/domain/accounts/password";
+import { makeUser, type TestUser } from "./api";
 import { reconfigure } from "./env";
 import { freePort } from "./net";
 
@@ -99,6 +103,16 @@ export async function startBluesky(): Promise<Bluesky> {
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+export type BlueskyOwner = { u: TestUser; a: BlueskyAccount; accountId: string };
+
+/** An owner of this service (publishing on) who connected a new account `{name}-….test` with its app password. */
+export async function connectedOwner(net: Bluesky, name: string): Promise<BlueskyOwner> {
+  const u = await makeUser({ publishing: true });
+  const a = await net.account(name);
+  const account = await connectWithPassword(await db(), u.id, ports().platforms, { network: "bluesky", handle: a.handle, password: a.appPassword });
+  return { u, a, accountId: account.account_id };
 }
 
 /** This file's Bluesky network (started before its tests), configured as the service's. */

@@ -7,15 +7,14 @@ import { db } from "@/lib/adapters/db";
 import { ports } from "@/lib/adapters/ports";
 import { runDue } from "@/lib/adapters/scheduler";
 import { authAccounts } from "@/drizzle/schema";
-import { connectWithPassword } from "@/lib/domain/accounts/password";
 import { getProfile } from "@/lib/domain/owner/onboarding";
 import { ownerContext, resolveUnknown } from "@/lib/domain/owner/owner";
 import { retryFirstComment } from "@/lib/domain/publishing/first-comment";
 import { createDraftOp } from "@/lib/operations/drafts/create-draft";
 import { publishNowOp } from "@/lib/operations/publishing/publish-now";
 import { scheduleContentOp } from "@/lib/operations/publishing/schedule-content";
-import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
-import { withBluesky, type BlueskyAccount, type PdsProxy, type StoredRecord } from "../helpers/bluesky";
+import { call, expectError, expectOk } from "../helpers/api";
+import { connectedOwner, withBluesky, type BlueskyAccount, type BlueskyOwner, type PdsProxy, type StoredRecord } from "../helpers/bluesky";
 import { withDatabase } from "../helpers/db";
 import { withConfig } from "../helpers/env";
 import { png, upload } from "../helpers/media";
@@ -59,14 +58,8 @@ afterAll(async () => {
   await new Promise((r) => server?.close(r));
 });
 
-type Owner = { u: TestUser; a: BlueskyAccount; accountId: string };
-
-async function owner(name: string): Promise<Owner> {
-  const u = await makeUser({ publishing: true });
-  const a = await bluesky.net.account(name);
-  const account = await connectWithPassword(await db(), u.id, ports().platforms, { network: "bluesky", handle: a.handle, password: a.appPassword });
-  return { u, a, accountId: account.account_id };
-}
+type Owner = BlueskyOwner;
+const owner = (name: string) => connectedOwner(bluesky.net, name);
 
 /** The account's posts, oldest first. */
 const posts = async (a: BlueskyAccount) => (await bluesky.net.records(a.did)).reverse();

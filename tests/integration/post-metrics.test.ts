@@ -1,19 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { and, eq } from "drizzle-orm";
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { db } from "@/lib/adapters/db";
-import { ports } from "@/lib/adapters/ports";
-import { collectDue } from "@/lib/domain/metrics/collect";
 import { signInScopes } from "@/lib/domain/networks/scopes";
-import { getPostMetricsOp } from "@/lib/operations/analytics/get-post-metrics";
 import { publishNowOp } from "@/lib/operations/publishing/publish-now";
-import { postDrafts, postMetrics, tweetDrafts } from "@/drizzle/schema";
 import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { mcpClient } from "../helpers/mcp";
 import { withFakePlatforms } from "../helpers/platform-fixture";
 import { approved, draft, row } from "../helpers/publishing";
+import { collectAt, metricRows, metricsOf, withNoEarlierReads } from "../helpers/metrics";
 
 // Engagement of published posts, read from the contract-holding fakes through the real
 // adapters at the times of the schedule (METRICS_AFTER's default: 1h, 24h, 7d, then weekly
@@ -28,8 +23,7 @@ const fake = () => platforms.fake;
 const H = 3600_000;
 const D = 24 * H;
 
-/** One collector pass as if it were `at`. */
-const collect = async (at: Date) => collectDue(await db(), { ...ports(), clock: () => at });
+const collect = collectAt;
 
 async function published(u: TestUser, type: "post" | "tweet", body = `How it went ${randomUUID()}`) {
   const d = await draft(u, type, body);
@@ -38,21 +32,11 @@ async function published(u: TestUser, type: "post" | "tweet", body = `How it wen
   return { id: d.id, postId: ok.platform_post_id, at: publishedAt! };
 }
 
-const rows = async (u: TestUser, id: string) =>
-  (await db())
-    .select()
-    .from(postMetrics)
-    .where(and(eq(postMetrics.userId, u.id), eq(postMetrics.draftId, id)))
-    .orderBy(postMetrics.collectedAt);
-const metricsOf = async (u: TestUser, args: Record<string, unknown>) =>
-  expectOk(await call("get_post_metrics", args, { token: u.token }), getPostMetricsOp.output) as z.infer<typeof getPostMetricsOp.output>;
+const rows = metricRows;
 const readsOf = (postId: string) => fake().reads.filter((r) => r.ids.includes(postId)).length;
 
 describe("post metrics", () => {
-  // A pass reads every owner's due posts: each test starts with none left from the one before.
-  beforeEach(async () => {
-    for (const t of [postDrafts, tweetDrafts]) await (await db()).update(t).set({ metricsDone: true });
-  });
+  withNoEarlierReads();
 
   it("X: read at 1 hour, 24 hours and then weekly, once per window, and shown by get_post_metrics", async () => {
     const u = await makeUser({ publishing: true });
