@@ -5,19 +5,26 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { AtpAgent } from "@atproto/api";
-import { TestNetworkNoAppView } from "@atproto/dev-env";
+import { TestNetwork, TestNetworkNoAppView } from "@atproto/dev-env";
 import { db } from "@/lib/adapters/db";
 import { ports } from "@/lib/adapters/ports";
 import { connectWithPassword } from "@/lib/domain/accounts/password";
 import { makeUser, type TestUser } from "./api";
 import { reconfigure } from "./env";
 import { freePort } from "./net";
+import { tempDatabase } from "./temp-database";
 
 // A real Bluesky network on loopback for the tests: the PDS Bluesky runs (@atproto/pds, from
 // @atproto/dev-env's TestNetworkNoAppView) and a PLC directory, on SQLite in a temporary
 // folder, on this worker's ports. Handles end in `.test`: the PDS resolves them
-// (com.atproto.identity.resolveHandle), the PLC directory their DIDs. No AppView: records are
-// read back from the PDS itself.
+// (com.atproto.identity.resolveHandle), the PLC directory their DIDs. Records are read back
+// from the PDS itself. With `appView`, the whole network (dev-env's TestNetwork): also the
+// AppView Bluesky runs (@atproto/bsky, which counts likes, reposts, replies and quotes) and its
+// moderation service, on a database of their own on the machine's PostgreSQL (DATABASE_URL's
+// server, else 127.0.0.1:5432) and its Redis (REDIS_URL's, else 127.0.0.1:6379).
+
+const POSTGRES = () => process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const REDIS_HOST = () => new URL(process.env.REDIS_URL ?? "redis://127.0.0.1:6379").host;
 
 export type BlueskyAccount = {
   did: string;
@@ -37,6 +44,8 @@ export type PdsProxy = {
   url: string;
   /** The NSID of every call that went through, in order. */
   calls: string[];
+  /** The path and query of every call, in order. */
+  urls: string[];
   /** The `nth` next call of `nsid` (1: the next) reaches the PDS and is carried out, but the connection is cut before its answer comes back. */
   loseAnswer(nsid: string, nth?: number): void;
   /** The next call of `nsid` never reaches the PDS: the proxy answers it with this. */
@@ -53,30 +62,55 @@ export type Bluesky = {
   account(name: string): Promise<BlueskyAccount>;
   /** Every record of `collection` in the account's repository, newest first, as the PDS holds them. */
   records(did: string, collection?: string): Promise<StoredRecord[]>;
-  /** A proxy to the PDS (store its url as a connection's serviceUrl to send that account's calls through it). */
-  proxy(): Promise<PdsProxy>;
+  /** A proxy to the PDS (store its url as a connection's serviceUrl to send that account's calls through it), or to `target`. */
+  proxy(target?: string): Promise<PdsProxy>;
+  /** With an AppView: its address, and a wait until it has indexed everything the PDS holds. */
+  appView?: { url: string; indexed(): Promise<void> };
   close(): Promise<void>;
 };
 
-export async function startBluesky(): Promise<Bluesky> {
+/** An environment variable set while `fn` runs (dev-env reads its settings from some). */
+async function withEnv<T>(name: string, value: string, fn: () => Promise<T>): Promise<T> {
+  const saved = process.env[name];
+  process.env[name] = value;
+  try {
+    return await fn();
+  } finally {
+    if (saved === undefined) delete process.env[name];
+    else process.env[name] = saved;
+  }
+}
+
+export async function startBluesky(opts: { appView?: boolean } = {}): Promise<Bluesky> {
   // The PDS's databases and blobs in a folder of their own, removed when it closes (dev-env
   // makes its folders in the system's temporary folder, which TMPDIR names meanwhile).
   const dir = await mkdtemp(join(tmpdir(), "contentio-bluesky-"));
-  const saved = process.env.TMPDIR;
-  process.env.TMPDIR = dir;
-  let net: TestNetworkNoAppView;
-  try {
-    net = await TestNetworkNoAppView.create({ pds: { port: await freePort() }, plc: { port: await freePort() } });
-  } finally {
-    if (saved === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = saved;
-  }
+  const ports = { pds: { port: await freePort() }, plc: { port: await freePort() } };
+  const pg = opts.appView ? await tempDatabase(POSTGRES(), "contentio_appview") : undefined;
+  const net: TestNetworkNoAppView | TestNetwork = await withEnv("TMPDIR", dir, () =>
+    pg
+      ? withEnv("REDIS_HOST", REDIS_HOST(), async () =>
+          TestNetwork.create({
+            ...ports,
+            bsky: { port: await freePort() },
+            ozone: { port: await freePort() },
+            dbPostgresUrl: pg.url,
+            dbPostgresSchema: "bsky",
+          }),
+        )
+      : TestNetworkNoAppView.create(ports),
+  ).catch(async (e) => {
+    await pg?.drop();
+    throw e;
+  });
   const pdsUrl = net.pds.url;
+  const full = net instanceof TestNetwork ? net : undefined;
   return {
     pdsUrl,
     plcUrl: net.plc.url,
-    // The PDS resolves its own handles; there is no AppView to read engagement from.
-    env: { BLUESKY_PLC_URL: net.plc.url, BLUESKY_RESOLVER_URL: pdsUrl, BLUESKY_APPVIEW_URL: pdsUrl },
+    // The PDS resolves its own handles; engagement is read from the AppView when there is one.
+    env: { BLUESKY_PLC_URL: net.plc.url, BLUESKY_RESOLVER_URL: pdsUrl, BLUESKY_APPVIEW_URL: full?.bsky.url ?? pdsUrl },
+    appView: full && { url: full.bsky.url, indexed: () => full.processAll() },
     async account(name) {
       const agent = new AtpAgent({ service: pdsUrl });
       const handle = `${name}-${randomBytes(3).toString("hex")}.test`;
@@ -97,9 +131,10 @@ export async function startBluesky(): Promise<Bluesky> {
         cursor = page.cursor;
       }
     },
-    proxy: () => pdsProxy(pdsUrl),
+    proxy: (target = pdsUrl) => pdsProxy(target),
     async close() {
       await net.close();
+      await pg?.drop();
       await rm(dir, { recursive: true, force: true });
     },
   };
@@ -116,11 +151,11 @@ export async function connectedOwner(net: Bluesky, name: string): Promise<Bluesk
 }
 
 /** This file's Bluesky network (started before its tests), configured as the service's. */
-export function withBluesky(config: Record<string, string> = {}): { readonly net: Bluesky } {
+export function withBluesky(config: Record<string, string> = {}, opts: { appView?: boolean } = {}): { readonly net: Bluesky } {
   let net: Bluesky | undefined;
   let restore = () => {};
   beforeAll(async () => {
-    net = await startBluesky();
+    net = await startBluesky(opts);
     restore = reconfigure({ ...net.env, ...config });
   }, 60_000);
   afterAll(async () => {
@@ -134,8 +169,9 @@ export function withBluesky(config: Record<string, string> = {}): { readonly net
   };
 }
 
-async function pdsProxy(pdsUrl: string): Promise<PdsProxy> {
+async function pdsProxy(target: string): Promise<PdsProxy> {
   const calls: string[] = [];
+  const urls: string[] = [];
   // Per NSID: how many calls still go through before one whose answer is lost.
   const lose = new Map<string, number>();
   const answers = new Map<string, { status: number; body: unknown; headers: Record<string, string> }>();
@@ -144,6 +180,7 @@ async function pdsProxy(pdsUrl: string): Promise<PdsProxy> {
     for await (const c of req) chunks.push(c as Buffer);
     const nsid = new URL(req.url!, "http://proxy").pathname.replace(/^\/xrpc\//, "");
     calls.push(nsid);
+    urls.push(req.url!);
     const canned = answers.get(nsid);
     if (canned) {
       answers.delete(nsid);
@@ -153,7 +190,7 @@ async function pdsProxy(pdsUrl: string): Promise<PdsProxy> {
       string,
       string
     >;
-    const answer = await fetch(`${pdsUrl}${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
+    const answer = await fetch(`${target}${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
     const body = Buffer.from(await answer.arrayBuffer());
     const before = lose.get(nsid);
     if (before !== undefined) {
@@ -174,6 +211,7 @@ async function pdsProxy(pdsUrl: string): Promise<PdsProxy> {
   return {
     url: `http://127.0.0.1:${port}`,
     calls,
+    urls,
     loseAnswer: (nsid, nth = 1) => void lose.set(nsid, nth - 1),
     answer: (nsid, status, body, headers = {}) => void answers.set(nsid, { status, body, headers }),
     close: async () => {

@@ -7,6 +7,7 @@ import { postParts, type Progress } from "../parts";
 import type { Answer } from "../request";
 import { cardEmbed, imagesEmbed, type Embed } from "./media";
 import { facetsOf, firstLink, type Facet } from "./facets";
+import { blueskyMetrics } from "./metrics";
 import { refresher } from "./session";
 import { nextTid, rkeyOf, tid } from "./tid";
 import { NET, refusal, staleToken, xrpc, xrpcError } from "./xrpc";
@@ -172,7 +173,6 @@ export function bluesky(acc: Account, db: Db): Platform {
         return { reachable: false, detail: e instanceof PublishError ? e.message : `${what} failed` };
       }
     },
-    // Engagement is read from the AppView (BLUESKY_APPVIEW_URL): not yet.
-    metrics: async (req) => new Map(req.posts.map((p) => [p.postId, { note: "Engagement on Bluesky is not read yet." }])),
+    metrics: blueskyMetrics(),
   };
 }

@@ -11,7 +11,8 @@ import type { Answer } from "../request";
 export const NET = "Bluesky";
 
 export type XrpcCall = {
-  params?: Record<string, string>;
+  /** The query's parameters; an array is the parameter repeated, once a value (the XRPC specification's arrays). */
+  params?: Record<string, string | string[]>;
   json?: unknown;
   bytes?: { data: Uint8Array; type: string };
   token?: string;
@@ -24,7 +25,7 @@ export type XrpcCall = {
 /** One XRPC call of `nsid` on `base`. Throws only a PublishError, when nothing or not all of it was answered (http.ts). */
 export function xrpc(base: string, nsid: string, c: XrpcCall = {}): Promise<Answer> {
   const url = new URL(`/xrpc/${nsid}`, base);
-  for (const [k, v] of Object.entries(c.params ?? {})) url.searchParams.set(k, v);
+  for (const [k, v] of Object.entries(c.params ?? {})) for (const one of [v].flat()) url.searchParams.append(k, one);
   const headers: Record<string, string> = {};
   if (c.token) headers.authorization = `Bearer ${c.token}`;
   let body: string | Uint8Array | undefined;
