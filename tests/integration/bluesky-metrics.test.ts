@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
+import { metricsCsv } from "@/lib/domain/metrics/csv";
 import { createDraftOp } from "@/lib/operations/drafts/create-draft";
 import { publishNowOp } from "@/lib/operations/publishing/publish-now";
 import { call, expectOk } from "../helpers/api";
@@ -75,8 +76,17 @@ describe("Bluesky post metrics, read from the AppView", () => {
     await collect(new Date(p.at.getTime() + 25 * H));
     const got = await metricsOf(o.u, { type: "tweet", id: p.id });
     expect(got.posts).toEqual([
-      expect.objectContaining({ id: p.id, platform: "micro", metrics: { impressions: null, likes: 2, replies: 2, reposts: 2, quotes: 1, clicks: null } }),
+      expect.objectContaining({
+        id: p.id,
+        platform: "micro",
+        network: "bluesky",
+        metrics: { impressions: null, likes: 2, replies: 2, reposts: 2, quotes: 1, clicks: null },
+      }),
     ]);
+    // The analytics page's CSV names the network, and the numbers Bluesky gives.
+    expect(metricsCsv(got.posts).split("\r\n")[1]).toMatch(
+      new RegExp(`^tweet,${p.id},[^,]+,Bluesky,https://bsky\\.app/profile/${o.a.did}/post/[^,]+,[^,]+,,2,2,2,1,,`),
+    );
     expect(got.summary.best).toEqual([expect.objectContaining({ id: p.id, engagement: 2 + 2 + 2 + 1 })]);
     expect(got.notes).toEqual([]);
   });

@@ -71,6 +71,7 @@ describe("post metrics", () => {
         type: "tweet",
         id: t.id,
         platform: "micro",
+        network: "x",
         url: `https://x.com/writer/status/${t.postId}`,
         // Past 30 days X gives no link clicks (non_public_metrics), so the last read has none.
         metrics: { impressions: 5000, likes: 90, replies: 11, reposts: 20, quotes: 3, clicks: null },
@@ -145,7 +146,11 @@ describe("post metrics", () => {
     expect(readsOf(p.postId)).toBe(4);
     const got = await metricsOf(u, { type: "post", id: p.id });
     // LinkedIn gives no clicks for a member's post.
-    expect(got.posts[0]).toMatchObject({ platform: "pronet", metrics: { impressions: 800, likes: 25, replies: 4, reposts: 2, quotes: null, clicks: null } });
+    expect(got.posts[0]).toMatchObject({
+      platform: "pronet",
+      network: "linkedin",
+      metrics: { impressions: 800, likes: 25, replies: 4, reposts: 2, quotes: null, clicks: null },
+    });
   });
 
   it("over MCP as over REST", async () => {

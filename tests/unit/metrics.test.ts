@@ -29,6 +29,7 @@ describe("the engagement CSV", () => {
     id: "p1",
     title,
     platform: "pronet",
+    network: "linkedin",
     url: "https://www.linkedin.com/feed/update/urn:li:share:1",
     published_at: "2026-11-01T09:00:00.000Z",
     metrics: { impressions: 10, likes: 2, replies: null, reposts: 0, quotes: null, clicks: null },

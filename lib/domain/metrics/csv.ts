@@ -1,3 +1,4 @@
+import { networkNamed } from "@/lib/domain/networks";
 import type { PostWithMetrics } from "./read";
 
 // The analytics page's table as CSV (RFC 4180). A cell a spreadsheet would read as a formula
@@ -33,7 +34,7 @@ export function metricsCsv(posts: PostWithMetrics[]): string {
     p.type,
     p.id,
     p.title,
-    p.platform === "pronet" ? "LinkedIn" : "X",
+    networkNamed(p.network).name,
     p.url,
     p.published_at,
     p.metrics?.impressions ?? null,

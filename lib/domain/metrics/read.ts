@@ -4,6 +4,7 @@ import { postMetrics } from "@/drizzle/schema";
 import { AppError, notFound } from "@/lib/core/errors";
 import { isUuid } from "@/lib/core/ids";
 import { zonedParts } from "@/lib/core/time";
+import { networkOfPost, type NetworkName } from "@/lib/domain/networks";
 import { platformOf, type Engagement } from "@/lib/domain/networks/platform";
 import type { Ctx } from "../context";
 import { draftTable, label, type DraftType } from "../drafts/drafts";
@@ -20,13 +21,15 @@ const DAY_MS = 86_400_000;
 
 export type MetricsQuery = { type?: DraftType; id?: string; from?: Date; to?: Date };
 
-type Row = { type: DraftType; id: string; title: string; pillar: string | null; url: string | null; publishedAt: Date };
+type Row = { type: DraftType; id: string; title: string; pillar: string | null; url: string | null; postId: string | null; publishedAt: Date };
 
 export type PostWithMetrics = {
   type: DraftType;
   id: string;
   title: string;
   platform: "pronet" | "micro";
+  /** The network it went to (a micro post: X or Bluesky). */
+  network: NetworkName;
   url: string | null;
   published_at: string;
   metrics: Engagement | null;
@@ -42,7 +45,7 @@ async function publishedPosts(db: Db, userId: string, q: MetricsQuery): Promise<
   for (const type of q.type ? [q.type] : (["post", "tweet"] as const)) {
     const t = draftTable(type);
     const found = await db
-      .select({ id: t.id, title: t.title, pillar: t.pillar, url: t.platformUrl, publishedAt: t.publishedAt })
+      .select({ id: t.id, title: t.title, pillar: t.pillar, url: t.platformUrl, postId: t.platformPostId, publishedAt: t.publishedAt })
       .from(t)
       .where(
         and(
@@ -156,6 +159,7 @@ export async function getPostMetrics(ctx: Ctx, input: MetricsQuery) {
       id: r.id,
       title: r.title,
       platform: platformOf(r.type),
+      network: networkOfPost(platformOf(r.type), r.postId).id,
       url: r.url,
       published_at: r.publishedAt.toISOString(),
       metrics,

@@ -47,6 +47,10 @@ export const networkOfConnection = (c: { provider: string }): NetworkSpec | unde
 export const networkFor = (platform: PlatformName, connection?: { provider: string } | null): NetworkSpec =>
   (connection && networkOfConnection(connection)) || network(platform);
 
+/** The network a published post of `platform` is on, by the form of its id; the platform's first for any other (the sandbox's). */
+export const networkOfPost = (platform: PlatformName, postId: string | null): NetworkSpec =>
+  NETWORKS.find((n) => n.platform === platform && postId !== null && n.postId.test(postId)) ?? network(platform);
+
 /** The networks a platform's drafts may go to, as a sentence names them: "LinkedIn", "X or Bluesky". */
 export const platformNames = (platform: PlatformName) =>
   NETWORKS.filter((n) => n.platform === platform)

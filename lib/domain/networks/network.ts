@@ -43,6 +43,12 @@ export type NetworkSpec = {
     maxBytes: number | null;
   };
   signIn: SignIn;
+  /**
+   * The form of the id publishing stores for a post on it (X: a number; LinkedIn: a URN;
+   * Bluesky: an at:// URI), so a published post still names its network once its account is
+   * disconnected (the draft then names none).
+   */
+  postId: RegExp;
 };
 
 /**

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { getPostMetrics } from "@/lib/domain/metrics/read";
 import { defineOperation } from "../define";
-import { DraftType, NullableTimestamp, Platform, RequestTimestamp, Timestamp, Uuid } from "../schemas";
+import { DraftType, Network, NullableTimestamp, Platform, RequestTimestamp, Timestamp, Uuid } from "../schemas";
 
 const count = z.number().int().nullable();
 const Metrics = z.strictObject({ impressions: count, likes: count, replies: count, reposts: count, quotes: count, clicks: count });
@@ -14,6 +14,7 @@ const Output = z.strictObject({
       id: z.string(),
       title: z.string(),
       platform: Platform,
+      network: Network.describe("The network it went to: a micro post went to X or Bluesky"),
       url: z.string().nullable(),
       published_at: Timestamp,
       metrics: Metrics.nullable().describe("The latest numbers the network gave; null: none yet (notes says why)"),
@@ -37,7 +38,7 @@ export const getPostMetricsOp = defineOperation({
   title: "Engagement of published posts",
   summary: "Engagement of published posts",
   description:
-    "Returns how the user's published posts and tweets did on LinkedIn and X: impressions, likes, replies, reposts, quotes and clicks as " +
+    "Returns how the user's published posts and tweets did on LinkedIn, X and Bluesky: impressions, likes, replies, reposts, quotes and clicks as " +
     "the network last reported them (read 1 hour, 24 hours, 7 days after publishing, then weekly for a month; null where a " +
     "network does not give a number), with the best posts and averages by content pillar and by hour of publishing. Give type " +
     "and id for one item, or from and to (publishing dates; default: the last 90 days) for a range. notes says why a post has " +

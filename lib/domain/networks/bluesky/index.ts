@@ -52,4 +52,5 @@ export const bluesky: NetworkSpec = {
   comment: post,
   images: { max: MAX_BLUESKY_IMAGES, maxBytes: MAX_BLUESKY_IMAGE_BYTES },
   signIn: { kind: "app_password" },
+  postId: /^at:\/\//,
 };

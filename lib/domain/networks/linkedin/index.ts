@@ -31,4 +31,5 @@ export const linkedin: NetworkSpec = {
   images: { max: MAX_LINKEDIN_IMAGES, maxBytes: null },
   // Its OpenID sign-in scopes are the userinfo endpoint's; refresh tokens go to approved partners only.
   signIn: { kind: "oauth", vars: ["LINKEDIN_CLIENT_ID", "LINKEDIN_CLIENT_SECRET"], extraScopes: [] },
+  postId: /^urn:li:/,
 };

@@ -52,4 +52,5 @@ export const x: NetworkSpec = {
   images: { max: MAX_TWEET_IMAGES, maxBytes: null },
   // offline.access: a refresh token (X's access tokens live two hours).
   signIn: { kind: "oauth", vars: ["X_CLIENT_ID", "X_CLIENT_SECRET"], extraScopes: ["offline.access"] },
+  postId: /^\d+$/,
 };
