@@ -21,7 +21,8 @@ import { tempDatabase } from "./temp-database";
 // from the PDS itself. With `appView`, the whole network (dev-env's TestNetwork): also the
 // AppView Bluesky runs (@atproto/bsky, which counts likes, reposts, replies and quotes) and its
 // moderation service, on a database of their own on the machine's PostgreSQL (DATABASE_URL's
-// server, else 127.0.0.1:5432) and its Redis (REDIS_URL's, else 127.0.0.1:6379).
+// server, else 127.0.0.1:5432); dev-env also wants a Redis address (REDIS_URL's, else
+// 127.0.0.1:6379), which this version's AppView does not use.
 
 const POSTGRES = () => process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const REDIS_HOST = () => new URL(process.env.REDIS_URL ?? "redis://127.0.0.1:6379").host;
