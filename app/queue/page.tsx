@@ -78,7 +78,7 @@ export default async function QueuePage({ searchParams }: { searchParams: Promis
       <h1>Queue</h1>
       <FormOutcome done={sp.done ? DONE[sp.done] : undefined} error={sp.error} />
       <p className="meta">
-        Weekly posting times for each account, in your time zone ({me.timezone}). An app or you can queue a draft into the next free slot; one draft a slot.{" "}
+        Weekly posting times for each account, in your time zone ({me.timezone}). You or an app can queue a draft into the next free slot, one a slot.{" "}
         <a href="/import">Import many from a spreadsheet</a>.
       </p>
       {accounts.length === 0 ? (

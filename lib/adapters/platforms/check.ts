@@ -65,7 +65,9 @@ export function sandboxInUse(): { network: string; detail: string }[] {
       ? [
           {
             network: n.name,
-            detail: `${n.name} is not set up: its drafts go to the built-in sandbox and stay in this service. Set ${n.signIn.vars.join(" and ")}, restart, then connect an account in Settings > Connections.`,
+            detail:
+              `${n.name} is not set up: its drafts go to the built-in sandbox and stay in this service. ` +
+              `Set ${n.signIn.vars.join(" and ")}, restart, then connect an account in Settings > Connections.`,
           },
         ]
       : [],

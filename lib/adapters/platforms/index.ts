@@ -31,7 +31,8 @@ export async function passwordSignIn(name: NetworkName, handle: string, password
   if (wait !== null)
     throw new AppError(
       "rate_limited",
-      `Too many attempts to connect an account: ${CONNECTS_PER_OWNER} in ${SIGN_IN_WINDOW_SECONDS / 60} minutes. Nothing was sent to ${networkNamed(name).name}.`,
+      `Too many attempts to connect an account: ${CONNECTS_PER_OWNER} in ${SIGN_IN_WINDOW_SECONDS / 60} minutes. ` +
+        `Nothing was sent to ${networkNamed(name).name}.`,
       `Check the handle and the app password, and try again in ${Math.ceil(wait / 60)} minutes.`,
     );
   const session = await signIn(handle, password);

@@ -43,14 +43,16 @@ export function finalState(d: Pick<Row, "status" | "publishedAt" | "platformUrl"
     };
   if (d.status === "removed")
     return {
-      message: `This ${label(type)} was published and then removed by the network (${d.failureReason ?? "it was gone when read back"}); it is not ${what} again.`,
+      message:
+        `This ${label(type)} was published and then removed by the network ` + `(${d.failureReason ?? "it was gone when read back"}); it is not ${what} again.`,
       hint: "To post it again, create a new draft with the same text.",
     };
   if (d.status === "publishing")
     return { message: `This ${label(type)} is being published right now and cannot be ${what}.`, hint: "Check its status with fetch_item in a minute." };
   if (d.status === "unknown")
     return {
-      message: `This ${label(type)} may already have been posted (the platform did not confirm: ${d.failureReason ?? "no answer"}), so it is not ${what} again.`,
+      message:
+        `This ${label(type)} may already have been posted ` + `(the platform did not confirm: ${d.failureReason ?? "no answer"}), so it is not ${what} again.`,
       hint: "Check the account on the platform; if the post is not there, create a new draft with the same text.",
     };
   return null;

@@ -106,7 +106,8 @@ export const EVENT_DOCS: Record<EventType, string> = {
   "post.failed": "Publishing failed (including drafts that missed their time); `reason` says why, and for a thread which parts are already out.",
   "post.unknown": "The platform did not confirm whether the post went out; the owner must check. It is never retried automatically.",
   "post.removed":
-    "A published post was read back (RECEIPTS_AFTER after publishing) and its network no longer has it (LinkedIn can drop a post after accepting it); the draft is now `removed`.",
+    "A published post was read back (RECEIPTS_AFTER after publishing) and its network no longer has it " +
+    "(LinkedIn can drop a post after accepting it); the draft is now `removed`.",
   "approval.requested": "An app asked for the owner's approval of an exact action; `url` is the approval page.",
   "approval.decided": "The owner approved or denied an action.",
   "connection.expiring": "A LinkedIn or X connection that cannot renew itself stops working within 7 days.",

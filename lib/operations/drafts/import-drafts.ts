@@ -19,7 +19,8 @@ const Row = z.strictObject({
   ...createAccountField,
   text: Body.describe("The text, within the network's limit: 3000 characters on LinkedIn, 280 as X counts them, 300 on Bluesky"),
   scheduled_for: RequestTimestamp.optional().describe(
-    "When it is meant to go out, RFC 3339 with an offset: kept with the import (intended_for), not scheduled. At least the minimum lead ahead, at most 365 days",
+    "When it is meant to go out, RFC 3339 with an offset: kept with the import (intended_for), not scheduled. " +
+      "At least the minimum lead ahead, at most 365 days",
   ),
   image_urls: createMediaFields.image_urls,
   first_comment: createFirstComment.first_comment,

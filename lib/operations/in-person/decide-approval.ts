@@ -10,7 +10,8 @@ export const decideApprovalOp = defineOperation({
   summary: "The owner's decision on one exact action an app asked for",
   description:
     "Approves or denies one exact action an app asked for (publish, schedule, delete, or an edit of a scheduled draft): only its owner, " +
-    "only while it is pending and unexpired. An approval is then good for 10 minutes, for that exact content. A page that sends the hash of the request it showed decides only that request.",
+    "only while it is pending and unexpired. An approval is then good for 10 minutes, for that exact content. " +
+    "A page that sends the hash of the request it showed decides only that request.",
   permission: "content:publish",
   ...IN_PERSON,
   hints: { readOnly: false, destructive: false, idempotent: true, openWorld: false },

@@ -44,7 +44,9 @@ export function rowsOfCsv(text: string, accounts: AccountView[], timezone: strin
   const unknown = header.filter((h) => h && !COLUMNS.includes(h) && !THREAD.test(h));
   if (unknown.length)
     return {
-      error: `Unknown column${unknown.length > 1 ? "s" : ""} ${unknown.map((u) => `"${u}"`).join(", ")}: the columns are ${COLUMNS.join(", ")} and thread_2, thread_3 and so on.`,
+      error:
+        `Unknown column${unknown.length > 1 ? "s" : ""} ${unknown.map((u) => `"${u}"`).join(", ")}: ` +
+        `the columns are ${COLUMNS.join(", ")} and thread_2, thread_3 and so on.`,
     };
   for (const must of ["network", "text"]) if (!header.includes(must)) return { error: `The file has no "${must}" column.` };
   const threadColumns = header.filter((h) => THREAD.test(h)).sort((a, b) => Number(THREAD.exec(a)![1]) - Number(THREAD.exec(b)![1]));

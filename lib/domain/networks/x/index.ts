@@ -19,7 +19,8 @@ export const MAX_TWEET_IMAGES = 4;
 export function cashtagProblem(text: string): string | null {
   const cashtags = twitter.extractCashtags(text.normalize("NFC"));
   if (cashtags.length <= MAX_TWEET_CASHTAGS) return null;
-  return `X takes at most ${MAX_TWEET_CASHTAGS} cashtag a post from apps like this one (self-serve); this one has ${cashtags.length} (${cashtags.map((c) => `$${c}`).join(", ")})`;
+  const listed = cashtags.map((c) => `$${c}`).join(", ");
+  return `X takes at most ${MAX_TWEET_CASHTAGS} cashtag a post from apps like this one (self-serve); this one has ${cashtags.length} (${listed})`;
 }
 
 const weighted: TextRule = {

@@ -64,7 +64,8 @@ export function priceSentence(price: DraftPrice): string {
   const head = `about ${dollars(price.micros)} on X`;
   if (all.length === 1) return links ? `${head}: it contains a link` : head;
   const what = price.parts.length > 1 ? `a thread of ${price.parts.length}${price.comment ? " and a first comment" : ""}` : "the post and its first comment";
-  return `${head} for ${all.length} posts (${what})${links ? `; ${links === all.length ? "each contains" : `${links} contain${links === 1 ? "s" : ""}`} a link` : ""}`;
+  const linked = links === all.length ? "each contains" : `${links} contain${links === 1 ? "s" : ""}`;
+  return `${head} for ${all.length} posts (${what})${links ? `; ${linked} a link` : ""}`;
 }
 
 /** A draft's texts as the price and the reply rule read them. */

@@ -22,7 +22,8 @@ export function attachmentLines(a: ApprovalAttachments, meta: MediaMeta = {}): s
     const c = a.link_card;
     lines.push(
       "",
-      `Link card (shown under the post on LinkedIn): ${c.title}${c.description ? ` · ${c.description}` : ""} · ${c.source}${c.image ? ` · picture ${c.image}` : ""}`,
+      `Link card (shown under the post on LinkedIn): ${c.title}${c.description ? ` · ${c.description}` : ""} · ` +
+        `${c.source}${c.image ? ` · picture ${c.image}` : ""}`,
     );
   }
   return lines;

@@ -89,7 +89,8 @@ async function waitForDecision(caller: Caller, id: string, signal: AbortSignal):
 export const approvalMessage = (caller: Caller, c: Confirmation) =>
   `${caller.appName} asks to ${c.action.operation.replace(/_/g, " ")} the ${c.action.type} "${c.action.title}"` +
   (c.plan
-    ? `, part of its plan "${c.plan.label}". Open this page of your Contentio account to see every action of the plan and approve or decline them, then continue.`
+    ? `, part of its plan "${c.plan.label}". ` +
+      "Open this page of your Contentio account to see every action of the plan and approve or decline them, then continue."
     : `. Open this page of your Contentio account to see the exact action and approve or deny it, then continue.`);
 
 type Answer = ReturnType<typeof inputResponse>;
