@@ -106,6 +106,7 @@ async function once(n: number, processes: number, pgAdmin: string, log: (s: stri
   const tmp = tempDir();
   const store = await freshStore("postgres", tmp, pgAdmin);
   const fake = await startFakePlatforms({ answerDelayMs: ANSWER_MS });
+  fake.xPostsPer15Min = Number.MAX_SAFE_INTEGER; // one user's backlog at once, past X's 15-minute window
   const d = await openDatabase({ url: store.DATABASE_URL });
   try {
     const texts = await seed(d.db, n);

@@ -1,5 +1,10 @@
 import { integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { at, createdAt, jsonb, updatedAt } from "./columns";
+
+/** A window of the network's on an account's posts, as its last answer stated it. */
+type PostWindowColumn = { limit: number | null; remaining: number; resetsAt: string };
+/** X's 24-hour cap on an account's posts, and (`short`) its 15-minute one on creating posts. */
+type PostAllowanceColumn = PostWindowColumn & { short?: PostWindowColumn };
 import { userRef } from "./owner-columns";
 
 // next-auth's accounts table (@auth/drizzle-adapter), which also holds the connections used
@@ -32,7 +37,7 @@ export const authAccounts = pgTable(
     notice: text("notice"),
     // What the network last said of its daily cap on posts (X: x-user-limit-24hour-*), shown in
     // account health: how many posts it still takes, and when the cap resets.
-    postAllowance: jsonb("post_allowance").$type<{ limit: number | null; remaining: number; resetsAt: string }>(),
+    postAllowance: jsonb("post_allowance").$type<PostAllowanceColumn>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -79,6 +79,7 @@ export async function startFakePlatforms(
     },
     processingPolls: { x: 2, linkedin: 2 },
     xDailyRemaining: 100_000,
+    xPostsPer15Min: 100,
     xSelfServe: false,
     xCredits: null,
     engagement: new Map(),

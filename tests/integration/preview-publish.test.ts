@@ -182,10 +182,32 @@ describe("on X", () => {
     try {
       expectOk(await approved(u, "publish_now", { type: "tweet", id: (await create(u, { body: `Out ${randomUUID()}` })).id }), publishNowOp.output);
       const p = await preview(u, (await create(u, { body: `Next ${randomUUID()}`, thread: ["Two"] })).id);
-      expect(p.rate_limits).toEqual([{ window: "posts_24h", limit: expect.any(Number), remaining: 1, resets_at: expect.any(String) }]);
+      expect(p.rate_limits[0]).toEqual({ window: "posts_24h", limit: expect.any(Number), remaining: 1, resets_at: expect.any(String) });
       expect(codes(p.warnings)).toContainEqual(["daily_limit", null]);
     } finally {
       fake().xDailyRemaining = 100_000;
+    }
+  });
+
+  it("X's 15-minute window on creating posts, beside the 24-hour one", async () => {
+    const { u } = await publisher();
+    fake().xPostsPer15Min = 3;
+    try {
+      for (const n of [1, 2])
+        expectOk(await approved(u, "publish_now", { type: "tweet", id: (await create(u, { body: `Out ${n} ${randomUUID()}` })).id }), publishNowOp.output);
+      const p = await preview(u, (await create(u, { body: `Next ${randomUUID()}`, thread: ["Two"] })).id);
+      expect(p.rate_limits).toEqual([
+        { window: "posts_24h", limit: expect.any(Number), remaining: expect.any(Number), resets_at: expect.any(String) },
+        { window: "posts_15m", limit: 3, remaining: 1, resets_at: expect.any(String) },
+      ]);
+      // Fifteen minutes after the first of the two posts.
+      const reset = Date.parse(p.rate_limits[1].resets_at) - Date.now();
+      expect(reset).toBeGreaterThan(14 * 60_000);
+      expect(reset).toBeLessThanOrEqual(15 * 60_000 + 1000);
+      expect(codes(p.warnings)).toContainEqual(["rate_limit", null]);
+      expect(codes(p.warnings)).not.toContainEqual(["daily_limit", null]);
+    } finally {
+      fake().xPostsPer15Min = 100;
     }
   });
 });

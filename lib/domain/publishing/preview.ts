@@ -40,6 +40,7 @@ export const PROBLEM_CODES = [
   "reply_rule",
   "monthly_cap",
   "daily_limit",
+  "rate_limit",
   "link_card",
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
@@ -220,15 +221,22 @@ export async function previewPublish(ctx: Ctx, input: { type: DraftType; id: str
     };
   }
 
-  // The network's own window on posts, as its last answer stated it (X's 24-hour allowance).
-  const allowance = real && connection?.postAllowance && Date.parse(connection.postAllowance.resetsAt) > ctx.now().getTime() ? connection.postAllowance : null;
+  // The network's own windows on posts, as its last answer stated them (X's 24-hour allowance
+  // and its 15-minute window on creating posts); one whose reset has passed says nothing.
+  const live = <W extends { resetsAt: string }>(w: W | null | undefined) => (real && w && Date.parse(w.resetsAt) > ctx.now().getTime() ? w : null);
+  const allowance = live(connection?.postAllowance);
+  const short = live(allowance?.short);
   const needed = parts.length - posted + (comment ? 1 : 0);
-  if (allowance && allowance.remaining < needed)
-    warning(
-      "daily_limit",
-      `${net.name} said it takes ${allowance.remaining} more post${allowance.remaining === 1 ? "" : "s"} from this account until ${allowance.resetsAt}, ` +
-        `and this publish needs ${needed}: what does not fit waits for the reset.`,
-    );
+  for (const [code, w] of [
+    ["daily_limit", allowance],
+    ["rate_limit", short],
+  ] as const)
+    if (w && w.remaining < needed)
+      warning(
+        code,
+        `${net.name} said it takes ${w.remaining} more post${w.remaining === 1 ? "" : "s"} from this account until ${w.resetsAt}, ` +
+          `and this publish needs ${needed}: what does not fit waits for the reset.`,
+      );
 
   // LinkedIn's link card: the stored one goes out; one not read yet is read when publishing is asked for.
   const card = type === "post" ? usableCard(d) : null;
@@ -260,8 +268,11 @@ export async function previewPublish(ctx: Ctx, input: { type: DraftType; id: str
         }
       : null,
     spend,
-    rate_limits: allowance
-      ? [{ window: "posts_24h" as const, limit: allowance.limit, remaining: allowance.remaining, resets_at: new Date(allowance.resetsAt).toISOString() }]
-      : [],
+    rate_limits: (
+      [
+        ["posts_24h", allowance],
+        ["posts_15m", short],
+      ] as const
+    ).flatMap(([window, w]) => (w ? [{ window, limit: w.limit, remaining: w.remaining, resets_at: new Date(w.resetsAt).toISOString() }] : [])),
   };
 }

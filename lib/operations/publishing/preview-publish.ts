@@ -87,7 +87,9 @@ export const previewPublishOp = defineOperation({
     rate_limits: z
       .array(
         z.strictObject({
-          window: z.enum(["posts_24h"]).describe("posts_24h: X's 24-hour cap on an account's posts"),
+          window: z
+            .enum(["posts_24h", "posts_15m"])
+            .describe("posts_24h: X's 24-hour cap on an account's posts; posts_15m: X's 15-minute window on creating them"),
           limit: z.number().int().nullable(),
           remaining: z.number().int(),
           resets_at: Timestamp,

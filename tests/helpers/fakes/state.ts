@@ -102,6 +102,8 @@ export type FakeState = {
   processingPolls: { x: number; linkedin: number };
   /** X's daily cap on posts per user: what X reports as remaining. */
   xDailyRemaining: number;
+  /** Posts a user may create in 15 minutes (X's window on POST /2/tweets: 100). */
+  xPostsPer15Min: number;
   /**
    * X's rules for self-serve (pay-per-use) apps (fakes/x.ts): a reply only where the original
    * post's author summoned the replying account, at most one cashtag a post. Off: Enterprise.

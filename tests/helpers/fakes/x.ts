@@ -62,6 +62,8 @@ const NOT_SUMMONED = forbidden(
 const CASHTAGS = forbidden("Posts created via the API are limited to a maximum of 1 cashtag per post.");
 const URL_IN_TEXT = /(https?:\/\/|www\.)\S+|\b[a-z0-9-]+\.(com|org|net|io|dev|co|app)\b/i;
 const DAY_LIMIT = 100;
+/** POST /2/tweets: posts a user may create in 15 minutes (docs.x.com, "Rate limits": 100/15min a user). */
+const WINDOW_MS = 15 * 60_000;
 const NOT_FOUND = "https://api.x.com/2/problems/resource-not-found";
 
 let warned = false;
@@ -397,7 +399,20 @@ export function xRoutes(c: FakeContext) {
       if (((b.text ?? "").match(/(^|\s)\$[a-z]{1,6}(?=$|\W)/gi)?.length ?? 0) > 1) return json(res, 403, CASHTAGS);
     }
     const now = Math.floor(Date.now() / 1000);
-    const window = { "x-rate-limit-limit": "100", "x-rate-limit-reset": String(now + 900) };
+    // The 15-minute window on creating posts, per user: it resets 15 minutes after the oldest post in it.
+    const recent = f.created.x.filter((p) => p.owner === who && (p.at ?? 0) > Date.now() - WINDOW_MS);
+    const left = f.xPostsPer15Min - recent.length;
+    const window = {
+      "x-rate-limit-limit": String(f.xPostsPer15Min),
+      "x-rate-limit-reset": String(Math.ceil(((recent[0]?.at ?? Date.now()) + WINDOW_MS) / 1000)),
+    };
+    if (left <= 0)
+      return json(
+        res,
+        429,
+        { title: "Too Many Requests", detail: "Too Many Requests", type: "about:blank", status: 429 },
+        { ...window, "x-rate-limit-remaining": "0" },
+      );
     if (queued === "429daily" || f.xDailyRemaining <= 0) {
       return json(
         res,
@@ -405,7 +420,7 @@ export function xRoutes(c: FakeContext) {
         { title: "Too Many Requests", detail: "Too Many Requests", type: "about:blank", status: 429 },
         {
           ...window,
-          "x-rate-limit-remaining": "99",
+          "x-rate-limit-remaining": String(left),
           "x-user-limit-24hour-limit": String(DAY_LIMIT),
           "x-user-limit-24hour-remaining": "0",
           "x-user-limit-24hour-reset": String(now + 5 * 3600),
@@ -431,7 +446,7 @@ export function xRoutes(c: FakeContext) {
       { data: { id, text } },
       {
         ...window,
-        "x-rate-limit-remaining": "99",
+        "x-rate-limit-remaining": String(left - 1),
         "x-user-limit-24hour-limit": String(DAY_LIMIT),
         "x-user-limit-24hour-remaining": String(f.xDailyRemaining),
         "x-user-limit-24hour-reset": String(dayReset),
