@@ -4,7 +4,8 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/adapters/db";
 import { ports } from "@/lib/adapters/ports";
-import { CALLBACK_PATH } from "@/lib/adapters/platforms/bluesky/oauth";
+import { CALLBACK_PATH, clientMetadata } from "@/lib/adapters/platforms/bluesky/oauth";
+import { GET as metadataDocument } from "@/app/oauth/bluesky/client-metadata.json/route";
 import { AppError } from "@/lib/core/errors";
 import { authAccounts, networkSignIns, tweetDrafts } from "@/drizzle/schema";
 import { listAccounts } from "@/lib/domain/accounts/accounts";
@@ -14,6 +15,7 @@ import { publishNowOp } from "@/lib/operations/publishing/publish-now";
 import { call, expectOk, makeUser, type TestUser } from "../helpers/api";
 import { signInOnPds, withBluesky, type BlueskyAccount } from "../helpers/bluesky";
 import { withDatabase } from "../helpers/db";
+import { configured } from "../helpers/env";
 import { asOwner } from "../helpers/owner";
 import { approved, row } from "../helpers/publishing";
 import { launchBrowser } from "../e2e/browser";
@@ -204,4 +206,29 @@ describe("Connect Bluesky with atproto OAuth", () => {
     );
     expect(await (await db()).select().from(networkSignIns).where(eq(networkSignIns.userId, u.id))).toEqual([]);
   }, 60_000);
+
+  it("off loopback, the client is the metadata document the service serves at its client_id, as Bluesky's client accepts it", async () => {
+    await configured({ APP_URL: "https://contentio.example" }, async () => {
+      const doc = await metadataDocument().json();
+      expect(doc).toEqual({
+        client_id: "https://contentio.example/oauth/bluesky/client-metadata.json",
+        client_name: "Contentio",
+        client_uri: "https://contentio.example",
+        redirect_uris: ["https://contentio.example/settings/connections/bluesky/callback"],
+        scope: "atproto transition:generic",
+        grant_types: ["authorization_code", "refresh_token"],
+        response_types: ["code"],
+        token_endpoint_auth_method: "none",
+        application_type: "web",
+        dpop_bound_access_tokens: true,
+      });
+      expect(clientMetadata()).toEqual(doc);
+      // The library validates a client's metadata as it is made (atproto's rules for a discoverable client).
+      const { NodeOAuthClient } = await import("@atproto/oauth-client-node");
+      const none = { get: async () => undefined, set: async () => {}, del: async () => {} };
+      expect(
+        () => new NodeOAuthClient({ clientMetadata: doc, stateStore: none, sessionStore: none, requestLock: (_n, fn) => Promise.resolve(fn()) }),
+      ).not.toThrow();
+    });
+  });
 });
