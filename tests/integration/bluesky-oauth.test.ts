@@ -183,7 +183,7 @@ describe("Connect Bluesky with atproto OAuth", () => {
     expect(left).toEqual([]);
   }, 120_000);
 
-  it("an account another owner connected stays theirs: the new session is revoked on the PDS", async () => {
+  it("an account another owner connected stays theirs, the new session revoked on the PDS; its owner's reconnect replaces theirs", async () => {
     const first = await makeUser({ publishing: true });
     const second = await makeUser({ publishing: true });
     const a = await bluesky.net.account("taken");
@@ -193,6 +193,12 @@ describe("Connect Bluesky with atproto OAuth", () => {
     expect((await refusal(finish(second, params))).message).toBe("This Bluesky account is connected to another user of this service.");
     expect(await connection(a.did)).toMatchObject({ userId: first.id });
     expect(await bluesky.net.oauthSessions(a.did)).toBe(1); // the second one's session, made and revoked
+
+    // Its owner connecting it again: the new session replaces the old one, which is revoked on the PDS.
+    const old = await connection(a.did);
+    await finish(first, await signIn(await start(first, a.handle), a));
+    expect((await connection(a.did)).access_token).not.toBe(old.access_token);
+    expect(await bluesky.net.oauthSessions(a.did)).toBe(1);
   }, 120_000);
 
   it("a handle whose DID names a PDS at a private address is refused before anything is sent there", async () => {

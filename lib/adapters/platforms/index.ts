@@ -63,7 +63,11 @@ export async function authorizeStart(db: Db, name: NetworkName, handle: string, 
   return o.start(db, handle, owner);
 }
 
-/** The platforms port's finishAuthorize: the owner back from the sign-in page. */
+/**
+ * The platforms port's finishAuthorize: the owner back from the sign-in page. A connection the
+ * new session replaces (the owner connecting the same account again) has its session ended on
+ * the network, so that none is left behind there.
+ */
 export async function authorizeFinish<T>(
   db: Db,
   name: NetworkName,
@@ -71,7 +75,12 @@ export async function authorizeFinish<T>(
   owner: string,
   keep: (s: OAuthNetworkSession) => Promise<T>,
 ): Promise<T> {
-  const kept = await oauthOf(name).finish(db, params, owner, keep);
+  const kept = await oauthOf(name).finish(db, params, owner, async (s) => {
+    const before = await connectedConnection(db, networkNamed(name).provider, s.accountId);
+    const out = await keep(s);
+    if (before && before.access_token !== s.access_token) await signOut(before);
+    return out;
+  });
   await connectSucceeded(owner);
   return kept;
 }
