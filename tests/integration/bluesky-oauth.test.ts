@@ -4,6 +4,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/adapters/db";
 import { ports } from "@/lib/adapters/ports";
+import { checkConnections } from "@/lib/adapters/platforms/check";
 import { CALLBACK_PATH, clientMetadata } from "@/lib/adapters/platforms/bluesky/oauth";
 import { GET as metadataDocument } from "@/app/oauth/bluesky/client-metadata.json/route";
 import { AppError } from "@/lib/core/errors";
@@ -143,6 +144,17 @@ describe("Connect Bluesky with atproto OAuth", () => {
     expect(renewed.refresh_token).not.toBe(c.refresh_token);
     expect(renewed.expires_at! * 1000).toBeGreaterThan(Date.now());
     expect((await bluesky.net.records(a.did))[0].value.text).toBe("After a renewal");
+
+    // Check connection, three at once on an expired token: one renewal (under the account's lock), all answered.
+    await (
+      await db()
+    )
+      .update(authAccounts)
+      .set({ expires_at: Math.floor(Date.now() / 1000) - 60 })
+      .where(eq(authAccounts.providerAccountId, a.did));
+    const checks = await Promise.all([1, 2, 3].map(async () => (await checkConnections(await db(), u.id)).find((x) => x.network === "Bluesky")));
+    for (const x of checks) expect(x).toMatchObject({ reachable: true, detail: `GET com.atproto.server.getSession answered as @${a.handle}` });
+    expect(await connection(a.did)).toMatchObject({ status: "connected", refreshLockedUntil: null });
 
     // Disconnect: the session is revoked on the PDS, and nothing of it is kept here.
     expect(await asOwner(u, "change_account", { account_id: account.account_id, action: "disconnect" })).toMatchObject({
