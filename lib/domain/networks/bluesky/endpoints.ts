@@ -2,7 +2,8 @@ import type { Endpoint } from "../network";
 
 // Every XRPC method the Bluesky adapter calls on the account's PDS (lexicons of
 // com.atproto.server, .repo and .identity). A session made with an app password carries no
-// scopes: it may do all of these, and nothing an app password is denied (its account settings).
+// scopes, one made with atproto OAuth `atproto transition:generic`: either may do all of these,
+// and nothing an app password is denied (its account settings).
 
 export const BLUESKY_ENDPOINTS = {
   createSession: { method: "POST", path: "/xrpc/com.atproto.server.createSession", scopes: [], for: "check" },
