@@ -8,8 +8,8 @@ type PostAllowanceColumn = PostWindowColumn & { short?: PostWindowColumn };
 import { userRef } from "./owner-columns";
 
 // next-auth's accounts table (@auth/drizzle-adapter), which also holds the connections used
-// for publishing (LinkedIn and X through next-auth's sign-in; Bluesky with an app password,
-// never stored: only the session's tokens are): their tokens, scopes and state.
+// for publishing (LinkedIn and X through next-auth's sign-in; Bluesky through atproto OAuth or
+// with an app password, never stored: only the session's tokens are): their tokens, scopes and state.
 export const authAccounts = pgTable(
   "auth_accounts",
   {
@@ -38,6 +38,9 @@ export const authAccounts = pgTable(
     // What the network last said of its daily cap on posts (X: x-user-limit-24hour-*), shown in
     // account health: how many posts it still takes, and when the cap resets.
     postAllowance: jsonb("post_allowance").$type<PostAllowanceColumn>(),
+    // A session made with atproto OAuth (type "oauth"): besides its tokens above, the private
+    // DPoP key they are bound to and who issued them (the OAuth client's session, less its tokens).
+    dpop: jsonb("dpop").$type<{ key: Record<string, unknown>; authMethod: unknown; iss: string; aud: string }>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -26,3 +26,4 @@ export * from "./posting-queues";
 export * from "./post-metrics";
 export * from "./x-spend";
 export * from "./draft-imports";
+export * from "./network-sign-ins";

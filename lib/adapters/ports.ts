@@ -2,7 +2,7 @@ import { writer } from "@/lib/adapters/ai";
 import { config } from "@/lib/core/config";
 import { smtpMailer } from "@/lib/adapters/mail";
 import type { Ports } from "@/lib/domain/ports";
-import { connectedAccount, passwordSignIn, platformFor, realConfigured, signOut } from "@/lib/adapters/platforms";
+import { authorizeFinish, authorizeStart, connectedAccount, passwordSignIn, platformFor, realConfigured, signOut } from "@/lib/adapters/platforms";
 import { announceDeleted, announceScheduled, announceUnscheduled } from "@/lib/adapters/scheduler/events";
 import { httpSender } from "@/lib/adapters/webhooks/sender";
 import { mediaWorkers } from "@/lib/adapters/workers";
@@ -19,7 +19,15 @@ export function defaultPorts(): Ports {
   return {
     config,
     clock: () => new Date(),
-    platforms: { configured: realConfigured, connection: connectedAccount, open: platformFor, signIn: passwordSignIn, signOut },
+    platforms: {
+      configured: realConfigured,
+      connection: connectedAccount,
+      open: platformFor,
+      signIn: passwordSignIn,
+      authorize: authorizeStart,
+      finishAuthorize: authorizeFinish,
+      signOut,
+    },
     events: { scheduled: announceScheduled, unscheduled: announceUnscheduled, deleted: announceDeleted },
     model: writer(),
     mail: smtpMailer(),

@@ -44,6 +44,12 @@ export type PasswordSession = {
 };
 
 /**
+ * What signing in through a network's OAuth gave (Bluesky: atproto OAuth): a session as above,
+ * with its scope and the DPoP key its tokens are bound to.
+ */
+export type OAuthNetworkSession = PasswordSession & { scope: string; token_type: string; dpop: NonNullable<StoredConnection["dpop"]> };
+
+/**
  * The networks, as the domain asks about them. What follows from the stored connection alone
  * (its state, the permissions it lacks) is pure: lib/domain/networks and lib/domain/networks/scopes.
  */
@@ -63,6 +69,18 @@ export type Platforms = {
    * rate_limited past the owner's (`owner`: their user id) attempts in a window.
    */
   signIn: (name: NetworkName, handle: string, password: string, owner: string) => Promise<PasswordSession>;
+  /**
+   * Starts signing in to a network through its OAuth for `owner` (Bluesky: the handle's PDS and
+   * its authorization server): the address of that server's sign-in page. Counted as signIn's
+   * attempts are.
+   */
+  authorize: (db: Db, name: NetworkName, handle: string, owner: string) => Promise<string>;
+  /**
+   * Finishes it with what the owner's browser came back with (`params`): only a sign-in
+   * `owner` started, once. `keep` stores the session; when it refuses, the session is ended on
+   * the network.
+   */
+  finishAuthorize: <T>(db: Db, name: NetworkName, params: URLSearchParams, owner: string, keep: (s: OAuthNetworkSession) => Promise<T>) => Promise<T>;
   /**
    * Ends a removed connection's session on its network, where the network offers that
    * (Bluesky's deleteSession), so its tokens stop working there too. Best effort: never throws.

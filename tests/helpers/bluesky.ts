@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { AtpAgent } from "@atproto/api";
+import type { Page } from "playwright-core";
 import { TestNetwork, TestNetworkNoAppView } from "@atproto/dev-env";
 import { db } from "@/lib/adapters/db";
 import { ports } from "@/lib/adapters/ports";
@@ -63,6 +64,10 @@ export type Bluesky = {
   account(name: string): Promise<BlueskyAccount>;
   /** Every record of `collection` in the account's repository, newest first, as the PDS holds them. */
   records(did: string, collection?: string): Promise<StoredRecord[]>;
+  /** How many atproto OAuth sessions the PDS holds for the account (its authorization server's tokens): revoked ones are gone. */
+  oauthSessions(did: string): Promise<number>;
+  /** Points the account's DID document at another PDS address (signed with the PDS's PLC rotation key). */
+  movePds(did: string, endpoint: string): Promise<void>;
   /** A proxy to the PDS (store its url as a connection's serviceUrl to send that account's calls through it), or to `target`. */
   proxy(target?: string): Promise<PdsProxy>;
   /** With an AppView: its address, and a wait until it has indexed everything the PDS holds. */
@@ -132,6 +137,17 @@ export async function startBluesky(opts: { appView?: boolean } = {}): Promise<Bl
         cursor = page.cursor;
       }
     },
+    async oauthSessions(did) {
+      const kysely = net.pds.ctx.accountManager.db.db;
+      return (
+        await kysely
+          .selectFrom("token")
+          .select("id")
+          .where("did", "=", did as never)
+          .execute()
+      ).length;
+    },
+    movePds: (did, endpoint) => net.pds.ctx.plcClient.updatePds(did, net.pds.ctx.plcRotationKey, endpoint),
     proxy: (target = pdsUrl) => pdsProxy(target),
     async close() {
       await net.close();
@@ -220,4 +236,18 @@ async function pdsProxy(target: string): Promise<PdsProxy> {
       await new Promise((r) => server.close(r));
     },
   };
+}
+
+/**
+ * The owner on the PDS's own sign-in page (atproto OAuth), already open in `page`: signs in as
+ * `a` with the account's own password (the handle comes filled in from the request's
+ * login_hint) and authorizes the service.
+ */
+export async function signInOnPds(page: Page, a: BlueskyAccount) {
+  await page.locator('input[type="password"]').fill(a.password);
+  await page
+    .getByRole("button", { name: /^(sign in|next)$/i })
+    .first()
+    .click();
+  await page.getByRole("button", { name: "Authorize" }).click();
 }

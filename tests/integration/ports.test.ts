@@ -98,6 +98,12 @@ describe("ports on the context", () => {
         signIn: async () => {
           throw new Error("nothing is connected in this test");
         },
+        authorize: async () => {
+          throw new Error("nothing is connected in this test");
+        },
+        finishAuthorize: async () => {
+          throw new Error("nothing is connected in this test");
+        },
         signOut: async () => {},
       },
     });

@@ -23,7 +23,7 @@ import { ConnectionCheckForm } from "@/components/connection-check";
 import { FormOutcome } from "@/components/form-outcome";
 import { destinationBadges } from "@/lib/adapters/platforms/destination";
 import { BlueskyConnectForm } from "@/components/bluesky-connect";
-import { connectBluesky } from "./bluesky";
+import { connectBluesky, startBlueskySignIn } from "./bluesky";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Connections · Contentio" };
@@ -31,6 +31,7 @@ export const metadata = { title: "Connections · Contentio" };
 const DONE: Record<string, string> = {
   disconnected: "Disconnected. The app lost access immediately.",
   gone: "That app was already disconnected.",
+  bluesky: "Bluesky account connected. Drafts for it post through the session Bluesky gave this service.",
   "account-disconnected": "Account disconnected. Nothing will be published to it; posts scheduled to it are drafts again.",
   "cap-set": "Monthly cap on X saved. Posts and metrics reads that would pass it are refused before anything is sent to X.",
   "cap-refused": "The monthly cap was not saved: give an amount in dollars (0 to 100000), or leave it empty for no cap.",
@@ -126,7 +127,7 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
           setup={{
             linkedin: <SetupChecklist network="linkedin" callbackUrl={providerCallbackUrl("linkedin")} origin={c.origin} />,
             twitter: <SetupChecklist network="x" callbackUrl={providerCallbackUrl("twitter")} origin={c.origin} />,
-            bluesky: <BlueskyConnectForm action={connectBluesky} csrf={csrf} />,
+            bluesky: <BlueskyConnectForm signIn={startBlueskySignIn} action={connectBluesky} csrf={csrf} />,
           }}
         />
         {providers.linkedin || providers.x || accounts.some((a) => a.network === "bluesky") ? (

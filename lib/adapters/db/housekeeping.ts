@@ -1,12 +1,12 @@
 import { getTableName, sql, type SQL } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
-import { authorizationCodes, connectedApps, elicitations, idempotencyKeys, mcpTasks, oauthClients, tokens } from "@/drizzle/schema";
+import { authorizationCodes, connectedApps, elicitations, idempotencyKeys, mcpTasks, networkSignIns, oauthClients, tokens } from "@/drizzle/schema";
 import { repeatPasses, type Passes } from "@/lib/core/passes";
 import type { Db } from "./index";
 import { rowsOf } from "./rows";
 
 // Rows that matter only for a while: a caller's Idempotency-Key (24 hours), an MCP task (its
-// ttl), an owner's wait in an MCP session, an authorization code, an expired token, a client
+// ttl), an owner's wait in an MCP session, a network sign-in left unfinished, an authorization code, an expired token, a client
 // that registered itself and was never connected. Most are cleared as their user makes new
 // ones; those of users who stop calling would stay forever. (Approvals stay: they are a
 // draft's history of who asked and who approved.)
@@ -25,6 +25,8 @@ const STALE: Array<[PgTable, SQL]> = [
   // tasks/get answers an expired task as unknown.
   [mcpTasks, sql`${mcpTasks.expiresAt} < now()`],
   [elicitations, sql`${elicitations.expiresAt} < now() - interval '1 day'`],
+  // A network sign-in the owner never came back from (its callback refuses it once expired).
+  [networkSignIns, sql`${networkSignIns.expiresAt} < now()`],
   // Kept while a token issued from it lives: the code used again revokes them (token.ts).
   [
     authorizationCodes,

@@ -10,8 +10,9 @@ import { sandbox } from "./sandbox";
 import { x } from "./x";
 import { bluesky } from "./bluesky";
 import { endSession, signInWithAppPassword } from "./bluesky/session";
+import { finishOAuth, revokeOAuth, startOAuth } from "./bluesky/oauth";
 import { AppError } from "@/lib/core/errors";
-import type { PasswordSession, StoredConnection } from "@/lib/domain/ports";
+import type { OAuthNetworkSession, PasswordSession, StoredConnection } from "@/lib/domain/ports";
 import { PublishError, type Platform, type PlatformName } from "@/lib/domain/networks/platform";
 import { CONNECTS_PER_OWNER, SIGN_IN_WINDOW_SECONDS, connectSucceeded, takeConnectAttempt } from "@/lib/adapters/ratelimit/sign-in";
 
@@ -23,29 +24,77 @@ const ADAPTERS: Record<NetworkName, (acc: Account, db: Db) => Platform> = { link
 /** How each network that takes the owner's own app password signs in with it. */
 const PASSWORD_SIGN_IN: Partial<Record<NetworkName, (handle: string, password: string) => Promise<PasswordSession>>> = { bluesky: signInWithAppPassword };
 
-/** The platforms port's signIn: the network's own sign-in with a handle and an app password. */
-export async function passwordSignIn(name: NetworkName, handle: string, password: string, owner: string): Promise<PasswordSession> {
-  const signIn = PASSWORD_SIGN_IN[name];
-  if (!signIn) throw new AppError("action_failed", `${networkNamed(name).name} is connected by signing in with it, not with a password.`);
+/** Refused past the owner's attempts to connect an account in the window (before the network is asked). */
+async function takeAttempt(name: NetworkName, owner: string, hint: string) {
   const wait = await takeConnectAttempt(owner);
   if (wait !== null)
     throw new AppError(
       "rate_limited",
       `Too many attempts to connect an account: ${CONNECTS_PER_OWNER} in ${SIGN_IN_WINDOW_SECONDS / 60} minutes. ` +
         `Nothing was sent to ${networkNamed(name).name}.`,
-      `Check the handle and the app password, and try again in ${Math.ceil(wait / 60)} minutes.`,
+      `${hint} in ${Math.ceil(wait / 60)} minutes.`,
     );
+}
+
+/** The platforms port's signIn: the network's own sign-in with a handle and an app password. */
+export async function passwordSignIn(name: NetworkName, handle: string, password: string, owner: string): Promise<PasswordSession> {
+  const signIn = PASSWORD_SIGN_IN[name];
+  if (!signIn) throw new AppError("action_failed", `${networkNamed(name).name} is connected by signing in with it, not with a password.`);
+  await takeAttempt(name, owner, "Check the handle and the app password, and try again");
   const session = await signIn(handle, password);
   await connectSucceeded(owner);
   return session;
 }
 
+/** How each network that signs in through its own OAuth client (not next-auth's) starts and finishes it. */
+const OAUTH_SIGN_IN: Partial<Record<NetworkName, { start: typeof startOAuth; finish: typeof finishOAuth }>> = {
+  bluesky: { start: startOAuth, finish: finishOAuth },
+};
+
+const oauthOf = (name: NetworkName) => {
+  const o = OAUTH_SIGN_IN[name];
+  if (!o) throw new AppError("action_failed", `${networkNamed(name).name} is not connected this way.`);
+  return o;
+};
+
+/** The platforms port's authorize: the address of the sign-in page the owner goes to. */
+export async function authorizeStart(db: Db, name: NetworkName, handle: string, owner: string): Promise<string> {
+  const o = oauthOf(name);
+  await takeAttempt(name, owner, "Check the handle, and try again");
+  return o.start(db, handle, owner);
+}
+
+/**
+ * The platforms port's finishAuthorize: the owner back from the sign-in page. A connection the
+ * new session replaces (the owner connecting the same account again) has its session ended on
+ * the network, so that none is left behind there.
+ */
+export async function authorizeFinish<T>(
+  db: Db,
+  name: NetworkName,
+  params: URLSearchParams,
+  owner: string,
+  keep: (s: OAuthNetworkSession) => Promise<T>,
+): Promise<T> {
+  const kept = await oauthOf(name).finish(db, params, owner, async (s) => {
+    const before = await connectedConnection(db, networkNamed(name).provider, s.accountId);
+    const out = await keep(s);
+    if (before && before.access_token !== s.access_token) await signOut(before);
+    return out;
+  });
+  await connectSucceeded(owner);
+  return kept;
+}
+
 /**
  * The platforms port's signOut: a removed connection's session ended on its network. Bluesky's
- * app-password session only, so far: LinkedIn's and X's tokens are deleted here and expire there.
+ * (its OAuth tokens revoked, or its app-password session deleted) only, so far: LinkedIn's and
+ * X's tokens are deleted here and expire there.
  */
 export async function signOut(c: StoredConnection): Promise<void> {
-  if (c.provider === "bluesky" && c.serviceUrl && c.refresh_token) await endSession(c.serviceUrl, c.refresh_token);
+  if (c.provider !== "bluesky") return;
+  if (c.type === "oauth") await revokeOAuth(c);
+  else if (c.serviceUrl && c.refresh_token) await endSession(c.serviceUrl, c.refresh_token);
 }
 
 /** The adapter of `name` for this connection. */

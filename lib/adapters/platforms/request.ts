@@ -44,13 +44,14 @@ export type Answer = {
   text(): Promise<string>;
 };
 
-class Answered implements Answer {
+/** An answer read whole: its status, its headers as received and its body's bytes. */
+export class Answered implements Answer {
   readonly ok: boolean;
   readonly headers: Answer["headers"];
   constructor(
     readonly status: number,
-    raw: Record<string, string | string[] | undefined>,
-    private readonly body: Buffer,
+    readonly raw: Record<string, string | string[] | undefined>,
+    readonly body: Buffer,
   ) {
     this.ok = status >= 200 && status < 300;
     this.headers = {

@@ -168,3 +168,32 @@ export async function setNotice(db: Db, a: Account, notice: string | null) {
   await db.update(authAccounts).set({ notice }).where(pk(a));
   a.notice = notice;
 }
+
+/**
+ * Runs `fn` holding the account's refresh lock (the one accessToken takes), for a client that
+ * renews tokens itself (Bluesky's OAuth client): one renewal at a time per account, across
+ * processes. An account with no row yet (being connected) has nothing to share, and no lock.
+ */
+export async function withRefreshLock<T>(db: Db, provider: string, providerAccountId: string, network: string, fn: () => Promise<T>): Promise<T> {
+  const key = and(eq(authAccounts.provider, provider), eq(authAccounts.providerAccountId, providerAccountId));
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const now = new Date();
+    const [locked] = await db
+      .update(authAccounts)
+      .set({ refreshLockedUntil: new Date(now.getTime() + lockMs()) })
+      .where(and(key, or(isNull(authAccounts.refreshLockedUntil), lt(authAccounts.refreshLockedUntil, now))))
+      .returning({ provider: authAccounts.provider });
+    if (locked) {
+      try {
+        return await fn();
+      } finally {
+        await db.update(authAccounts).set({ refreshLockedUntil: null }).where(key);
+      }
+    }
+    const [held] = await db.select({ provider: authAccounts.provider }).from(authAccounts).where(key);
+    if (!held) return fn();
+    if (Date.now() > deadline) throw new PublishError("retry", `Another ${network} token refresh is still running; nothing was sent.`);
+    await sleep(100);
+  }
+}

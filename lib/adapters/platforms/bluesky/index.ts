@@ -4,16 +4,16 @@ import { PublishError, type CommentRequest, type Platform, type Probe, type Publ
 import { authorized, markNeedsReconnect, setNotice, type Account } from "../tokens";
 import { errorText } from "../http";
 import { postParts, type Progress } from "../parts";
-import type { Answer } from "../request";
 import { cardEmbed, imagesEmbed, type Embed } from "./media";
 import { facetsOf, firstLink, type Facet } from "./facets";
 import { blueskyMetrics } from "./metrics";
 import { refresher } from "./session";
 import { nextTid, rkeyOf, tid } from "./tid";
-import { NET, refusal, staleToken, xrpc, xrpcError } from "./xrpc";
+import { NET, refusal, staleToken, xrpc, xrpcError, type Signed } from "./xrpc";
+import { oauthCall } from "./oauth";
 
-// Bluesky (the AT Protocol) as the account's own PDS serves it, with the session an app
-// password made (session.ts). A post is an app.bsky.feed.post record made with
+// Bluesky (the AT Protocol) as the account's own PDS serves it, with the session atproto OAuth
+// (oauth.ts) or an app password (session.ts) made. A post is an app.bsky.feed.post record made with
 // com.atproto.repo.createRecord under a record key this service chooses and stores first
 // (parts.ts), so that a send repeated after an unknown outcome names the same record: the PDS
 // holds at most one, and the one it holds is read back instead of posting again. A thread's
@@ -22,7 +22,6 @@ import { NET, refusal, staleToken, xrpc, xrpcError } from "./xrpc";
 
 const POST = "app.bsky.feed.post";
 
-type Auth = (call: (token: string) => Promise<Answer>) => Promise<Answer>;
 /** A strong reference: a record's at:// URI and the CID of the version meant. */
 type Ref = { uri: string; cid: string };
 type StoredPost = Ref & { value: { text?: unknown; reply?: { root?: Ref; parent?: Ref } } };
@@ -35,11 +34,17 @@ type PostRecord = {
   embed?: Embed;
 };
 
-/** The account's PDS with a usable session, renewed once when the PDS refuses it as expired (one renewal at a time per account: tokens.ts). */
-export function session(acc: Account, db: Db): { pds: string; auth: Auth } {
+/**
+ * The account's PDS, and calls made as the account: through its atproto OAuth session (DPoP,
+ * renewed by the OAuth client: oauth.ts), or with an app password's session, renewed once when
+ * the PDS refuses it as expired (one renewal at a time per account: tokens.ts).
+ */
+export function session(acc: Account, db: Db): { pds: string; call: Signed } {
   const pds = acc.serviceUrl;
   if (!pds) throw new PublishError("failed", `The ${NET} connection names no server; the owner must connect ${NET} again in Settings > Connections.`);
-  return { pds, auth: authorized(db, acc, () => refresher(pds), NET, staleToken) };
+  if (acc.type === "oauth") return { pds, call: oauthCall(acc, db) };
+  const auth = authorized(db, acc, () => refresher(pds), NET, staleToken);
+  return { pds, call: (nsid, c = {}) => auth((token) => xrpc(pds, nsid, { ...c, token, guarded: true })) };
 }
 
 const isRef = (r: unknown): r is Ref => !!r && typeof (r as Ref).uri === "string" && typeof (r as Ref).cid === "string";
@@ -78,14 +83,12 @@ export function bluesky(acc: Account, db: Db): Platform {
    * answers a key it holds with an error, 500 in the version tested), so a post that went out
    * is found instead of failing or being sent again.
    */
-  async function create(pds: string, auth: Auth, rkey: string, resumed: boolean, record: PostRecord): Promise<Ref> {
+  async function create(pds: string, call: Signed, rkey: string, resumed: boolean, record: PostRecord): Promise<Ref> {
     if (resumed) {
       const found = await already(pds, rkey, record);
       if (found) return found;
     }
-    const res = await auth((token) =>
-      xrpc(pds, "com.atproto.repo.createRecord", { token, json: { repo: did, collection: POST, rkey, record }, guarded: true }),
-    );
+    const res = await call("com.atproto.repo.createRecord", { json: { repo: did, collection: POST, rkey, record } });
     if (res.ok) {
       const r = await res.json().catch(() => null);
       if (isRef(r) && rkeyOf(r.uri) === rkey) return { uri: r.uri, cid: r.cid };
@@ -126,7 +129,7 @@ export function bluesky(acc: Account, db: Db): Platform {
     name: "micro",
     kind: "bluesky",
     async publish(req: PublishRequest) {
-      const { pds, auth } = session(acc, db);
+      const { pds, call } = session(acc, db);
       const known = new Map<string, Ref>();
       let root: Ref | undefined;
       return postParts(req, async (k, replyToId, progress: Progress) => {
@@ -140,18 +143,18 @@ export function bluesky(acc: Account, db: Db): Platform {
         const rkey = await progress.key(k, () => tid());
         const facets = await facetsOf(text);
         // Images, else a card for the first link (a post carries one embed).
-        const embed = part.media.length ? await imagesEmbed(pds, auth, part.media, progress, req.now) : await cardEmbed(pds, auth, firstLink(facets));
+        const embed = part.media.length ? await imagesEmbed(call, part.media, progress, req.now) : await cardEmbed(call, firstLink(facets));
         const reply = replyToId ? await replyTo(pds, replyToId, known) : undefined;
         // The thread's first post: this attempt's part 0, else what the first reply found.
         if (reply) root ??= reply.root;
-        const r = await create(pds, auth, rkey, resumed, record(text, facets, embed, reply && { root: root!, parent: reply.parent }));
+        const r = await create(pds, call, rkey, resumed, record(text, facets, embed, reply && { root: root!, parent: reply.parent }));
         known.set(r.uri, r);
         if (k === 0) root = r;
         return published(r);
       });
     },
     async comment(req: CommentRequest) {
-      const { pds, auth } = session(acc, db);
+      const { pds, call } = session(acc, db);
       const text = req.text.normalize("NFC");
       const problem = spec.comment.problem(text);
       if (problem) throw new PublishError("failed", `${problem}.`);
@@ -159,13 +162,13 @@ export function bluesky(acc: Account, db: Db): Platform {
       // after an unknown outcome) names the same record.
       const rkey = nextTid(rkeyOf(req.on));
       const reply = await replyTo(pds, req.on, new Map());
-      return published(await create(pds, auth, rkey, true, record(text, await facetsOf(text), undefined, reply)));
+      return published(await create(pds, call, rkey, true, record(text, await facetsOf(text), undefined, reply)));
     },
     async probe(): Promise<Probe> {
       const what = "GET com.atproto.server.getSession";
       try {
-        const { pds, auth } = session(acc, db);
-        const res = await auth((token) => xrpc(pds, "com.atproto.server.getSession", { token, guarded: true }));
+        const { call } = session(acc, db);
+        const res = await call("com.atproto.server.getSession");
         if (!res.ok) return { reachable: false, detail: `${what} was refused (${res.status}: ${await errorText(res)})` };
         const who = ((await res.json().catch(() => null)) as { handle?: unknown } | null)?.handle;
         return { reachable: true, detail: `${what} answered${typeof who === "string" ? ` as @${who}` : ""}` };

@@ -22,10 +22,14 @@ export type XrpcCall = {
   guarded?: boolean;
 };
 
-/** One XRPC call of `nsid` on `base`. Throws only a PublishError, when nothing or not all of it was answered (http.ts). */
-export function xrpc(base: string, nsid: string, c: XrpcCall = {}): Promise<Answer> {
-  const url = new URL(`/xrpc/${nsid}`, base);
-  for (const [k, v] of Object.entries(c.params ?? {})) for (const one of [v].flat()) url.searchParams.append(k, one);
+/** An XRPC call made as the account, on its PDS: the session's credentials are added (an app password's bearer JWT, or OAuth's DPoP-bound token). */
+export type Signed = (nsid: string, c?: Omit<XrpcCall, "token" | "guarded">) => Promise<Answer>;
+
+/** The HTTP request of an XRPC call: its path and query, method, headers and body. */
+export function xrpcRequest(nsid: string, c: XrpcCall): { path: string; method: string; headers: Record<string, string>; body?: string | Uint8Array } {
+  const query = new URLSearchParams();
+  for (const [k, v] of Object.entries(c.params ?? {})) for (const one of [v].flat()) query.append(k, one);
+  const q = query.toString();
   const headers: Record<string, string> = {};
   if (c.token) headers.authorization = `Bearer ${c.token}`;
   let body: string | Uint8Array | undefined;
@@ -37,7 +41,13 @@ export function xrpc(base: string, nsid: string, c: XrpcCall = {}): Promise<Answ
     body = JSON.stringify(c.json);
   }
   const post = c.procedure || c.json !== undefined || c.bytes !== undefined;
-  return send(NET, url.toString(), { method: post ? "POST" : "GET", headers, body, guarded: c.guarded });
+  return { path: `/xrpc/${nsid}${q ? `?${q}` : ""}`, method: post ? "POST" : "GET", headers, body };
+}
+
+/** One XRPC call of `nsid` on `base`. Throws only a PublishError, when nothing or not all of it was answered (http.ts). */
+export function xrpc(base: string, nsid: string, c: XrpcCall = {}): Promise<Answer> {
+  const { path, ...init } = xrpcRequest(nsid, c);
+  return send(NET, new URL(path, base).toString(), { ...init, guarded: c.guarded });
 }
 
 /** The error an XRPC answer names (its lexicon's name, or the HTTP status), with its message, fit to show. */

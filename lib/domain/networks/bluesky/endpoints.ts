@@ -2,8 +2,9 @@ import type { Endpoint } from "../network";
 
 // Every XRPC method the Bluesky adapter calls: on the account's PDS (lexicons of
 // com.atproto.server, .repo and .identity), and getPosts on the AppView (BLUESKY_APPVIEW_URL),
-// which answers without a session. A session made with an app password carries no scopes: it
-// may do all of these, and nothing an app password is denied (its account settings).
+// which answers without a session. A session made with an app password carries no scopes, one
+// made with atproto OAuth `atproto transition:generic`: either may do all of these, and nothing
+// an app password is denied (its account settings).
 
 export const BLUESKY_ENDPOINTS = {
   createSession: { method: "POST", path: "/xrpc/com.atproto.server.createSession", scopes: [], for: "check" },

@@ -5,7 +5,8 @@ import type { NetworkSpec, TextRule } from "../network";
 // at most 300 graphemes and 3,000 bytes of UTF-8; app.bsky.embed.images carries up to 4 images
 // of at most 1,000,000 bytes each in the PDS this service is tested against (later lexicons
 // allow 2,000,000: the smaller limit fits both). No app credentials: an owner signs in with
-// their handle and an app password, so any deployment can publish to Bluesky.
+// their handle, through atproto OAuth (the service is a public client) or with an app password,
+// so any deployment can publish to Bluesky.
 
 export const MAX_BLUESKY_GRAPHEMES = 300;
 export const MAX_BLUESKY_BYTES = 3000;
