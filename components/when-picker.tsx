@@ -2,9 +2,10 @@
 import { useState } from "react";
 import { DayPicker } from "react-day-picker";
 import "react-day-picker/style.css";
+import { TimeField } from "./time-field";
 
 // The schedule's date and time. DayPicker (a keyboard-usable, labelled month grid: arrows move
-// by day and week, Page Up/Down by month) picks the day; the browser's own time field the
+// by day and week, Page Up/Down by month) picks the day; a 24-hour time field (TimeField) the
 // time. Both are plain calendar values: the server reads them in the owner's time zone, so
 // the browser's own zone never matters.
 
@@ -40,9 +41,9 @@ export function WhenPicker({ date, time, today, timeZone, invalid }: { date: str
       <div>
         <label htmlFor="time">Time</label>
         <span className="help" id="time-zone">
-          {timeZone}
+          24-hour, {timeZone}
         </span>
-        <input id="time" name="time" type="time" required defaultValue={time} aria-describedby="time-zone" aria-invalid={invalid || undefined} />
+        <TimeField id="time" name="time" defaultValue={time} aria-describedby="time-zone" aria-invalid={invalid || undefined} />
       </div>
     </div>
   );

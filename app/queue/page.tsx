@@ -15,6 +15,7 @@ import { listDetails } from "@/lib/domain/owner/content-list";
 import { servedAt } from "@/lib/core/media-url";
 import { destination } from "@/lib/adapters/platforms/destination";
 import { addSlot, moveDraft, removeSlot, setPaused } from "./actions";
+import { TimeField } from "@/components/time-field";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Queue · Contentio" };
@@ -140,7 +141,7 @@ export default async function QueuePage({ searchParams }: { searchParams: Promis
                 </select>
               </label>
               <label>
-                Time <input type="time" name="time" defaultValue="09:00" required />
+                Time (24-hour) <TimeField name="time" defaultValue="09:00" />
               </label>
             </ActionForm>
 

@@ -33,6 +33,10 @@ describe("the owner's pages", () => {
     await shoot(page, "landing");
     await page.getByRole("main").getByRole("link", { name: "Sign in" }).click();
     await page.waitForURL(/\/signin$/);
+    // The API's error reference, the one public page besides the front door and sign-in.
+    await page.goto(`${srv.origin}/docs/errors`);
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Error reference");
+    await axe(page);
     await page.close();
   }, 60_000);
 

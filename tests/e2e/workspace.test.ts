@@ -51,7 +51,8 @@ const app = appInBrowser(srv, async () => {
 
 beforeAll(async () => {
   // Signing in without a destination lands on /content; the owner then moves to New York time.
-  owner = await app.newPage();
+  // An English (US) browser: its own time field would show 12-hour times.
+  owner = await app.newPage({ locale: "en-US" });
   await owner.goto(`${srv.origin}/signin`);
   await owner.getByLabel("E-mail").first().fill(EMAIL); // the second one asks for a sign-in link
   await owner.getByLabel("Password").fill(PASSWORD);
@@ -255,7 +256,7 @@ describe("an item's page", () => {
     await preview.getByRole("button", { name: "…see more" }).click();
     await expect.poll(() => preview.textContent()).toContain("5. Rest.");
 
-    // Tomorrow 10:30 in New York, picked in the month grid and the browser's time field.
+    // Tomorrow 10:30 in New York, picked in the month grid and typed in the time field.
     const tomorrow = new Date(Date.now() + 86400_000).toLocaleDateString("en-CA", { timeZone: ZONE });
     await pickDate(tomorrow);
     await owner.getByLabel("Time").fill("10:30");
@@ -280,6 +281,9 @@ describe("an item's page", () => {
     expect((await status("post", id)).body).toBe("Four lessons from a year of shipping daily.");
     await owner.getByLabel("Text").fill("Four lessons from a year of shipping daily.");
 
+    // Times are 24-hour on every page, the time field's too, whatever the browser's language.
+    await owner.getByLabel("Time").fill("11:45 AM");
+    expect(await owner.getByLabel("Time").evaluate((e: HTMLInputElement) => e.validity.patternMismatch)).toBe(true);
     await owner.getByLabel("Time").fill("11:45");
     await owner.getByRole("button", { name: "Reschedule", exact: true }).click();
     await expect.poll(() => said().textContent()).toBe("Rescheduled.");
