@@ -49,6 +49,7 @@ const post: TextRule = {
 export const bluesky: NetworkSpec = {
   id: "bluesky",
   name: "Bluesky",
+  postNoun: "post",
   platform: "micro",
   draftType: "tweet",
   provider: "bluesky",
