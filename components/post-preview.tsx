@@ -1,5 +1,5 @@
 import { servedAt } from "@/lib/core/media-url";
-import { networkNamed, type NetworkName } from "@/lib/domain/networks";
+import { networkOf } from "@/lib/domain/networks/destination";
 import { SeeMore } from "./see-more";
 
 // Drafts drawn the way each network shows them, so the owner sees where LinkedIn folds the
@@ -27,11 +27,11 @@ type Props = {
   sandbox?: boolean;
   /** Shown while the text is empty; never counted as the draft's text. */
   placeholder?: string;
-  /** A tweet's network (its account's): X or Bluesky; X when not given. */
-  network?: NetworkName;
+  /** A tweet's network (its account's, by its own name): X or Bluesky; X when not given. */
+  network?: string | null;
 };
 
-export function PostPreview({ type, text, imageUrl, imageAlt, name, handle, sandbox, placeholder, network = "x" }: Props) {
+export function PostPreview({ type, text, imageUrl, imageAlt, name, handle, sandbox, placeholder, network }: Props) {
   const initial = (name.trim()[0] ?? "?").toUpperCase();
   const empty = !text && placeholder ? <div className="muted">{placeholder}</div> : null;
   if (type === "post") {
@@ -54,7 +54,7 @@ export function PostPreview({ type, text, imageUrl, imageAlt, name, handle, sand
       </figure>
     );
   }
-  const net = networkNamed(network);
+  const net = networkOf("tweet", network);
   const n = net.text.count(text);
   const problem = net.text.problem(text);
   const what = net.postNoun;

@@ -3,15 +3,15 @@ import { Bars } from "@/components/charts";
 import { METRIC_COLUMNS } from "@/components/post-metrics";
 import { formatInZone, zonedParts } from "@/components/format";
 import { engagementOf, type getPostMetrics } from "@/lib/domain/metrics/read";
+import { networkOfLink } from "@/lib/domain/networks";
 import { Chart } from "./chart";
 
-// The analytics page's engagement part: how published posts did on LinkedIn and X, as
+// The analytics page's engagement part: how published posts did on their networks, as
 // get_post_metrics gives it (docs/analytics.md, Post metrics).
 
 type Data = Awaited<ReturnType<typeof getPostMetrics>>;
 
 const num = (v: number | null | undefined) => (v === null || v === undefined ? "–" : v.toLocaleString("en-GB"));
-const NETWORK = { pronet: "LinkedIn", micro: "X" } as const;
 
 /** Monday of the week (owner's time zone) a post went out, as YYYY-MM-DD. */
 function weekOf(iso: string, timeZone: string): string {
@@ -37,7 +37,7 @@ export function Engagement({ data, timeZone, schedule }: { data: Data; timeZone:
     <>
       <h2 id="engagement">Engagement</h2>
       <p className="muted">
-        How your published posts of the last 90 days did, as LinkedIn and X last reported them (read {inWords(schedule)} after publishing). Reads from X this
+        How your published posts of the last 90 days did, as their networks last reported them (read {inWords(schedule)} after publishing). Reads from X this
         month: {budget.used} of {budget.limit} (X charges for each).
       </p>
       {measured.length ? (
@@ -111,7 +111,7 @@ export function Engagement({ data, timeZone, schedule }: { data: Data; timeZone:
                   <th scope="row">
                     <Link href={`/content/${p.type}/${p.id}`}>{p.title}</Link>
                   </th>
-                  <td>{NETWORK[p.platform]}</td>
+                  <td>{networkOfLink(p.platform, p.url).name}</td>
                   <td>{formatInZone(new Date(p.published_at), timeZone)}</td>
                   {METRIC_COLUMNS.map(([k]) => (
                     <td key={k} className="num">

@@ -1,6 +1,6 @@
 "use client";
 import { useActionState, useEffect, useId, useRef, useState } from "react";
-import { networkNamed, platformNames, type NetworkName, type NetworkSpec } from "@/lib/domain/networks";
+import { networkNamed, overLimit, platformNames, type NetworkName, type NetworkSpec } from "@/lib/domain/networks";
 import { PostPreview } from "@/components/post-preview";
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import { ErrorSummary } from "@/components/error-summary";
@@ -82,14 +82,6 @@ function fieldLabel(id: string, noun = "tweet") {
 
 type Refusal = { message: string; fields: { id: string; label: string }[]; split: boolean };
 
-/** How far past its network's limit a text is, in words ("361 / 280 characters as X counts them (81 too many)"), or its network's reason. */
-function overBy(net: NetworkSpec, text: string): string | null {
-  const problem = net.text.problem(text);
-  if (!problem) return null;
-  const n = net.text.count(text);
-  return n > net.text.max ? `${n} / ${net.text.max} ${net.text.unit} (${n - net.text.max} too many)` : problem.replace(/^./, (c) => c.toLowerCase());
-}
-
 /**
  * What the networks would refuse of the chosen texts, before Publish now asks to confirm: a
  * tweet part past its network's limit (X's 280 as X counts them, Bluesky's 300 graphemes), or a
@@ -97,7 +89,7 @@ function overBy(net: NetworkSpec, text: string): string | null {
  */
 function wouldRefuse(d: Draft, tweetNet: NetworkSpec): Refusal | null {
   if (d.toTweet) {
-    const over = d.parts.map((p, i) => ({ i, size: overBy(tweetNet, p) })).filter(({ size }) => size);
+    const over = d.parts.map((p, i) => ({ i, size: overLimit(tweetNet, p) })).filter(({ size }) => size);
     if (over.length) {
       const { i, size } = over[0];
       const what = d.parts.length > 1 ? `Part ${i + 1} of the thread` : `This ${tweetNet.postNoun}`;
@@ -109,7 +101,7 @@ function wouldRefuse(d: Draft, tweetNet: NetworkSpec): Refusal | null {
     }
   }
   const linkedin = networkNamed("linkedin");
-  const size = d.toPost && overBy(linkedin, d.post);
+  const size = d.toPost && overLimit(linkedin, d.post);
   if (size)
     return {
       message: `${linkedin.name} would refuse it, so nothing was published: the post is ${size}. Shorten it.`,

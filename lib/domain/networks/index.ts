@@ -47,11 +47,31 @@ export const networkOfConnection = (c: { provider: string }): NetworkSpec | unde
 export const networkFor = (platform: PlatformName, connection?: { provider: string } | null): NetworkSpec =>
   (connection && networkOfConnection(connection)) || network(platform);
 
+/** The network a published post of `platform` is on, by its link's host (X's or Bluesky's), else the platform's first. */
+export function networkOfLink(platform: PlatformName, url: string | null): NetworkSpec {
+  const host = URL.canParse(url ?? "") ? new URL(url!).hostname : null;
+  return NETWORKS.find((n) => n.platform === platform && n.site === host) ?? network(platform);
+}
+
 /** The networks a platform's drafts may go to, as a sentence names them: "LinkedIn", "X or Bluesky". */
 export const platformNames = (platform: PlatformName) =>
   NETWORKS.filter((n) => n.platform === platform)
     .map((n) => n.name)
     .join(" or ");
+
+/**
+ * How far `text` is past the network's limit, as a sentence goes on after "it is": "361 / 280
+ * characters as X counts them (81 too many)", else its text rule's own reason ("a Bluesky post
+ * is at most 3000 bytes…"); null when the network takes it. What the owner's pages say before
+ * Publish now.
+ */
+export function overLimit(net: NetworkSpec, text: string): string | null {
+  const { count, max, unit, problem } = net.text;
+  const why = problem(text);
+  if (!why) return null;
+  const n = count(text);
+  return n > max ? `${n} / ${max} ${unit} (${n - max} too many)` : why.replace(/^./, (c) => c.toLowerCase());
+}
 
 /** The providers of the stored connections that publish (not a sign-in's own, such as e-mail). */
 export const PROVIDERS: readonly Provider[] = NETWORKS.map((n) => n.provider);

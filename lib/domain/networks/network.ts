@@ -32,6 +32,8 @@ export type NetworkSpec = {
   name: string;
   /** What one of its posts is called, as the owner's pages say it: "tweet" on X, else "post". */
   postNoun: string;
+  /** The host of its posts' web addresses (x.com, bsky.app): a published post's link tells its network. */
+  site: string;
   platform: PlatformName;
   draftType: DraftType;
   provider: Provider;

@@ -50,6 +50,7 @@ export const bluesky: NetworkSpec = {
   id: "bluesky",
   name: "Bluesky",
   postNoun: "post",
+  site: "bsky.app",
   platform: "micro",
   draftType: "tweet",
   provider: "bluesky",

@@ -24,6 +24,7 @@ export const linkedin: NetworkSpec = {
   id: "linkedin",
   name: "LinkedIn",
   postNoun: "post",
+  site: "www.linkedin.com",
   platform: "pronet",
   draftType: "post",
   provider: "linkedin",

@@ -44,6 +44,7 @@ export const x: NetworkSpec = {
   id: "x",
   name: "X",
   postNoun: "tweet",
+  site: "x.com",
   platform: "micro",
   draftType: "tweet",
   provider: "twitter",
