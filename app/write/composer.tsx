@@ -64,12 +64,13 @@ function Count({ text, id, net }: { text: string; id: string; net: NetworkSpec }
 }
 
 /**
- * Where a target's drafts can go, as its checkbox says it: its accounts' networks ("X",
- * "Sandbox for X or Bluesky"), the sandbox never called by the network's name alone.
+ * Where a target's drafts can go, as its checkbox says it: its accounts' networks, real ones
+ * first ("X", "Bluesky or sandbox for X"), the sandbox never called by the network's name alone.
  */
 function placesOf(t: Target): string {
   const place = (network: string, sandbox: boolean) => (sandbox ? `Sandbox for ${network}` : network);
-  const places = t.accounts.length ? [...new Set(t.accounts.map((a) => place(a.network, a.sandbox)))] : [place(t.network, t.sandbox)];
+  const accounts = [...t.accounts].sort((a, b) => Number(a.sandbox) - Number(b.sandbox));
+  const places = accounts.length ? [...new Set(accounts.map((a) => place(a.network, a.sandbox)))] : [place(t.network, t.sandbox)];
   return places.map((p, i) => (i ? p.replace(/^Sandbox/, "sandbox") : p)).join(" or ");
 }
 
@@ -225,6 +226,8 @@ export function Composer({ userId, name, csrf, formKey, targets, when, limits, m
   const tweetTo = tweet && accountOf(tweet, d.tweetAccount);
   const tweetNet = networkNamed(tweetTo?.networkId ?? tweet?.networkId ?? "x");
   const tweetSandbox = tweetTo ? tweetTo.sandbox : !!tweet?.sandbox;
+  // How the page names it: "tweet", or "Bluesky post" (apart from the LinkedIn post beside it).
+  const tweetWhat = tweetNet.postNoun === "tweet" ? "tweet" : `${tweetNet.name} ${tweetNet.postNoun}`;
   const setPart = (i: number, text: string) => set({ parts: d.parts.map((p, k) => (k === i ? text : p)) });
   const swap = <T,>(list: T[], i: number, by: number) => {
     const next = [...list];
@@ -346,7 +349,7 @@ export function Composer({ userId, name, csrf, formKey, targets, when, limits, m
       <AiHelp
         assist={assist}
         model={model}
-        formats={[...(d.toPost ? [{ format: "post" as const, label: "post" }] : []), ...(d.toTweet ? [{ format: "tweet" as const, label: "tweet" }] : [])]}
+        formats={[...(d.toPost ? [{ format: "post" as const, label: "post" }] : []), ...(d.toTweet ? [{ format: "tweet" as const, label: tweetWhat }] : [])]}
         write={(format, parts) => byAi(format === "post" ? { post: parts[0] } : { parts: [parts[0]], partMedia: [d.partMedia[0] ?? []] })}
         undo={
           beforeAi
@@ -436,11 +439,11 @@ export function Composer({ userId, name, csrf, formKey, targets, when, limits, m
                     assist={assist}
                     format="tweet"
                     text={p}
-                    label={d.parts.length > 1 ? `part ${i + 1}` : `the ${tweetNet.postNoun}`}
+                    label={d.parts.length > 1 ? `part ${i + 1}` : `the ${tweetWhat}`}
                     replace={(t) => byAi({ parts: d.parts.map((x, k) => (k === i ? t : x)) })}
                   />
                   <MediaPicker
-                    label={d.parts.length > 1 ? `part ${i + 1}` : `the ${tweetNet.postNoun}`}
+                    label={d.parts.length > 1 ? `part ${i + 1}` : `the ${tweetWhat}`}
                     items={d.partMedia[i] ?? []}
                     change={changePartMedia(i)}
                     limits={{ ...limits.tweet, images: tweetNet.images.max }}
@@ -472,7 +475,7 @@ export function Composer({ userId, name, csrf, formKey, targets, when, limits, m
                 <PostPreview
                   type="tweet"
                   text={p}
-                  placeholder={`Your ${tweetNet.postNoun} appears here as you type.`}
+                  placeholder={`Your ${tweetWhat} appears here as you type.`}
                   imageUrl={firstImage(d.partMedia[i])?.url ?? null}
                   imageAlt={firstImage(d.partMedia[i])?.alt || null}
                   name={name}
@@ -495,7 +498,7 @@ export function Composer({ userId, name, csrf, formKey, targets, when, limits, m
 
       <section className="card stack" aria-labelledby="comment-h">
         <h2 id="comment-h">First comment</h2>
-        <label htmlFor="first_comment">Posted right after {d.toPost ? "the post" : `the ${tweetNet.postNoun}`} (optional)</label>
+        <label htmlFor="first_comment">Posted right after {d.toPost ? "the post" : `the ${tweetWhat}`} (optional)</label>
         <textarea
           id="first_comment"
           name="first_comment"
