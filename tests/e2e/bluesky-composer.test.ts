@@ -89,6 +89,17 @@ describe("Bluesky in the composer and the owner's pages", () => {
     const item = page.url().split("?")[0];
     expect(await page.locator(".meta .badge.net").first().textContent()).toBe("Bluesky");
     expect(await page.getByRole("figure", { name: "Preview as Bluesky shows it" }).count()).toBe(1);
+    // Its page's Publish now holds it to Bluesky's limit too, before any dialog.
+    await page.locator("#body").fill("é".repeat(301));
+    await page.getByRole("button", { name: "Publish now" }).click();
+    await expect
+      .poll(() => page.locator(".error-summary p").first().textContent())
+      .toBe(
+        "Bluesky would refuse it, so nothing was published: this post is 301 / 300 characters as Bluesky counts them (1 too many). " +
+          "Shorten it, or split it into a thread in the composer (Edit in the composer).",
+      );
+    expect(await page.getByRole("dialog").count()).toBe(0);
+    await page.locator("#body").fill("Scheduled for Bluesky.");
 
     await page.goto(`${srv.origin}/calendar?view=month&d=${ahead}`);
     const entry = page.locator(".cal-days .cal-item", { hasText: "Scheduled for Bluesky." });

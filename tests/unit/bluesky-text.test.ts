@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { networkNamed } from "@/lib/domain/networks";
+import { networkNamed, networkOfLink } from "@/lib/domain/networks";
 import { utf8Bytes } from "@/lib/domain/networks/bluesky";
 
 // Bluesky's text rule as the composer runs it in the browser, where there is no Buffer:
@@ -36,5 +36,15 @@ describe("Bluesky's text rule, without Node's Buffer", () => {
     expect(rule.problem(families)).toBe("A Bluesky post is at most 3000 bytes of UTF-8; this one has 6250");
     // A decomposed accent is composed first: "e" + U+0301 is "é", 2 bytes.
     expect(rule.problem("e\u0301".repeat(300))).toBeNull();
+  });
+});
+
+describe("a published post's network, by its link", () => {
+  it("is Bluesky for a bsky.app link, X for x.com, and the platform's first for anything else", () => {
+    expect(networkOfLink("micro", "https://bsky.app/profile/did:plc:abc/post/3kxyz").name).toBe("Bluesky");
+    expect(networkOfLink("micro", "https://x.com/wren/status/1").name).toBe("X");
+    expect(networkOfLink("micro", "http://localhost:3000/sandbox/micro/1").name).toBe("X");
+    expect(networkOfLink("micro", null).name).toBe("X");
+    expect(networkOfLink("pronet", "https://bsky.app/profile/x/post/1").name).toBe("LinkedIn");
   });
 });
