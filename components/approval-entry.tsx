@@ -41,7 +41,7 @@ export function ApprovalEntry({ a, dest, handle, owner, timeZone, now }: Props) 
         </dd>
       </dl>
       {edit ? <p className="help">The proposed text; its page shows it beside the current one.</p> : null}
-      <PostPreview type={type} text={text} imageUrl={image ?? null} name={owner} handle={handle} sandbox={dest.sandbox} />
+      <PostPreview type={type} text={text} imageUrl={image ?? null} name={owner} handle={handle} sandbox={dest.sandbox} network={a.action.account?.network} />
       {parts ? (
         <p className="help">
           and {parts} more part{parts === 1 ? "" : "s"} of the thread, shown on its page.

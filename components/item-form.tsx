@@ -6,7 +6,7 @@ import { ConfirmDialog } from "./confirm-dialog";
 import { useUnsavedGuard } from "./unsaved-guard";
 import { ErrorSummary } from "./error-summary";
 import { formatTime } from "./format";
-import { MAX_TWEET_WEIGHT, tweetWeight } from "@/lib/domain/drafts/text";
+import { networkNamed, overLimit, type NetworkName } from "@/lib/domain/networks";
 
 /** A refusal, with the button pressed and the text as it was typed (and the version it was typed on). */
 export type ItemState = (NonNullable<ActionState> & { intent?: string; typed?: { title: string; body: string; basedOn: string } }) | null;
@@ -21,8 +21,8 @@ type Props = {
   when: ReactNode;
   scheduled: boolean;
   publishQuestion: string;
-  /** The network whose length limit Publish now checks before its dialog (X's weighted 280, LinkedIn's 3,000), if either. */
-  limit?: "X" | "LinkedIn";
+  /** The network whose text rule Publish now checks before its dialog (X's weighted 280, Bluesky's 300 graphemes, LinkedIn's 3,000). */
+  network?: NetworkName;
   /** The owner's time zone: every time on the page is in it. */
   timeZone: string;
   /** Saves the text as the owner pauses (an unscheduled draft's page only). */
@@ -37,20 +37,16 @@ const noSave = async () => null;
  * text (React resets a form after its action: the text returns as its default value), and
  * leaving with unsaved text asks first.
  */
-/** Why `limit`'s network would refuse this text, with the way out; null when it fits. */
-function overLimit(limit: Props["limit"], body: string): string | null {
-  if (limit === "X") {
-    const w = tweetWeight(body);
-    if (w !== undefined && w <= MAX_TWEET_WEIGHT) return null;
-    const size = w === undefined ? "far too long" : `${w} / ${MAX_TWEET_WEIGHT} characters (${w - MAX_TWEET_WEIGHT} too many)`;
-    return `X would refuse it, so nothing was published: this tweet is ${size}. Shorten it, or split it into a thread in the composer (Edit in the composer).`;
-  }
-  if (limit === "LinkedIn" && Array.from(body).length > 3000)
-    return `LinkedIn would refuse it, so nothing was published: the post is ${Array.from(body).length} / 3000 characters. Shorten it.`;
-  return null;
+/** Why `network` would refuse this text, by its own text rule, with the way out; null when it fits. */
+function refusal(network: NetworkName | undefined, body: string): string | null {
+  const net = network && networkNamed(network);
+  const size = net && overLimit(net, body);
+  if (!size) return null;
+  const out = net.platform === "micro" ? "Shorten it, or split it into a thread in the composer (Edit in the composer)." : "Shorten it.";
+  return `${net.name} would refuse it, so nothing was published: this ${net.postNoun} is ${size}. ${out}`;
 }
 
-export function ItemForm({ action, hidden: initial, saved: initialSaved, titleHelp, when, scheduled, publishQuestion, autosave, limit, timeZone }: Props) {
+export function ItemForm({ action, hidden: initial, saved: initialSaved, titleHelp, when, scheduled, publishQuestion, autosave, network, timeZone }: Props) {
   // Publish now refused before its dialog: what the network would refuse cannot be confirmed.
   const [tooLong, setTooLong] = useState<{ message: string; attempt: number } | null>(null);
   const [state, run, pending] = useActionState(action, null);
@@ -149,7 +145,7 @@ export function ItemForm({ action, hidden: initial, saved: initialSaved, titleHe
             className="btn"
             onClick={() => {
               const body = form.current?.elements.namedItem("body");
-              const problem = overLimit(limit, body instanceof HTMLTextAreaElement ? body.value : saved.body);
+              const problem = refusal(network, body instanceof HTMLTextAreaElement ? body.value : saved.body);
               setTooLong(problem ? { message: problem, attempt: Date.now() } : null);
               if (!problem) dialog.current?.showModal();
             }}

@@ -1,10 +1,10 @@
-import { MAX_TWEET_CHARS, MAX_TWEET_WEIGHT, tweetWeight } from "@/lib/domain/drafts/text";
 import { servedAt } from "@/lib/core/media-url";
+import { networkOf } from "@/lib/domain/networks/destination";
 import { SeeMore } from "./see-more";
 
 // Drafts drawn the way each network shows them, so the owner sees where LinkedIn folds the
-// text and whether X will take it. LinkedIn's feed shows about three lines (210 characters
-// on a wide screen) before "…see more".
+// text and whether X or Bluesky will take it (counted by the network's own text rule).
+// LinkedIn's feed shows about three lines (210 characters on a wide screen) before "…see more".
 const LI_FOLD_LINES = 3;
 const LI_FOLD_CHARS = 210;
 
@@ -27,9 +27,11 @@ type Props = {
   sandbox?: boolean;
   /** Shown while the text is empty; never counted as the draft's text. */
   placeholder?: string;
+  /** A tweet's network (its account's, by its own name): X or Bluesky; X when not given. */
+  network?: string | null;
 };
 
-export function PostPreview({ type, text, imageUrl, imageAlt, name, handle, sandbox, placeholder }: Props) {
+export function PostPreview({ type, text, imageUrl, imageAlt, name, handle, sandbox, placeholder, network }: Props) {
   const initial = (name.trim()[0] ?? "?").toUpperCase();
   const empty = !text && placeholder ? <div className="muted">{placeholder}</div> : null;
   if (type === "post") {
@@ -52,25 +54,27 @@ export function PostPreview({ type, text, imageUrl, imageAlt, name, handle, sand
       </figure>
     );
   }
-  const weight = tweetWeight(text); // undefined: too long to weigh
-  const over = weight === undefined || weight > MAX_TWEET_WEIGHT;
+  const net = networkOf("tweet", network);
+  const n = net.text.count(text);
+  const problem = net.text.problem(text);
+  const what = net.postNoun;
   return (
-    <figure className="preview x" aria-label="Preview as X shows it">
+    <figure className={`preview ${net.id}`} aria-label={`Preview as ${net.name} shows it`}>
       <div className="who">
         <span className="avatar" aria-hidden="true">
           {initial}
         </span>
         <span>
           <strong>{name}</strong> <span className="muted">{handle ?? "@you"}</span>
+          {net.id === "bluesky" ? <span className="muted"> · now</span> : null}
         </span>
       </div>
       {empty ?? <div className="x-text">{text}</div>}
       {/* eslint-disable-next-line @next/next/no-img-element -- the draft's own image, any size */}
-      {imageUrl ? <img src={servedAt(imageUrl)} alt={imageAlt ?? "The tweet's image"} /> : null}
-      <figcaption className={over ? "count over" : "count"}>
-        {weight === undefined
-          ? `Over ${MAX_TWEET_CHARS} characters: X will refuse it`
-          : `${weight} / ${MAX_TWEET_WEIGHT} characters as X counts them${over ? `: ${weight - MAX_TWEET_WEIGHT} too many, X will refuse it` : ""}`}
+      {imageUrl ? <img src={servedAt(imageUrl)} alt={imageAlt ?? `The ${what}'s image`} /> : null}
+      <figcaption className={problem ? "count over" : "count"}>
+        {n} / {net.text.max} {net.text.unit}
+        {n > net.text.max ? `: ${n - net.text.max} too many, ${net.name} will refuse it` : problem ? `: ${net.name} will refuse it (${problem})` : ""}
       </figcaption>
     </figure>
   );

@@ -6,7 +6,7 @@ import { engagementOf, type getPostMetrics } from "@/lib/domain/metrics/read";
 import { networkNamed } from "@/lib/domain/networks";
 import { Chart } from "./chart";
 
-// The analytics page's engagement part: how published posts did on each network, as
+// The analytics page's engagement part: how published posts did on their networks, as
 // get_post_metrics gives it (docs/analytics.md, Post metrics).
 
 type Data = Awaited<ReturnType<typeof getPostMetrics>>;
@@ -37,7 +37,7 @@ export function Engagement({ data, timeZone, schedule }: { data: Data; timeZone:
     <>
       <h2 id="engagement">Engagement</h2>
       <p className="muted">
-        How your published posts of the last 90 days did, as the networks last reported them (read {inWords(schedule)} after publishing). Reads from X this
+        How your published posts of the last 90 days did, as their networks last reported them (read {inWords(schedule)} after publishing). Reads from X this
         month: {budget.used} of {budget.limit} (X charges for each).
       </p>
       {measured.length ? (

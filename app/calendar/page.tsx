@@ -7,16 +7,15 @@ import { formKey } from "@/lib/transports/owner/door";
 import { ownerContext } from "@/lib/domain/owner/owner";
 import { STATUS_WORDS, formatTime, zonedParts, zonedToUtc } from "@/components/format";
 import { OwnerShell } from "@/components/owner-shell";
-import { destination, destinationBadges } from "@/lib/adapters/platforms/destination";
+import { destination } from "@/lib/adapters/platforms/destination";
 import { DEFAULT_TIME, unscheduledDrafts } from "@/lib/domain/publishing/calendar-move";
 import { ActionForm } from "@/components/action-form";
 import { CalendarDrop } from "@/components/calendar-drop";
 import { FormOutcome } from "@/components/form-outcome";
-import type { DraftType } from "@/lib/domain/networks";
 import { moveToDay } from "./actions";
 import { openSlots } from "@/lib/domain/queue/queue";
-import { accountLabel, listAccounts } from "@/lib/domain/accounts/accounts";
-import { NETWORK_NAMES, network, networkOfDraft } from "@/lib/domain/networks";
+import { accountLabel, draftAccount, listAccounts } from "@/lib/domain/accounts/accounts";
+import { networkFor, networkOfDraft, type DraftType, type NetworkName, type PlatformName } from "@/lib/domain/networks";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Calendar · Contentio" };
@@ -39,8 +38,8 @@ const DONE: Record<string, string> = { moved: "Moved. It keeps its time of day."
 // A status shown beside the title as a mark as well as its colour (the word is read out).
 const MARK: Record<string, string> = { published: "✓", failed: "!", unknown: "?", publishing: "…" };
 
-/** The network's colour class: the sandbox has its own, so it never looks like LinkedIn or X. */
-const netClass = (type: DraftType) => (destination(type).sandbox ? "net-sandbox" : type === "post" ? "net-linkedin" : "net-x");
+/** The network's colour class: the sandbox has its own, so it never looks like LinkedIn, X or Bluesky. */
+const netClass = (to: { sandbox: boolean }, network: NetworkName) => (to.sandbox ? "net-sandbox" : `net-${network}`);
 
 function range(view: "week" | "month", anchor: string) {
   if (view === "week") {
@@ -61,17 +60,16 @@ function range(view: "week" | "month", anchor: string) {
   return { first, days, prev: addMonths(m1, -1), next: addMonths(m1, 1), title: label(m1, { month: "long", year: "numeric" }) };
 }
 
-/** An open slot's network, as its drafts would go: the sandbox when the network is not set up. */
-const slotNetwork = (platform: string) => {
-  const type = platform === "pronet" ? "post" : "tweet";
-  return destination(type).sandbox ? `Sandbox ${type}s` : NETWORK_NAMES[network(platform as "pronet" | "micro").provider];
+/** An open slot's network (its account's: X or Bluesky for a microblog), as its drafts would go: the sandbox when the network is not set up. */
+const slotNetwork = (account: { platform: PlatformName; provider: string }) => {
+  const n = networkFor(account.platform, account);
+  return destination(n.draftType, null, n.id).sandbox ? `Sandbox ${n.draftType}s` : n.name;
 };
 
 export default async function CalendarPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const sp = await searchParams;
   const me = await requireOwner("/calendar", { complete: true });
   const tz = me.timezone;
-  const badge = destinationBadges();
   const view = sp.view === "week" ? "week" : "month";
   const today = zonedParts(new Date(), tz).date;
   // A day of years 1000 to 9998 only: the view reaches into the weeks around it, and
@@ -87,8 +85,14 @@ export default async function CalendarPage({ searchParams }: { searchParams: Pro
   const accountOf = (i: CalendarItem) => {
     const { platform } = networkOfDraft(i.type);
     if (accounts.filter((a) => a.platform === platform).length < 2) return null;
-    const a = accounts.find((x) => x.account_id === i.accountId) ?? accounts.find((x) => x.platform === platform && x.default);
+    const a = draftAccount(accounts, i.type, i.accountId);
     return a ? accountLabel(a) : null;
+  };
+  // Where each draft goes, by its account: a tweet to X or to Bluesky.
+  const goesTo = (i: { type: DraftType; accountId: string | null }) => {
+    const network = draftAccount(accounts, i.type, i.accountId)?.network ?? networkOfDraft(i.type).id;
+    const to = destination(i.type, null, network);
+    return { badge: to.badge, netClass: netClass(to, network) };
   };
   const byDay = new Map<string, CalendarItem[]>();
   for (const i of items) {
@@ -178,17 +182,18 @@ export default async function CalendarPage({ searchParams }: { searchParams: Pro
                           const drag = i.confirmed
                             ? { type: i.type, id: i.id, shown: i.confirmed }
                             : { type: i.type, id: i.id, review: `/content/${i.type}/${i.id}` };
-                          const words = `${time} ${i.title} · ${badge[i.type]}${accountOf(i) ? ` ${accountOf(i)}` : ""}`;
+                          const to = goesTo(i);
+                          const words = `${time} ${i.title} · ${to.badge}${accountOf(i) ? ` ${accountOf(i)}` : ""}`;
                           return (
                             <li
                               key={`${i.type}:${i.id}`}
-                              className={`cal-item ${i.status} ${netClass(i.type)}${canMove ? " movable" : ""}`}
+                              className={`cal-item ${i.status} ${to.netClass}${canMove ? " movable" : ""}`}
                               {...(canMove && { draggable: true, "data-drag": JSON.stringify(drag) })}
                             >
                               <Link href={`/content/${i.type}/${i.id}`} title={`${words} (${STATUS_WORDS[i.status] ?? i.status})`} draggable={canMove}>
                                 {/* The words first, where a narrow day cuts the line: the colour and border name the network. */}
                                 <span className="t">{time}</span> {MARK[i.status] ? <span aria-hidden="true">{MARK[i.status]} </span> : null}
-                                {i.title} · <span className="net">{badge[i.type]}</span>
+                                {i.title} · <span className="net">{to.badge}</span>
                                 {accountOf(i) ? ` ${accountOf(i)}` : ""}
                                 <span className="sr-only">, {STATUS_WORDS[i.status] ?? i.status}</span>
                               </Link>
@@ -202,7 +207,7 @@ export default async function CalendarPage({ searchParams }: { searchParams: Pro
                         {open.map((s) => (
                           <li key={`${s.account.id}:${s.at.getTime()}`} className="cal-item cal-slot">
                             <Link href="/queue">
-                              <span className="t">{formatTime(s.at, tz).replace(/ .*$/, "")}</span> Open slot · {slotNetwork(s.account.platform)}{" "}
+                              <span className="t">{formatTime(s.at, tz).replace(/ .*$/, "")}</span> Open slot · {slotNetwork(s.account)}{" "}
                               {accountLabel(s.account)}
                             </Link>
                           </li>
@@ -225,14 +230,14 @@ export default async function CalendarPage({ searchParams }: { searchParams: Pro
               {loose.map((l) => (
                 <li
                   key={`${l.type}:${l.id}`}
-                  className={`cal-item ${netClass(l.type)} movable`}
+                  className={`cal-item ${goesTo(l).netClass} movable`}
                   draggable
                   data-drag={JSON.stringify(
                     l.shown ? { type: l.type, id: l.id, shown: l.shown } : { type: l.type, id: l.id, review: `/content/${l.type}/${l.id}` },
                   )}
                 >
                   <Link href={`/content/${l.type}/${l.id}`} draggable>
-                    <span className="net">{badge[l.type]}</span> {l.title}
+                    <span className="net">{goesTo(l).badge}</span> {l.title}
                   </Link>
                   {l.shown ? (
                     <details>

@@ -8,7 +8,9 @@ import { searchContent } from "@/lib/domain/drafts/search";
 import { AppError } from "@/lib/core/errors";
 import { STATUS_TONE, STATUS_WORDS, actorName, formatInZone, relative } from "@/components/format";
 import { OwnerShell } from "@/components/owner-shell";
-import { destinationBadges } from "@/lib/adapters/platforms/destination";
+import { destination } from "@/lib/adapters/platforms/destination";
+import { draftAccount, listAccounts } from "@/lib/domain/accounts/accounts";
+import { platformNames, type DraftType } from "@/lib/domain/networks";
 import { listDetails, tabCounts } from "@/lib/domain/owner/content-list";
 import { servedAt } from "@/lib/core/media-url";
 import { ApplyFilters } from "@/components/apply-filters";
@@ -78,7 +80,12 @@ export default async function ContentPage({ searchParams }: { searchParams: Prom
     return `/content${s ? `?${s}` : ""}`;
   };
   const now = new Date();
-  const badge = destinationBadges();
+  // Each row's network by its account: a tweet goes to X or to Bluesky.
+  const accounts = await listAccounts(d, me.id);
+  const badgeOf = (r: { type: string; account_id?: string | null }) => {
+    const type = r.type as DraftType; // the list searches posts and tweets only
+    return destination(type, null, draftAccount(accounts, type, r.account_id)?.network).badge;
+  };
   const start = await gettingStarted(d, me.id);
 
   return (
@@ -114,9 +121,9 @@ export default async function ContentPage({ searchParams }: { searchParams: Prom
         <div>
           <label htmlFor="network">Network</label>
           <select id="network" name="network" defaultValue={network}>
-            <option value="">LinkedIn and X</option>
-            <option value="post">LinkedIn</option>
-            <option value="tweet">X</option>
+            <option value="">All networks</option>
+            <option value="post">{platformNames("pronet")}</option>
+            <option value="tweet">{platformNames("micro")}</option>
           </select>
         </div>
         <ApplyFilters />
@@ -163,7 +170,7 @@ export default async function ContentPage({ searchParams }: { searchParams: Prom
                 ) : null}
                 {/* The network before the title: a post and a tweet written together share their first words. */}
                 <h2>
-                  <span className="badge net">{badge[r.type]}</span> <a href={`/content/${r.type}/${r.id}`}>{r.title}</a>
+                  <span className="badge net">{badgeOf(r)}</span> <a href={`/content/${r.type}/${r.id}`}>{r.title}</a>
                 </h2>
                 <p className="meta">
                   <span className={`badge ${STATUS_TONE[r.status] ?? "net"}`}>{STATUS_WORDS[r.status] ?? r.status}</span>{" "}

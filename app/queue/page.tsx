@@ -2,7 +2,7 @@ import { csrfToken, requireOwner } from "@/lib/transports/auth/session";
 import { db } from "@/lib/adapters/db";
 import { accountLabel, listAccounts, ownAccount } from "@/lib/domain/accounts/accounts";
 import { queueOverview, WEEKDAYS } from "@/lib/domain/queue/queue";
-import { NETWORK_NAMES, network } from "@/lib/domain/networks";
+import { NETWORK_NAMES, NETWORKS, network } from "@/lib/domain/networks";
 import { ActionForm } from "@/components/action-form";
 import { FormOutcome } from "@/components/form-outcome";
 import { OwnerShell } from "@/components/owner-shell";
@@ -84,14 +84,17 @@ export default async function QueuePage({ searchParams }: { searchParams: Promis
       </p>
       {accounts.length === 0 ? (
         <p>
-          No LinkedIn or X account is connected yet. <a href="/settings/connections">Connect one</a> to give it a queue.
+          No{" "}
+          {NETWORKS.map((n) => n.name)
+            .join(", ")
+            .replace(/, ([^,]*)$/, " or $1")}{" "}
+          account is connected yet. <a href="/settings/connections">Connect one</a> to give it a queue.
         </p>
       ) : null}
       {accounts.map(({ a, q }) => {
-        // The sandbox is never called LinkedIn or X: its queue is named for what it takes.
-        const name = a.sandbox
-          ? `Sandbox: ${network(a.platform).draftType}s`
-          : `${NETWORK_NAMES[network(a.platform).provider]}: ${accountLabel(a) ?? "account"}`;
+        // The sandbox is never called LinkedIn or X: its queue is named for what it takes; a
+        // real account by its own network (a microblog's: X or Bluesky).
+        const name = a.sandbox ? `Sandbox: ${network(a.platform).draftType}s` : `${NETWORK_NAMES[a.network]}: ${accountLabel(a) ?? "account"}`;
         const free = q.upcoming.filter((s) => !s.draft);
         return (
           <section key={a.account_id} className="card" aria-labelledby={`q-${a.account_id}`}>

@@ -1,6 +1,6 @@
 "use client";
 import { useActionState, useEffect, useId, useRef, useState } from "react";
-import { MAX_TWEET_WEIGHT, tweetWeight } from "@/lib/domain/drafts/text";
+import { networkNamed, overLimit, platformNames, type NetworkName, type NetworkSpec } from "@/lib/domain/networks";
 import { PostPreview } from "@/components/post-preview";
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import { ErrorSummary } from "@/components/error-summary";
@@ -18,11 +18,25 @@ import { draftPrice, priceSentence, replyWarning, type PostedTexts, type XPrices
 
 export type Target = {
   type: "post" | "tweet";
+  /** The draft type's first network (LinkedIn; X for a tweet): where it goes without an account. */
   network: string;
+  networkId: NetworkName;
   sandbox: boolean;
   badge: string;
-  /** `network`: the name of the network the account is on (X or Bluesky for a tweet). */
-  accounts: { id: string; label: string; default: boolean; destination: string; nextSlot: string | null; network: string }[];
+  /**
+   * `network`, `networkId`: the network the account is on (X or Bluesky for a tweet), whose
+   * limits the composer applies; `sandbox`: the built-in sandbox stands in for it.
+   */
+  accounts: {
+    id: string;
+    label: string;
+    default: boolean;
+    destination: string;
+    nextSlot: string | null;
+    network: string;
+    networkId: NetworkName;
+    sandbox: boolean;
+  }[];
   /** Where it goes without an account (the sandbox), or null when an account is needed. */
   fallback: string | null;
 };
@@ -36,22 +50,34 @@ const mediaField = (d: Draft) => {
 /** The first stored image of a list, for the preview. */
 const firstImage = (list: Medium[] | undefined) => (list ?? []).find((m) => m.url && m.kind === "image");
 
-/** X's count of one part, in words. */
-function Count({ text, id }: { text: string; id: string }) {
-  const w = tweetWeight(text);
-  const over = w === undefined || w > MAX_TWEET_WEIGHT;
+/** One part's count as its network counts it (X's weighted characters, Bluesky's graphemes), in words. */
+function Count({ text, id, net }: { text: string; id: string; net: NetworkSpec }) {
+  const { count, max, problem } = net.text;
+  const n = count(text);
+  const why = n > max ? `: ${n - max} too many for ${net.name}` : problem(text) ? `: ${net.name} would refuse it` : "";
   return (
-    <span id={id} className={over ? "count over" : "count"}>
-      {w === undefined ? "Too long for X" : `${w} / ${MAX_TWEET_WEIGHT}`}
-      {over && w !== undefined ? `: ${w - MAX_TWEET_WEIGHT} too many` : ""}
+    <span id={id} className={why ? "count over" : "count"}>
+      {n} / {max}
+      {why}
     </span>
   );
 }
 
-/** The composer's fields by id, as the error summary names them. */
-function fieldLabel(id: string) {
+/**
+ * Where a target's drafts can go, as its checkbox says it: its accounts' networks, real ones
+ * first ("X", "Bluesky or sandbox for X"), the sandbox never called by the network's name alone.
+ */
+function placesOf(t: Target): string {
+  const place = (network: string, sandbox: boolean) => (sandbox ? `Sandbox for ${network}` : network);
+  const accounts = [...t.accounts].sort((a, b) => Number(a.sandbox) - Number(b.sandbox));
+  const places = accounts.length ? [...new Set(accounts.map((a) => place(a.network, a.sandbox)))] : [place(t.network, t.sandbox)];
+  return places.map((p, i) => (i ? p.replace(/^Sandbox/, "sandbox") : p)).join(" or ");
+}
+
+/** The composer's fields by id, as the error summary names them (`noun`: what the tweet's network calls a post). */
+function fieldLabel(id: string, noun = "tweet") {
   const part = /^part-(\d+)$/.exec(id);
-  if (part) return part[1] === "0" ? "The tweet's text" : `Part ${Number(part[1]) + 1} of the thread`;
+  if (part) return part[1] === "0" ? `The ${noun}'s text` : `Part ${Number(part[1]) + 1} of the thread`;
   return ({ post_body: "The post's text", time: "The time", first_comment: "The first comment" } as Record<string, string>)[id] ?? id;
 }
 
@@ -59,25 +85,27 @@ type Refusal = { message: string; fields: { id: string; label: string }[]; split
 
 /**
  * What the networks would refuse of the chosen texts, before Publish now asks to confirm: a
- * tweet part past X's 280 (when the tweet goes to X) or a post past LinkedIn's 3,000.
+ * tweet part past its network's limit (X's 280 as X counts them, Bluesky's 300 graphemes), or a
+ * post past LinkedIn's 3,000, each by the network's own text rule.
  */
-function wouldRefuse(d: Draft, tweetNetwork: string | undefined): Refusal | null {
-  if (d.toTweet && (tweetNetwork ?? "X") === "X") {
-    const over = d.parts.map((p, i) => ({ i, w: tweetWeight(p) })).filter(({ w }) => w === undefined || w > MAX_TWEET_WEIGHT);
+function wouldRefuse(d: Draft, tweetNet: NetworkSpec): Refusal | null {
+  if (d.toTweet) {
+    const over = d.parts.map((p, i) => ({ i, size: overLimit(tweetNet, p) })).filter(({ size }) => size);
     if (over.length) {
-      const { i, w } = over[0];
-      const what = d.parts.length > 1 ? `Part ${i + 1} of the thread` : "This tweet";
-      const size = w === undefined ? "far too long" : `${w} / ${MAX_TWEET_WEIGHT} characters (${w - MAX_TWEET_WEIGHT} too many)`;
+      const { i, size } = over[0];
+      const what = d.parts.length > 1 ? `Part ${i + 1} of the thread` : `This ${tweetNet.postNoun}`;
       return {
-        message: `X would refuse it, so nothing was published: ${what} is ${size}. Split it into a thread, or shorten it.`,
-        fields: over.map(({ i }) => ({ id: `part-${i}`, label: `Shorten ${fieldLabel(`part-${i}`).toLowerCase()}` })),
+        message: `${tweetNet.name} would refuse it, so nothing was published: ${what} is ${size}. Split it into a thread, or shorten it.`,
+        fields: over.map(({ i }) => ({ id: `part-${i}`, label: `Shorten ${fieldLabel(`part-${i}`, tweetNet.postNoun).toLowerCase()}` })),
         split: true,
       };
     }
   }
-  if (d.toPost && Array.from(d.post).length > 3000)
+  const linkedin = networkNamed("linkedin");
+  const size = d.toPost && overLimit(linkedin, d.post);
+  if (size)
     return {
-      message: `LinkedIn would refuse it, so nothing was published: the post is ${Array.from(d.post).length} / 3000 characters. Shorten it.`,
+      message: `${linkedin.name} would refuse it, so nothing was published: the post is ${size}. Shorten it.`,
       fields: [{ id: "post_body", label: "Shorten the post's text" }],
       split: false,
     };
@@ -123,7 +151,7 @@ export function Composer({ userId, name, csrf, formKey, targets, when, limits, m
   const [restored, setRestored] = useState<"same" | "older" | null>(null);
   const [state, run, pending] = useActionState<ComposeState, FormData>(composeAction, null);
   // Publish now refused before its dialog (wouldRefuse), until the text changes or it is pressed again.
-  const [refused, setRefused] = useState<(Refusal & { attempt: number }) | null>(null);
+  const [refused, setRefused] = useState<(Refusal & { attempt: object }) | null>(null);
   // A submission sent before the answer to the first (a double press) carries the first one's
   // key; once an answer is in, the next press is a new request.
   const [submitKey, setSubmitKey] = useState(formKey);
@@ -194,6 +222,12 @@ export function Composer({ userId, name, csrf, formKey, targets, when, limits, m
   // Saved, but the next step was refused: the drafts exist, so the form must not make them again.
   const finished = !!state?.saved?.length;
   const handle = (t: Target, chosen: string) => accountOf(t, chosen)?.label ?? null;
+  // The tweet's network is its account's (X or Bluesky): its limits, words and preview.
+  const tweetTo = tweet && accountOf(tweet, d.tweetAccount);
+  const tweetNet = networkNamed(tweetTo?.networkId ?? tweet?.networkId ?? "x");
+  const tweetSandbox = tweetTo ? tweetTo.sandbox : !!tweet?.sandbox;
+  // How the page names it: "tweet", or "Bluesky post" (apart from the LinkedIn post beside it).
+  const tweetWhat = tweetNet.postNoun === "tweet" ? "tweet" : `${tweetNet.name} ${tweetNet.postNoun}`;
   const setPart = (i: number, text: string) => set({ parts: d.parts.map((p, k) => (k === i ? text : p)) });
   const swap = <T,>(list: T[], i: number, by: number) => {
     const next = [...list];
@@ -207,14 +241,15 @@ export function Composer({ userId, name, csrf, formKey, targets, when, limits, m
     setD((old) => ({ ...old, partMedia: old.parts.map((_, k) => (k === i ? f(old.partMedia[k] ?? []) : (old.partMedia[k] ?? []))) }));
 
   const splitTweet = () => {
-    const parts = splitThread(d.parts.join("\n\n")).slice(0, 25);
+    const parts = splitThread(d.parts.join("\n\n"), tweetNet.text).slice(0, 25);
     set({ parts, partMedia: parts.map((_, i) => (i === 0 ? (d.partMedia[0] ?? []) : [])) });
     setRefused(null);
   };
   // Publish now cannot be undone, so what the network would refuse is said before its dialog, with the way out.
   const publishNow = () => {
-    const problem = wouldRefuse(d, tweet && accountOf(tweet, d.tweetAccount)?.network);
-    if (problem) return setRefused({ ...problem, attempt: Date.now() });
+    const problem = wouldRefuse(d, tweetNet);
+    // A new object each press: the summary takes the focus again.
+    if (problem) return setRefused({ ...problem, attempt: {} });
     setRefused(null);
     dialog.current?.showModal();
   };
@@ -252,7 +287,7 @@ export function Composer({ userId, name, csrf, formKey, targets, when, limits, m
           ) : null}
         </ErrorSummary>
       ) : state?.error ? (
-        <ErrorSummary message={state.error} fields={(state.fields ?? []).map((id) => ({ id, label: fieldLabel(id) }))} attempt={state}>
+        <ErrorSummary message={state.error} fields={(state.fields ?? []).map((id) => ({ id, label: fieldLabel(id, tweetNet.postNoun) }))} attempt={state}>
           {state.saved?.length ? (
             <p>
               {state.saved.map((s) => (
@@ -272,7 +307,7 @@ export function Composer({ userId, name, csrf, formKey, targets, when, limits, m
           .map((t) => {
             const on = t.type === "post" ? d.toPost : d.toTweet;
             const value = t.type === "post" ? d.postAccount : d.tweetAccount;
-            const label = t.sandbox ? t.badge.replace(/ (post|tweet)$/, ` for ${t.network}`) : t.network;
+            const label = placesOf(t);
             return (
               <div key={t.type} className="target">
                 {/* An edit stays where the draft is: only its account can change. */}
@@ -292,7 +327,7 @@ export function Composer({ userId, name, csrf, formKey, targets, when, limits, m
                 {on && t.accounts.length > 1 ? (
                   <select
                     name={`${t.type}_account`}
-                    aria-label={`${t.network} account`}
+                    aria-label={`${platformNames(networkNamed(t.networkId).platform)} account`}
                     value={value}
                     onChange={(e) => set(t.type === "post" ? { postAccount: e.target.value } : { tweetAccount: e.target.value })}
                   >
@@ -314,7 +349,7 @@ export function Composer({ userId, name, csrf, formKey, targets, when, limits, m
       <AiHelp
         assist={assist}
         model={model}
-        formats={[...(d.toPost ? [{ format: "post" as const, label: "post" }] : []), ...(d.toTweet ? [{ format: "tweet" as const, label: "tweet" }] : [])]}
+        formats={[...(d.toPost ? [{ format: "post" as const, label: "post" }] : []), ...(d.toTweet ? [{ format: "tweet" as const, label: tweetWhat }] : [])]}
         write={(format, parts) => byAi(format === "post" ? { post: parts[0] } : { parts: [parts[0]], partMedia: [d.partMedia[0] ?? []] })}
         undo={
           beforeAi
@@ -362,7 +397,7 @@ export function Composer({ userId, name, csrf, formKey, targets, when, limits, m
       {d.toTweet ? (
         <section className="card" aria-labelledby="tweet-h">
           <h2 id="tweet-h">
-            {tweet.sandbox ? `${tweet.badge}${d.parts.length > 1 ? " (thread)" : ""}` : `${tweet.network} ${d.parts.length > 1 ? "thread" : "tweet"}`}
+            {tweetSandbox ? `${tweet.badge}${d.parts.length > 1 ? " (thread)" : ""}` : `${tweetNet.name} ${d.parts.length > 1 ? "thread" : tweetNet.postNoun}`}
           </h2>
           <div className="actions">
             {d.toPost ? (
@@ -399,19 +434,19 @@ export function Composer({ userId, name, csrf, formKey, targets, when, limits, m
                     aria-describedby={`count-${i}`}
                     aria-invalid={invalid(`part-${i}`)}
                   />
-                  <Count text={p} id={`count-${i}`} />
+                  <Count text={p} id={`count-${i}`} net={tweetNet} />
                   <EditWithAi
                     assist={assist}
                     format="tweet"
                     text={p}
-                    label={d.parts.length > 1 ? `part ${i + 1}` : "the tweet"}
+                    label={d.parts.length > 1 ? `part ${i + 1}` : `the ${tweetWhat}`}
                     replace={(t) => byAi({ parts: d.parts.map((x, k) => (k === i ? t : x)) })}
                   />
                   <MediaPicker
-                    label={d.parts.length > 1 ? `part ${i + 1}` : "the tweet"}
+                    label={d.parts.length > 1 ? `part ${i + 1}` : `the ${tweetWhat}`}
                     items={d.partMedia[i] ?? []}
                     change={changePartMedia(i)}
-                    limits={limits.tweet}
+                    limits={{ ...limits.tweet, images: tweetNet.images.max }}
                     csrf={csrf}
                   />
                   <div className="actions">
@@ -440,11 +475,12 @@ export function Composer({ userId, name, csrf, formKey, targets, when, limits, m
                 <PostPreview
                   type="tweet"
                   text={p}
-                  placeholder="Your tweet appears here as you type."
+                  placeholder={`Your ${tweetWhat} appears here as you type.`}
                   imageUrl={firstImage(d.partMedia[i])?.url ?? null}
                   imageAlt={firstImage(d.partMedia[i])?.alt || null}
                   name={name}
                   handle={handle(tweet, d.tweetAccount)}
+                  network={tweetNet.id}
                 />
               </li>
             ))}
@@ -454,7 +490,7 @@ export function Composer({ userId, name, csrf, formKey, targets, when, limits, m
               Add a part
             </button>
           ) : null}
-          {!tweet.sandbox && (accountOf(tweet, d.tweetAccount)?.network ?? tweet.network) === "X" ? (
+          {!tweetSandbox && tweetNet.id === "x" ? (
             <XNote texts={{ body: d.parts[0] ?? "", thread: d.parts.slice(1).filter((p) => p.trim()), firstComment: d.comment.trim() || null }} x={x} />
           ) : null}
         </section>
@@ -462,7 +498,7 @@ export function Composer({ userId, name, csrf, formKey, targets, when, limits, m
 
       <section className="card stack" aria-labelledby="comment-h">
         <h2 id="comment-h">First comment</h2>
-        <label htmlFor="first_comment">Posted right after {d.toPost ? "the post" : "the tweet"} (optional)</label>
+        <label htmlFor="first_comment">Posted right after {d.toPost ? "the post" : `the ${tweetWhat}`} (optional)</label>
         <textarea
           id="first_comment"
           name="first_comment"

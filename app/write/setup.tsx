@@ -4,7 +4,7 @@ import { db } from "@/lib/adapters/db";
 import { destination, sandboxNetworks } from "@/lib/adapters/platforms/destination";
 import { accountLabel, listAccounts } from "@/lib/domain/accounts/accounts";
 import { SandboxNote } from "@/components/sandbox-note";
-import { NETWORK_NAMES } from "@/lib/domain/networks";
+import { networkOfDraft } from "@/lib/domain/networks";
 import { formatInZone, pickerStart, zonedParts } from "@/components/format";
 import { ports } from "@/lib/adapters/ports";
 import { ownerContext } from "@/lib/domain/owner/owner";
@@ -37,18 +37,23 @@ export async function composerSetup(me: Owner, o: { day?: string; at?: Date | nu
     return {
       type,
       network: dest.network,
+      networkId: networkOfDraft(type).id,
       sandbox: dest.sandbox,
       badge: dest.badge,
       accounts: mine.map((a) => {
-        const label = accountLabel(a) ?? dest.network;
+        // Its own network's words and limits: a tweet's account is on X or on Bluesky.
+        const to = destination(type, accountLabel(a), a.network);
+        const label = accountLabel(a) ?? to.network;
         const slot = nextSlot.get(a.account_id);
         return {
           id: a.account_id,
           label,
           default: a.default,
-          destination: destination(type, label).account,
+          destination: to.account,
           nextSlot: slot ? formatInZone(new Date(slot), me.timezone) : null,
-          network: NETWORK_NAMES[a.network] ?? dest.network,
+          network: to.network,
+          networkId: a.network,
+          sandbox: to.sandbox,
         };
       }),
       // Without a connected account only the sandbox takes it (no account: no queue either).

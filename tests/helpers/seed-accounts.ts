@@ -1,4 +1,4 @@
-// Seeds a user's connected LinkedIn/X accounts (what next-auth's sign-in with the network
+// Seeds a user's connected LinkedIn/X/Bluesky accounts (what next-auth's sign-in with the network
 // would have stored) into the database the environment names (DATABASE_URL or DATA_DIR), for
 // end-to-end tests of a built server. With PGlite, run it only while the server is stopped.
 //   npx tsx tests/helpers/seed-accounts.ts '{"email":"…","accounts":[{…}]}'
@@ -9,7 +9,7 @@ import { authAccounts } from "@/drizzle/schema";
 type Seed = {
   email: string;
   accounts: {
-    provider: "linkedin" | "twitter";
+    provider: "linkedin" | "twitter" | "bluesky";
     providerAccountId: string;
     access_token: string;
     refresh_token?: string;

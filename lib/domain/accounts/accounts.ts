@@ -8,9 +8,11 @@ import {
   connectionState,
   NETWORKS,
   networkFor,
+  networkOfDraft,
   networkOfProvider,
   platformNames,
   PROVIDERS,
+  type DraftType,
   type NetworkName,
   type PlatformName,
   type Provider,
@@ -179,6 +181,20 @@ export type AccountView = {
   state: "connected" | "needs_reconnect";
   /** The built-in sandbox standing in for the network (./sandbox.ts): the owner's pages say so. */
   sandbox: boolean;
+};
+
+/**
+ * The account a draft goes to among the owner's `accounts` (listAccounts): its own, else its
+ * platform's default; undefined when it has neither. Its `network` says whether a tweet goes
+ * to X or to Bluesky.
+ */
+export const draftAccount = <A extends Pick<AccountView, "account_id" | "platform" | "default">>(
+  accounts: readonly A[],
+  type: DraftType,
+  accountId?: string | null,
+): A | undefined => {
+  const { platform } = networkOfDraft(type);
+  return (accountId ? accounts.find((a) => a.account_id === accountId) : undefined) ?? accounts.find((a) => a.platform === platform && a.default);
 };
 
 /** The owner's accounts, each network's default first, with the state of the connection each posts with. */

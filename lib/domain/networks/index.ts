@@ -57,6 +57,20 @@ export const platformNames = (platform: PlatformName) =>
     .map((n) => n.name)
     .join(" or ");
 
+/**
+ * How far `text` is past the network's limit, as a sentence goes on after "it is": "361 / 280
+ * characters as X counts them (81 too many)", else its text rule's own reason ("a Bluesky post
+ * is at most 3000 bytes…"); null when the network takes it. What the owner's pages say before
+ * Publish now.
+ */
+export function overLimit(net: NetworkSpec, text: string): string | null {
+  const { count, max, unit, problem } = net.text;
+  const why = problem(text);
+  if (!why) return null;
+  const n = count(text);
+  return n > max ? `${n} / ${max} ${unit} (${n - max} too many)` : why.replace(/^./, (c) => c.toLowerCase());
+}
+
 /** The providers of the stored connections that publish (not a sign-in's own, such as e-mail). */
 export const PROVIDERS: readonly Provider[] = NETWORKS.map((n) => n.provider);
 

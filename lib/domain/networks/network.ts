@@ -30,6 +30,8 @@ export type NetworkSpec = {
   id: NetworkName;
   /** The name people read: LinkedIn, X, Bluesky. */
   name: string;
+  /** What one of its posts is called, as the owner's pages say it: "tweet" on X, else "post". */
+  postNoun: string;
   platform: PlatformName;
   draftType: DraftType;
   provider: Provider;

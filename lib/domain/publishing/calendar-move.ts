@@ -24,7 +24,7 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
  * with the hash of its content when the owner has seen it as it is (confirmed.ts), else null.
  */
 export async function unscheduledDrafts(ctx: Ctx, limit = 30) {
-  const out: { type: DraftType; id: string; title: string; updatedAt: Date; shown: string | null }[] = [];
+  const out: { type: DraftType; id: string; title: string; updatedAt: Date; shown: string | null; accountId: string | null }[] = [];
   for (const type of ["post", "tweet"] as const) {
     const t = draftTable(type);
     const rows = await ctx.db
@@ -33,7 +33,7 @@ export async function unscheduledDrafts(ctx: Ctx, limit = 30) {
       .where(and(eq(t.userId, ctx.caller.userId), eq(t.status, "draft"), isNull(t.scheduledFor)))
       .orderBy(desc(t.updatedAt))
       .limit(limit);
-    out.push(...rows.map((r) => ({ type, id: r.id, title: r.title, updatedAt: r.updatedAt, shown: confirmedHash(r) })));
+    out.push(...rows.map((r) => ({ type, id: r.id, title: r.title, updatedAt: r.updatedAt, shown: confirmedHash(r), accountId: r.accountId })));
   }
   return out.sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime()).slice(0, limit);
 }

@@ -6,7 +6,7 @@ import { formKey } from "@/lib/transports/owner/door";
 import { db } from "@/lib/adapters/db";
 import { ports } from "@/lib/adapters/ports";
 import { pendingApprovals } from "@/lib/domain/accounts/connections";
-import { accountLabel, listAccounts } from "@/lib/domain/accounts/accounts";
+import { accountLabel, draftAccount, listAccounts } from "@/lib/domain/accounts/accounts";
 import { draftHistory } from "@/lib/domain/drafts/history";
 import { linkedDrafts, ownerContext, ownerDraft } from "@/lib/domain/owner/owner";
 import { ensureLinkCard } from "@/lib/domain/drafts/link-card";
@@ -27,6 +27,7 @@ import { WhenPicker } from "@/components/when-picker";
 import { autosave, editCard, itemAction, remove, retryComment, settle } from "./actions";
 import { FirstComment } from "./first-comment";
 import { LinkCardView } from "@/components/link-card";
+import { networkNamed, networkOfDraft } from "@/lib/domain/networks";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Draft · Contentio" };
@@ -90,12 +91,10 @@ export default async function ItemPage({
     pendingApprovals(d, me.id),
     linkedDrafts(ctx, type, id, record.postDraftId),
   ]);
-  // Its own account, else its network's default.
-  const platform = type === "post" ? "pronet" : "micro";
-  const account =
-    accounts.find((a) => a.account_id === (item as { account_id?: string | null }).account_id) ?? accounts.find((a) => a.platform === platform && a.default);
+  // Its own account, else its network's default: a tweet's is on X or on Bluesky.
+  const account = draftAccount(accounts, type, (item as { account_id?: string | null }).account_id);
   const handle = account ? accountLabel(account) : null;
-  const dest = destination(type, handle);
+  const dest = destination(type, handle, account?.network);
   const waiting = pending.filter((p) => p.action.id === id);
   const csrf = csrfToken(me.id, `item:${id}`);
   const status = item.status;
@@ -113,7 +112,9 @@ export default async function ItemPage({
   );
   // What this page shows: publishing, scheduling and deleting are refused if it has changed.
   const shownInput = <input type="hidden" name="shown" value={shown} />;
-  const what = type === "post" ? "post" : "tweet";
+  // Its network's word for it: a tweet on X, a post on Bluesky.
+  const net = account ? networkNamed(account.network) : networkOfDraft(type);
+  const what = net.postNoun;
   // Images, document, thread parts and first comment, shown here; changed in the composer (Edit).
   const m = item as {
     image_url?: string | null;
@@ -203,7 +204,13 @@ export default async function ItemPage({
                   type="text"
                   inputMode="url"
                   required
-                  placeholder={type === "post" ? "https://www.linkedin.com/feed/update/…" : "https://x.com/you/status/…"}
+                  placeholder={
+                    type === "post"
+                      ? "https://www.linkedin.com/feed/update/…"
+                      : net.id === "bluesky"
+                        ? "https://bsky.app/profile/you/post/…"
+                        : "https://x.com/you/status/…"
+                  }
                 />
               </div>
             </ActionForm>
@@ -225,6 +232,7 @@ export default async function ItemPage({
           name={me.name ?? me.email}
           handle={handle}
           sandbox={dest.sandbox}
+          network={net.id}
         />
       </section>
 
@@ -286,7 +294,7 @@ export default async function ItemPage({
           publishQuestion={`Publish this ${what} to ${dest.account} now? It cannot be undone.`}
           autosave={status === "draft" ? autosave.bind(null, type, id) : undefined}
           timeZone={me.timezone}
-          limit={({ x: "X", linkedin: "LinkedIn" } as const)[(account?.network ?? (type === "post" ? "linkedin" : "x")) as "x" | "linkedin"]}
+          network={net.id}
         />
       ) : (
         <section aria-labelledby="text-h">

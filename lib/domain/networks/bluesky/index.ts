@@ -16,6 +16,11 @@ export const MAX_BLUESKY_IMAGE_BYTES = 1_000_000;
 export const MAX_BLUESKY_THUMB_BYTES = 1_000_000;
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+// TextEncoder rather than Buffer: the composer counts with this same rule in the browser.
+const encoder = new TextEncoder();
+
+/** A text's length in bytes of UTF-8, as the PDS measures a record's string (its maxLength). */
+export const utf8Bytes = (text: string) => encoder.encode(text).length;
 
 /** What people see as one character (an emoji with its modifiers, a letter with its accents): what Bluesky counts. */
 export function graphemes(text: string): number {
@@ -30,7 +35,7 @@ const post: TextRule = {
   count: (text) => graphemes(text.normalize("NFC")),
   problem: (text) => {
     const nfc = text.normalize("NFC");
-    const bytes = Buffer.byteLength(nfc, "utf8");
+    const bytes = utf8Bytes(nfc);
     if (bytes > MAX_BLUESKY_BYTES) return `A Bluesky post is at most ${MAX_BLUESKY_BYTES} bytes of UTF-8; this one has ${bytes}`;
     const n = graphemes(nfc);
     if (n > MAX_BLUESKY_GRAPHEMES)
@@ -45,6 +50,7 @@ const post: TextRule = {
 export const bluesky: NetworkSpec = {
   id: "bluesky",
   name: "Bluesky",
+  postNoun: "post",
   platform: "micro",
   draftType: "tweet",
   provider: "bluesky",

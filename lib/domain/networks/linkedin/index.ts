@@ -23,6 +23,7 @@ const characters = (max: number, what: string): TextRule => ({
 export const linkedin: NetworkSpec = {
   id: "linkedin",
   name: "LinkedIn",
+  postNoun: "post",
   platform: "pronet",
   draftType: "post",
   provider: "linkedin",

@@ -44,6 +44,7 @@ const weighted: TextRule = {
 export const x: NetworkSpec = {
   id: "x",
   name: "X",
+  postNoun: "tweet",
   platform: "micro",
   draftType: "tweet",
   provider: "twitter",
