@@ -42,6 +42,7 @@ const signIn = (person: Person, issueRefreshToken: boolean): SignIn => ({
   withheld: [],
   issueRefreshToken,
   issued: [],
+  revoked: [],
 });
 
 /**

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { db } from "@/lib/adapters/db";
-import { webhookEvents } from "@/drizzle/schema";
+import { authAccounts, webhookEvents } from "@/drizzle/schema";
 import { runDue } from "@/lib/adapters/scheduler";
 import { disconnectAccount, setDefaultAccount } from "@/lib/domain/accounts/accounts";
 import { draftHistory } from "@/lib/domain/drafts/history";
@@ -14,6 +14,8 @@ import { publishNowOp } from "@/lib/operations/publishing/publish-now";
 import { scheduleContentOp } from "@/lib/operations/publishing/schedule-content";
 import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
+import { reconfigure } from "../helpers/env";
+import { asOwner } from "../helpers/owner";
 import { withFakePlatforms } from "../helpers/platform-fixture";
 import { approved, inSeconds, row } from "../helpers/publishing";
 
@@ -148,5 +150,45 @@ describe("several accounts a network", () => {
     const stranger = await makeUser();
     expect(await disconnectAccount(await db(), stranger.id, li[1].account_id)).toBe(false);
     expect(await setDefaultAccount(await db(), stranger.id, li[1].account_id)).toBe(false);
+  });
+});
+
+describe("disconnecting", () => {
+  it("revokes a LinkedIn or X account's tokens at the network: a copy of them stops working there", async () => {
+    const u = await makeUser({ publishing: true });
+    const li = await platforms.connect(u, "linkedin");
+    const refresh = `x-refresh-${randomUUID()}`;
+    const x = await platforms.connect(u, "twitter", { refresh });
+    fake().tokens.x.refreshGrants.set(refresh, { scopes: new Set(["tweet.write", "offline.access"]), member: x.accountId });
+    const works = async (path: string, token: string) => (await fetch(`${fake().url}${path}`, { headers: { authorization: `Bearer ${token}` } })).status;
+    expect(await works("/2/users/me", x.access)).toBe(200);
+    const accounts = (expectOk(await call("get_profile_context", {}, { token: u.token }), getProfileContextOp.output).accounts as Account[]).map(
+      (a) => a.account_id,
+    );
+    for (const account_id of accounts) expect((await asOwner(u, "change_account", { account_id, action: "disconnect" })).body).toEqual({ changed: true });
+
+    expect(fake().signIn.linkedin.revoked).toContainEqual({ token: li.access, hint: null });
+    const revokedX = fake().signIn.x.revoked.filter((r) => r.token === refresh || r.token === x.access);
+    expect(revokedX).toEqual([
+      { token: refresh, hint: "refresh_token" },
+      { token: x.access, hint: "access_token" },
+    ]);
+    expect(await works("/2/users/me", x.access)).toBe(401);
+    expect(await works("/v2/userinfo", li.access)).toBe(401);
+    expect(fake().tokens.x.refreshGrants.has(refresh)).toBe(false);
+  });
+
+  it("a network that cannot be reached does not keep the account connected, and the tokens are gone here", async () => {
+    const u = await makeUser({ publishing: true });
+    const x = await platforms.connect(u, "twitter");
+    const restore = reconfigure({ X_API_URL: "http://127.0.0.1:9" }); // nothing listens there
+    try {
+      const [account] = expectOk(await call("get_profile_context", {}, { token: u.token }), getProfileContextOp.output).accounts as Account[];
+      expect((await asOwner(u, "change_account", { account_id: account.account_id, action: "disconnect" })).body).toEqual({ changed: true });
+    } finally {
+      restore();
+    }
+    const rows = await (await db()).select().from(authAccounts).where(eq(authAccounts.access_token, x.access));
+    expect(rows).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ import { x } from "./x";
 import { bluesky } from "./bluesky";
 import { endSession, signInWithAppPassword } from "./bluesky/session";
 import { finishOAuth, revokeOAuth, startOAuth } from "./bluesky/oauth";
+import { revokeAtNetwork } from "./revoke";
 import { AppError } from "@/lib/core/errors";
 import type { OAuthNetworkSession, PasswordSession, StoredConnection } from "@/lib/domain/ports";
 import { PublishError, type Platform, type PlatformName } from "@/lib/domain/networks/platform";
@@ -87,12 +88,11 @@ export async function authorizeFinish<T>(
 }
 
 /**
- * The platforms port's signOut: a removed connection's session ended on its network. Bluesky's
- * (its OAuth tokens revoked, or its app-password session deleted) only, so far: LinkedIn's and
- * X's tokens are deleted here and expire there.
+ * The platforms port's signOut: a removed connection's session ended on its network: Bluesky's
+ * OAuth tokens revoked or its app-password session deleted; LinkedIn's and X's tokens revoked.
  */
 export async function signOut(c: StoredConnection): Promise<void> {
-  if (c.provider !== "bluesky") return;
+  if (c.provider !== "bluesky") return revokeAtNetwork(c);
   if (c.type === "oauth") await revokeOAuth(c);
   else if (c.serviceUrl && c.refresh_token) await endSession(c.serviceUrl, c.refresh_token);
 }

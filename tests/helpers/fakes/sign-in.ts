@@ -44,15 +44,20 @@ export async function signInRoutes(c: FakeContext) {
   /** The scope as each network writes it in a token response: X with spaces, LinkedIn with commas. */
   const written = (route: Route, scopes: string[]) => scopes.join(route === "x" ? " " : ",");
 
+  /** Whether a request to a token or revocation endpoint authenticates the app as the network takes it: LinkedIn in the form, X with HTTP Basic. */
+  const clientAuthenticated = (route: Route, req: http.IncomingMessage, form: URLSearchParams) => {
+    const app = APPS[route];
+    const basic = `Basic ${Buffer.from(`${encodeURIComponent(app.clientId)}:${encodeURIComponent(app.clientSecret)}`).toString("base64")}`;
+    return route === "linkedin"
+      ? form.get("client_id") === app.clientId && form.get("client_secret") === app.clientSecret
+      : req.headers.authorization === basic;
+  };
+
   const token = async (route: Route, req: http.IncomingMessage, res: http.ServerResponse, body: string) => {
     const form = new URLSearchParams(body);
     const s = c.f.signIn[route];
     s.tokenRequests.push({ form, authorization: req.headers.authorization });
-    const app = APPS[route];
-    const basic = `Basic ${Buffer.from(`${encodeURIComponent(app.clientId)}:${encodeURIComponent(app.clientSecret)}`).toString("base64")}`;
-    const authed =
-      route === "linkedin" ? form.get("client_id") === app.clientId && form.get("client_secret") === app.clientSecret : req.headers.authorization === basic;
-    if (!authed) return c.bad(res, `${route} token request without client authentication`);
+    if (!clientAuthenticated(route, req, form)) return c.bad(res, `${route} token request without client authentication`);
     if (form.get("grant_type") === "refresh_token") return refresh(route, form, res);
     const code = codes.get(form.get("code") ?? "");
     codes.delete(form.get("code") ?? ""); // single use
@@ -80,7 +85,7 @@ export async function signInRoutes(c: FakeContext) {
       out.id_token = await new SignJWT({ name: who.name, email: who.email, email_verified: true, locale: "en_US" })
         .setProtectedHeader({ alg: "RS256", kid: jwk.kid, typ: "JWT" })
         .setIssuer(issuer())
-        .setAudience(app.clientId)
+        .setAudience(APPS[route].clientId)
         .setSubject(who.sub)
         .setIssuedAt()
         .setExpirationTime("1h")
@@ -113,6 +118,24 @@ export async function signInRoutes(c: FakeContext) {
     });
   };
 
+  /**
+   * RFC 7009 revocation: the token (access or refresh) stops working at once; 200 whether or
+   * not it was known (section 2.2). LinkedIn answers 200 with no body, X `{ "revoked": true }`.
+   */
+  const revoke = (route: Route, req: http.IncomingMessage, res: http.ServerResponse, body: string) => {
+    const form = new URLSearchParams(body);
+    if (!clientAuthenticated(route, req, form)) return c.bad(res, `${route} revocation without client authentication`);
+    const given = form.get("token");
+    if (!given) return json(res, 400, { error: "invalid_request" });
+    c.f.signIn[route].revoked.push({ token: given, hint: form.get("token_type_hint") });
+    const tokens = c.f.tokens[route];
+    tokens.access.delete(given);
+    tokens.refreshGrants.delete(given);
+    if (tokens.refresh === given) tokens.refresh = "";
+    if (route === "x") json(res, 200, { revoked: true });
+    else res.writeHead(200).end();
+  };
+
   /** Answers the sign-in paths of both networks; false for any other path. */
   return async (req: http.IncomingMessage, res: http.ServerResponse, u: URL, raw: Buffer): Promise<boolean> => {
     const p = u.pathname;
@@ -136,6 +159,8 @@ export async function signInRoutes(c: FakeContext) {
     else if (p === "/i/oauth2/authorize") authorize("x", u.searchParams, res);
     else if (p === "/oauth/v2/accessToken" && req.method === "POST") await token("linkedin", req, res, body);
     else if (p === "/2/oauth2/token" && req.method === "POST") await token("x", req, res, body);
+    else if (p === "/oauth/v2/revoke" && req.method === "POST") revoke("linkedin", req, res, body);
+    else if (p === "/2/oauth2/revoke" && req.method === "POST") revoke("x", req, res, body);
     else return false;
     return true;
   };

@@ -66,6 +66,8 @@ export type SignIn = {
   issueRefreshToken: boolean;
   /** Tokens handed out so far, newest last. */
   issued: { access_token: string; refresh_token?: string; scope: string }[];
+  /** Tokens revoked through the network's revocation endpoint (RFC 7009), with the type hint sent. */
+  revoked: { token: string; hint: string | null }[];
 };
 
 /** A token the fake accepts: its scopes and, where known, the member or user it acts for. */
