@@ -214,17 +214,18 @@ export async function importDrafts(ctx: Ctx, rows: ImportRow[], problems: ErrorD
     drafts: made.drafts.map((d) => ({ row: d.row, type: d.type, id: d.id, linked_post_id: d.linked, intended_for: d.intended, scheduled_for: null })),
   };
   if (!o.queue) return outcome;
-  // The owner's confirmation covers scheduling these drafts at these times; a step refused now
-  // (an account disconnected meanwhile) leaves the rest as drafts, named in the answer.
-  try {
-    for (const [i, d] of made.drafts.entries()) {
+  // The owner's confirmation covers scheduling each of these drafts at its time, each its own
+  // action: one refused now (an account disconnected meanwhile, or without the permission to
+  // post) stays a draft, and the others are still scheduled. The first refusal is the answer's.
+  for (const [i, d] of made.drafts.entries()) {
+    try {
       const shown = contentHashOf(await loadOwn(ctx.db, ctx, d.type, d.id));
       const s = await scheduleContent({ ...ctx, shown }, { type: d.type, id: d.id, scheduled_for: d.intended! });
       outcome.drafts[i].scheduled_for = s.scheduled_for;
+    } catch (e) {
+      if (!(e instanceof AppError)) throw e;
+      outcome.refused ??= refusalOf(e);
     }
-  } catch (e) {
-    if (!(e instanceof AppError)) throw e;
-    outcome.refused = refusalOf(e);
   }
   return outcome;
 }
