@@ -75,7 +75,10 @@ export default async function ImportPage({ searchParams }: { searchParams: Promi
           <dt>
             <code>image_url</code>, <code>alt</code> (optional)
           </dt>
-          <dd>The address of an image in your media, and what it shows</dd>
+          <dd>
+            An image: the address of one in your media, or an https address elsewhere, fetched and added to your media when you import (PNG, JPEG, GIF or WebP,
+            up to 5 MB); and what it shows
+          </dd>
           <dt>
             <code>first_comment</code> (optional)
           </dt>

@@ -6,6 +6,7 @@ import type { ErrorDetail } from "@/lib/core/errors";
 import { importDrafts, MAX_IMPORT_ROWS, rowProblem, type ImportRow } from "@/lib/domain/drafts/import";
 import { withImages } from "@/lib/domain/drafts/compose";
 import { isOutside, MAX_OUTSIDE_IMAGES } from "@/lib/domain/drafts/import-images";
+import { MAX_POST_IMAGES, MAX_TWEET_IMAGES } from "@/lib/domain/media/draft-media";
 import { networkNamed, type NetworkName } from "@/lib/domain/networks";
 import { defineOperation } from "../define";
 import { toDetails } from "../execute";
@@ -27,7 +28,7 @@ const Row = z.strictObject({
     "When it is meant to go out, RFC 3339 with an offset: kept with the import (intended_for), not scheduled. At least the minimum lead ahead, at most 365 days",
   ),
   image_urls: createMediaFields.image_urls.describe(
-    "Images in order (a post up to 20, a tweet up to 4): each uploaded with upload_media, or an http(s) address elsewhere, fetched and " +
+    `Images in order (a post up to ${MAX_POST_IMAGES}, a tweet up to ${MAX_TWEET_IMAGES}): each uploaded with upload_media, or an http(s) address elsewhere, fetched and ` +
       `stored as your media when the import is saved (at most ${MAX_OUTSIDE_IMAGES} such addresses an import)`,
   ),
   first_comment: createFirstComment.first_comment,
