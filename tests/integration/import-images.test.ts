@@ -109,17 +109,25 @@ describe("import_drafts with images elsewhere", () => {
         rows: [
           { network: "linkedin", text: "Via a redirect", image_urls: [`${site.url}/hop`] },
           { network: "x", text: "The same picture", image_urls: [`${site.url}/hop`] },
+          { network: "x", text: "A name with a stray %", image_urls: [`${site.url}/blue%zz.png`] },
         ],
       },
       { token: u.token },
     );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(asked).toEqual(["/hop", "/blue.png"]);
-    const [m] = await mediaOf(u);
-    // A post, and the tweet with the parent post create_draft makes for it; one image for both.
-    expect(await stored(u)).toEqual({ posts: 2, tweets: 1, imports: 1, media: 1 });
-    const tweet = await call("fetch_item", { type: "tweet", id: res.body.drafts[1].id }, { token: u.token });
-    expect(tweet.body.image_urls).toEqual([`${config().origin}/media/${m.id}`]);
+    expect(asked.sort()).toEqual(["/blue%zz.png", "/blue.png", "/hop"]);
+    // A post, and two tweets with the parent posts create_draft makes for them; one image for the first two.
+    expect(await stored(u)).toEqual({ posts: 3, tweets: 2, imports: 1, media: 2 });
+    const imagesOf = async (type: string, id: string) => (await call("fetch_item", { type, id }, { token: u.token })).body.image_urls as string[];
+    const [post, tweet, other] = [
+      await imagesOf("post", res.body.drafts[0].id),
+      await imagesOf("tweet", res.body.drafts[1].id),
+      await imagesOf("tweet", res.body.drafts[2].id),
+    ];
+    expect(tweet).toEqual(post);
+    const byId = new Map((await mediaOf(u)).map((m) => [`${config().origin}/media/${m.id}`, m]));
+    // Named after the address it was asked for; a stray % in it is kept as the name, cleaned.
+    expect([byId.get(post[0])?.filename, byId.get(other[0])?.filename]).toEqual(["hop.png", expect.stringMatching(/^blue.*zz\.png$/)]);
   });
 
   it("refuses an address that resolves to a private one when the service is public, and never connects", async () => {
@@ -229,7 +237,14 @@ describe("import_drafts with images elsewhere", () => {
 
   it("still refuses an address of this service that is no upload of the caller's", async () => {
     const u = await makeUser({ publishing: true });
-    const error = await refused(u, [{ network: "linkedin", text: "Not mine", image_urls: [`${config().origin}/media/${randomUUID()}`] }]);
-    expect(error.details[0].message).toMatch(/^Row 1 \(image_urls\.0\): No upload of yours has this address/);
+    const error = await refused(u, [
+      { network: "linkedin", text: "Not mine", image_urls: [`${config().origin}/media/${randomUUID()}`] },
+      { network: "linkedin", text: "A page of ours", image_urls: [`${config().origin}/settings`] },
+    ]);
+    expect(error.details.map((d) => d.message)).toEqual([
+      expect.stringMatching(/^Row 1 \(image_urls\.0\): No upload of yours has this address/),
+      expect.stringMatching(/^Row 2 \(image_urls\.0\): Must be the url of a file uploaded with upload_media/),
+    ]);
+    expect(await stored(u)).toEqual(nothing);
   });
 });

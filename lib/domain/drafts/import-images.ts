@@ -1,5 +1,4 @@
 import { AppError, type ErrorDetail } from "@/lib/core/errors";
-import { mediaIdFromUrl } from "@/lib/core/media-url";
 import type { Ctx } from "../context";
 import type { MediaFields } from "../media/draft-media";
 import { isImageType, MAX_IMAGE_BYTES, sniff } from "../media/files";
@@ -21,8 +20,14 @@ const IMAGE_FETCH_MS = 10_000;
 /** All of an import's images: what is not fetched by then is a problem of its rows. */
 const FETCH_BUDGET_MS = 60_000;
 
-/** Whether an image address is one to fetch: http(s), and not an upload of this service. */
-export const isOutside = (origin: string, url: string) => /^https?:\/\//i.test(url) && !mediaIdFromUrl(url, origin);
+/**
+ * Whether an image address is one to fetch: http(s) on another origin than this service's
+ * (an address of this service is an upload of the caller's or nothing: it is never fetched).
+ */
+export function isOutside(origin: string, url: string): boolean {
+  if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) return false;
+  return new URL(url).origin !== new URL(origin).origin;
+}
 
 /** Every image address of a draft's fields, where it is (the field's path). */
 export function imagesOf(f: MediaFields): { path: string; url: string }[] {
@@ -62,8 +67,15 @@ export const overCap = `More than ${MAX_OUTSIDE_IMAGES} images from other sites 
 
 const plain = (e: AppError) => (e.details?.length ? e.details.map((d) => d.message).join("; ") : e.message);
 
-/** The last part of an address's path, as the stored file's name. */
-const nameOf = (url: string) => decodeURIComponent(new URL(url).pathname.split("/").pop() ?? "") || undefined;
+/** The last part of an address's path, as the stored file's name (safeFilename cleans it). */
+function nameOf(url: string): string | undefined {
+  const last = new URL(url).pathname.split("/").pop() ?? "";
+  try {
+    return decodeURIComponent(last) || undefined;
+  } catch {
+    return last || undefined; // a stray % is no reason to refuse the image
+  }
+}
 
 /**
  * Fetches and stores each address elsewhere (`uses`, from outsideUses), FETCH_AT_ONCE at a
