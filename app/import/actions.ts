@@ -15,6 +15,7 @@ import { expired } from "@/lib/transports/auth/form-errors";
 import { formKey } from "@/lib/transports/owner/door";
 import { ownerAction, ownerStep } from "@/lib/transports/owner/form";
 import { MAX_CSV_BYTES, rowsOfCsv } from "@/lib/transports/owner/import-csv";
+import { partlyScheduled } from "@/lib/transports/owner/import-outcome";
 import type { ActionState } from "@/components/action-form";
 import type { Preview } from "./types";
 
@@ -63,12 +64,17 @@ export async function previewFile(_prev: Preview | null, form: FormData): Promis
 }
 
 export async function confirmImport(_prev: ActionState, form: FormData): Promise<ActionState> {
+  let partly: string | null = null;
   const to = await ownerStep(form, { page: PAGE, purpose: "import", expired }, async (door) => {
     const out = await door.run(importToQueueOp, { rows: JSON.parse(String(form.get("rows") ?? "[]")), alts: JSON.parse(String(form.get("alts") ?? "[]")) });
-    return `${PAGE}?done=${out.refused ? "partly" : "imported"}&import=${out.import_id}`;
+    partly = partlyScheduled(out);
+    return `${PAGE}?done=imported&import=${out.import_id}`;
   });
   if (typeof to !== "string") return to;
   revalidatePath(PAGE);
+  // Saved, but not all scheduled: which rows stay drafts and why, beside the form (as the
+  // composer says it), with the import listed below.
+  if (partly) return { error: partly };
   redirect(to);
 }
 

@@ -15,9 +15,19 @@ export const metadata = { title: "Import · Contentio" };
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
 
+/** Where an import's drafts stand, as counts: "2 scheduled · 1 draft (row 2)". Drafts name their rows (those the owner still has to schedule). */
+function stateOf(drafts: { row: number; status: string }[]): string {
+  const by = new Map<string, number[]>();
+  for (const d of drafts) by.set(d.status, [...(by.get(d.status) ?? []), d.row]);
+  return [...by]
+    .map(([status, rows]) =>
+      status === "draft" ? `${plural(rows.length, "draft")} (${rows.length === 1 ? "row" : "rows"} ${rows.join(", ")})` : `${rows.length} ${status}`,
+    )
+    .join(" · ");
+}
+
 function done(sp: Record<string, string | undefined>): string | undefined {
   if (sp.done === "imported") return "Imported and scheduled. The drafts are in your queue and calendar; remove them below if that was a mistake.";
-  if (sp.done === "partly") return "Imported, but not all could be scheduled: those not scheduled stay drafts. See the import below.";
   if (sp.done === "removed") {
     const kept = Number(sp.kept ?? 0);
     return `Removed ${plural(Number(sp.n ?? 0), "draft")}.${kept ? ` Kept ${plural(kept, "draft")} that went out, or may have: see below.` : ""}`;
@@ -65,7 +75,10 @@ export default async function ImportPage({ searchParams }: { searchParams: Promi
           <dt>
             <code>image_url</code>, <code>alt</code> (optional)
           </dt>
-          <dd>The address of an image in your media, and what it shows</dd>
+          <dd>
+            An image: the address of one in your media, or an https address elsewhere, fetched and added to your media when you import (PNG, JPEG, GIF or WebP,
+            up to 5 MB); and what it shows
+          </dd>
           <dt>
             <code>first_comment</code> (optional)
           </dt>
@@ -95,6 +108,7 @@ export default async function ImportPage({ searchParams }: { searchParams: Promi
                         .join(" · ")}
                       {i.drafts.length > 3 ? " …" : ""}
                     </p>
+                    <p className="meta">{stateOf(i.drafts)}</p>
                     {kept ? <p className="meta">{plural(kept, "draft")} went out (or may have) and stay.</p> : null}
                   </div>
                   {removable ? (

@@ -7,6 +7,7 @@ import { announceDeleted, announceScheduled, announceUnscheduled } from "@/lib/a
 import { httpSender } from "@/lib/adapters/webhooks/sender";
 import { mediaWorkers } from "@/lib/adapters/workers";
 import { pageCard } from "@/lib/adapters/pages/open-graph";
+import { outsideImages } from "@/lib/adapters/images/outside";
 
 export type { Events, Mail, Mailer, Platforms, Ports, Workers, Writer } from "@/lib/domain/ports";
 
@@ -34,6 +35,7 @@ export function defaultPorts(): Ports {
     workers: mediaWorkers(),
     webhooks: { send: httpSender() },
     pages: { card: pageCard },
+    images: outsideImages(),
   };
 }
 

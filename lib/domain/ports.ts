@@ -6,8 +6,8 @@ import type { authAccounts } from "@/drizzle/schema";
 import type { PublishingAccount } from "./accounts/accounts";
 
 // The outside world as the domain sees it: configuration, the clock, the networks, the
-// publishing engine's events, the writing model, mail, the work on uploads and the webhook
-// sender. Declared here, by the
+// publishing engine's events, the writing model, mail, the work on uploads, the webhook
+// sender, linked pages and images elsewhere. Declared here, by the
 // domain that uses them; lib/adapters/ports.ts (the composition root) plugs the real adapters in once,
 // and every Ctx carries them, so that a test passes fakes instead of reaching for process.env
 // or a module's singleton.
@@ -168,6 +168,15 @@ export type PageCard = { title: string; description: string; image: string | nul
 /** Linked pages, read through the SSRF-checked request within a size and a time. */
 export type LinkPages = { card: (url: string) => Promise<PageCard> };
 
+/** An image read from an address elsewhere, as it came; or why it could not be read (a short plain reason). */
+export type FetchedImage = { bytes: Uint8Array } | { error: string };
+/**
+ * Images at addresses elsewhere (an import's image URLs), read through the SSRF-checked
+ * request: redirects checked again, at most `maxBytes` read (past that: an error, the rest
+ * unread), all within `timeoutMs`.
+ */
+export type OutsideImages = { fetch: (url: string, limits: { maxBytes: number; timeoutMs: number }) => Promise<FetchedImage> };
+
 export type Ports = {
   config: () => Config;
   clock: () => Date;
@@ -180,4 +189,6 @@ export type Ports = {
   webhooks: { send: WebhookSender };
   /** Linked pages' Open Graph tags (link cards); tests pass a fake or serve pages on loopback. */
   pages: LinkPages;
+  /** Images elsewhere that an import names; tests serve them on loopback, or pass a resolver and an origin. */
+  images: OutsideImages;
 };

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/adapters/db";
+import { config } from "@/lib/core/config";
 import { ports } from "@/lib/adapters/ports";
 import { draftImports, postDrafts, tweetDrafts } from "@/drizzle/schema";
 import { planImport, planHash, recentImports } from "@/lib/domain/drafts/import";
@@ -101,7 +102,7 @@ describe("import_drafts", () => {
       { network: "linkedin", account_id: li, text: "ok", status: "published" },
       { network: "x", text: "Yesterday", scheduled_for: "2020-01-01T09:00:00Z" },
       { network: "x", text: "No offset", scheduled_for: "2030-01-01T09:00:00" },
-      { network: "linkedin", text: "Not my image", image_urls: ["https://evil.example/a.png"] },
+      { network: "linkedin", text: "Not my image", image_urls: [`${config().origin}/media/${randomUUID()}`] },
     ];
     const res = await call("import_drafts", { rows }, { token: u.token });
     expectError(res, 400, "invalid_request");

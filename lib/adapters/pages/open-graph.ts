@@ -1,4 +1,4 @@
-import { checkedRequester, type CheckedAnswer } from "@/lib/adapters/webhooks/checked-request";
+import { checkedRequester, type CheckedAnswer, type CheckedRequester } from "@/lib/adapters/webhooks/checked-request";
 import type { PageCard } from "@/lib/domain/ports";
 
 // A link card is made by the client, not by the network (Bluesky's app.bsky.embed.external,
@@ -18,17 +18,40 @@ const IMAGE_BYTES = 5 * 1024 * 1024;
 const TIMEOUT_MS = 5000;
 const REDIRECTS = 3;
 
-/** A GET that follows up to REDIRECTS redirects, each target checked like the first; the final URL with the answer. */
-async function get(url: string, maxBytes: number, accept: string): Promise<{ url: string; answer: CheckedAnswer } | null> {
-  const request = checkedRequester();
+export type FollowOptions = {
+  maxBytes: number;
+  accept: string;
+  /** For all the hops together. */
+  timeoutMs: number;
+  /** For each hop, within that. */
+  hopMs?: number;
+  agent?: string;
+  /** The checked request to use (tests inject a resolver and an origin). */
+  request?: CheckedRequester;
+};
+
+/**
+ * A GET that follows up to REDIRECTS redirects, each target checked like the first, all within
+ * the time given; the final URL with the answer, or null past REDIRECTS.
+ */
+export async function follow(url: string, o: FollowOptions): Promise<{ url: string; answer: CheckedAnswer } | null> {
+  const request = o.request ?? checkedRequester();
+  const deadline = Date.now() + o.timeoutMs;
   let at = url;
   for (let hop = 0; hop <= REDIRECTS; hop++) {
-    const answer = await request({ url: at, method: "GET", headers: { accept, "user-agent": "Contentio (link preview)" }, timeoutMs: TIMEOUT_MS, maxBytes });
+    const timeoutMs = Math.max(1, Math.min(deadline - Date.now(), o.hopMs ?? o.timeoutMs));
+    const headers = { accept: o.accept, "user-agent": o.agent ?? "Contentio (link preview)" };
+    const answer = await request({ url: at, method: "GET", headers, timeoutMs, maxBytes: o.maxBytes });
     const location = answer.status !== null && answer.status >= 300 && answer.status < 400 ? answer.headers.location : undefined;
     if (!location) return { url: at, answer };
     at = new URL(location, at).toString();
   }
   return null;
+}
+
+/** A page or its card's picture, each hop within TIMEOUT_MS. */
+async function get(url: string, maxBytes: number, accept: string) {
+  return follow(url, { maxBytes, accept, hopMs: TIMEOUT_MS, timeoutMs: TIMEOUT_MS * (REDIRECTS + 1) });
 }
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };

@@ -6,6 +6,7 @@ import type { Ctx } from "../context";
 import { sha256 } from "../hash";
 import { accountFor, listAccounts, type PublishingAccount } from "../accounts/accounts";
 import { checkMediaRefs } from "../media/draft-media";
+import { removeMedia } from "../media/media";
 import { requireSchedulable, scheduleContent } from "../publishing/schedule";
 import { refusalOf, type Refusal } from "../publishing/steps";
 import { freeSlots, leadFrom, queueOf } from "../queue/queue";
@@ -15,6 +16,7 @@ import { describeAll, withImages, type Alt } from "./compose";
 import { createDraft, draftTable, loadOwn, type CreateDraftInput, type DraftType } from "./drafts";
 import { requireFits } from "./fit";
 import { forget } from "./history";
+import { fetchOutside, imagesOf, isOutside, outsideUses, overCap, withoutOutside } from "./import-images";
 
 // Many drafts at once, from an app's rows (import_drafts) or the owner's spreadsheet (the
 // Import page): every row is checked as create_draft checks a draft, and a refusal names each
@@ -84,7 +86,8 @@ async function resolveAccount(ctx: Ctx, network: NetworkName, accountId: string 
 async function rowProblems(ctx: Ctx, r: ImportRow, accountId: string | null): Promise<ErrorDetail[]> {
   const out: ErrorDetail[] = [];
   const d = r.draft;
-  await checkMediaRefs(ctx, d.type, d).catch((e) => out.push(...asRowProblems(r.row, e)));
+  // Images elsewhere are fetched only once every row is otherwise fine (importDrafts).
+  await checkMediaRefs(ctx, d.type, withoutOutside(ctx.ports.config().origin, d)).catch((e) => out.push(...asRowProblems(r.row, e)));
   await requireFits(ctx.db, ctx.caller.userId, d.type, accountId, d).catch((e) => out.push(...asRowProblems(r.row, e)));
   if (r.scheduledFor) {
     try {
@@ -122,6 +125,7 @@ export async function planImport(ctx: Ctx, rows: ImportRow[], problems: ErrorDet
     if (!byAccount.has(group)) byAccount.set(group, { account: acc.account, rows: [] });
     byAccount.get(group)!.rows.push(row);
   }
+  out.push(...outsideUses(ctx.ports.config().origin, rows).over.map((u) => rowProblem(u.row, u.path, overCap)));
   if (o.queue) out.push(...(await fillSlots(ctx, [...byAccount.values()])));
   return { planned, problems: out };
 }
@@ -182,39 +186,74 @@ export async function importDrafts(ctx: Ctx, rows: ImportRow[], problems: ErrorD
       "The drafts or their slots changed since the preview (another draft may have taken a slot); nothing was imported.",
       "Check the file again and confirm what the new preview shows.",
     );
-  // The descriptions the owner's file gave its images (the composer's way: describeAll).
-  const described = await describeAll(ctx, o.alts ?? []);
-  const made = await ctx.db.transaction(async (tx) => {
-    const inTx = { ...ctx, db: tx };
-    const drafts: ImportedDraft[] = [];
-    for (const r of plan.planned) {
-      const d = await createDraft(inTx, withImages(r.draft, described));
-      drafts.push({ row: r.row, type: d.type, id: d.id, linked: d.linked_post_id, intended: r.at?.toISOString() ?? null });
-    }
-    const [rec] = await tx
-      .insert(draftImports)
-      .values({ userId: ctx.caller.userId, by: ctx.caller.inPerson ? null : ctx.caller.appName, drafts })
-      .returning({ id: draftImports.id });
-    return { id: rec.id, drafts };
+  const made = await withOutsideImages(ctx, plan.planned, async (here) => {
+    // The descriptions the owner's file gave its images (the composer's way: describeAll).
+    const described = await describeAll(
+      ctx,
+      (o.alts ?? []).map((a) => ({ url: here(a.url), alt: a.alt })),
+    );
+    return ctx.db.transaction(async (tx) => {
+      const inTx = { ...ctx, db: tx };
+      const drafts: ImportedDraft[] = [];
+      for (const r of plan.planned) {
+        const d = await createDraft(
+          inTx,
+          withImages(r.draft, (u) => described(here(u))),
+        );
+        drafts.push({ row: r.row, type: d.type, id: d.id, linked: d.linked_post_id, intended: r.at?.toISOString() ?? null });
+      }
+      const [rec] = await tx
+        .insert(draftImports)
+        .values({ userId: ctx.caller.userId, by: ctx.caller.inPerson ? null : ctx.caller.appName, drafts })
+        .returning({ id: draftImports.id });
+      return { id: rec.id, drafts };
+    });
   });
   const outcome: ImportOutcome = {
     import_id: made.id,
     drafts: made.drafts.map((d) => ({ row: d.row, type: d.type, id: d.id, linked_post_id: d.linked, intended_for: d.intended, scheduled_for: null })),
   };
   if (!o.queue) return outcome;
-  // The owner's confirmation covers scheduling these drafts at these times; a step refused now
-  // (an account disconnected meanwhile) leaves the rest as drafts, named in the answer.
-  try {
-    for (const [i, d] of made.drafts.entries()) {
+  // The owner's confirmation covers scheduling each of these drafts at its time, each its own
+  // action: one refused now (an account disconnected meanwhile, or without the permission to
+  // post) stays a draft, and the others are still scheduled. The first refusal is the answer's.
+  for (const [i, d] of made.drafts.entries()) {
+    try {
       const shown = contentHashOf(await loadOwn(ctx.db, ctx, d.type, d.id));
       const s = await scheduleContent({ ...ctx, shown }, { type: d.type, id: d.id, scheduled_for: d.intended! });
       outcome.drafts[i].scheduled_for = s.scheduled_for;
+    } catch (e) {
+      if (!(e instanceof AppError)) throw e;
+      outcome.refused ??= refusalOf(e);
     }
-  } catch (e) {
-    if (!(e instanceof AppError)) throw e;
-    outcome.refused = refusalOf(e);
   }
   return outcome;
+}
+
+/**
+ * `store` given where each image elsewhere of the rows was stored as the caller's media
+ * (fetchOutside), once every one was fetched and the rows that name them pass create_draft's
+ * media checks with them (an animated GIF goes alone in a tweet). When any cannot be used, or
+ * `store` fails, the images fetched are removed again: nothing else would (no draft names
+ * them, and no sweep removes unused uploads), and the import stores nothing.
+ */
+async function withOutsideImages<T>(ctx: Ctx, rows: PlannedRow[], store: (here: (u: string) => string) => Promise<T>): Promise<T> {
+  const origin = ctx.ports.config().origin;
+  const { uses } = outsideUses(origin, rows);
+  if (!uses.size) return store((u) => u);
+  const fetched = await fetchOutside(ctx, uses, rowProblem);
+  const here = (u: string) => fetched.at.get(u) ?? u;
+  try {
+    if (fetched.problems.length) throw refuseRows(fetched.problems);
+    const late: ErrorDetail[] = [];
+    for (const r of rows.filter((x) => imagesOf(x.draft).some((i) => isOutside(origin, i.url))))
+      await checkMediaRefs(ctx, r.draft.type, withImages(r.draft, here)).catch((e) => late.push(...asRowProblems(r.row, e)));
+    if (late.length) throw refuseRows(late);
+    return await store(here);
+  } catch (e) {
+    await removeMedia(ctx.db, ctx.caller.userId, fetched.stored);
+    throw e;
+  }
 }
 
 /** Statuses an import's undo removes: nothing that went out, or may have, or is going out. */

@@ -61,15 +61,25 @@ const doesNotFit = (ctx: Ctx, bytes: number, used: number, limit: number) =>
   );
 
 export async function uploadMedia(ctx: Ctx, input: UploadMediaInput) {
+  // The schema checked that data is base64; the decoded bytes are checked by storeUpload.
+  const raw = Buffer.from(input.data, "base64");
+  const { data: _base64, ...rest } = input;
+  return storeUpload(ctx, new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength), rest);
+}
+
+/**
+ * upload_media's work on the bytes, wherever they came from (the request's body, an image an
+ * import fetched): checked against the type and the limits, cleaned, and stored within the
+ * plan's storage.
+ */
+export async function storeUpload(ctx: Ctx, bytes: Uint8Array, input: Omit<UploadMediaInput, "data">) {
   const userId = ctx.caller.userId;
   const limit = MEDIA_STORAGE_BYTES[ctx.caller.plan];
   // A full allowance is refused before any work on the file (an image may take seconds of
   // CPU to decode and re-encode); whether this file fits is decided below, on its cleaned size.
   const before = await storageUsed(ctx.db, userId);
   if (before >= limit) throw doesNotFit(ctx, 0, before, limit);
-  // The schema checked that data is base64; the decoded bytes are checked here.
-  const raw = Buffer.from(input.data, "base64");
-  const file = await processUpload(new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength), input.content_type, ctx.ports.workers);
+  const file = await processUpload(bytes, input.content_type, ctx.ports.workers);
   const row = await ctx.db.transaction(async (tx) => {
     // One upload of a user at a time (the user's row is the lock), so two uploads cannot
     // both fit into the last free space.
@@ -105,6 +115,14 @@ export async function uploadMedia(ctx: Ctx, input: UploadMediaInput) {
     height: file.height,
     pages: file.pages,
   };
+}
+
+/**
+ * Removes the user's media among `ids`: an import's fetched images when the import stores
+ * nothing (no draft names them yet, and nothing else removes an unused upload).
+ */
+export async function removeMedia(db: Db, userId: string, ids: string[]): Promise<void> {
+  if (ids.length) await db.delete(media).where(and(eq(media.userId, userId), inArray(media.id, ids)));
 }
 
 /**

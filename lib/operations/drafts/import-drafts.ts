@@ -1,6 +1,12 @@
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
+import { config } from "@/lib/core/config";
+import { mediaUrl } from "@/lib/core/media-url";
 import type { ErrorDetail } from "@/lib/core/errors";
 import { importDrafts, MAX_IMPORT_ROWS, rowProblem, type ImportRow } from "@/lib/domain/drafts/import";
+import { withImages } from "@/lib/domain/drafts/compose";
+import { isOutside, MAX_OUTSIDE_IMAGES } from "@/lib/domain/drafts/import-images";
+import { MAX_POST_IMAGES, MAX_TWEET_IMAGES } from "@/lib/domain/media/draft-media";
 import { networkNamed, type NetworkName } from "@/lib/domain/networks";
 import { defineOperation } from "../define";
 import { toDetails } from "../execute";
@@ -22,7 +28,10 @@ const Row = z.strictObject({
     "When it is meant to go out, RFC 3339 with an offset: kept with the import (intended_for), not scheduled. " +
       "At least the minimum lead ahead, at most 365 days",
   ),
-  image_urls: createMediaFields.image_urls,
+  image_urls: createMediaFields.image_urls.describe(
+    `Images in order (a post up to ${MAX_POST_IMAGES}, a tweet up to ${MAX_TWEET_IMAGES}): each uploaded with upload_media, or an http(s) address elsewhere, fetched and ` +
+      `stored as your media when the import is saved (at most ${MAX_OUTSIDE_IMAGES} such addresses an import)`,
+  ),
   first_comment: createFirstComment.first_comment,
   thread: createMediaFields.thread,
 });
@@ -56,9 +65,20 @@ export function parseRows(raw: unknown[]): { rows: ImportRow[]; problems: ErrorD
     if (!r.success) return wrong(r.error.issues);
     const { network, text, scheduled_for, ...fields } = r.data;
     const type = networkNamed(network as NetworkName).draftType;
-    const d = createDraftOp.input.safeParse({ type, body: text, ...fields });
+    // An image elsewhere is fetched when the import is saved: create_draft's schema, which
+    // takes uploads only, sees an upload's address in its place, and the draft gets it back.
+    const origin = config().origin;
+    const stand = new Map<string, string>();
+    const standIn = (u: string) => {
+      if (!isOutside(origin, u)) return u;
+      const s = mediaUrl(origin, randomUUID());
+      stand.set(s, u);
+      return s;
+    };
+    const d = createDraftOp.input.safeParse({ type, body: text, ...withImages(fields, standIn) });
     if (!d.success) return wrong(d.error.issues);
-    rows.push({ row, network, draft: d.data, scheduledFor: scheduled_for ? new Date(scheduled_for) : null });
+    const draft = stand.size ? withImages(d.data, (u) => stand.get(u) ?? u) : d.data;
+    rows.push({ row, network, draft, scheduledFor: scheduled_for ? new Date(scheduled_for) : null });
   });
   return { rows, problems };
 }
@@ -81,7 +101,7 @@ export const importDraftsOp = defineOperation({
   description:
     `Saves many drafts in one call (a week's plan, a spreadsheet's rows): each row is a network (linkedin: a post; x or bluesky: a ` +
     `tweet, with a parent post draft as create_draft makes one), text, and optionally account_id, image_urls (uploaded with ` +
-    `upload_media), first_comment, thread and scheduled_for. Every row is checked as create_draft checks a draft; if any row has a ` +
+    `upload_media, or addresses elsewhere, fetched and stored as media when the import is saved), first_comment, thread and scheduled_for. Every row is checked as create_draft checks a draft; if any row has a ` +
     `problem, nothing is saved and the refusal names every bad row by its number (the first row is 1). Creates drafts only: ` +
     `scheduled_for is kept with the import as the intended time, and scheduling each draft stays schedule_content (the owner ` +
     `approves it). The owner can remove a whole import at once on their Import page. At most ${MAX_IMPORT_ROWS} rows.`,

@@ -16,7 +16,8 @@ export const importToQueueOp = defineOperation({
   description:
     "Creates the drafts of the rows the owner's Import page previewed, as import_drafts does (every row checked, all or none), then " +
     "schedules each at the time the preview showed: its own, else its account's next free queue slot in row order. Refused when the " +
-    "plan differs from what the preview showed.",
+    "plan differs from what the preview showed. A draft whose schedule is refused stays a draft (the first refusal is the answer's " +
+    "refused); the others are still scheduled.",
   permission: "content:publish",
   ...IN_PERSON,
   hints: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
