@@ -6,7 +6,7 @@ import { ports, replacePorts } from "@/lib/adapters/ports";
 import { approvals, webhookEndpoints, webhookEvents } from "@/drizzle/schema";
 import { config } from "@/lib/core/config";
 import { decisionHash } from "@/lib/domain/approvals/approvals";
-import { groupInbox, planRequests, type PlanRequest } from "@/lib/domain/approvals/plans";
+import { groupInbox, planRequests, waiting, type PlanRequest } from "@/lib/domain/approvals/plans";
 import { approvalInbox } from "@/lib/domain/approvals/inbox";
 import { csrfToken } from "@/lib/transports/auth/csrf";
 import { decidePlan, planPurpose } from "@/lib/transports/owner/plan-review";
@@ -233,6 +233,31 @@ describe("a plan in one review", () => {
     try {
       replacePorts({ clock: () => new Date(real().getTime() + 31 * 60_000) });
       expect((await ask(u.token, PLAN)).plan.id).not.toBe(first.plan.id);
+    } finally {
+      replacePorts();
+    }
+  });
+
+  it("a plan's waiting requests expire together, ten minutes after its latest call", async () => {
+    const u = await makeUser({ publishing: true });
+    const ask = async () => {
+      const d = await draft(u, "post", `Asked ${Math.random()}`);
+      const res = await call("schedule_content", { type: "post", id: d.id, scheduled_for: inSeconds(7200).toISOString(), plan: PLAN }, { token: u.token });
+      return res.body.error.confirmation as { id: string; plan: { id: string } };
+    };
+    const first = await ask();
+    const expiry = async (id: string) => (await (await db()).select({ at: approvals.expiresAt }).from(approvals).where(eq(approvals.id, id)))[0].at;
+    const real = ports().clock;
+    try {
+      // Eight minutes later the app adds a call: the first request now lapses with it.
+      replacePorts({ clock: () => new Date(real().getTime() + 8 * 60_000) });
+      const second = await ask();
+      expect(second.plan.id).toBe(first.plan.id);
+      expect((await expiry(first.id)).getTime()).toBe((await expiry(second.id)).getTime());
+      // Twelve minutes after the first call it is still in the review, waiting.
+      replacePorts({ clock: () => new Date(real().getTime() + 12 * 60_000) });
+      const waitingIds = (await planRequests(await db(), u.id, first.plan.id)).filter((r) => waiting(r, ports().clock())).map((r) => r.id);
+      expect(waitingIds.sort()).toEqual([first.id, second.id].sort());
     } finally {
       replacePorts();
     }

@@ -11,7 +11,7 @@ import { iso } from "../drafts/text";
 import { appConnected } from "../apps/tokens";
 import { emit } from "@/lib/domain/webhooks/emit";
 import { xFactsOf } from "@/lib/domain/networks/x/pricing";
-import { planFor, planUrl } from "./plans";
+import { keepPlanOpen, planFor, planUrl } from "./plans";
 
 export const APPROVAL_TTL_MS = 10 * 60 * 1000;
 
@@ -196,6 +196,7 @@ async function approvalRequired(ctx: Ctx, a: ExactAction): Promise<AppError> {
           expiresAt: new Date(ctx.now().getTime() + APPROVAL_TTL_MS),
         })
         .returning();
+      if (plan) await keepPlanOpen(tx, ctx, plan.id, created.expiresAt);
       const data = {
         approval_id: created.id,
         url: `${origin}/confirm/${created.id}`,

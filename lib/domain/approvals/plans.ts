@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "@/lib/adapters/db";
 import { approvals, connectedApps, type ApprovalPlan } from "@/drizzle/schema";
 import { isUuid } from "@/lib/core/ids";
@@ -39,6 +39,18 @@ export async function planFor(tx: Db, ctx: Ctx, name: string): Promise<ApprovalP
     .orderBy(desc(approvals.createdAt))
     .limit(1);
   return open?.plan ?? { id: randomUUID(), label: name, started: now.toISOString() };
+}
+
+/**
+ * A plan's requests still waiting expire together, when its latest (`until`): the owner reviews
+ * them at once, so none lapses while the app is still adding to the plan. One already expired
+ * stays so. Call in the transaction that stores the plan's latest request.
+ */
+export async function keepPlanOpen(tx: Db, ctx: Ctx, id: string, until: Date) {
+  await tx
+    .update(approvals)
+    .set({ expiresAt: until })
+    .where(and(eq(approvals.userId, ctx.caller.userId), sql`${planId} = ${id}`, eq(approvals.status, "pending"), gt(approvals.expiresAt, ctx.now())));
 }
 
 /**
