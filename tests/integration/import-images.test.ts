@@ -130,6 +130,26 @@ describe("import_drafts with images elsewhere", () => {
     expect([byId.get(post[0])?.filename, byId.get(other[0])?.filename]).toEqual(["hop.png", expect.stringMatching(/^blue.*zz\.png$/)]);
   });
 
+  it("over REST: each image described by the row's image_alts, in order; more descriptions than images refused", async () => {
+    const u = await makeUser({ publishing: true });
+    const res = await call(
+      "import_drafts",
+      {
+        rows: [
+          { network: "x", text: "Described", image_urls: [`${site.url}/blue.png`, `${site.url}/blue-2.png`], image_alts: ["A blue rectangle", "Another one"] },
+        ],
+      },
+      { token: u.token },
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((await mediaOf(u)).map((m) => [m.filename, m.altText]).sort()).toEqual([
+      ["blue-2.png", "Another one"],
+      ["blue.png", "A blue rectangle"],
+    ]);
+    const wrong = await refused(u, [{ network: "x", text: "Too many", image_urls: [`${site.url}/blue.png`], image_alts: ["One", "Two"] }]);
+    expect(wrong.details.map((d) => d.path)).toEqual(["rows.0.image_alts"]);
+  });
+
   it("refuses an address that resolves to a private one when the service is public, and never connects", async () => {
     const u = await makeUser({ publishing: true });
     replacePorts({ images: outsideImages({ origin: () => "https://contentio.example", resolve: async () => [{ address: "10.0.0.7", family: 4 }] }) });

@@ -4,7 +4,7 @@ import { config } from "@/lib/core/config";
 import { mediaUrl } from "@/lib/core/media-url";
 import type { ErrorDetail } from "@/lib/core/errors";
 import { importDrafts, MAX_IMPORT_ROWS, rowProblem, type ImportRow } from "@/lib/domain/drafts/import";
-import { withImages } from "@/lib/domain/drafts/compose";
+import { withImages, type Alt } from "@/lib/domain/drafts/compose";
 import { isOutside, MAX_OUTSIDE_IMAGES } from "@/lib/domain/drafts/import-images";
 import { MAX_POST_IMAGES, MAX_TWEET_IMAGES } from "@/lib/domain/media/draft-media";
 import { networkNamed, type NetworkName } from "@/lib/domain/networks";
@@ -32,6 +32,11 @@ const Row = z.strictObject({
     `Images in order (a post up to ${MAX_POST_IMAGES}, a tweet up to ${MAX_TWEET_IMAGES}): each uploaded with upload_media, or an http(s) address elsewhere, fetched and ` +
       `stored as your media when the import is saved (at most ${MAX_OUTSIDE_IMAGES} such addresses an import)`,
   ),
+  image_alts: z
+    .array(z.string().trim().min(1).max(1000))
+    .max(MAX_POST_IMAGES)
+    .optional()
+    .describe("What each of image_urls shows, in the same order, for people who cannot see it (at most 1000 characters each)"),
   first_comment: createFirstComment.first_comment,
   thread: createMediaFields.thread,
 });
@@ -53,17 +58,21 @@ export const Rows = z
   .meta({ items: json(Row) })
   .describe(`The drafts, 1 to ${MAX_IMPORT_ROWS}, in order; a refusal names each bad row by its number (the first is 1)`);
 
-/** Each row as create_draft's input, or its problems (as the row's). */
-export function parseRows(raw: unknown[]): { rows: ImportRow[]; problems: ErrorDetail[] } {
+/** Each row as create_draft's input, or its problems (as the row's); and the descriptions the rows give their images. */
+export function parseRows(raw: unknown[]): { rows: ImportRow[]; problems: ErrorDetail[]; alts: Alt[] } {
   const rows: ImportRow[] = [];
   const problems: ErrorDetail[] = [];
+  const alts: Alt[] = [];
   raw.forEach((value, i) => {
     const row = i + 1;
     const wrong = (issues: z.core.$ZodIssue[]) =>
       problems.push(...toDetails({ issues }).map((d) => rowProblem(row, d.path === "(body)" ? "" : d.path, d.message)));
     const r = Row.safeParse(value);
     if (!r.success) return wrong(r.error.issues);
-    const { network, text, scheduled_for, ...fields } = r.data;
+    const { network, text, scheduled_for, image_alts, ...fields } = r.data;
+    if (image_alts && image_alts.length > (fields.image_urls?.length ?? 0))
+      return problems.push(rowProblem(row, "image_alts", "Give at most one description for each of image_urls"));
+    image_alts?.forEach((alt, k) => alts.push({ url: fields.image_urls![k], alt }));
     const type = networkNamed(network as NetworkName).draftType;
     // An image elsewhere is fetched when the import is saved: create_draft's schema, which
     // takes uploads only, sees an upload's address in its place, and the draft gets it back.
@@ -80,7 +89,7 @@ export function parseRows(raw: unknown[]): { rows: ImportRow[]; problems: ErrorD
     const draft = stand.size ? withImages(d.data, (u) => stand.get(u) ?? u) : d.data;
     rows.push({ row, network, draft, scheduledFor: scheduled_for ? new Date(scheduled_for) : null });
   });
-  return { rows, problems };
+  return { rows, problems, alts };
 }
 
 export const ImportedDrafts = z.array(
@@ -101,7 +110,8 @@ export const importDraftsOp = defineOperation({
   description:
     `Saves many drafts in one call (a week's plan, a spreadsheet's rows): each row is a network (linkedin: a post; x or bluesky: a ` +
     `tweet, with a parent post draft as create_draft makes one), text, and optionally account_id, image_urls (uploaded with ` +
-    `upload_media, or addresses elsewhere, fetched and stored as media when the import is saved), first_comment, thread and scheduled_for. Every row is checked as create_draft checks a draft; if any row has a ` +
+    `upload_media, or addresses elsewhere, fetched and stored as media when the import is saved) with image_alts, first_comment, ` +
+    `thread and scheduled_for. Every row is checked as create_draft checks a draft; if any row has a ` +
     `problem, nothing is saved and the refusal names every bad row by its number (the first row is 1). Creates drafts only: ` +
     `scheduled_for is kept with the import as the intended time, and scheduling each draft stays schedule_content (the owner ` +
     `approves it). The owner can remove a whole import at once on their Import page. At most ${MAX_IMPORT_ROWS} rows.`,
@@ -111,7 +121,7 @@ export const importDraftsOp = defineOperation({
   input: z.strictObject({ rows: Rows }),
   output: z.strictObject({ import_id: z.string().describe("The import, removed as one by the owner"), drafts: ImportedDrafts }),
   run: (ctx, input) => {
-    const { rows, problems } = parseRows(input.rows);
-    return importDrafts(ctx, rows, problems, { queue: false });
+    const { rows, problems, alts } = parseRows(input.rows);
+    return importDrafts(ctx, rows, problems, { queue: false, alts });
   },
 });

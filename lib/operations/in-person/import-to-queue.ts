@@ -24,8 +24,8 @@ export const importToQueueOp = defineOperation({
   input: z.strictObject({ rows: Rows, alts: Alts.optional() }),
   output: z.strictObject({ import_id: z.string(), drafts: ImportedDrafts, refused: Refused.optional() }),
   run: (ctx, input) => {
-    const { rows, problems } = parseRows(input.rows);
-    return importDrafts(ctx, rows, problems, { queue: true, alts: input.alts });
+    const { rows, problems, alts } = parseRows(input.rows);
+    return importDrafts(ctx, rows, problems, { queue: true, alts: [...(input.alts ?? []), ...alts] });
   },
 });
 
