@@ -13,6 +13,7 @@ import { withDatabase } from "../helpers/db";
 import { accounts, connectBluesky } from "../helpers/microblog";
 import { scriptedModel } from "../helpers/model";
 import { withFakePlatforms } from "../helpers/platform-fixture";
+import { asOwner } from "../helpers/owner";
 
 // generate_tweet writes for the network its draft goes to (the account it names, else the
 // default microblog account): the model is told that network and its limit, and what it
@@ -103,5 +104,47 @@ describe("generate_tweet for the account's network", () => {
     for (const p of [packed.res.text, ...packed.res.thread!]) expect(graphemes(p)).toBe(289);
     const toX = await generate(u, thread, block);
     expect([toX.res.text, ...toX.res.thread!]).toEqual([SENTENCE, SENTENCE, SENTENCE]);
+  });
+});
+
+describe("the composer's AI help for the chosen account's network", () => {
+  /** assist_writing as the composer's form sends it, with a model answering `answers` (none: the offline composer). */
+  async function help(u: TestUser, input: Record<string, unknown>, ...answers: string[]) {
+    const m = scriptedModel(...answers);
+    if (answers.length) replacePorts({ model: writer(() => m.model) });
+    return { res: await asOwner(u, "assist_writing", input), calls: m.calls };
+  }
+
+  it("writes, shortens and threads within Bluesky's limit for a Bluesky account, and within X's for the default", async () => {
+    const { u, bsky } = await owner();
+    const written = await help(u, { action: "write", format: "tweet", topic: "Small pull requests", account_id: bsky }, PLAIN);
+    expect(written.res.body).toEqual({ parts: [PLAIN] });
+    expect(written.calls).toHaveLength(1);
+    expect(written.calls[0].system).toContain("at most 300 characters as Bluesky counts them (every link counts in full)");
+    const shortened = await help(u, { action: "shorten", format: "tweet", text: `${PLAIN} ${PLAIN}`, account_id: bsky }, PLAIN);
+    expect(shortened.res.body).toEqual({ parts: [PLAIN] });
+    expect(shortened.calls[0].system).toContain("one post for Bluesky");
+    const block = Array(4).fill(SENTENCE).join(" ");
+    const thread = await help(u, { action: "thread", text: block, parts: 3, account_id: bsky }, block);
+    expect(thread.res.body.parts).toEqual([`${SENTENCE} ${SENTENCE}`, `${SENTENCE} ${SENTENCE}`]);
+    // The default account (X): the same answers fitted to X.
+    const toX = await help(u, { action: "write", format: "tweet", topic: "Small pull requests" }, PLAIN);
+    expect(toX.calls).toHaveLength(2);
+    expect(tweetWeight(toX.res.body.parts[0])).toBeLessThanOrEqual(280);
+    // Another owner's account is as a missing one, and nothing is asked of the model.
+    const other = await owner();
+    const foreign = await help(u, { action: "write", format: "tweet", topic: "Small pull requests", account_id: other.bsky }, PLAIN);
+    expect([foreign.res.status, foreign.res.body.error.code, foreign.calls.length]).toEqual([422, "action_failed", 0]);
+    expect(foreign.res.body.error.message).toBe("No X or Bluesky account (account_id) with that id exists in your account.");
+  });
+
+  it("the offline composer fits a rewrite to Bluesky's 300, past X's 280", async () => {
+    const { u, bsky } = await owner();
+    const text = `${"A long sentence about shipping small changes, reviewed the same day by a colleague who cares. ".repeat(8)}`.trim();
+    const { res } = await help(u, { action: "rewrite", format: "tweet", text, account_id: bsky });
+    const [out] = res.body.parts as string[];
+    expect(graphemes(out)).toBeGreaterThan(280);
+    expect(graphemes(out)).toBeLessThanOrEqual(300);
+    expect(out).toMatch(/…$/);
   });
 });
