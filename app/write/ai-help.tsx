@@ -48,7 +48,8 @@ export function AiHelp({
   assist: Assist;
   /** The configured model's name, or null for the built-in offline composer. */
   model: string | null;
-  formats: { format: "post" | "tweet"; label: string }[];
+  /** `account`: the account chosen for it (its network's limit applies), "" for the default. */
+  formats: { format: "post" | "tweet"; label: string; account: string }[];
   write: (format: "post" | "tweet", parts: string[]) => void;
   undo: (() => void) | null;
 }) {
@@ -82,7 +83,7 @@ export function AiHelp({
             className="btn"
             disabled={!!assist.busy}
             onClick={async () => {
-              const parts = await assist.call(`Writing the ${f.label}`, { action: "write", format: f.format, topic, instructions });
+              const parts = await assist.call(`Writing the ${f.label}`, { action: "write", format: f.format, topic, instructions, account_id: f.account });
               if (parts) write(f.format, parts);
             }}
           >
@@ -111,18 +112,21 @@ export function AiHelp({
 export function EditWithAi({
   assist,
   format,
+  account,
   text,
   label,
   replace,
 }: {
   assist: Assist;
   format: "post" | "tweet";
+  /** The account chosen for the text ("" for the default): written within its network's limit. */
+  account: string;
   text: string;
   label: string;
   replace: (t: string) => void;
 }) {
   const run = async (action: "shorten" | "rewrite", what: string) => {
-    const parts = await assist.call(`${what} ${label}`, { action, format, text });
+    const parts = await assist.call(`${what} ${label}`, { action, format, text, account_id: account });
     if (parts?.[0]) replace(parts[0]);
   };
   return (

@@ -349,7 +349,10 @@ export function Composer({ userId, name, csrf, formKey, targets, when, limits, m
       <AiHelp
         assist={assist}
         model={model}
-        formats={[...(d.toPost ? [{ format: "post" as const, label: "post" }] : []), ...(d.toTweet ? [{ format: "tweet" as const, label: tweetWhat }] : [])]}
+        formats={[
+          ...(d.toPost ? [{ format: "post" as const, label: "post", account: d.postAccount }] : []),
+          ...(d.toTweet ? [{ format: "tweet" as const, label: tweetWhat, account: d.tweetAccount }] : []),
+        ]}
         write={(format, parts) => byAi(format === "post" ? { post: parts[0] } : { parts: [parts[0]], partMedia: [d.partMedia[0] ?? []] })}
         undo={
           beforeAi
@@ -378,7 +381,7 @@ export function Composer({ userId, name, csrf, formKey, targets, when, limits, m
             <span className="help" id="post-count">
               {Array.from(d.post).length} / 3000 characters. The preview marks where LinkedIn folds the text behind “…see more”.
             </span>
-            <EditWithAi assist={assist} format="post" text={d.post} label="the post" replace={(t) => byAi({ post: t })} />
+            <EditWithAi assist={assist} format="post" account={d.postAccount} text={d.post} label="the post" replace={(t) => byAi({ post: t })} />
             <MediaPicker label="the post" items={d.postMedia} change={changePostMedia} limits={limits.post} csrf={csrf} />
           </div>
           <PostPreview
@@ -414,7 +417,12 @@ export function Composer({ userId, name, csrf, formKey, targets, when, limits, m
               disabled={!!assist.busy || !(d.parts.join("").trim() || d.post.trim())}
               onClick={async () => {
                 const text = d.parts.join("\n\n").trim() || d.post;
-                const parts = await assist.call("Writing the thread", { action: "thread", text, parts: text.length > 600 ? "5" : "3" });
+                const parts = await assist.call("Writing the thread", {
+                  action: "thread",
+                  text,
+                  parts: text.length > 600 ? "5" : "3",
+                  account_id: d.tweetAccount,
+                });
                 if (parts) byAi({ parts, partMedia: parts.map((_, i) => (i === 0 ? (d.partMedia[0] ?? []) : [])) });
               }}
             >
@@ -438,6 +446,7 @@ export function Composer({ userId, name, csrf, formKey, targets, when, limits, m
                   <EditWithAi
                     assist={assist}
                     format="tweet"
+                    account={d.tweetAccount}
                     text={p}
                     label={d.parts.length > 1 ? `part ${i + 1}` : `the ${tweetWhat}`}
                     replace={(t) => byAi({ parts: d.parts.map((x, k) => (k === i ? t : x)) })}

@@ -1,6 +1,6 @@
 import type { Config } from "@/lib/core/config";
 import type { Db } from "@/lib/adapters/db";
-import type { DraftType, NetworkName, PlatformName } from "@/lib/domain/networks";
+import type { DraftType, NetworkName, NetworkSpec, PlatformName } from "@/lib/domain/networks";
 import type { Platform } from "@/lib/domain/networks/platform";
 import type { authAccounts } from "@/drizzle/schema";
 import type { PublishingAccount } from "./accounts/accounts";
@@ -144,6 +144,11 @@ export type Brief = {
   parts?: number;
   /** Instead of writing about a topic: `sourcePost` made shorter, or said again in the author's voice. */
   edit?: "shorten" | "rewrite";
+  /**
+   * The network it is written for, whose name the model is told and whose text rule it is
+   * fitted to (a tweet: its account's, X or Bluesky); absent, the format's first (LinkedIn; X).
+   */
+  network?: NetworkSpec;
 };
 
 /**

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { splitThread, writer } from "@/lib/adapters/ai";
 import { db } from "@/lib/adapters/db";
 import { tweetWeight } from "@/lib/domain/drafts/text";
+import { networkNamed } from "@/lib/domain/networks";
 import { fetchItemOp } from "@/lib/operations/drafts/fetch-item";
 import { generateTweetOp } from "@/lib/operations/generation/generate-tweet";
 import { replacePorts } from "@/lib/adapters/ports";
@@ -67,7 +68,7 @@ describe("generate_tweet as a thread", () => {
     expect(res.text).toBe("First part, the hook.");
     expect(tweetWeight(res.thread[0])).toBeLessThanOrEqual(280);
     expect(res.thread[1]).toBe("Last part.");
-    expect(splitThread(`${"A sentence that is long enough to matter here. ".repeat(12)}`, 5).length).toBeGreaterThanOrEqual(2);
+    expect(splitThread(`${"A sentence that is long enough to matter here. ".repeat(12)}`, 5, networkNamed("x").text).length).toBeGreaterThanOrEqual(2);
   });
 
   it("refuses parts outside 2 to 25, and parts without as_thread", async () => {

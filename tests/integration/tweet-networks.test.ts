@@ -1,16 +1,16 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/adapters/db";
-import { authAccounts, tweetDrafts } from "@/drizzle/schema";
+import { tweetDrafts } from "@/drizzle/schema";
 import { setDefaultAccount } from "@/lib/domain/accounts/accounts";
 import { destination } from "@/lib/adapters/platforms/destination";
 import { createDraftOp } from "@/lib/operations/drafts/create-draft";
-import { getProfileContextOp } from "@/lib/operations/owner/get-profile-context";
 import { updateDraftOp } from "@/lib/operations/drafts/update-draft";
 import { call, expectError, expectOk, makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
 import { withConfig } from "../helpers/env";
 import { withFakePlatforms } from "../helpers/platform-fixture";
+import { accounts, connectBluesky } from "../helpers/microblog";
 import { approved, inSeconds, row } from "../helpers/publishing";
 
 // A tweet goes to X or to Bluesky, whichever account it names (else the default microblog
@@ -20,25 +20,6 @@ import { approved, inSeconds, row } from "../helpers/publishing";
 withDatabase();
 withConfig({ SCHEDULE_MIN_LEAD_SECONDS: "1" });
 const platforms = withFakePlatforms();
-
-/** A Bluesky connection as connecting with an app password stores it (no PDS is asked in this file). */
-async function connectBluesky(u: TestUser, did = `did:plc:${u.id.replace(/-/g, "").slice(0, 24)}`) {
-  await (await db()).insert(authAccounts).values({
-    userId: u.id,
-    type: "app_password",
-    provider: "bluesky",
-    providerAccountId: did,
-    access_token: "bsky-access",
-    refresh_token: "bsky-refresh",
-    expires_at: Math.floor(Date.now() / 1000) + 3600,
-    handle: "writer.bsky.test",
-  });
-}
-
-async function accounts(u: TestUser) {
-  const p = expectOk(await call("get_profile_context", {}, { token: u.token }), getProfileContextOp.output);
-  return p.accounts as { account_id: string; platform: string; network: string; default: boolean; handle: string | null }[];
-}
 
 const create = (u: TestUser, body: Record<string, unknown>) => call("create_draft", { type: "tweet", ...body }, { token: u.token });
 const paths = (res: { body: { error: { details: { path: string }[] } } }) => res.body.error.details.map((d) => d.path);

@@ -1,12 +1,15 @@
 import { createHash } from "node:crypto";
-import { THREAD_SEPARATOR, type Brief, type Voice } from "./prompts";
-import { fitsTweet, trimTweet } from "./length";
+import { networkOfBrief, THREAD_SEPARATOR, type Brief, type Voice } from "./prompts";
+import { fits, fitTo } from "./length";
 
 // The built-in offline voice composer: deterministic text from the voice profile and the
 // topic, for deployments without a model server. It is no writer, but it uses the author's
 // niche, tone, pillar and sign-off, so drafts read as theirs and can be edited from there.
 
 const pick = <T>(items: T[], seed: number, salt: number): T => items[(seed + salt * 7) % items.length];
+
+/** The same brief always gives the same text; the network is left out (the text is only fitted to it). */
+const seedOf = ({ network: _, ...b }: Brief) => createHash("sha256").update(JSON.stringify(b)).digest().readUInt32BE(0);
 
 const firstSentence = (text: string) => {
   const clean = text.replace(/\s+/g, " ").trim();
@@ -67,20 +70,21 @@ const POINTS = [
 ];
 
 /**
- * A thread of `n` parts: a hook, the topic's own sentences (packed up to X's limit), points in
+ * A thread of `n` parts: a hook, the topic's own sentences (packed up to the network's limit), points in
  * the author's manner when the topic runs out, and a closing question with their sign-off.
  */
 export function composeThread(b: Brief, n: number): string[] {
   const v = b.voice;
+  const rule = networkOfBrief(b).text;
   const subject = (b.topic ?? b.sourcePost ?? "").trim();
-  const seed = createHash("sha256").update(JSON.stringify(b)).digest().readUInt32BE(0);
+  const seed = seedOf(b);
   const [lead = subject, ...rest] = sentences(subject);
   const short = lead.replace(/[.!?。！？]+$/u, "").slice(0, 80);
   let middle = [...rest];
   // Neighbouring sentences share a part while they fit, until the thread has room for them.
   for (let i = 0; middle.length > n - 2 && i < middle.length - 1;) {
     const joined = `${middle[i]} ${middle[i + 1]}`;
-    if (fitsTweet(joined)) middle.splice(i, 2, joined);
+    if (fits(rule, joined)) middle.splice(i, 2, joined);
     else i++;
   }
   // Still too much: the last middle part takes the rest (trimmed below).
@@ -96,7 +100,7 @@ export function composeThread(b: Brief, n: number): string[] {
   ]
     .filter(Boolean)
     .join("\n\n");
-  return [`${opener(v, seed)} ${lead} 🧵`, ...middle, close].map((p) => (fitsTweet(p) ? p : trimTweet(p)));
+  return [`${opener(v, seed)} ${lead} 🧵`, ...middle, close].map((p) => fitTo(rule, p));
 }
 
 /**
@@ -114,7 +118,7 @@ function editOffline(b: Brief, text: string): string {
     }
     return kept.join(" ");
   }
-  const seed = createHash("sha256").update(JSON.stringify(b)).digest().readUInt32BE(0);
+  const seed = seedOf(b);
   const sign = signOff(b.voice);
   return [`${opener(b.voice, seed)} ${text.trim()}`, sign && !text.trim().endsWith(sign) ? sign : null].filter(Boolean).join("\n\n");
 }
@@ -123,11 +127,11 @@ export function composeOffline(b: Brief): string {
   if (b.format === "tweet" && b.parts) return composeThread(b, b.parts).join(`\n${THREAD_SEPARATOR}\n`);
   if (b.edit && b.sourcePost) {
     const out = editOffline(b, b.sourcePost);
-    return b.format === "tweet" && !fitsTweet(out) ? trimTweet(out) : out;
+    return b.format === "tweet" ? fitTo(networkOfBrief(b).text, out) : out;
   }
   const v = b.voice;
   const subject = (b.topic ?? b.sourcePost ?? "").trim();
-  const seed = createHash("sha256").update(JSON.stringify(b)).digest().readUInt32BE(0);
+  const seed = seedOf(b);
   const lead = firstSentence(subject);
   const tags = [hashtag(b.pillar), hashtag(v.niche)].filter((t): t is string => !!t);
   if (b.format === "tweet") {

@@ -5,10 +5,9 @@ import type { Writer } from "@/lib/domain/ports";
 import { AppError, cancelled } from "@/lib/core/errors";
 import { log } from "@/lib/core/log";
 import { errorFacts } from "@/lib/core/redact";
-import { tweetWeight } from "@/lib/domain/drafts/text";
-import { fitsPost, fitsTweet, tidy, trimPost, trimTweet } from "./length";
+import { fits, fitTo, POST_FIT, tidy, type Fit } from "./length";
 import { offlineModel } from "./offline-model";
-import { buildPrompt, THREAD_SEPARATOR, type Brief } from "./prompts";
+import { buildPrompt, networkOfBrief, THREAD_SEPARATOR, type Brief } from "./prompts";
 
 export type { Brief, Voice } from "./prompts";
 
@@ -35,7 +34,8 @@ async function once(m: LanguageModel, b: Brief, signal?: AbortSignal, extra?: st
       model: m,
       system,
       prompt: extra ? `${prompt}\n${extra}` : prompt,
-      maxOutputTokens: b.format === "tweet" ? 200 * (b.parts ?? 1) : 1200,
+      // A token a character the network allows: room for any script (a CJK character is about one).
+      maxOutputTokens: b.format === "tweet" ? networkOfBrief(b).text.max * (b.parts ?? 1) : 1200,
       maxRetries: 1,
       abortSignal: signal ? AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)]) : AbortSignal.timeout(TIMEOUT_MS),
     });
@@ -50,50 +50,49 @@ async function once(m: LanguageModel, b: Brief, signal?: AbortSignal, extra?: st
 }
 
 /**
- * One post or tweet in the author's voice, always within its limit: an over-long tweet is
- * asked for again once, shorter, and then trimmed; a post over 3000 characters is trimmed.
+ * One post or tweet in the author's voice, always within its limit: a tweet over its
+ * network's (X's 280 weighted characters, Bluesky's 300 graphemes) is asked for again once,
+ * told why in the network's words, and then trimmed; a post over 3000 characters is trimmed.
  */
 export async function write(m: LanguageModel, b: Brief, signal?: AbortSignal): Promise<string> {
   let text = await once(m, b, signal);
   if (!text) text = await once(m, b, signal);
   if (!text) throw new AppError("temporarily_unavailable", "The writing model returned no text.", "Nothing was charged. Retry in a minute.");
-  if (b.format === "post") return fitsPost(text) ? text : trimPost(text);
-  if (fitsTweet(text)) return text;
-  const retry = await once(
-    m,
-    b,
-    signal,
-    `<note>${JSON.stringify(`The last draft weighed ${tweetWeight(text) ?? "far over"} of 280. Write a shorter one.`)}</note>`,
-  );
-  return fitsTweet(retry) && retry ? retry : trimTweet(retry || text);
+  if (b.format === "post") return fitTo(POST_FIT, text);
+  const rule = networkOfBrief(b).text;
+  const problem = rule.problem(text);
+  if (!problem) return text;
+  const retry = await once(m, b, signal, `<note>${JSON.stringify(`The last draft did not fit: ${problem}. Write a shorter one.`)}</note>`);
+  return retry && fits(rule, retry) ? retry : fitTo(rule, retry || text);
 }
 
 /**
  * The parts of a thread in the model's answer: split at separator lines, tidied, each made to
- * fit X's limit; at most `n`. An answer that is one block is cut at sentence ends instead.
+ * fit the network's text rule; at most `n`. An answer that is one block is cut at sentence ends
+ * instead.
  */
-export function splitThread(text: string, n: number): string[] {
+export function splitThread(text: string, n: number, rule: Fit): string[] {
   const sep = new RegExp(`^\\s*${THREAD_SEPARATOR}+\\s*$`, "m");
   let parts = text
     .split(sep)
     .map((p) => tidy(p))
     .filter(Boolean);
   if (parts.length < 2) {
-    // Sentences packed into tweets, for a model that ignored the separator.
+    // Sentences packed into parts by the rule, for a model that ignored the separator.
     parts = [];
     for (const sentence of text.replace(/\s+/g, " ").match(/[^.!?]+[.!?]*/g) ?? []) {
       const last = parts[parts.length - 1];
-      if (last !== undefined && fitsTweet(`${last} ${sentence.trim()}`)) parts[parts.length - 1] = `${last} ${sentence.trim()}`;
+      if (last !== undefined && fits(rule, `${last} ${sentence.trim()}`)) parts[parts.length - 1] = `${last} ${sentence.trim()}`;
       else parts.push(sentence.trim());
     }
   }
-  return parts.slice(0, n).map((p) => (fitsTweet(p) ? p : trimTweet(p)));
+  return parts.slice(0, n).map((p) => fitTo(rule, p));
 }
 
-/** A thread of `b.parts` tweets in the author's voice (at least 2 parts, each within 280). */
+/** A thread of `b.parts` tweets in the author's voice (at least 2 parts, each within its network's limit). */
 export async function writeThread(m: LanguageModel, b: Brief & { parts: number }, signal?: AbortSignal): Promise<string[]> {
   for (let attempt = 0; attempt < 2; attempt++) {
-    const parts = splitThread(await once(m, b, signal), b.parts);
+    const parts = splitThread(await once(m, b, signal), b.parts, networkOfBrief(b).text);
     if (parts.length >= 2) return parts;
   }
   throw new AppError("temporarily_unavailable", "The writing model did not return a thread.", "Nothing was charged. Retry in a minute.");

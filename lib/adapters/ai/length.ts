@@ -1,6 +1,9 @@
-import { MAX_TWEET_WEIGHT, tweetWeight } from "@/lib/domain/drafts/text";
+import type { TextRule } from "@/lib/domain/networks/network";
 
 export const MAX_POST_LENGTH = 3000;
+
+/** What a text is fitted to: a network's text rule (X's weighted 280, Bluesky's 300 graphemes), or a post's length. */
+export type Fit = Pick<TextRule, "problem">;
 
 const graphemes = (s: string) => Array.from(new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(s), (g) => g.segment);
 
@@ -26,11 +29,13 @@ function trimTo(text: string, fits: (s: string) => boolean): string {
   return cut.trimEnd() + "…";
 }
 
-export const fitsTweet = (s: string) => (tweetWeight(s) ?? Infinity) <= MAX_TWEET_WEIGHT;
-export const fitsPost = (s: string) => s.length <= MAX_POST_LENGTH; // UTF-16 units, as the draft schema counts
+/** A post's length as the draft schema counts it (UTF-16 units), within which LinkedIn's own rule always holds. */
+export const POST_FIT: Fit = { problem: (s) => (s.length <= MAX_POST_LENGTH ? null : `A post is at most ${MAX_POST_LENGTH} characters`) };
 
-export const trimTweet = (s: string) => trimTo(s, fitsTweet);
-export const trimPost = (s: string) => trimTo(s, fitsPost);
+export const fits = (rule: Fit, s: string) => rule.problem(s) === null;
+
+/** `s` when the rule takes it, else its longest prefix that it takes (a word boundary when near, with an ellipsis). */
+export const fitTo = (rule: Fit, s: string) => trimTo(s, (t) => fits(rule, t));
 
 /** Models like to wrap their answer in quotes or a label; drafts should not carry them. */
 export function tidy(text: string): string {

@@ -1,4 +1,5 @@
 import type { LanguageModelV3, LanguageModelV3CallOptions } from "@ai-sdk/provider";
+import { NETWORKS } from "@/lib/domain/networks";
 import { composeOffline } from "./composer";
 import { readBlock, type Brief, type Voice } from "./prompts";
 
@@ -25,6 +26,7 @@ export function offlineModel(): LanguageModelV3 {
         pillar: readBlock<string>(text, "pillar"),
         parts: readBlock<number>(text, "parts"),
         edit: readBlock<"shorten" | "rewrite">(text, "edit"),
+        network: NETWORKS.find((n) => n.id === readBlock<string>(text, "network")),
       };
       const raw = (brief.voice ?? {}) as unknown as Record<string, unknown>;
       brief.voice = {

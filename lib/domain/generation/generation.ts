@@ -6,6 +6,7 @@ import type { Voice } from "../ports";
 import { withDebit } from "../owner/allowances";
 import { startTopic } from "../series/series";
 import { chosenAccount, holdParentPost } from "../drafts/drafts";
+import { networkOfAccount } from "../drafts/fit";
 import { deriveTitle } from "../drafts/text";
 import { draftCreated } from "@/lib/domain/webhooks/domain-events";
 import { stillWanted } from "../apps/tokens";
@@ -90,6 +91,8 @@ export async function generateTweet(ctx: Ctx, input: GenerateTweetInput) {
   const uid = ctx.caller.userId;
   await checkTopic(ctx, input.series_topic_id);
   const accountId = await chosenAccount(ctx, "tweet", input.account_id); // checked before anything is spent
+  // Written for the network it goes to (its account's, else the default's): X's limit or Bluesky's.
+  const network = await networkOfAccount(ctx.db, uid, "tweet", accountId);
   let source: { id: string; body: string; pillar: string | null; untrustedSource: string | null } | undefined;
   if (input.from_post_id) {
     [source] = await ctx.db
@@ -108,6 +111,7 @@ export async function generateTweet(ctx: Ctx, input: GenerateTweetInput) {
       sourcePost: source?.body,
       pillar: source?.pillar ?? undefined,
       instructions: input.instructions,
+      network,
     };
     const [text, ...later] = input.as_thread
       ? await ctx.ports.model.writeThread({ ...brief, parts: input.parts ?? THREAD_PARTS_DEFAULT }, ctx.signal)

@@ -17,6 +17,8 @@ export type TextRule = {
   max: number;
   /** How the network counts, after a number: "characters as X counts them". */
   unit: string;
+  /** What a writer must know of that counting, in a few words (the writing model is told it): "every link counts 23, …". */
+  counting?: string;
   /** How much `text` counts, the network's way (what `max` limits). */
   count: (text: string) => number;
   /** Why `text` does not fit, as a sentence ("A tweet is at most 280 characters as X counts them (…); this one is 281"), or null. */

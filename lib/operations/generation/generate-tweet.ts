@@ -29,10 +29,11 @@ export const generateTweetOp = defineOperation({
   title: "Write a tweet draft",
   summary: "Write a tweet draft",
   description:
-    `Writes one tweet (micro) in the user's trained voice and saves it to the tweet drafts, always within 280 characters as X counts ` +
-    `them. Give exactly one of topic (the topic is also saved as an idea) or from_post_id (condenses that existing post draft ` +
-    `into a tweet stored against it). With as_thread: true it writes a thread of parts tweets (2 to ${MAX_THREAD_PARTS + 1}, ` +
-    `default ${THREAD_PARTS_DEFAULT}) instead: text is the first, thread the rest, saved as one draft. Never publishes. Each call (a thread ` +
+    `Writes one tweet (micro) in the user's trained voice and saves it to the tweet drafts, always within the limit of the ` +
+    `account's network (account_id, else the default microblog account; X: 280 as X counts them; Bluesky: 300 graphemes). Give ` +
+    `exactly one of topic (the topic is also saved as an idea) or from_post_id (condenses that existing post draft into a tweet ` +
+    `stored against it). With as_thread: true it writes a thread of parts tweets (2 to ${MAX_THREAD_PARTS + 1}, default ` +
+    `${THREAD_PARTS_DEFAULT}) instead: text is the first, thread the rest, saved as one draft. Never publishes. Each call (a thread ` +
     `too) uses one AI action of the monthly plan allowance plus AI credits. To save a tweet you already wrote, use create_draft.`,
   permission: "content:write",
   confirmation: false,

@@ -32,6 +32,8 @@ export function graphemes(text: string): number {
 const post: TextRule = {
   max: MAX_BLUESKY_GRAPHEMES,
   unit: "characters as Bluesky counts them",
+  // The text is posted as written (a link's facet only marks it): unlike on X, a link counts in full.
+  counting: "every link counts in full",
   count: (text) => graphemes(text.normalize("NFC")),
   problem: (text) => {
     const nfc = text.normalize("NFC");

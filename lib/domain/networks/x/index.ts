@@ -26,6 +26,7 @@ export function cashtagProblem(text: string): string | null {
 const weighted: TextRule = {
   max: MAX_TWEET_WEIGHT,
   unit: "characters as X counts them",
+  counting: "every link counts 23, emoji and CJK characters count 2",
   // A text too long to be weighed counts its characters (it is far past the limit either way).
   count: (text) => tweetWeight(text) ?? text.normalize("NFC").length,
   problem: (text) => {
