@@ -29,8 +29,9 @@ const Row = z.strictObject({
       "At least the minimum lead ahead, at most 365 days",
   ),
   image_urls: createMediaFields.image_urls.describe(
-    `Images in order (a post up to ${MAX_POST_IMAGES}, a tweet up to ${MAX_TWEET_IMAGES}): each uploaded with upload_media, or an http(s) address elsewhere, fetched and ` +
-      `stored as your media when the import is saved (at most ${MAX_OUTSIDE_IMAGES} such addresses an import)`,
+    `Images in order (a post up to ${MAX_POST_IMAGES}, a tweet up to ${MAX_TWEET_IMAGES}): each uploaded with upload_media, ` +
+      `or an http(s) address elsewhere, fetched and stored as your media when the import is saved ` +
+      `(at most ${MAX_OUTSIDE_IMAGES} such addresses an import)`,
   ),
   image_alts: z
     .array(z.string().trim().min(1).max(1000))
