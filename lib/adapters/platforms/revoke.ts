@@ -3,6 +3,7 @@ import { log } from "@/lib/core/log";
 import { errorFacts } from "@/lib/core/redact";
 import type { StoredConnection } from "@/lib/domain/ports";
 import { send } from "./http";
+import { xAppAuth } from "./x";
 
 // A disconnected LinkedIn or X connection's tokens revoked at the network (OAuth 2.0 Token
 // Revocation, RFC 7009), so that a copy of them (a backup, a log) stops working there too,
@@ -24,10 +25,9 @@ function revocations(c: StoredConnection): Revocation[] {
     return c.access_token ? [{ network: "LinkedIn", url, form: { ...app, token: c.access_token }, headers: {} }] : [];
   }
   if (c.provider === "twitter" && cfg.X_CLIENT_ID && cfg.X_CLIENT_SECRET) {
-    const basic = Buffer.from(`${cfg.X_CLIENT_ID}:${cfg.X_CLIENT_SECRET}`).toString("base64");
     const url = `${base(cfg.X_API_URL)}/2/oauth2/revoke`;
     const one = (token: string | null, hint: string): Revocation[] =>
-      token ? [{ network: "X", url, form: { token, token_type_hint: hint, client_id: cfg.X_CLIENT_ID! }, headers: { authorization: `Basic ${basic}` } }] : [];
+      token ? [{ network: "X", url, form: { token, token_type_hint: hint, client_id: cfg.X_CLIENT_ID! }, headers: xAppAuth() }] : [];
     return [...one(c.refresh_token, "refresh_token"), ...one(c.access_token, "access_token")];
   }
   return [];

@@ -16,15 +16,20 @@ import { DuplicateRefusal, PublishError, type CommentRequest, type Platform, typ
 
 const NET = "X";
 
+/** How X's token and revocation endpoints authenticate this app (a confidential client): HTTP Basic. */
+export const xAppAuth = () => {
+  const c = config();
+  return { authorization: `Basic ${Buffer.from(`${c.X_CLIENT_ID}:${c.X_CLIENT_SECRET}`).toString("base64")}` };
+};
+
 function refresher() {
   const c = config();
-  const basic = Buffer.from(`${c.X_CLIENT_ID}:${c.X_CLIENT_SECRET}`).toString("base64");
   return (refreshToken: string) =>
     refreshGrant(
       NET,
       `${c.X_API_URL.replace(/\/+$/, "")}/2/oauth2/token`,
       { grant_type: "refresh_token", refresh_token: refreshToken, client_id: c.X_CLIENT_ID! },
-      { authorization: `Basic ${basic}` },
+      xAppAuth(),
     );
 }
 
