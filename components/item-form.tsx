@@ -31,12 +31,6 @@ type Props = {
 
 const noSave = async () => null;
 
-/**
- * An item's editor and its actions as one form: Save, Schedule, Unschedule and Publish now all
- * send the text as typed, and the server saves it before acting. A refusal keeps the typed
- * text (React resets a form after its action: the text returns as its default value), and
- * leaving with unsaved text asks first.
- */
 /** Why `network` would refuse this text, by its own text rule, with the way out; null when it fits. */
 function refusal(network: NetworkName | undefined, body: string): string | null {
   const net = network && networkNamed(network);
@@ -46,6 +40,12 @@ function refusal(network: NetworkName | undefined, body: string): string | null 
   return `${net.name} would refuse it, so nothing was published: this ${net.postNoun} is ${size}. ${out}`;
 }
 
+/**
+ * An item's editor and its actions as one form: Save, Schedule, Unschedule and Publish now all
+ * send the text as typed, and the server saves it before acting. A refusal keeps the typed
+ * text (React resets a form after its action: the text returns as its default value), and
+ * leaving with unsaved text asks first.
+ */
 export function ItemForm({ action, hidden: initial, saved: initialSaved, titleHelp, when, scheduled, publishQuestion, autosave, network, timeZone }: Props) {
   // Publish now refused before its dialog: what the network would refuse cannot be confirmed.
   const [tooLong, setTooLong] = useState<{ message: string; attempt: number } | null>(null);
