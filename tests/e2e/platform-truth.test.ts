@@ -145,11 +145,17 @@ describe("publishing to X and LinkedIn connected in a browser", () => {
 
     fake.signIn.x.withheld = [];
     await x.getByRole("button", { name: "Reconnect X" }).click();
-    await expect.poll(() => page.getByRole("note", { name: "X permissions" }).count()).toBe(0);
-    const res = await approvedCall(page, "publish_now", { type: "tweet", id: tweet.id });
+    // The reconnect is one navigation through X and back to this same address: its end is read
+    // on a page of its own, reloaded until the stored connection has the scope (this one can
+    // lose the note while it navigates, and a goto would cut that navigation short).
+    const after = await page.context().newPage();
+    await after.goto(`${srv.origin}/settings/connections`);
+    await expect.poll(async () => (await after.reload(), await after.getByRole("note", { name: "X permissions" }).count())).toBe(0);
+    const res = await approvedCall(after, "publish_now", { type: "tweet", id: tweet.id });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(fake.badRequests).toEqual([]);
     await page.close();
+    await after.close();
   }, 300_000);
 
   it("the owner sets X's queue on the queue page, an app queues two tweets into the next slots, and the owner moves one", async () => {
