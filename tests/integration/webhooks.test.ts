@@ -548,6 +548,9 @@ describe("delivery", () => {
       rx.release();
       await pass;
     }
+    // On a loaded machine the pass can end before the last of them; the next passes send the
+    // rest (an hour on: retries due too), as the scheduler's next ticks would. None twice.
+    for (let i = 0; i < 3 && answeredSlow().filter((r) => r.status === 204).length < 12; i++) await deliver(H);
     expect(answeredSlow().filter((r) => r.status === 204)).toHaveLength(12);
   });
 
