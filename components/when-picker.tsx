@@ -15,6 +15,15 @@ const toDay = (s: string) => {
   return new Date(y, m - 1, d);
 };
 const toYmd = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+const longDay = new Intl.DateTimeFormat("en-GB", { weekday: "long", day: "numeric", month: "long", year: "numeric" });
+
+/**
+ * A day's button is named with its number as shown ("Tuesday 1 December 2026"), not DayPicker's
+ * default "Tuesday, December 1st, 2026": a name that holds the visible "1" as a word is what
+ * speech input users say to press it (WCAG 2.5.3, Label in Name).
+ */
+const labelDayButton = (date: Date, modifiers: { today?: boolean; selected?: boolean }) =>
+  `${modifiers.today ? "Today, " : ""}${longDay.format(date)}${modifiers.selected ? ", selected" : ""}`;
 
 export function WhenPicker({ date, time, today, timeZone, invalid }: { date: string; time: string; today: string; timeZone: string; invalid?: boolean }) {
   const [day, setDay] = useState(date);
@@ -33,9 +42,10 @@ export function WhenPicker({ date, time, today, timeZone, invalid }: { date: str
           today={toDay(today)}
           disabled={{ before: toDay(today) }}
           weekStartsOn={1}
+          labels={{ labelDayButton }}
         />
         <p className="help" aria-live="polite">
-          {new Intl.DateTimeFormat("en-GB", { weekday: "long", day: "numeric", month: "long", year: "numeric" }).format(chosen)}
+          {longDay.format(chosen)}
         </p>
       </fieldset>
       <div>
