@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { and, eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/adapters/db";
 import { ports } from "@/lib/adapters/ports";
 import { checkConnections } from "@/lib/adapters/platforms/check";
@@ -14,6 +14,7 @@ import { syncSandboxAccounts } from "@/lib/domain/accounts/sandbox";
 import { getProfileContextOp } from "@/lib/operations/owner/get-profile-context";
 import { call, expectOk, makeUser, type TestUser } from "../helpers/api";
 import { withBluesky, type BlueskyAccount } from "../helpers/bluesky";
+import { ensureBuild } from "../helpers/build";
 import { withDatabase } from "../helpers/db";
 import { asOwner } from "../helpers/owner";
 import { tempDatabase } from "../helpers/temp-database";
@@ -183,10 +184,11 @@ describe("a Bluesky session", () => {
 
 describe("npm run admin -- connect-bluesky", () => {
   const ROOT = path.resolve(import.meta.dirname, "../..");
-  const TSX = path.join(ROOT, "node_modules/.bin/tsx");
+  // What `npm run admin` runs: the build's bundle (built first if a source is newer).
+  beforeAll(() => ensureBuild(), 600_000);
   const run = (env: NodeJS.ProcessEnv, input: string, ...args: string[]) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      const child = execFile(TSX, ["lib/transports/cli/admin.ts", ...args], { cwd: ROOT, env, timeout: 90_000 }, (err, stdout, stderr) =>
+      const child = execFile(process.execPath, [path.join(ROOT, "server", "admin.mjs"), ...args], { cwd: ROOT, env, timeout: 90_000 }, (err, stdout, stderr) =>
         resolve({ code: err ? (typeof err.code === "number" ? err.code : -1) : 0, stdout, stderr }),
       );
       child.stdin!.end(input);
