@@ -51,7 +51,7 @@ export async function axe(page: Page) {
   // axe-core run in the page itself (its documented `axe.run`), violations only: what
   // @axe-core/playwright's analyze() does, less the blank page it opens for each analysis to
   // gather frames' results (these pages have no frames) and the passes it gathers too, which
-  // together made each analysis cost about three times as much.
+  // together made each analysis cost three to five times as much.
   if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE_SOURCE);
   // As a desktop and as a phone shows it (the narrow layout folds menus and tables of its own),
   // then back to the size the test had.

@@ -22,7 +22,7 @@ import { tempDatabase, type TempDatabase } from "../helpers/temp-database";
 // running the build's bundle (built first if a source is newer), in a child process. Each start
 // costs a second or more, so every command runs once per database and the checks are batched.
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const ADMIN = [path.join(ROOT, "server", "admin.mjs")]; // what `npm run admin` runs, without npm's start-up
+const ADMIN = path.join(ROOT, "server", "admin.mjs"); // what `npm run admin` runs, without npm's start-up
 beforeAll(() => ensureBuild(), 600_000);
 type Run = { code: number; stdout: string; stderr: string; json: () => any };
 
@@ -33,7 +33,7 @@ function admin(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> {
 /** The command with `input` on its standard input (a pipe, not a terminal). */
 function adminWithInput(env: NodeJS.ProcessEnv, input: string, ...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [...ADMIN, ...args], { cwd: ROOT, env, timeout: 90_000 }, (err, stdout, stderr) => {
+    const child = execFile(process.execPath, [ADMIN, ...args], { cwd: ROOT, env, timeout: 90_000 }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === "number" ? err.code : -1) : 0;
       resolve({ code, stdout, stderr, json: () => JSON.parse(stdout) });
     });
@@ -46,7 +46,7 @@ function adminWithInput(env: NodeJS.ProcessEnv, input: string, ...args: string[]
  * `answers` once it shows: what the terminal displayed, and the exit code.
  */
 function adminInTerminal(env: NodeJS.ProcessEnv, answers: [RegExp, string][], ...args: string[]): Promise<{ code: number | null; shown: string }> {
-  const command = [process.execPath, ...ADMIN, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
+  const command = [process.execPath, ADMIN, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
   const child = spawn("script", ["-qec", command, "/dev/null"], { cwd: ROOT, env, stdio: ["pipe", "pipe", "pipe"] });
   let shown = "";
   const pending = [...answers];
