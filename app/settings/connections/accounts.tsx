@@ -97,7 +97,7 @@ function MonthlyCap({ id, who, x, csrf }: { id: string; who: string; x: { spent:
       About {dollars(x.spent)} on X this month{x.cap === null ? ", no cap" : ` of a ${dollars(x.cap)} cap`}.{" "}
       <label htmlFor={`cap-${id}`}>Monthly cap on X ($)</label>{" "}
       <input id={`cap-${id}`} name="cap" type="number" min="0" max="100000" step="0.01" defaultValue={x.cap === null ? "" : x.cap / MICROS} />{" "}
-      <button className="btn" type="submit" aria-label={`Save the monthly cap on X of ${who}`}>
+      <button className="btn" type="submit" aria-label={`Save cap: the monthly cap on X of ${who}`}>
         Save cap
       </button>
     </form>
@@ -159,7 +159,7 @@ export function AccountsList({ accounts, health, onX, providers, csrf, timeZone,
                           <form action={makeDefault}>
                             <input type="hidden" name="csrf" value={csrf} />
                             <input type="hidden" name="accountId" value={a.account_id} />
-                            <button className="btn" type="submit" aria-label={`Make ${who} the default ${name} account`}>
+                            <button className="btn" type="submit" aria-label={`Make default: ${who} as the ${name} account`}>
                               Make default
                             </button>
                           </form>
