@@ -40,6 +40,9 @@ export async function pressWithKeys(page: Page, button: Locator) {
  */
 export const newPage = async (browser: Browser, options?: BrowserContextOptions): Promise<Page> => (await browser.newContext(options)).newPage();
 
+/** axe-core as the page runs it (injected by axe()). */
+const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
 /**
  * No accessibility violation that axe can find. Next streams a dynamic page's metadata after
  * its content, so right after a navigation (a server action's redirect) the content can be
@@ -69,8 +72,6 @@ export async function axe(page: Page) {
   await page.setViewportSize(had);
   expect(found).toEqual([]);
 }
-
-const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 /** With SCREENSHOT_DIR set, the page as a desktop (1280 px) and a phone (390 px) shows it. */
 export async function screenshots(page: Page, name: string) {
