@@ -128,6 +128,9 @@ describe("the owner's pages", () => {
     await shoot(popup, "confirm-too-soon");
     expect((await srv.api("delete_draft", { type: "post", id: draft.body.id }, cliToken)).body.error?.code).toBe("confirmation_required");
     await popup.close();
+    // Back to the owner's own tab: a tab left in the background gets no animation frames, and
+    // the pointer's check that the button holds still waits on them.
+    await page.bringToFront();
     await press(page.getByRole("button", { name: "Approve" }));
     await expect
       .poll(() => page.getByRole("status").textContent())
