@@ -1,4 +1,3 @@
-import { once } from "node:events";
 import zlib from "node:zlib";
 import sharp from "sharp";
 import { call, type Called, type TestUser } from "./api";
@@ -105,22 +104,32 @@ export function pageTreeTwice(depth = 40): Buffer {
   return handmadePdf(objects);
 }
 
-/** `head`, then `mb` megabytes of zeros, deflated a megabyte at a time (so that making it does not take the memory it stands for). */
-async function deflatedZeros(mb: number, head = ""): Promise<Buffer> {
-  const z = zlib.createDeflate({ level: 9 });
-  const out: Buffer[] = [];
-  z.on("data", (c: Buffer) => out.push(c));
-  z.write(head);
-  const megabyte = Buffer.alloc(1024 * 1024);
-  for (let i = 0; i < mb; i++) if (!z.write(megabyte)) await once(z, "drain");
-  z.end();
-  await once(z, "end");
-  return Buffer.concat(out);
+/**
+ * `head`, then `mb` megabytes of zeros, as zlib data. A megabyte of zeros is deflated once, in
+ * blocks that end byte-aligned and refer to nothing before them (a full flush), and repeated:
+ * the stream a deflater makes of the whole, without spending seconds of CPU deflating
+ * gigabytes. The checksum is Adler-32 of everything (zeros leave its first sum as it is and add
+ * it to the second once a byte).
+ */
+function deflatedZeros(mb: number, head = ""): Buffer {
+  const flushed = { level: 9, finishFlush: zlib.constants.Z_FULL_FLUSH };
+  const megabyte = 1024 * 1024;
+  const start = zlib.deflateSync(head, flushed); // zlib's header, then `head`, not yet final
+  const zeros = zlib.deflateRawSync(Buffer.alloc(megabyte), flushed);
+  const last = zlib.deflateRawSync(Buffer.alloc(0)); // an empty final block
+  const MOD = 65521;
+  let a = 1;
+  let b = 0;
+  for (const byte of Buffer.from(head)) [a, b] = [(a + byte) % MOD, (b + a + byte) % MOD];
+  b = Number((BigInt(b) + BigInt(mb) * BigInt(megabyte) * BigInt(a)) % BigInt(MOD));
+  const adler = Buffer.alloc(4);
+  adler.writeUInt32BE(((b << 16) | a) >>> 0);
+  return Buffer.concat([start, ...Array<Buffer>(mb).fill(zeros), last, adler]);
 }
 
 /** A one-page PDF with an object stream of deflated zeros that decodes to `mb` megabytes (about a thousandth of that sent). */
 export async function deflateBombPdf(mb: number): Promise<Buffer> {
-  const zeros = await deflatedZeros(mb);
+  const zeros = deflatedZeros(mb);
   return handmadePdf([
     "<< /Type /Catalog /Pages 2 0 R >>",
     "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
@@ -135,7 +144,7 @@ export async function deflateBombPdf(mb: number): Promise<Buffer> {
  */
 export async function pageTreeInBombPdf(mb: number): Promise<Buffer> {
   const head = "2 0 ";
-  const zeros = await deflatedZeros(mb, `${head}<< /Type /Pages /Kids [3 0 R] /Count 1 >> `);
+  const zeros = deflatedZeros(mb, `${head}<< /Type /Pages /Kids [3 0 R] /Count 1 >> `);
   const objects = [
     "<< /Type /Catalog /Pages 2 0 R >>",
     null, // in object stream 4
