@@ -51,19 +51,19 @@ const connection = async (did: string) => (await (await db()).select().from(auth
 
 /**
  * The owner at the PDS's sign-in page `url`, signing in as `a` and authorizing: resolves with
- * the query the PDS sends the browser back with (the callback is not served here).
+ * the query the PDS sends the browser back with (the callback is not served here: the browser's
+ * request to it is read and left to fail).
  */
 async function signIn(url: string, a: BlueskyAccount): Promise<URLSearchParams> {
   const context = await browser!.newContext();
   const page = await context.newPage();
   let back: URL | undefined;
-  await page.route(
-    (u) => u.pathname === CALLBACK_PATH,
-    (route) => {
-      back = new URL(route.request().url());
-      return route.fulfill({ status: 200, contentType: "text/plain", body: "back" });
-    },
-  );
+  // Read off the request the browser makes, not a route that answers it: Chromium's headless
+  // shell follows the PDS's redirect to the callback without handing it to page.route().
+  page.on("request", (r) => {
+    const u = new URL(r.url());
+    if (u.pathname === CALLBACK_PATH) back = u;
+  });
   await page.goto(url);
   await signInOnPds(page, a);
   await expect.poll(() => back, { timeout: 20_000 }).toBeDefined();
