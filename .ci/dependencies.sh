@@ -6,7 +6,10 @@
 # CI_FRESH_INSTALL=1 to always install.
 set -euo pipefail
 cache_root=${CONTENTIO_CACHE:-$HOME/.cache/contentio}
-key=$( (node -v; cat package.json package-lock.json; find patches -type f | LC_ALL=C sort | xargs cat) | sha256sum | cut -c1-16)
+# The key: what decides the tree. Of package.json only the fields an install reads, so that a
+# change to another script or a description does not cost an install.
+installed_by=$(node -p 'const p = require("./package.json"); JSON.stringify([p.dependencies, p.devDependencies, p.optionalDependencies, p.overrides, p.scripts?.postinstall])')
+key=$( (node -v; echo "$installed_by"; cat package-lock.json; find patches -type f | LC_ALL=C sort | xargs cat) | sha256sum | cut -c1-16)
 kept=$cache_root/node_modules-$key
 
 if [[ -z ${CI_FRESH_INSTALL:-} && -d $kept && ! -e node_modules ]]; then
