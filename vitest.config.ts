@@ -43,16 +43,17 @@ const BROWSER = fs
 
 /**
  * Files that replace a module (`vi.mock`): each needs a module registry of its own, so they run
- * isolated with the browser files. Every other file shares its worker's modules with the files
- * before it (`isolate: false`): importing the app once a worker instead of once a file is most
+ * isolated, in projects of their own. Every other file, browser files included, shares its
+ * worker's modules with the files before it (`isolate: false`): importing the app (and, for a
+ * browser file, playwright-core and the helpers) once a worker instead of once a file is most
  * of what a small file costs. Such a file keeps no state in a module between files: its
- * database, configuration and fakes are its own and put back in its hooks (tests/helpers).
+ * database, configuration, servers and fakes are its own and put back in its hooks
+ * (tests/helpers).
  */
 const MOCKING = fs
   .readdirSync("tests", { recursive: true, encoding: "utf8" })
   .filter((f) => f.endsWith(".test.ts") && /\bvi\.(do)?[mM]ock\(/.test(fs.readFileSync(path.join("tests", f), "utf8")))
   .map((f) => `tests/${f.split(path.sep).join("/")}`);
-const ISOLATED = [...BROWSER, ...MOCKING];
 
 // In CI, a failed test runs once more: on two shared cores a page can miss a wait by load
 // alone, and so can an integration test whose fake network must answer within the publish
@@ -64,8 +65,9 @@ const browser = { globalSetup: ["tests/setup/browser.ts"] };
 
 const embedded = { setupFiles: ["tests/setup/embedded.ts"] };
 const projects: TestProjectInlineConfiguration[] = [
-  { extends: true, test: { name: "embedded", include: ALL, exclude: ISOLATED, isolate: false, ...embedded } },
-  { extends: true, test: { name: "browser", include: ISOLATED, ...browser, ...embedded } },
+  { extends: true, test: { name: "embedded", include: ALL, exclude: [...BROWSER, ...MOCKING], isolate: false, ...embedded } },
+  { extends: true, test: { name: "browser", include: BROWSER, exclude: MOCKING, isolate: false, ...browser, ...embedded } },
+  { extends: true, test: { name: "isolated", include: MOCKING, ...embedded } },
 ];
 /** A file that runs again on PostgreSQL: one that touches a database, less the runners above. */
 const onPostgres = (f: string) => (/^tests\/(integration|mcp|oauth)\//.test(f) || BROWSER_ON_BOTH.includes(f)) && !EMBEDDED_ONLY.includes(f);
@@ -76,11 +78,12 @@ if (process.env.DATABASE_URL)
       test: {
         name: "postgres",
         include: ["tests/{integration,mcp,oauth}/**/*.test.ts", ...BROWSER_ON_BOTH],
-        exclude: [...ISOLATED, ...EMBEDDED_ONLY],
+        exclude: [...BROWSER, ...MOCKING, ...EMBEDDED_ONLY],
         isolate: false,
       },
     },
-    { extends: true, test: { name: "postgres-browser", include: ISOLATED.filter(onPostgres), ...browser } },
+    { extends: true, test: { name: "postgres-browser", include: BROWSER.filter(onPostgres), exclude: MOCKING, isolate: false, ...browser } },
+    { extends: true, test: { name: "postgres-isolated", include: MOCKING.filter(onPostgres) } },
   );
 
 export default defineConfig({
