@@ -8,6 +8,7 @@ import { handleOperation } from "@/lib/transports/http/operation";
 import { handleMcp } from "@/lib/transports/mcp/handler";
 import { makeUser, type TestUser } from "../helpers/api";
 import { withDatabase } from "../helpers/db";
+import { lingerOnUnreadBodies } from "@/server/lingering-close.mjs";
 
 // `npm start` gives API calls to the route file's `direct` export, which reads Node's request
 // and writes Node's response; `next dev` and the tests give the same handler a web Request.
@@ -20,6 +21,9 @@ let port: number;
 beforeAll(async () => {
   user = await makeUser();
   server = http.createServer((req, res) => void direct(req, res, { operation: req.url!.split("/").at(-1)! }));
+  // As npm start's server does: a body refused before it arrived whole is read and dropped
+  // while the refusal goes out, so the client reads it instead of a reset mid-write (EPIPE).
+  lingerOnUnreadBodies(server);
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   port = (server.address() as AddressInfo).port;
 });
@@ -136,6 +140,7 @@ describe("MCP calls straight from Node's request (npm start)", () => {
   let mcpPort: number;
   beforeAll(async () => {
     mcpServer = http.createServer((req, res) => void mcpDirect(req, res));
+    lingerOnUnreadBodies(mcpServer);
     await new Promise<void>((r) => mcpServer.listen(0, "127.0.0.1", r));
     mcpPort = (mcpServer.address() as AddressInfo).port;
   });
