@@ -227,7 +227,8 @@ describe("endpoints", () => {
 describe("events", () => {
   it("fires every event kind from its real cause, each signed and shaped as documented", async () => {
     const u = await makeUser({ publishing: true });
-    const h = await hook(u, "/all");
+    const all = `/all/${u.id}`; // this user's alone (a second try has a receiver of its own)
+    const h = await hook(u, all);
     // draft.created, draft.updated
     const d1 = await draft(u, "post", "First post for the webhook test");
     expect((await call("update_draft", { type: "post", id: d1.id, body: "First post, edited" }, { token: u.token })).status).toBe(200);
@@ -284,7 +285,11 @@ describe("events", () => {
     expect(await announceConnections(d, new Date())).toBe(0); // each state once
 
     await deliver();
-    const got = payloads("/all", h.secret);
+    // On a loaded machine the pass can end before the last of them; the next passes send the
+    // rest (an hour on: retries due too), as the scheduler's next ticks would.
+    const received = () => new Set(payloads(all, h.secret).map((p) => p.type));
+    for (let i = 0; i < 3 && !SUBSCRIBABLE.every((t) => received().has(t)); i++) await deliver(H);
+    const got = payloads(all, h.secret);
     const types = got.map((p) => p.type);
     for (const t of SUBSCRIBABLE) expect(types, t).toContain(t);
     for (const p of got) {
@@ -309,7 +314,7 @@ describe("events", () => {
       reason: expect.stringMatching(/^The network no longer/),
     });
     // Ids and facts only: no tokens or secrets anywhere in what was sent.
-    for (const r of rx.on("/all")) {
+    for (const r of rx.on(all)) {
       expect(r.body).not.toMatch(/whsec_|cto_|at-li|rt-x|at-x/);
       expect(r.headers["content-type"]).toBe("application/json");
     }
