@@ -55,13 +55,13 @@ const MOCKING = fs
   .filter((f) => f.endsWith(".test.ts") && /\bvi\.(do)?[mM]ock\(/.test(fs.readFileSync(path.join("tests", f), "utf8")))
   .map((f) => `tests/${f.split(path.sep).join("/")}`);
 
-// In CI, a failed test runs once more: on two shared cores a page can miss a wait by load
-// alone, and so can an integration test whose fake network must answer within the publish
-// timeout. One that fails twice fails the run. Meant for the browser files alone once every
-// wait there and elsewhere is deterministic (docs/decisions.md).
-const retry = process.env.CI ? 1 : 0;
-/** What the browser projects share: the run's one Chromium (tests/setup/browser.ts). */
-const browser = { globalSetup: ["tests/setup/browser.ts"] };
+/**
+ * What the browser projects share: the run's one Chromium (tests/setup/browser.ts), and in CI
+ * a second try for a failed test: on two shared cores a page can still miss a wait by load
+ * alone. One that fails twice fails the run. No other project retries: a test there that
+ * fails once is a bug to find, not noise.
+ */
+const browser = { globalSetup: ["tests/setup/browser.ts"], retry: process.env.CI ? 1 : 0 };
 
 const embedded = { setupFiles: ["tests/setup/embedded.ts"] };
 const projects: TestProjectInlineConfiguration[] = [
@@ -92,7 +92,6 @@ export default defineConfig({
     environment: "node",
     // Room for a machine busy with browsers and servers; a test that hangs still fails.
     testTimeout: 60_000,
-    retry,
     hookTimeout: 60_000,
     // A page or a server answering a poll can be slow while other files run: a poll waits up
     // to 10 s (vitest's default is 1 s), and passes as soon as it holds.
