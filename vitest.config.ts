@@ -38,7 +38,7 @@ const ALL = ["tests/**/*.test.ts"];
 /** The test files that drive Chromium (tests/e2e/browser.ts), found by what they call. */
 const BROWSER = fs
   .readdirSync("tests", { recursive: true, encoding: "utf8" })
-  .filter((f) => f.endsWith(".test.ts") && /\b(appInBrowser|launchBrowser)\(/.test(fs.readFileSync(path.join("tests", f), "utf8")))
+  .filter((f) => f.endsWith(".test.ts") && /\b(appInBrowser|userInBrowser|launchBrowser)\(/.test(fs.readFileSync(path.join("tests", f), "utf8")))
   .map((f) => `tests/${f.split(path.sep).join("/")}`);
 
 /**
@@ -66,7 +66,18 @@ const browser = { globalSetup: ["tests/setup/browser.ts"], retry: process.env.CI
 const embedded = { setupFiles: ["tests/setup/embedded.ts"] };
 const projects: TestProjectInlineConfiguration[] = [
   { extends: true, test: { name: "embedded", include: ALL, exclude: [...BROWSER, ...MOCKING], isolate: false, ...embedded } },
-  { extends: true, test: { name: "browser", include: BROWSER, exclude: MOCKING, isolate: false, ...browser, ...embedded } },
+  {
+    extends: true,
+    test: {
+      name: "browser",
+      include: BROWSER,
+      exclude: MOCKING,
+      isolate: false,
+      ...browser,
+      globalSetup: [...browser.globalSetup, "tests/setup/shared-servers.ts"],
+      ...embedded,
+    },
+  },
   { extends: true, test: { name: "isolated", include: MOCKING, ...embedded } },
 ];
 /** A file that runs again on PostgreSQL: one that touches a database, less the runners above. */

@@ -1,22 +1,17 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { appInBrowser, axe, openSignedIn, press, screenshots } from "./browser";
+import { axe, openSignedIn, press, screenshots, userInBrowser } from "./browser";
 import { TestServer } from "./harness";
 
 // The approvals inbox (issue 43): the banner's link leads to every request waiting for the
 // owner, each with its preview, its expiry and the way to its own page, where it is decided.
 const srv = new TestServer();
-let ownerPassword = "";
-let token = "";
-const EMAIL = "owner@example.com";
+const ownerPassword = "correct horse battery";
+const EMAIL = "inbox-owner@example.com";
 
-const app = appInBrowser(srv, async () => {
-  ({ ownerPassword } = await srv.firstStart());
-  await srv.admin("allow-publishing", "--email", EMAIL);
-  token = JSON.parse((await srv.admin("issue-token", "--email", EMAIL, "--app", "Desk Assistant")).stdout).access_token;
-});
+const app = userInBrowser(srv, { email: EMAIL, password: ownerPassword, allowPublishing: true, app: "Desk Assistant" });
 
-const api = (op: string, body: unknown) => srv.api(op, body, token);
+const api = (op: string, body: unknown) => srv.api(op, body, app.token);
 const entries = (page: Page) => page.getByRole("list", { name: "Requests waiting for your approval" }).locator(":scope > li");
 
 describe("the approvals inbox", () => {

@@ -93,23 +93,58 @@ type Closable = { close(): unknown } | undefined;
 /**
  * This file's built app and browser. `prepare` runs between setup and the start (fakes,
  * configuration, admin commands; a firstStart leaves the server running) and returns what to
- * close after the file; the browser and the app stop first.
+ * close after the file; the browser and the app stop first. `shared`: the worker's running
+ * server (tests/setup/shared-servers.ts) instead of one of the file's own; `prepare` then
+ * creates the file's users, each with an address no other file uses.
  */
-export function appInBrowser(srv: TestServer, prepare: () => Promise<Closable[] | void> = async () => {}) {
+export function appInBrowser(srv: TestServer, prepare: () => Promise<Closable[] | void> = async () => {}, { shared = false } = {}) {
   let browser: Browser | undefined;
   let closables: Closable[] = [];
   beforeAll(async () => {
-    await srv.setup();
+    if (shared) {
+      const mine = inject("sharedServers")?.[Number(process.env.VITEST_POOL_ID) - 1];
+      if (!mine) throw new Error("no shared server: this file runs in the browser project (vitest.config.ts)");
+      srv.attach(mine);
+    } else await srv.setup();
     closables = (await prepare()) ?? [];
-    if (!srv.running) await srv.start(); // unless prepare left it running (firstStart)
+    if (!shared && !srv.running) await srv.start(); // unless prepare left it running (firstStart)
     browser = await launchBrowser();
   }, 600_000);
   afterAll(async () => {
     await browser?.close();
-    await srv.teardown();
+    if (!shared) await srv.teardown();
     await Promise.all(closables.map((c) => c?.close()));
   });
   return { newPage: (options?: BrowserContextOptions) => newPage(browser!, options) };
+}
+
+type User = { email: string; password: string; name?: string; allowPublishing?: boolean; app?: string };
+
+/**
+ * This file's user, on the creator plan, on the worker's shared server (`appInBrowser`'s
+ * `shared`), with a token for `user.app` if named; `prepare` runs first (fakes the file
+ * starts) and returns what to close after the file.
+ */
+export function userInBrowser(srv: TestServer, user: User, prepare: () => Promise<Closable[] | void> = async () => {}) {
+  let token = "";
+  const app = appInBrowser(
+    srv,
+    async () => {
+      const closables = await prepare();
+      const optional = [...(user.name ? ["--name", user.name] : []), ...(user.allowPublishing ? ["--allow-publishing"] : [])];
+      await srv.admin("create-user", "--email", user.email, "--password", user.password, "--plan", "creator", ...optional);
+      if (user.app) token = JSON.parse((await srv.admin("issue-token", "--email", user.email, "--app", user.app)).stdout).access_token;
+      return closables;
+    },
+    { shared: true },
+  );
+  return {
+    ...app,
+    /** The app's access token, once the file's hooks have run. */
+    get token() {
+      return token;
+    },
+  };
 }
 
 /** Fills the sign-in form the page shows (the app's own redirect to /signin) and submits it. */

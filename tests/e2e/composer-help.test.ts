@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { pdf } from "../helpers/media";
-import { appInBrowser, axe, forgedForm, openSignedIn, screenshots } from "./browser";
+import { axe, forgedForm, openSignedIn, screenshots, userInBrowser } from "./browser";
 import { TestServer } from "./harness";
 
 // The composer's files and AI help: images dropped or picked with a progress bar, reordered
@@ -12,13 +12,10 @@ import { TestServer } from "./harness";
 
 const srv = new TestServer();
 const OWNER = { email: "maker@example.com", password: "correct horse battery" };
-let token = "";
-const api = async (op: string, body: unknown) => srv.api(op, body, token);
 
-const { newPage } = appInBrowser(srv, async () => {
-  await srv.admin("create-user", "--email", OWNER.email, "--password", OWNER.password, "--name", "Mira Maker", "--plan", "creator");
-  token = JSON.parse((await srv.admin("issue-token", "--email", OWNER.email, "--app", "Reader")).stdout).access_token;
-});
+const app = userInBrowser(srv, { ...OWNER, name: "Mira Maker", app: "Reader" });
+const { newPage } = app;
+const api = async (op: string, body: unknown) => srv.api(op, body, app.token);
 
 const png = async (colour: string) => ({
   name: `${colour}.png`,
@@ -223,8 +220,8 @@ describe("the composer's form, forged", () => {
 
     // An edit reaches the owner's own drafts only: another user's, named in the form with the
     // page's own proof, stays as it was, and nothing is made instead.
-    await srv.admin("create-user", "--email", "other@example.com", "--password", "another horse battery", "--plan", "creator");
-    const other = JSON.parse((await srv.admin("issue-token", "--email", "other@example.com", "--app", "Other")).stdout).access_token;
+    await srv.admin("create-user", "--email", "maker-other@example.com", "--password", "another horse battery", "--plan", "creator");
+    const other = JSON.parse((await srv.admin("issue-token", "--email", "maker-other@example.com", "--app", "Other")).stdout).access_token;
     const theirs = (await srv.api("create_draft", { type: "post", body: "Theirs alone." }, other)).body;
     await post("Forgedtheirs words", { csrf, edit: `post:${theirs.id}` });
     expect((await srv.api("fetch_item", { type: "post", id: theirs.id }, other)).body.body).toBe("Theirs alone.");

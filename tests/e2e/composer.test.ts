@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { appInBrowser, axe, openSignedIn, press, screenshots } from "./browser";
+import { axe, openSignedIn, press, screenshots, userInBrowser } from "./browser";
 import { TestServer } from "./harness";
 
 // The owner writes in the browser: a post and a three-part thread with live previews and X's
@@ -10,13 +10,10 @@ import { TestServer } from "./harness";
 
 const srv = new TestServer();
 const OWNER = { email: "writer@example.com", password: "correct horse battery" };
-let token = "";
-const api = async (op: string, body: unknown) => srv.api(op, body, token);
 
-const { newPage } = appInBrowser(srv, async () => {
-  await srv.admin("create-user", "--email", OWNER.email, "--password", OWNER.password, "--name", "Wendy Writer", "--plan", "creator", "--allow-publishing");
-  token = JSON.parse((await srv.admin("issue-token", "--email", OWNER.email, "--app", "Reader")).stdout).access_token;
-});
+const app = userInBrowser(srv, { ...OWNER, name: "Wendy Writer", allowPublishing: true, app: "Reader" });
+const { newPage } = app;
+const api = async (op: string, body: unknown) => srv.api(op, body, app.token);
 
 const LONG = "Boring deploys are a feature.\nLine two.\nLine three.\nLine four, which LinkedIn folds away behind see more.";
 

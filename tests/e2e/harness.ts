@@ -32,21 +32,31 @@ export class TestServer {
     return `http://localhost:${this.port}`;
   }
 
-  async setup() {
+  /** A fresh DATA_DIR and database for a server started with `base`'s environment (and its DATABASE_URL's PostgreSQL, if any). */
+  async setup(base: NodeJS.ProcessEnv = process.env) {
     await ensureBuild();
     this.port = await freePort();
     this.dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "contentio-owner-"));
-    this.env = { ...process.env, PORT: String(this.port), APP_URL: this.origin, DATA_DIR: this.dataDir, LOG_LEVEL: "info", NODE_ENV: "production" };
+    this.env = { ...base, PORT: String(this.port), APP_URL: this.origin, DATA_DIR: this.dataDir, LOG_LEVEL: "info", NODE_ENV: "production" };
     delete this.env.RATE_LIMIT_SCALE;
     delete this.env.AUTH_SECRET; // exercise the secret kept in DATA_DIR
-    if (process.env.DATABASE_URL) {
-      this.db = await tempDatabase(process.env.DATABASE_URL, "contentio_owner");
+    if (base.DATABASE_URL) {
+      this.db = await tempDatabase(base.DATABASE_URL, "contentio_owner");
       this.env.DATABASE_URL = this.db.url;
     } else {
       // The embedded database starts migrated, as a server's first start would leave it.
       const { PGlite } = await import("@electric-sql/pglite");
       await (await PGlite.create(this.dataDir, { loadDataDir: await migratedTemplate() })).close();
     }
+  }
+
+  /**
+   * A server another process started and stops (tests/setup/shared-servers.ts), reached at
+   * `port` with the environment it runs with: its address, the API and admin commands.
+   */
+  attach({ port, env }: { port: number; env: NodeJS.ProcessEnv }) {
+    this.port = port;
+    this.env = env;
   }
 
   /**

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Page, Request } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { appInBrowser, axe, forgedForm, press, screenshots } from "./browser";
+import { axe, forgedForm, press, screenshots, userInBrowser } from "./browser";
 import { TestServer } from "./harness";
 
 // The Import page (issue 55): a spreadsheet of drafts previewed row by row with its problems,
@@ -12,16 +12,12 @@ import { TestServer } from "./harness";
 const EMAIL = "planner@example.com";
 const PASSWORD = "correct horse battery";
 const srv = new TestServer();
-let token = "";
 let owner: Page;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "import-e2e-"));
 
-const app = appInBrowser(srv, async () => {
-  Object.assign(srv.env, { SCHEDULE_MIN_LEAD_SECONDS: "1" });
-  await srv.admin("create-user", "--email", EMAIL, "--password", PASSWORD, "--plan", "creator", "--allow-publishing");
-  token = JSON.parse((await srv.admin("issue-token", "--email", EMAIL, "--app", "Planner")).stdout).access_token;
-});
-const api = (op: string, body: unknown) => srv.api(op, body, token);
+// The shared server schedules a second ahead (SCHEDULE_MIN_LEAD_SECONDS=1).
+const app = userInBrowser(srv, { email: EMAIL, password: PASSWORD, allowPublishing: true, app: "Planner" });
+const api = (op: string, body: unknown) => srv.api(op, body, app.token);
 
 const quote = (s: string) => `"${s.replaceAll('"', '""')}"`;
 /** Twenty rows, LinkedIn and X in turn, with `bad` rows replaced. */

@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { appInBrowser, axe, openSignedIn, press, pressWithKeys, screenshots } from "./browser";
+import { axe, openSignedIn, press, pressWithKeys, screenshots, userInBrowser } from "./browser";
 import { TestServer } from "./harness";
 
 // Confirmation over MCP as a person meets it, against the built server: the MCP SDK client
@@ -11,8 +11,8 @@ import { TestServer } from "./harness";
 // the waiting tool call completes; a client that answers its own forms publishes nothing
 // until the owner trusts that app in Settings > Connections.
 const srv = new TestServer();
-let ownerPassword = "";
-let token = "";
+const EMAIL = "mcp-approver@example.com";
+const ownerPassword = "correct horse battery";
 
 type ElicitParams = { mode?: string; url?: string; message: string };
 const structured = (r: unknown) => (r as { structuredContent: Record<string, any> }).structuredContent;
@@ -21,17 +21,13 @@ const errorOf = (r: unknown) => JSON.parse((r as { content: { text: string }[] }
 async function connect(elicitation: Record<string, unknown>, onElicit: (p: ElicitParams) => Promise<Record<string, unknown>>) {
   const client = new Client({ name: "e2e-assistant", version: "1.0.0" }, { capabilities: { elicitation } });
   client.setRequestHandler(ElicitRequestSchema, async (req) => (await onElicit(req.params as ElicitParams)) as never);
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${srv.origin}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${srv.origin}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${app.token}` } } }));
   return client;
 }
 
-const app = appInBrowser(srv, async () => {
-  ({ ownerPassword } = await srv.firstStart());
-  await srv.admin("allow-publishing", "--email", "owner@example.com");
-  token = JSON.parse((await srv.admin("issue-token", "--email", "owner@example.com", "--app", "Desk Assistant")).stdout).access_token;
-});
+const app = userInBrowser(srv, { email: EMAIL, password: ownerPassword, allowPublishing: true, app: "Desk Assistant" });
 
-const signedIn = async (url: string): Promise<Page> => openSignedIn(await app.newPage(), url, "owner@example.com", ownerPassword);
+const signedIn = async (url: string): Promise<Page> => openSignedIn(await app.newPage(), url, EMAIL, ownerPassword);
 
 describe("confirming over MCP", () => {
   it("a client with URL elicitation completes publish_now after the owner approves on the page", async () => {
@@ -75,7 +71,7 @@ describe("confirming over MCP", () => {
       })();
       return { action: "accept" };
     });
-    await client.connect(new TransportV2(new URL(`${srv.origin}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    await client.connect(new TransportV2(new URL(`${srv.origin}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${app.token}` } } }));
     expect(client.getProtocolEra()).toBe("modern");
     const d = structured(await client.callTool({ name: "create_draft", arguments: { type: "post", body: "Approved on the page, over 2026-07-28." } }));
     const res = await client.callTool({ name: "publish_now", arguments: { type: "post", id: d.id } }, { timeout: 90_000 });

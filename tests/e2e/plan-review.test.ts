@@ -1,26 +1,21 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { appInBrowser, axe, forgedForm, openSignedIn, press, screenshots } from "./browser";
+import { axe, forgedForm, openSignedIn, press, screenshots, userInBrowser } from "./browser";
 import { TestServer } from "./harness";
 
 // A plan in one review (issue 55): an app proposes a week of posts under one plan label; the
 // owner reviews all of them on one page, each in full with its own checkbox, unticks two and
 // approves the rest; exactly those five are scheduled when the app repeats its calls.
 const srv = new TestServer();
-let ownerPassword = "";
-let token = "";
-const EMAIL = "owner@example.com";
+const ownerPassword = "correct horse battery";
+const EMAIL = "plan-reviewer@example.com";
 const PLAN = "Week 47";
 /** A 2 x 2 PNG, base64. */
 const PNG_2X2 = "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAD0lEQVQImWNg6DgDQhAKACIOBVEyhxYyAAAAAElFTkSuQmCC";
 
-const app = appInBrowser(srv, async () => {
-  ({ ownerPassword } = await srv.firstStart());
-  await srv.admin("allow-publishing", "--email", EMAIL);
-  token = JSON.parse((await srv.admin("issue-token", "--email", EMAIL, "--app", "Desk Assistant")).stdout).access_token;
-});
+const app = userInBrowser(srv, { email: EMAIL, password: ownerPassword, allowPublishing: true, app: "Desk Assistant" });
 
-const api = (op: string, body: unknown) => srv.api(op, body, token);
+const api = (op: string, body: unknown) => srv.api(op, body, app.token);
 const items = (page: Page) => page.getByRole("list", { name: "Actions of this plan" }).locator(":scope > li");
 
 /** The page at a phone's and a desktop's width, each checked by axe. */

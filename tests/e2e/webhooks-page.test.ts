@@ -1,18 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
-import { appInBrowser, axe, openSignedIn, press, pressWithKeys, screenshots } from "./browser";
+import { axe, openSignedIn, press, pressWithKeys, screenshots, userInBrowser } from "./browser";
 import { TestServer } from "./harness";
 
 // Settings > Webhooks in a real browser against the built server, whose own deliverer sends
 // to a receiver on loopback: add an endpoint (its secret shown once), send a test event that
 // verifies with that secret, resend it, pause, rotate, delete; axe on the way; the phone width.
 const srv = new TestServer();
-let ownerPassword = "";
+const EMAIL = "webhooks-owner@example.com";
+const ownerPassword = "correct horse battery";
 let rx: Receiver;
 
-const app = appInBrowser(srv, async () => {
+const app = userInBrowser(srv, { email: EMAIL, password: ownerPassword }, async () => {
   rx = await startReceiver();
-  ({ ownerPassword } = await srv.firstStart());
   return [rx];
 });
 
@@ -26,7 +26,7 @@ async function until(check: () => boolean | Promise<boolean>, ms = 20_000) {
 
 describe("Settings > Webhooks", () => {
   it("adds, tests, resends, pauses, rotates and deletes an endpoint", async () => {
-    const page = await openSignedIn(await app.newPage(), `${srv.origin}/settings/webhooks`, "owner@example.com", ownerPassword);
+    const page = await openSignedIn(await app.newPage(), `${srv.origin}/settings/webhooks`, EMAIL, ownerPassword);
     await expect.poll(() => page.getByText("No endpoint yet.").count()).toBe(1);
     await axe(page);
     await page.getByLabel("URL", { exact: true }).fill(`${rx.url}/page`);
