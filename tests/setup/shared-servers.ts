@@ -2,10 +2,10 @@ import type { TestProject } from "vitest/node";
 import { TestServer } from "../e2e/harness";
 
 // One built server per worker of the browser project, on the embedded defaults, for the files
-// that need nothing of a server but users of their own (`appInBrowser(..., { shared: true })`,
-// tests/e2e/browser.ts): such a file creates its user instead of starting a server, whose
-// start, embedded database and first pages cost seconds of CPU each time. Files that configure
-// a server (fakes, mail, sign-in providers, a first start) still start their own.
+// that need nothing of a server but users of their own (`userInBrowser`, tests/e2e/browser.ts):
+// such a file creates its user instead of starting a server, whose start, embedded database and
+// first pages cost seconds of CPU each time. Files that configure a server (fakes, mail,
+// sign-in providers, a first start) still start their own.
 
 /** The environment the shared servers run with, beyond a fresh server's. */
 const SHARED_ENV = {
@@ -13,7 +13,7 @@ const SHARED_ENV = {
   SCHEDULE_MIN_LEAD_SECONDS: "1",
 };
 
-export type SharedServer = { port: number; env: NodeJS.ProcessEnv };
+type SharedServer = { port: number; env: NodeJS.ProcessEnv };
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -27,17 +27,17 @@ export default async function setup(project: TestProject) {
   delete base.DATABASE_URL;
   delete base.REDIS_URL;
   const servers = Array.from({ length: project.globalConfig.maxWorkers }, () => new TestServer());
-  const started = servers.map(async (s) => {
-    await s.setup(base);
-    await s.start();
-  });
   const teardown = () => Promise.all(servers.map((s) => s.teardown()));
-  try {
-    await Promise.all(started);
-  } catch (e) {
-    await Promise.allSettled(started);
+  const started = await Promise.allSettled(
+    servers.map(async (s) => {
+      await s.setup(base);
+      await s.start();
+    }),
+  );
+  const failed = started.find((r) => r.status === "rejected");
+  if (failed) {
     await teardown();
-    throw e;
+    throw failed.reason;
   }
   project.provide(
     "sharedServers",
